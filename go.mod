@@ -1,0 +1,17 @@
+module github.com/claimslint/claimslint
+
+go 1.26
+
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/urfave/cli/v2 v2.27.7
+	github.com/yuin/goldmark v1.8.7
+	github.com/yuin/goldmark-meta v1.1.0
+	gopkg.in/yaml.v2 v2.3.0
+)
+
+require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+)

@@ -1,0 +1,458 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"path"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
+)
+
+// Claim kinds.
+const (
+	KindPresent  = "present"
+	KindAnchored = "anchored"
+	KindExec     = "exec"
+	KindTracker  = "tracker"
+)
+
+// MaxFileSize is the largest file read as code; larger files are skipped
+// with a note.
+const MaxFileSize = 4 << 20
+
+// maxHits bounds the hits kept per claim, so an anchor that matches every
+// line of a large tree cannot exhaust memory.
+const maxHits = 64
+
+// hit is one line on which a claim's anchor matched.
+type hit struct {
+	file string
+	line int
+	col  int
+	// text is the masked (code-only) line.
+	text string
+}
+
+func (h hit) pos() token.Position {
+	return token.Position{Filename: h.file, Line: h.line, Column: h.col}
+}
+
+func (h hit) String() string { return fmt.Sprintf("%s:%d", h.file, h.line) }
+
+// compiled is a claim ready to evaluate.
+type compiled struct {
+	c        register.Claim
+	d        *register.Decision
+	anchor   *regexp.Regexp // per line
+	filter   *regexp.Regexp // whole-file prefilter, (?m)
+	require  *regexp.Regexp
+	negate   bool
+	tests    bool // Path names test files explicitly
+	files    []string
+	evaluate bool
+
+	mu      sync.Mutex
+	code    []hit // anchor on a code line, Require satisfied
+	reqFail []hit // anchor on a code line, Require not satisfied
+	comment []hit // anchor only in a comment
+	test    []hit // anchor on a code line of an excluded test file
+	nCode   int   // all anchor hits on code lines (for ambiguity)
+	skipped []string
+}
+
+func (c *compiled) record(list *[]hit, h hit) {
+	if len(*list) < maxHits {
+		*list = append(*list, h)
+	}
+}
+
+// isTestFile reports whether rel is test code, which claims ignore unless
+// their Path names test files.
+func isTestFile(rel string) bool {
+	if strings.HasSuffix(rel, "_test.go") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(rel), "/") {
+		if seg == "testdata" || seg == "tests" {
+			return true
+		}
+	}
+	return false
+}
+
+func namesTests(glob string) bool {
+	return strings.Contains(glob, "_test") || strings.Contains(glob, "testdata") || strings.Contains(glob, "tests/")
+}
+
+// compileRE compiles a claim pattern, reporting a CL006 finding at its cell.
+func (r *Result) compileRE(c register.Claim, col, pat string) (*regexp.Regexp, bool) {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		r.errorf(c.CellPos(col), ruleClaims, "%s %s: %s `%s` does not compile: %v (patterns are Go RE2; escape literal ( ) [ ] . with \\)",
+			c.Decision, c.ID, strings.ToUpper(col[:1])+col[1:], pat, unwrapRE(err))
+		return nil, false
+	}
+	return re, true
+}
+
+func unwrapRE(err error) string {
+	var se interface{ Unwrap() error }
+	if errors.As(err, &se) {
+		return err.Error()
+	}
+	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+}
+
+// prepare validates one claim (rule CL006) and returns it compiled, or nil
+// when it cannot be evaluated.
+func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
+	cc := &compiled{c: c, d: d}
+	cl := c.Decision + " " + c.ID
+	switch c.Kind {
+	case KindPresent, KindAnchored:
+		if c.Path == "" || c.Anchor == "" {
+			r.errorf(c.Pos, ruleClaims, "%s: a %s claim needs Path and Anchor", cl, c.Kind)
+			return nil
+		}
+		var ok bool
+		if cc.anchor, ok = r.compileRE(c, "anchor", c.Anchor); !ok {
+			return nil
+		}
+		cc.filter = regexp.MustCompile("(?m)" + c.Anchor)
+		if req := c.Require; req != "" {
+			if strings.HasPrefix(req, "!") {
+				cc.negate = true
+				req = req[1:]
+			}
+			if cc.require, ok = r.compileRE(c, "require", req); !ok {
+				return nil
+			}
+		}
+	case KindExec:
+		if c.Path == "" {
+			r.errorf(c.Pos, ruleClaims, "%s: an exec claim needs Path (a glob of scripts)", cl)
+			return nil
+		}
+	case KindTracker:
+		if c.Anchor == "" {
+			r.errorf(c.Pos, ruleClaims, "%s: a tracker claim needs the issue id in Anchor", cl)
+			return nil
+		}
+		if c.Require != "" && strings.ContainsAny(c.Require, " |") {
+			r.errorf(c.CellPos("require"), ruleClaims, "%s: Require of a tracker claim is one status (open, closed...), not %q", cl, c.Require)
+			return nil
+		}
+		return cc
+	case "":
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s has no Kind: write present, anchored, exec or tracker", cl)
+		return nil
+	default:
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s: unknown kind %q: write present, anchored, exec or tracker", cl, c.Kind)
+		return nil
+	}
+	if msg := validGlob(c.Path); msg != "" {
+		r.errorf(c.CellPos("path"), ruleClaims, "%s: Path %s", cl, msg)
+		return nil
+	}
+	cc.tests = namesTests(c.Path)
+	cc.files = r.matchGlob(c.Path)
+	return cc
+}
+
+// evalClaims evaluates every claim of every decision whose status is
+// evaluated. Files are read once each, in parallel, and every claim that
+// touches a file is matched in that one pass.
+func (r *Result) evalClaims(only string) {
+	var all []*compiled
+	for _, d := range r.Decisions {
+		if !d.Parsed {
+			continue
+		}
+		for _, c := range d.Claims {
+			cc := r.prepare(d, c)
+			retired := d.Status != "accepted" && d.Status != "proposed"
+			state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)}
+			if only != "" && d.FileID != only {
+				continue
+			}
+			switch {
+			case retired:
+				state.State = StateRetired
+				r.Claims = append(r.Claims, state)
+				continue
+			case cc == nil:
+				state.State = StateFailed
+				if d.Status == "proposed" {
+					state.State = StatePending
+				}
+				state.Message = "claim row is malformed (CL006)"
+				r.Claims = append(r.Claims, state)
+				continue
+			}
+			cc.evaluate = true
+			all = append(all, cc)
+		}
+	}
+	r.scan(all)
+	for _, cc := range all {
+		r.conclude(cc)
+	}
+}
+
+// scan reads every file some present or anchored claim touches, once, on
+// all cores.
+func (r *Result) scan(all []*compiled) {
+	byFile := map[string][]*compiled{}
+	var order []string
+	for _, cc := range all {
+		if cc.c.Kind != KindPresent && cc.c.Kind != KindAnchored {
+			continue
+		}
+		for _, f := range cc.files {
+			if _, ok := byFile[f]; !ok {
+				order = append(order, f)
+			}
+			byFile[f] = append(byFile[f], cc)
+		}
+	}
+	work := make(chan string)
+	var wg sync.WaitGroup
+	var notesMu sync.Mutex
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				if note := scanFile(r.Repo, f, byFile[f]); note != "" {
+					notesMu.Lock()
+					r.Notes = append(r.Notes, note)
+					notesMu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, f := range order {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+}
+
+// scanFile matches every claim in ccs against one file. It returns a note
+// when the file is skipped.
+func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
+	src, err := rp.ReadFile(rel, MaxFileSize)
+	if err != nil {
+		for _, cc := range ccs {
+			cc.mu.Lock()
+			cc.skipped = append(cc.skipped, rel)
+			cc.mu.Unlock()
+		}
+		return fmt.Sprintf("skipped %s: %v", rel, describeSkip(err))
+	}
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return fmt.Sprintf("skipped %s: binary file", rel)
+	}
+	if !utf8.Valid(src) {
+		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
+	}
+	masked := codeline.Mask(rel, src)
+	test := isTestFile(rel)
+	var lineStarts []int
+	for _, cc := range ccs {
+		if test && !cc.tests && cc.c.Kind == KindAnchored {
+			continue
+		}
+		inCode := cc.filter.Match(masked)
+		if !inCode && !cc.filter.Match(src) {
+			continue
+		}
+		if lineStarts == nil {
+			lineStarts = append(lineStarts, 0)
+			for i, b := range src {
+				if b == '\n' {
+					lineStarts = append(lineStarts, i+1)
+				}
+			}
+		}
+		cc.mu.Lock()
+		for ln, start := range lineStarts {
+			end := len(src)
+			if ln+1 < len(lineStarts) {
+				end = lineStarts[ln+1] - 1
+			}
+			codeLine := strings.TrimSuffix(string(masked[start:end]), "\r")
+			loc := cc.anchor.FindStringIndex(codeLine)
+			if loc == nil {
+				if !inCode || len(cc.comment) == 0 {
+					if raw := strings.TrimSuffix(string(src[start:end]), "\r"); cc.anchor.MatchString(raw) {
+						cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
+					}
+				}
+				continue
+			}
+			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
+			if test && !cc.tests {
+				cc.record(&cc.test, h)
+				continue
+			}
+			cc.nCode++
+			if cc.c.Kind == KindAnchored || cc.requireOK(codeLine) {
+				cc.record(&cc.code, h)
+			} else {
+				cc.record(&cc.reqFail, h)
+			}
+		}
+		cc.mu.Unlock()
+	}
+	return ""
+}
+
+func describeSkip(err error) string {
+	switch {
+	case errors.Is(err, repo.ErrTooLarge):
+		return fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
+	case errors.Is(err, repo.ErrNotRegular):
+		return "not a regular file (symbolic links are not followed)"
+	}
+	return describe(err).Error()
+}
+
+func (cc *compiled) requireOK(line string) bool {
+	if cc.require == nil {
+		return true
+	}
+	return cc.require.MatchString(line) != cc.negate
+}
+
+func quoteRE(s string) string { return "`" + s + "`" }
+
+func listHits(hs []hit, max int) string {
+	var parts []string
+	for i, h := range hs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(hs)-max))
+			break
+		}
+		parts = append(parts, h.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// conclude turns a scanned claim into its state and findings.
+func (r *Result) conclude(cc *compiled) {
+	c := cc.c
+	st := ClaimState{Decision: cc.d.FileID, Status: cc.d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line), Where: []string{}}
+	sev := severityFor(cc.d.Status)
+	var fails []diag.Finding
+	fail := func(pos token.Position, check, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if sev != diag.SeverityError {
+			msg = "pending: " + msg
+		}
+		fails = append(fails, diag.Finding{Pos: pos, Check: check, Decision: cc.d.FileID, Claim: c.ID, Severity: sev, Message: msg})
+	}
+	noFiles := func() bool {
+		if len(cc.files) > 0 {
+			return false
+		}
+		fail(c.CellPos("path"), ruleClaims, "Path %s matches no file", quoteRE(c.Path))
+		return true
+	}
+	switch c.Kind {
+	case KindPresent:
+		if noFiles() {
+			break
+		}
+		if len(cc.code) > 0 {
+			st.Where = append(st.Where, cc.code[0].String())
+			break
+		}
+		switch {
+		case len(cc.reqFail) > 0:
+			fail(c.Pos, ruleClaim, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(c.Anchor), listHits(cc.reqFail, 3), quoteRE(c.Require))
+		case len(cc.test) > 0:
+			fail(c.Pos, ruleClaim, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(c.Anchor), listHits(cc.test, 3))
+		case len(cc.comment) > 0:
+			fail(c.Pos, ruleClaim, "Anchor %s appears only in comments (%s); a claim needs a code line", quoteRE(c.Anchor), listHits(cc.comment, 3))
+		default:
+			fail(c.Pos, ruleClaim, "no code line of %s matches Anchor %s", quoteRE(c.Path), quoteRE(c.Anchor))
+		}
+	case KindAnchored:
+		if noFiles() {
+			break
+		}
+		switch {
+		case cc.nCode == 0:
+			extra := ""
+			if len(cc.comment) > 0 {
+				extra = fmt.Sprintf(" (it appears only in comments: %s)", listHits(cc.comment, 3))
+			}
+			fail(c.Pos, ruleClaim, "anchor vanished: no code line of %s matches %s%s", quoteRE(c.Path), quoteRE(c.Anchor), extra)
+		case cc.nCode > 1:
+			for _, h := range cc.code {
+				fail(h.pos(), ruleClaim, "anchor ambiguous: %s matches %d code lines (%s); make it match exactly one", quoteRE(c.Anchor), cc.nCode, listHits(cc.code, 5))
+			}
+			for _, h := range cc.code {
+				st.Where = append(st.Where, h.String())
+			}
+		default:
+			h := cc.code[0]
+			st.Where = append(st.Where, h.String())
+			if !cc.requireOK(h.text) {
+				if cc.negate {
+					fail(h.pos(), ruleClaim, "anchored line matches forbidden %s", quoteRE(strings.TrimPrefix(c.Require, "!")))
+				} else {
+					fail(h.pos(), ruleClaim, "anchored line does not match Require %s", quoteRE(c.Require))
+				}
+			}
+		}
+	case KindExec:
+		if noFiles() {
+			break
+		}
+		for _, f := range cc.files {
+			if msg := r.execProblem(f); msg != "" {
+				fail(token.Position{Filename: f, Line: 1, Column: 1}, ruleClaim, "%s", msg)
+			} else {
+				st.Where = append(st.Where, f)
+			}
+		}
+	case KindTracker:
+		id := c.Anchor
+		iss, ok := r.Export.Lookup(id)
+		switch {
+		case r.Export == nil:
+			fail(c.CellPos("anchor"), ruleClaim, "%s cannot be resolved: the tracker export %s does not exist", id, r.Config.Tracker.Export)
+		case !ok:
+			fail(c.CellPos("anchor"), ruleClaim, "%s is not in the tracker export %s", id, r.Config.Tracker.Export)
+		case !iss.Satisfies(c.Require):
+			fail(c.CellPos("require"), ruleClaim, "%s is %s in the tracker, want %s", id, iss.Status, c.Require)
+		default:
+			st.Where = append(st.Where, fmt.Sprintf("%s:%d", r.Export.Path, iss.Line))
+		}
+	}
+	switch {
+	case len(fails) == 0:
+		st.State = StateOK
+	case sev == diag.SeverityError:
+		st.State = StateFailed
+		st.Message = fails[0].Message
+	default:
+		st.State = StatePending
+		st.Message = fails[0].Message
+	}
+	r.Findings = append(r.Findings, fails...)
+	r.Claims = append(r.Claims, st)
+}

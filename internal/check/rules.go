@@ -1,0 +1,122 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Rule documents one check id; `claimslint explain ID` prints it.
+type Rule struct {
+	ID   string
+	Name string
+	Doc  string
+}
+
+// Rules lists every check id claimslint reports, in id order.
+var Rules = []Rule{
+	{"CL001", "register-files", `Every register row has exactly one decision file and every decision file a row.
+
+The register is the first GFM table in the register file (register: in
+.claimslint.yml, default docs/PRD.md) whose first header cell is ID. Each row's
+first cell is a decision id D<n>. Each decision lives in
+<decisions>/D<n>-<slug>.md. Ids are unique; the id in the file name, the
+front matter (id:) and the row agree; a row's link, when it has one, points at
+the decision's file; the row's Status cell and the file's status: agree.
+
+Fix: add the missing row or file, rename the file, or correct the id or status
+so the two sides say the same thing.`},
+	{"CL002", "status-supersession", `Statuses come from a fixed set and supersession is reciprocal.
+
+status: is one of proposed, accepted, rejected, deprecated, superseded. A
+superseded decision names its successor in superseded-by:. supersedes: and
+superseded-by: are reciprocal: D47 supersedes D43 (or one clause of it,
+written D43(6)) if and only if D43 lists D47 in superseded-by:. A decision
+superseded whole (no clause) must have status superseded or deprecated.
+
+Fix: write the reference on both sides, or correct the status.`},
+	{"CL003", "live-range", `Every range site carries the live range D1..Dn.
+
+n is the highest decision id in the register. Each file listed in
+range_sites: must contain the text D1..Dn at least once. Older ranges quoted
+in frozen records are left alone as long as the live one is present; a site
+that has only stale ranges is reported at each of them, with the text to write.
+
+Fix: replace the stale range with the one the message gives.`},
+	{"CL004", "tracker-ids", `Every tracker id the register mentions resolves in the tracker's export.
+
+Ids are <prefix>-<base36> for each prefix in tracker.prefixes (#<n> for the
+github format). They are looked up in the register file, every decision file
+and every range site, outside fenced code blocks. An id missing from the
+export (tracker.export) is a finding; so is a placeholder such as dk-TBD,
+dk-XXX or dk-???, which stands for an issue nobody filed. A record of the
+export that cannot be read is reported at its line.
+
+Fix: file the issue and write its real id, or correct the id.`},
+	{"CL005", "scripts", `Check scripts are executable in the git index and run by a workflow.
+
+Every file matched by scripts: (default checks/**) must be mode 100755 in the
+git index and executable on disk (a script that passes "sh script" locally but
+is 100644 in the index dies in CI as a bare path), and at least one workflow
+file matched by workflows: must name it outside a comment. Every script path
+under the scripts directory that a workflow names must exist.
+
+Fix: git update-index --chmod=+x PATH (and chmod +x PATH); add a workflow step
+that runs the script, or remove the stale step.`},
+	{"CL006", "claim-tables", `Claim tables are well-formed.
+
+The claims of a decision are the first table after its "Confirmation" heading,
+with columns Claim, Kind, Path, Anchor, Require (Why is optional). Claim ids
+are unique within a decision; Kind is present, anchored, exec or tracker;
+Anchor and Require are Go RE2 regular expressions (a Require starting with !
+must not match; a | inside a table cell is written \|); Path is a doublestar
+glob relative to the repository root that must not escape it and must match at
+least one file. Each finding points at the row or cell in the Markdown. A glob
+that matches nothing is pending, not an error, in a proposed decision.
+
+Fix: correct the cell the finding points at.`},
+	{"CL007", "claims", `The claims of accepted decisions hold.
+
+present   at least one code line (not a comment, not a test file unless Path
+          names test files) of the files matched by Path matches Anchor, and
+          Require on that same line when given.
+anchored  Anchor matches exactly one code line across the files of Path;
+          Require must match that line (!re: must not). No hit is "anchor
+          vanished" (reported at the claim's row), several are "anchor
+          ambiguous" (reported at every hit).
+exec      every file matched by Path is mode 100755 in the git index and
+          executable on disk.
+tracker   Anchor is a tracker id that exists in the export; Require, when
+          given, is the status it must have (open means not closed).
+
+Code lines: Go files are split exactly with go/scanner; other files by the
+comment syntax of their extension (//, /* */, #, --, <!-- -->). Test files
+are *_test.go and anything under testdata/ or tests/.
+
+Status gates claims: claims of accepted decisions fail the run; claims of
+proposed decisions that do not hold yet are reported as pending and never fail
+it; claims of rejected, deprecated and superseded decisions are not evaluated.`},
+	{"CL008", "markdown", `Register and decision files are readable.
+
+Each file must be valid UTF-8; a decision file starts with a YAML front
+matter block ('---' ... '---') that parses and holds at least id: and status:;
+list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
+
+Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`},
+}
+
+// Explain returns the documentation of rule id (case-insensitive).
+func Explain(id string) (string, error) {
+	id = strings.ToUpper(strings.TrimSpace(id))
+	for _, r := range Rules {
+		if r.ID == id {
+			return fmt.Sprintf("%s %s\n\n%s\n", r.ID, r.Name, r.Doc), nil
+		}
+	}
+	ids := make([]string, len(Rules))
+	for i, r := range Rules {
+		ids[i] = r.ID
+	}
+	sort.Strings(ids)
+	return "", fmt.Errorf("unknown rule %q: known rules are %s", id, strings.Join(ids, ", "))
+}

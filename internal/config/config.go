@@ -1,0 +1,149 @@
+// Package config loads .claimslint.yml, the optional per-repository settings
+// of claimslint, and fills in the documented defaults.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v2"
+)
+
+// FileName is the configuration file looked up at the repository root.
+const FileName = ".claimslint.yml"
+
+// Tracker formats understood by the tracker package.
+const (
+	FormatDocket = "docket"
+	FormatBeads  = "beads"
+	FormatGitHub = "github"
+)
+
+// Tracker says where the tracker export lives and how to read it.
+type Tracker struct {
+	Export   string   `yaml:"export"`
+	Format   string   `yaml:"format"`
+	Prefixes []string `yaml:"prefixes"`
+}
+
+// Config is the parsed .claimslint.yml. All paths are repository-relative
+// and use '/'.
+type Config struct {
+	Register   string   `yaml:"register"`
+	Decisions  string   `yaml:"decisions"`
+	Tracker    Tracker  `yaml:"tracker"`
+	RangeSites []string `yaml:"range_sites"`
+	Scripts    string   `yaml:"scripts"`
+	Workflows  string   `yaml:"workflows"`
+}
+
+// Default returns the settings used when no .claimslint.yml exists; they are
+// the ones the README documents.
+func Default() Config {
+	return Config{
+		Register:  "docs/PRD.md",
+		Decisions: "docs/decisions",
+		Tracker: Tracker{
+			Export:   ".knowledge/tracker/issues.jsonl",
+			Format:   FormatDocket,
+			Prefixes: []string{"dk"},
+		},
+		RangeSites: []string{"docs/PRD.md"},
+		Scripts:    "checks/**",
+		Workflows:  ".github/workflows/*.{yml,yaml}",
+	}
+}
+
+// Load reads dir/.claimslint.yml over the defaults. A missing file is not an
+// error; an unknown key, a bad value or a path that leaves the repository is.
+func Load(dir string) (Config, error) {
+	cfg := Default()
+	p := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+	}
+	return Parse(data, cfg)
+}
+
+// Parse decodes data over base and validates the result. Keys that are absent
+// keep base's values; unknown keys are rejected so a typo is not silently
+// ignored.
+func Parse(data []byte, base Config) (Config, error) {
+	cfg := base
+	if len(bytes.TrimSpace(data)) > 0 {
+		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+			return base, fmt.Errorf("%s: %w", FileName, err)
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		return base, fmt.Errorf("%s: %w", FileName, err)
+	}
+	return cfg, nil
+}
+
+func (c *Config) validate() error {
+	switch c.Tracker.Format {
+	case FormatDocket, FormatBeads, FormatGitHub:
+	default:
+		return fmt.Errorf("tracker.format %q: want docket, beads or github", c.Tracker.Format)
+	}
+	for _, p := range c.Tracker.Prefixes {
+		if p == "" || strings.ContainsAny(p, " -\t/") {
+			return fmt.Errorf("tracker.prefixes: %q is not a prefix (letters and digits, no '-')", p)
+		}
+	}
+	check := func(key, v string, required bool) error {
+		if v == "" {
+			if required {
+				return fmt.Errorf("%s: must not be empty", key)
+			}
+			return nil
+		}
+		if err := InsideRepo(v); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return nil
+	}
+	if err := check("register", c.Register, true); err != nil {
+		return err
+	}
+	if err := check("decisions", c.Decisions, true); err != nil {
+		return err
+	}
+	if err := check("tracker.export", c.Tracker.Export, false); err != nil {
+		return err
+	}
+	for _, s := range c.RangeSites {
+		if err := check("range_sites", s, true); err != nil {
+			return err
+		}
+	}
+	if err := check("scripts", c.Scripts, false); err != nil {
+		return err
+	}
+	return check("workflows", c.Workflows, false)
+}
+
+// InsideRepo reports an error when p (a path or glob) is absolute or climbs
+// out of the repository root with "..": claims and settings may only name
+// files of the repository being checked.
+func InsideRepo(p string) error {
+	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
+		return fmt.Errorf("%q is absolute; write a path relative to the repository root", p)
+	}
+	clean := path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return fmt.Errorf("%q escapes the repository; write a path below the repository root", p)
+	}
+	return nil
+}

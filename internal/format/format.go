@@ -1,0 +1,214 @@
+// Package format writes findings in the formats claimslint offers: text
+// (path:line:col: message (tag)), JSON, SARIF 2.1.0 for code scanning, and
+// GitHub Actions workflow commands.
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/diag"
+)
+
+// Names lists the supported formats.
+var Names = []string{"text", "json", "sarif", "github"}
+
+// RuleDoc is the help a SARIF rule carries.
+type RuleDoc struct {
+	ID, Name, Doc string
+}
+
+// Write writes findings in the named format. Findings must already be
+// sorted and de-duplicated.
+func Write(w io.Writer, name string, fs []diag.Finding, rules []RuleDoc, version string) error {
+	switch name {
+	case "text", "":
+		return Text(w, fs)
+	case "json":
+		return JSON(w, fs)
+	case "sarif":
+		return SARIF(w, fs, rules, version)
+	case "github":
+		return GitHub(w, fs)
+	}
+	return fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
+}
+
+func location(f diag.Finding) string {
+	p := f.Pos
+	switch {
+	case p.Line > 0 && p.Column > 0:
+		return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d", p.Filename, p.Line)
+	}
+	return p.Filename
+}
+
+// Text writes one line per finding: path:line:col: message (D12/C2).
+func Text(w io.Writer, fs []diag.Finding) error {
+	for _, f := range fs {
+		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), f.Message, f.Tag()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type jsonFinding struct {
+	Check    string `json:"check"`
+	Decision string `json:"decision,omitempty"`
+	Claim    string `json:"claim,omitempty"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+}
+
+// JSON writes one JSON object per finding, one per line, so that a stream
+// consumer can process findings as they come.
+func JSON(w io.Writer, fs []diag.Finding) error {
+	enc := json.NewEncoder(w)
+	for _, f := range fs {
+		if err := enc.Encode(jsonFinding{
+			Check: f.Check, Decision: f.Decision, Claim: f.Claim, Severity: string(f.Severity),
+			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// escapeData escapes a workflow command's message as @actions/core does.
+func escapeData(s string) string {
+	s = strings.ReplaceAll(s, "%", "%25")
+	s = strings.ReplaceAll(s, "\r", "%0D")
+	return strings.ReplaceAll(s, "\n", "%0A")
+}
+
+// escapeProperty escapes a workflow command property as @actions/core does.
+func escapeProperty(s string) string {
+	s = escapeData(s)
+	s = strings.ReplaceAll(s, ":", "%3A")
+	return strings.ReplaceAll(s, ",", "%2C")
+}
+
+// GitHub writes GitHub Actions workflow commands (::error file=...::msg),
+// which the runner turns into annotations on the pull request.
+func GitHub(w io.Writer, fs []diag.Finding) error {
+	for _, f := range fs {
+		level := "error"
+		switch f.Severity {
+		case diag.SeverityWarning:
+			level = "warning"
+		case diag.SeverityNote:
+			level = "notice"
+		}
+		props := []string{"file=" + escapeProperty(f.Pos.Filename)}
+		if f.Pos.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
+		}
+		if f.Pos.Column > 0 {
+			props = append(props, fmt.Sprintf("col=%d", f.Pos.Column))
+		}
+		props = append(props, "title="+escapeProperty("claimslint "+f.Tag()))
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(f.Message+" ("+f.Tag()+")")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SARIF writes a SARIF 2.1.0 log with one run. results is never null and
+// every rule carries its help text, as GitHub code scanning requires.
+func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) error {
+	type msg struct {
+		Text string `json:"text"`
+	}
+	type rule struct {
+		ID               string `json:"id"`
+		Name             string `json:"name"`
+		ShortDescription msg    `json:"shortDescription"`
+		FullDescription  msg    `json:"fullDescription"`
+		Help             msg    `json:"help"`
+	}
+	type region struct {
+		StartLine   int `json:"startLine,omitempty"`
+		StartColumn int `json:"startColumn,omitempty"`
+	}
+	type artifact struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId"`
+	}
+	type physical struct {
+		ArtifactLocation artifact `json:"artifactLocation"`
+		Region           *region  `json:"region,omitempty"`
+	}
+	type loc struct {
+		PhysicalLocation physical `json:"physicalLocation"`
+	}
+	type result struct {
+		RuleID     string            `json:"ruleId"`
+		RuleIndex  int               `json:"ruleIndex"`
+		Level      string            `json:"level"`
+		Message    msg               `json:"message"`
+		Locations  []loc             `json:"locations"`
+		Properties map[string]string `json:"properties,omitempty"`
+	}
+	sorted := append([]RuleDoc(nil), rules...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	index := map[string]int{}
+	var rs []rule
+	for i, r := range sorted {
+		index[r.ID] = i
+		short := r.Doc
+		if i := strings.IndexByte(short, '\n'); i >= 0 {
+			short = short[:i]
+		}
+		rs = append(rs, rule{ID: r.ID, Name: r.Name, ShortDescription: msg{short}, FullDescription: msg{r.Doc}, Help: msg{r.Doc}})
+	}
+	results := []result{}
+	for _, f := range fs {
+		level := "error"
+		switch f.Severity {
+		case diag.SeverityWarning:
+			level = "warning"
+		case diag.SeverityNote:
+			level = "note"
+		}
+		var reg *region
+		if f.Pos.Line > 0 {
+			reg = &region{StartLine: f.Pos.Line, StartColumn: f.Pos.Column}
+		}
+		res := result{
+			RuleID: f.Check, RuleIndex: index[f.Check], Level: level,
+			Message:   msg{f.Message + " (" + f.Tag() + ")"},
+			Locations: []loc{{physical{artifact{f.Pos.Filename, "%SRCROOT%"}, reg}}},
+		}
+		if f.Decision != "" {
+			res.Properties = map[string]string{"decision": f.Decision, "claim": f.Claim}
+		}
+		results = append(results, res)
+	}
+	log := map[string]any{
+		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+		"version": "2.1.0",
+		"runs": []any{map[string]any{
+			"tool": map[string]any{"driver": map[string]any{
+				"name":           "claimslint",
+				"version":        version,
+				"informationUri": "https://github.com/claimslint/claimslint",
+				"rules":          rs,
+			}},
+			"results": results,
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}

@@ -1,0 +1,633 @@
+// Package register parses a decision register: the table of D-rows in the
+// register file (docs/PRD.md) and the MADR-style decision files, each with
+// YAML front matter and a Confirmation table of claims.
+//
+// Parsing never fails on bad content: what cannot be understood is returned
+// as findings that point at the Markdown row or front-matter key, so one
+// broken file does not hide the state of all the others. An error means the
+// file could not be read.
+package register
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/yuin/goldmark"
+	meta "github.com/yuin/goldmark-meta"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// Rule ids of the findings this package reports; the check package documents
+// them.
+const (
+	RuleRegister = "CL001" // register rows and decision files correspond
+	RuleStatus   = "CL002" // statuses and supersession
+	RuleClaims   = "CL006" // claim tables are well-formed
+	RuleParse    = "CL008" // Markdown is readable: UTF-8, front matter
+)
+
+// Statuses a decision may have.
+var Statuses = []string{"proposed", "accepted", "rejected", "deprecated", "superseded"}
+
+// ValidStatus reports whether s is one of Statuses.
+func ValidStatus(s string) bool {
+	for _, v := range Statuses {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Row is one D-row of the register table.
+type Row struct {
+	ID     string // "D12"
+	N      int    // 12
+	Title  string
+	Status string // normalised: lower case, emphasis stripped; "" if no column
+	Link   string // destination of the first link in the row, if any
+	Pos    token.Position
+	// StatusPos and LinkPos point at their cells.
+	StatusPos token.Position
+	LinkPos   token.Position
+}
+
+// Register is the parsed register file.
+type Register struct {
+	Path string
+	// Found reports whether a table whose first header cell is ID exists.
+	Found     bool
+	HasStatus bool
+	Rows      []Row
+	Findings  []diag.Finding
+}
+
+// Ref names a decision, optionally one clause of it: D3 or D3(6).
+type Ref struct {
+	ID     string
+	Clause string
+}
+
+func (r Ref) String() string {
+	if r.Clause != "" {
+		return r.ID + "(" + r.Clause + ")"
+	}
+	return r.ID
+}
+
+// Claim is one row of a Confirmation table.
+type Claim struct {
+	Decision string
+	ID       string
+	Kind     string
+	Path     string
+	Anchor   string
+	Require  string
+	Why      string
+	// Pos is the row; Cells holds the position of each cell by lower-case
+	// column name, so a bad regex is reported at its own cell.
+	Pos   token.Position
+	Cells map[string]token.Position
+}
+
+// CellPos returns the position of the named cell, or the row's.
+func (c Claim) CellPos(col string) token.Position {
+	if p, ok := c.Cells[col]; ok {
+		return p
+	}
+	return c.Pos
+}
+
+// Decision is one parsed decision file.
+type Decision struct {
+	Path   string // repository-relative
+	FileID string // from the file name
+	ID     string // from front matter
+	Status string
+	Title  string
+	// Supersedes and SupersededBy are the front-matter references.
+	Supersedes   []Ref
+	SupersededBy []Ref
+	Tracker      []string
+	Residuals    []string
+	// Keys holds the position of each front-matter key.
+	Keys map[string]token.Position
+	// Parsed is false when the file could not be understood at all (not
+	// UTF-8, no front matter); its claims are then unknown, not absent.
+	Parsed bool
+	Claims []Claim
+	// ConfirmationPos is the Confirmation heading, when there is one.
+	ConfirmationPos token.Position
+	HasConfirmation bool
+	Findings        []diag.Finding
+}
+
+// KeyPos returns the position of a front-matter key, or line 1.
+func (d *Decision) KeyPos(key string) token.Position {
+	if p, ok := d.Keys[key]; ok {
+		return p
+	}
+	return token.Position{Filename: d.Path, Line: 1, Column: 1}
+}
+
+// FileNameRE matches a decision file name, D<n>-<slug>.md.
+var FileNameRE = regexp.MustCompile(`^D([1-9][0-9]*)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
+
+var (
+	idRE     = regexp.MustCompile(`^D([1-9][0-9]*)$`)
+	rowIDRE  = regexp.MustCompile(`^\[?\s*(D[1-9][0-9]*)\b`)
+	refRE    = regexp.MustCompile(`^(D[1-9][0-9]*)(?:\(([^()\s]+)\))?$`)
+	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
+)
+
+// IDNumber returns n for "D<n>", or 0.
+func IDNumber(id string) int {
+	m := idRE.FindStringSubmatch(id)
+	if m == nil {
+		return 0
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// lines maps byte offsets to positions.
+type lines struct {
+	file   string
+	starts []int
+}
+
+func newLines(file string, src []byte) *lines {
+	l := &lines{file: file, starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			l.starts = append(l.starts, i+1)
+		}
+	}
+	return l
+}
+
+func (l *lines) pos(off int) token.Position {
+	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return token.Position{Filename: l.file, Offset: off, Line: i + 1, Column: off - l.starts[i] + 1}
+}
+
+func finding(pos token.Position, rule, format string, args ...any) diag.Finding {
+	return diag.Finding{Pos: pos, Check: rule, Severity: diag.SeverityError, Message: fmt.Sprintf(format, args...)}
+}
+
+// checkUTF8 returns a finding at the first invalid byte of src, if any.
+func checkUTF8(path string, src []byte) (diag.Finding, bool) {
+	if utf8.Valid(src) {
+		return diag.Finding{}, true
+	}
+	off := 0
+	for off < len(src) {
+		r, size := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	p := newLines(path, src).pos(off)
+	return finding(p, RuleParse, "file is not valid UTF-8 (invalid byte 0x%02x at offset %d); save it as UTF-8", src[off], off), false
+}
+
+// cell is the decoded text of a table cell and its position.
+type cell struct {
+	text string
+	raw  string
+	pos  token.Position
+	node ast.Node
+}
+
+// cellText decodes a GFM table cell: surrounding whitespace is trimmed, a
+// cell that is one code span yields the span's content, and the table
+// escape `\|` becomes `|`.
+func cellText(raw string) string {
+	s := strings.TrimSpace(raw)
+	if n := leadingTicks(s); n > 0 && len(s) >= 2*n && strings.HasSuffix(s, strings.Repeat("`", n)) {
+		inner := s[n : len(s)-n]
+		if !strings.Contains(inner, strings.Repeat("`", n)) {
+			if len(inner) >= 2 && inner[0] == ' ' && inner[len(inner)-1] == ' ' && strings.TrimSpace(inner) != "" {
+				inner = inner[1 : len(inner)-1]
+			}
+			return strings.ReplaceAll(inner, `\|`, "|")
+		}
+	}
+	return strings.ReplaceAll(s, `\|`, "|")
+}
+
+func leadingTicks(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	return n
+}
+
+func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []cell {
+	var out []cell
+	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+		tc, ok := c.(*east.TableCell)
+		if !ok {
+			continue
+		}
+		ce := cell{pos: fallback, node: tc}
+		if l := tc.Lines(); l.Len() > 0 {
+			seg := l.At(0)
+			var b bytes.Buffer
+			for i := 0; i < l.Len(); i++ {
+				seg := l.At(i)
+				b.Write(seg.Value(src))
+			}
+			ce.raw = b.String()
+			ce.text = cellText(ce.raw)
+			ce.pos = ln.pos(seg.Start)
+		}
+		out = append(out, ce)
+	}
+	return out
+}
+
+// rowPos returns the position of the start of a table row's line.
+func rowPos(cells []cell, ln *lines, fallback token.Position) token.Position {
+	for _, c := range cells {
+		if c.pos.Line > 0 && c.pos != fallback {
+			p := c.pos
+			p.Offset -= p.Column - 1
+			p.Column = 1
+			return p
+		}
+	}
+	return fallback
+}
+
+func normStatus(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.Trim(s, "*_`~ ")
+	// "accepted (2026-11-29)" or "accepted, by D5" keep the first word.
+	if i := strings.IndexAny(s, " (,;"); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func firstLink(n ast.Node) string {
+	var dest string
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := n.(*ast.Link); ok && entering {
+			dest = string(l.Destination)
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return dest
+}
+
+// ParseRegister parses the register file's source. path is repository-relative.
+func ParseRegister(path string, src []byte) *Register {
+	reg := &Register{Path: path}
+	top := token.Position{Filename: path, Line: 1, Column: 1}
+	if f, ok := checkUTF8(path, src); !ok {
+		reg.Findings = append(reg.Findings, f)
+		return reg
+	}
+	ln := newLines(path, src)
+	ctx := parser.NewContext()
+	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	var table *east.Table
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*east.Table)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if h, ok := t.FirstChild().(*east.TableHeader); ok {
+			cells := rowCells(h, src, ln, top)
+			if len(cells) > 0 && strings.EqualFold(cells[0].text, "ID") {
+				table = t
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if table == nil {
+		reg.Findings = append(reg.Findings, finding(top, RuleRegister,
+			"no register table: add a GFM table whose first header cell is ID, one D<n> row per decision"))
+		return reg
+	}
+	reg.Found = true
+	header := rowCells(table.FirstChild(), src, ln, top)
+	statusCol, titleCol := -1, -1
+	for i, c := range header {
+		switch strings.ToLower(c.text) {
+		case "status":
+			statusCol = i
+		case "decision", "title":
+			if titleCol < 0 {
+				titleCol = i
+			}
+		}
+	}
+	reg.HasStatus = statusCol >= 0
+	if statusCol < 0 {
+		reg.Findings = append(reg.Findings, finding(rowPos(header, ln, top), RuleRegister,
+			"register table has no Status column: add one so row and file statuses can be compared"))
+	}
+	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
+		cells := rowCells(r, src, ln, top)
+		if len(cells) == 0 {
+			continue
+		}
+		pos := rowPos(cells, ln, top)
+		m := rowIDRE.FindStringSubmatch(cells[0].text)
+		if m == nil {
+			reg.Findings = append(reg.Findings, finding(cells[0].pos, RuleRegister,
+				"register row %q: first cell must be a decision id D<n>", cells[0].text))
+			continue
+		}
+		row := Row{ID: m[1], N: IDNumber(m[1]), Pos: pos, StatusPos: pos, LinkPos: pos}
+		if titleCol >= 0 && titleCol < len(cells) {
+			row.Title = cells[titleCol].text
+		}
+		if statusCol >= 0 && statusCol < len(cells) {
+			row.Status = normStatus(cells[statusCol].text)
+			row.StatusPos = cells[statusCol].pos
+		}
+		for _, c := range cells {
+			if l := firstLink(c.node); l != "" {
+				row.Link, row.LinkPos = l, c.pos
+				break
+			}
+		}
+		reg.Rows = append(reg.Rows, row)
+	}
+	return reg
+}
+
+// ParseDecision parses one decision file's source. path is repository-relative.
+func ParseDecision(path string, src []byte) *Decision {
+	d := &Decision{Path: path, Keys: map[string]token.Position{}}
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	if m := FileNameRE.FindStringSubmatch(base); m != nil {
+		d.FileID = "D" + m[1]
+	}
+	top := token.Position{Filename: path, Line: 1, Column: 1}
+	if f, ok := checkUTF8(path, src); !ok {
+		d.Findings = append(d.Findings, f)
+		return d
+	}
+	ln := newLines(path, src)
+	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
+		d.Findings = append(d.Findings, finding(top, RuleParse,
+			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
+		return d
+	}
+	ctx := parser.NewContext()
+	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	fm, err := meta.TryGet(ctx)
+	if err != nil {
+		d.Findings = append(d.Findings, finding(top, RuleParse,
+			"front matter is not valid YAML: %s", oneLine(err.Error())))
+		return d
+	}
+	d.Parsed = true
+	d.keyPositions(src, ln)
+	d.readFrontMatter(fm)
+	d.readBody(doc, src, ln)
+	return d
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// keyPositions records the line of each top-level front-matter key, which
+// goldmark-meta does not expose.
+func (d *Decision) keyPositions(src []byte, ln *lines) {
+	off := bytes.IndexByte(src, '\n') + 1
+	for off < len(src) {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		line := strings.TrimRight(string(src[off:off+end]), "\r")
+		if line == "---" || line == "..." {
+			return
+		}
+		if i := strings.IndexByte(line, ':'); i > 0 && line[0] != ' ' && line[0] != '#' && line[0] != '-' {
+			d.Keys[strings.TrimSpace(line[:i])] = ln.pos(off)
+		}
+		off += end + 1
+	}
+}
+
+func (d *Decision) readFrontMatter(fm map[string]any) {
+	str := func(key string) string {
+		v, ok := fm[key]
+		if !ok || v == nil {
+			return ""
+		}
+		switch v := v.(type) {
+		case string:
+			return strings.TrimSpace(v)
+		case int, float64, bool:
+			return fmt.Sprint(v)
+		default:
+			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a string, got %T", key, v))
+			return ""
+		}
+	}
+	list := func(key string) []string {
+		v, ok := fm[key]
+		if !ok || v == nil {
+			return nil
+		}
+		switch v := v.(type) {
+		case string:
+			if strings.TrimSpace(v) == "" {
+				return nil
+			}
+			return []string{strings.TrimSpace(v)}
+		case []any:
+			var out []string
+			for _, e := range v {
+				switch e := e.(type) {
+				case string:
+					out = append(out, strings.TrimSpace(e))
+				case nil:
+				default:
+					out = append(out, fmt.Sprint(e))
+				}
+			}
+			return out
+		default:
+			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a list such as [a, b], got %T", key, v))
+			return nil
+		}
+	}
+	d.ID = str("id")
+	d.Status = strings.ToLower(str("status"))
+	if d.ID == "" {
+		d.Findings = append(d.Findings, finding(d.KeyPos("id"), RuleParse, "front matter has no id: add id: %s", orDefault(d.FileID, "D<n>")))
+	} else if IDNumber(d.ID) == 0 {
+		d.Findings = append(d.Findings, finding(d.KeyPos("id"), RuleRegister, "front matter id %q is not a decision id D<n>", d.ID))
+	}
+	if d.Status == "" {
+		d.Findings = append(d.Findings, finding(d.KeyPos("status"), RuleParse, "front matter has no status: add status: proposed (or %s)", strings.Join(Statuses[1:], ", ")))
+	}
+	refs := func(key string) []Ref {
+		var out []Ref
+		for _, s := range list(key) {
+			m := refRE.FindStringSubmatch(s)
+			if m == nil {
+				d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleStatus, "%s: %q is not a decision reference (write D3 or D3(6))", key, s))
+				continue
+			}
+			out = append(out, Ref{ID: m[1], Clause: m[2]})
+		}
+		return out
+	}
+	d.Supersedes = refs("supersedes")
+	d.SupersededBy = refs("superseded-by")
+	d.Tracker = list("tracker")
+	d.Residuals = list("residuals")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Columns of a Confirmation table; Why is optional.
+var claimColumns = []string{"claim", "kind", "path", "anchor", "require"}
+
+func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
+	top := token.Position{Filename: d.Path, Line: 1, Column: 1}
+	var confLevel int
+	var table *east.Table
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			title := strings.TrimSpace(string(headingText(n, src)))
+			if n.Level == 1 && d.Title == "" {
+				d.Title = title
+			}
+			if d.HasConfirmation && n.Level <= confLevel && table == nil {
+				// The Confirmation section ended without a table.
+				return ast.WalkStop, nil
+			}
+			if !d.HasConfirmation && strings.EqualFold(title, "Confirmation") {
+				d.HasConfirmation = true
+				confLevel = n.Level
+				if n.Lines().Len() > 0 {
+					p := ln.pos(n.Lines().At(0).Start)
+					p.Offset -= p.Column - 1
+					p.Column = 1
+					d.ConfirmationPos = p
+				}
+			}
+		case *east.Table:
+			if d.HasConfirmation && table == nil {
+				table = n
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if table == nil {
+		return
+	}
+	header := rowCells(table.FirstChild(), src, ln, top)
+	hpos := rowPos(header, ln, d.ConfirmationPos)
+	col := map[string]int{}
+	for i, c := range header {
+		name := strings.ToLower(c.text)
+		if _, dup := col[name]; !dup {
+			col[name] = i
+		}
+	}
+	var missing []string
+	for _, c := range claimColumns {
+		if _, ok := col[c]; !ok {
+			missing = append(missing, strings.ToUpper(c[:1])+c[1:])
+		}
+	}
+	if len(missing) > 0 {
+		d.Findings = append(d.Findings, finding(hpos, RuleClaims,
+			"claims table lacks column %s: the header must be | Claim | Kind | Path | Anchor | Require | Why |",
+			strings.Join(missing, ", ")))
+		return
+	}
+	seen := map[string]token.Position{}
+	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
+		cells := rowCells(r, src, ln, hpos)
+		pos := rowPos(cells, ln, hpos)
+		get := func(name string) (string, token.Position) {
+			i, ok := col[name]
+			if !ok || i >= len(cells) {
+				return "", pos
+			}
+			p := cells[i].pos
+			if cells[i].raw == "" {
+				p = pos
+			}
+			return cells[i].text, p
+		}
+		c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}}
+		var p token.Position
+		c.ID, p = get("claim")
+		c.Cells["claim"] = p
+		c.Kind, p = get("kind")
+		c.Kind = strings.ToLower(c.Kind)
+		c.Cells["kind"] = p
+		c.Path, p = get("path")
+		c.Cells["path"] = p
+		c.Anchor, p = get("anchor")
+		c.Cells["anchor"] = p
+		c.Require, p = get("require")
+		c.Cells["require"] = p
+		c.Why, _ = get("why")
+		if c.ID == "" {
+			d.Findings = append(d.Findings, finding(pos, RuleClaims, "claim row has no id in the Claim column: write C1, C2..."))
+			continue
+		}
+		if prev, dup := seen[c.ID]; dup {
+			d.Findings = append(d.Findings, finding(c.CellPos("claim"), RuleClaims,
+				"claim id %s is used twice in %s (first at line %d)", c.ID, d.ID, prev.Line))
+			continue
+		}
+		seen[c.ID] = c.CellPos("claim")
+		d.Claims = append(d.Claims, c)
+	}
+}
+
+func headingText(h *ast.Heading, src []byte) []byte {
+	var b bytes.Buffer
+	for i := 0; i < h.Lines().Len(); i++ {
+		seg := h.Lines().At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.Bytes()
+}

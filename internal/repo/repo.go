@@ -1,0 +1,192 @@
+// Package repo lists the file universe claimslint checks and reads the git
+// index modes that exec claims and the script rule inspect.
+//
+// Inside a git work tree the universe is `git ls-files -co --exclude-standard`
+// (tracked plus untracked-but-not-ignored files), so build output and vendored
+// junk that .gitignore hides never produce findings. Outside git it is a plain
+// walk of the tree that does not follow symbolic links.
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Repo is a snapshot of the files under a root directory.
+type Repo struct {
+	// Root is the absolute directory the universe is relative to.
+	Root string
+	// Git reports whether Root is inside a git work tree; only then is
+	// IndexMode meaningful.
+	Git bool
+	// Files is the sorted universe, repository-relative with '/'.
+	Files []string
+	modes map[string]string
+	set   map[string]bool
+}
+
+// Open lists the universe of dir. It fails when dir does not exist or git
+// cannot list a work tree it reports as one.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
+	}
+	r := &Repo{Root: abs, modes: map[string]string{}, set: map[string]bool{}}
+	if isGitWorkTree(abs) {
+		r.Git = true
+		if err := r.listGit(); err != nil {
+			return nil, err
+		}
+	} else if err := r.walk(); err != nil {
+		return nil, err
+	}
+	sort.Strings(r.Files)
+	for _, f := range r.Files {
+		r.set[f] = true
+	}
+	return r, nil
+}
+
+// isGitWorkTree reports whether dir is inside a git work tree. git lists
+// paths relative to the directory it runs in, so a sub-directory of a
+// repository is checked with the paths claims name relative to it.
+func isGitWorkTree(dir string) bool {
+	cmd := exec.Command("git", "rev-parse", "--is-inside-work-tree")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+func (r *Repo) git(args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+func (r *Repo) listGit() error {
+	out, err := r.git("-c", "core.quotepath=off", "ls-files", "-z", "-co", "--exclude-standard")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		// A file deleted from the work tree but still in the index is not
+		// part of what the code says now.
+		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(p))); err != nil {
+			continue
+		}
+		r.Files = append(r.Files, p)
+	}
+	out, err = r.git("ls-files", "-z", "-s")
+	if err != nil {
+		return err
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		// "<mode> <object> <stage>\t<path>"
+		tab := strings.IndexByte(rec, '\t')
+		if tab < 0 {
+			continue
+		}
+		fields := strings.Fields(rec[:tab])
+		if len(fields) < 1 {
+			continue
+		}
+		r.modes[rec[tab+1:]] = fields[0]
+	}
+	return nil
+}
+
+func (r *Repo) walk() error {
+	return filepath.WalkDir(r.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == r.Root {
+				return fmt.Errorf("walk %s: %w", r.Root, err)
+			}
+			// An unreadable sub-directory is skipped, not fatal: the checks
+			// that need its files report them as missing.
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != r.Root && (d.Name() == ".git" || d.Name() == ".docket") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(r.Root, p)
+		if err != nil {
+			return nil
+		}
+		r.Files = append(r.Files, filepath.ToSlash(rel))
+		return nil
+	})
+}
+
+// Has reports whether rel is in the universe.
+func (r *Repo) Has(rel string) bool { return r.set[rel] }
+
+// IndexMode returns the git index mode of rel ("100644", "100755",
+// "120000"...), or "" when the file is not in the index or Root is not a git
+// work tree.
+func (r *Repo) IndexMode(rel string) string { return r.modes[rel] }
+
+// Abs returns the absolute path of a repository-relative path.
+func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
+
+// ErrNotRegular is returned by ReadFile for symbolic links, devices and
+// directories, which claimslint never reads as code.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadFile reads rel without following a symbolic link, so a link loop or a
+// link out of the repository can never be read as code. Files over max bytes
+// are refused with ErrTooLarge.
+func (r *Repo) ReadFile(rel string, max int64) ([]byte, error) {
+	p := r.Abs(rel)
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", rel, ErrNotRegular, st.Mode().Type())
+	}
+	if max > 0 && st.Size() > max {
+		return nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", rel, ErrTooLarge, st.Size(), max)
+	}
+	return os.ReadFile(p)
+}
+
+// ErrTooLarge is returned by ReadFile for a file over the size limit.
+var ErrTooLarge = errors.New("file too large")
+
+// Executable reports whether rel has an execute bit on disk.
+func (r *Repo) Executable(rel string) bool {
+	st, err := os.Lstat(r.Abs(rel))
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
