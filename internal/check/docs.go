@@ -182,7 +182,20 @@ func (r *Result) Mentions() []IDMention {
 }
 
 func (r *Result) trackerRule() {
+	// A tracker claim's own Anchor is checked by the claim; reporting it
+	// here too would say the same thing twice.
+	claimRows := map[string]bool{}
+	for _, d := range r.Decisions {
+		for _, c := range d.Claims {
+			if c.Kind == KindTracker {
+				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
+			}
+		}
+	}
 	for _, m := range r.Mentions() {
+		if claimRows[fmt.Sprintf("%s:%d", m.Pos.Filename, m.Pos.Line)] {
+			continue
+		}
 		switch {
 		case m.Placeholder:
 			r.errorf(m.Pos, ruleTracker, "placeholder tracker id %s: file the issue and write its id", m.ID)

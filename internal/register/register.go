@@ -450,7 +450,7 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 		case int, float64, bool:
 			return fmt.Sprint(v)
 		default:
-			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a string, got %T", key, v))
+			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a string, got %s", key, yamlKind(v)))
 			return ""
 		}
 	}
@@ -478,7 +478,7 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 			}
 			return out
 		default:
-			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a list such as [a, b], got %T", key, v))
+			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a list such as [a, b], got %s", key, yamlKind(v)))
 			return nil
 		}
 	}
@@ -630,4 +630,19 @@ func headingText(h *ast.Heading, src []byte) []byte {
 		b.Write(seg.Value(src))
 	}
 	return b.Bytes()
+}
+
+// yamlKind names the YAML shape of a decoded value for messages.
+func yamlKind(v any) string {
+	switch v.(type) {
+	case map[any]any, map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	case bool:
+		return "a boolean"
+	case int, int64, uint64, float64:
+		return "a number"
+	}
+	return "a string"
 }
