@@ -131,7 +131,7 @@ func (r *Result) errorf(pos token.Position, rule, format string, args ...any) {
 const maxMarkdown = 16 << 20
 
 func (r *Result) readDoc(rel string) ([]byte, error) {
-	data, err := r.Repo.ReadFile(rel, maxMarkdown)
+	data, err := r.Repo.ReadDoc(rel, maxMarkdown)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, describe(err))
 	}
@@ -145,6 +145,10 @@ func describe(err error) error {
 		return errors.New("no such file")
 	case strings.Contains(err.Error(), "too many levels of symbolic links"):
 		return errors.New("symbolic link loop")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
 	return err
 }

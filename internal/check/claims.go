@@ -324,7 +324,7 @@ func describeSkip(err error) string {
 	case errors.Is(err, repo.ErrTooLarge):
 		return fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
 	case errors.Is(err, repo.ErrNotRegular):
-		return "not a regular file (symbolic links are not followed)"
+		return strings.TrimPrefix(err.Error(), repo.ErrNotRegular.Error()+": ") + ", not followed"
 	}
 	return describe(err).Error()
 }

@@ -45,7 +45,7 @@ func (r *Result) rangeRule() {
 	}
 	want := fmt.Sprintf("D1..D%d", n)
 	for _, site := range r.Config.RangeSites {
-		data, err := r.Repo.ReadFile(site, maxMarkdown)
+		data, err := r.Repo.ReadDoc(site, maxMarkdown)
 		if err != nil {
 			r.errorf(token.Position{Filename: site, Line: 1, Column: 1}, ruleRange,
 				"range site %s cannot be read (%v): create it with the live range %s, or drop it from range_sites in %s", site, describe(err), want, config.FileName)
@@ -162,7 +162,7 @@ func (r *Result) Mentions() []IDMention {
 	re := IDPattern(r.Config)
 	var out []IDMention
 	for _, f := range r.corpus() {
-		data, err := r.Repo.ReadFile(f, maxMarkdown)
+		data, err := r.Repo.ReadDoc(f, maxMarkdown)
 		if err != nil {
 			continue // reported by the rule that owns the file
 		}

@@ -51,7 +51,9 @@ func location(f diag.Finding) string {
 // Text writes one line per finding: path:line:col: message (D12/C2).
 func Text(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
-		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), f.Message, f.Tag()); err != nil {
+		// One finding, one line: a message never breaks the line format.
+		msg := strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " ")
+		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), msg, f.Tag()); err != nil {
 			return err
 		}
 	}

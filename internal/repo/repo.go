@@ -166,18 +166,35 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // ReadFile reads rel without following a symbolic link, so a link loop or a
 // link out of the repository can never be read as code. Files over max bytes
-// are refused with ErrTooLarge.
+// (when max > 0) are refused with ErrTooLarge.
 func (r *Repo) ReadFile(rel string, max int64) ([]byte, error) {
+	return r.read(rel, max, os.Lstat)
+}
+
+// ReadDoc reads rel following symbolic links, for documents the
+// configuration names explicitly (the register, range sites): a linked
+// register is a legitimate layout, and a link loop is reported by the
+// operating system as such.
+func (r *Repo) ReadDoc(rel string, max int64) ([]byte, error) {
+	return r.read(rel, max, os.Stat)
+}
+
+func (r *Repo) read(rel string, max int64, stat func(string) (os.FileInfo, error)) ([]byte, error) {
 	p := r.Abs(rel)
-	st, err := os.Lstat(p)
+	st, err := stat(p)
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", rel, ErrNotRegular, st.Mode().Type())
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+	case st.IsDir():
+		return nil, fmt.Errorf("%w: a directory", ErrNotRegular)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%w: %s", ErrNotRegular, st.Mode().Type())
 	}
 	if max > 0 && st.Size() > max {
-		return nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", rel, ErrTooLarge, st.Size(), max)
+		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size(), max)
 	}
 	return os.ReadFile(p)
 }

@@ -1,0 +1,46 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     func(*Config)
+		err      string
+	}{
+		{name: "empty keeps defaults", in: "", want: func(*Config) {}},
+		{name: "override", in: "register: PRD.md\ntracker:\n  format: github\n  prefixes: []\n", want: func(c *Config) {
+			c.Register = "PRD.md"
+			c.Tracker.Format = "github"
+			c.Tracker.Prefixes = []string{}
+		}},
+		{name: "unknown key", in: "registr: x\n", err: "field registr not found"},
+		{name: "bad format", in: "tracker: {format: jira}\n", err: `tracker.format "jira"`},
+		{name: "escape", in: "decisions: a/../../b\n", err: "escapes the repository"},
+		{name: "absolute", in: "range_sites: [/etc/passwd]\n", err: "is absolute"},
+		{name: "bad prefix", in: "tracker: {prefixes: [a-b]}\n", err: "is not a prefix"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Parse([]byte(tc.in), Default())
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Default()
+			tc.want(&want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

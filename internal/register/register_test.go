@@ -1,0 +1,103 @@
+package register
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestCellText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{" `a\\|b` ", "a|b"},
+		{"``a`b``", "a`b"},
+		{"plain", "plain"},
+		{"`` ` ``", "`"},
+		{"a \\| b", "a | b"},
+		{"`x` and `y`", "`x` and `y`"},
+	} {
+		if got := cellText(tc.in); got != tc.want {
+			t.Errorf("cellText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseDecision(t *testing.T) {
+	src := "---\nid: D12\nstatus: Accepted\nsupersedes: [D3(6), D4]\nsuperseded-by: []\ntracker: dk-4f2\nresiduals: [dk-9xk]\n---\n# D12: Answer\n\n## Confirmation\n" +
+		"| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n" +
+		"| C1 | present | `server/**/*.go` | `func recoverID\\(` | | exists |\n" +
+		"| C2 | Anchored | `server/mcp/wire.go` | `a\\|b` | `!default:` | |\n\n## Later\n| x |\n|---|\n| y |\n"
+	d := ParseDecision("docs/decisions/D12-answer.md", []byte(src))
+	if len(d.Findings) != 0 {
+		t.Fatalf("findings: %v", d.Findings)
+	}
+	want := &Decision{
+		Path: "docs/decisions/D12-answer.md", FileID: "D12", ID: "D12", Status: "accepted", Title: "D12: Answer",
+		Supersedes: []Ref{{"D3", "6"}, {"D4", ""}}, Tracker: []string{"dk-4f2"}, Residuals: []string{"dk-9xk"},
+		Parsed: true, HasConfirmation: true,
+		Claims: []Claim{
+			{Decision: "D12", ID: "C1", Kind: "present", Path: "server/**/*.go", Anchor: `func recoverID\(`, Why: "exists"},
+			{Decision: "D12", ID: "C2", Kind: "anchored", Path: "server/mcp/wire.go", Anchor: "a|b", Require: "!default:"},
+		},
+	}
+	opts := []cmp.Option{
+		cmpopts.IgnoreFields(Decision{}, "Keys", "ConfirmationPos", "Findings"),
+		cmpopts.IgnoreFields(Claim{}, "Pos", "Cells"),
+	}
+	if diff := cmp.Diff(want, d, opts...); diff != "" {
+		t.Errorf("ParseDecision mismatch (-want +got):\n%s", diff)
+	}
+	if p := d.Claims[1].CellPos("require"); p.Line != 15 || p.Column != 51 {
+		t.Errorf("C2 Require at %d:%d, want 15:51", p.Line, p.Column)
+	}
+	if p := d.KeyPos("residuals"); p.Line != 7 {
+		t.Errorf("residuals key at line %d, want 7", p.Line)
+	}
+}
+
+func TestParseRegister(t *testing.T) {
+	src := "# PRD\n\n| Other | x |\n|---|---|\n| a | b |\n\n| ID | Decision | Status |\n|---|---|---|\n" +
+		"| D1 | [One](decisions/D1-one.md) | **Accepted** |\n| D2 | Two | proposed (since 2026) |\n| x | bad | accepted |\n"
+	r := ParseRegister("docs/PRD.md", []byte(src))
+	if !r.Found || !r.HasStatus {
+		t.Fatalf("Found=%v HasStatus=%v", r.Found, r.HasStatus)
+	}
+	var got []string
+	for _, row := range r.Rows {
+		got = append(got, row.ID+" "+row.Status+" "+row.Link)
+	}
+	want := []string{"D1 accepted decisions/D1-one.md", "D2 proposed "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if len(r.Findings) != 1 || !strings.Contains(r.Findings[0].Message, `"x"`) || r.Findings[0].Pos.Line != 11 {
+		t.Errorf("findings = %v, want one about row x at line 11", r.Findings)
+	}
+}
+
+// FuzzParse feeds arbitrary bytes to both parsers: they must never panic,
+// and every finding must point inside the file.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("---\nid: D1\nstatus: accepted\n---\n## Confirmation\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n| C1 | present | `a` | `b` | |\n"))
+	f.Add([]byte("| ID | Status |\n|---|---|\n| D1 | accepted |\n"))
+	f.Add([]byte("---\nid: [\n---\n"))
+	f.Add([]byte("---\ntracker: {a: 1}\n---\n\xff"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		lines := strings.Count(string(src), "\n") + 1
+		d := ParseDecision("docs/decisions/D1-x.md", src)
+		r := ParseRegister("docs/PRD.md", src)
+		for _, fs := range [][]Claim{d.Claims} {
+			for _, c := range fs {
+				if c.Pos.Line < 1 || c.Pos.Line > lines {
+					t.Fatalf("claim %s at line %d of %d", c.ID, c.Pos.Line, lines)
+				}
+			}
+		}
+		for _, f := range append(d.Findings, r.Findings...) {
+			if f.Pos.Line < 1 || f.Pos.Line > lines || f.Message == "" {
+				t.Fatalf("finding %+v outside the file (%d lines)", f, lines)
+			}
+		}
+	})
+}
