@@ -62,6 +62,8 @@ type Result struct {
 	Config    config.Config
 	Repo      *repo.Repo
 	Export    *tracker.Export
+
+	globs map[string][]string // matchGlob's cache: claims share globs
 }
 
 // Run checks the repository at opts.Dir. An error means the check could not

@@ -55,6 +55,7 @@ type compiled struct {
 	d        *register.Decision
 	anchor   *regexp.Regexp // per line
 	filter   *regexp.Regexp // whole-file prefilter, (?m)
+	literal  []byte         // every anchor match contains it; may be empty
 	require  *regexp.Regexp
 	negate   bool
 	tests    bool // Path names test files explicitly
@@ -129,6 +130,7 @@ func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
 			return nil
 		}
 		cc.filter = regexp.MustCompile("(?m)" + c.Anchor)
+		cc.literal = []byte(requiredLiteral(c.Anchor))
 		if req := c.Require; req != "" {
 			if strings.HasPrefix(req, "!") {
 				cc.negate = true
@@ -272,6 +274,9 @@ func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
 	var lineStarts []int
 	for _, cc := range ccs {
 		if test && !cc.tests && cc.c.Kind == KindAnchored {
+			continue
+		}
+		if len(cc.literal) > 0 && !bytes.Contains(src, cc.literal) {
 			continue
 		}
 		inCode := cc.filter.Match(masked)

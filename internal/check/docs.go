@@ -222,6 +222,18 @@ func globPrefix(glob string) string {
 // matchGlob returns the universe files that glob matches. Files are sorted,
 // so only those under the glob's literal prefix are tested.
 func (r *Result) matchGlob(glob string) []string {
+	if fs, ok := r.globs[glob]; ok {
+		return fs
+	}
+	if r.globs == nil {
+		r.globs = map[string][]string{}
+	}
+	fs := r.matchGlobUncached(glob)
+	r.globs[glob] = fs
+	return fs
+}
+
+func (r *Result) matchGlobUncached(glob string) []string {
 	prefix := globPrefix(glob)
 	files := r.Repo.Files
 	lo := lowerBound(files, prefix)
