@@ -129,6 +129,12 @@ func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
 		if cc.anchor, ok = r.compileRE(c, "anchor", c.Anchor); !ok {
 			return nil
 		}
+		if cc.anchor.MatchString("") {
+			// An empty match satisfies every line: the claim could never
+			// fail. The usual cause is an unescaped | in a table cell.
+			r.errorf(c.CellPos("anchor"), ruleClaims, "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", cl, c.Anchor)
+			return nil
+		}
 		cc.filter = regexp.MustCompile("(?m)" + c.Anchor)
 		cc.literal = []byte(requiredLiteral(c.Anchor))
 		if req := c.Require; req != "" {
