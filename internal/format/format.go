@@ -86,6 +86,18 @@ func JSON(w io.Writer, fs []diag.Finding) error {
 	return nil
 }
 
+// levelName maps a severity to the level words GitHub and SARIF share;
+// they differ only in what they call a note.
+func levelName(s diag.Severity, note string) string {
+	switch s {
+	case diag.SeverityWarning:
+		return "warning"
+	case diag.SeverityNote:
+		return note
+	}
+	return "error"
+}
+
 // escapeData escapes a workflow command's message as @actions/core does.
 func escapeData(s string) string {
 	s = strings.ReplaceAll(s, "%", "%25")
@@ -104,13 +116,7 @@ func escapeProperty(s string) string {
 // which the runner turns into annotations on the pull request.
 func GitHub(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
-		level := "error"
-		switch f.Severity {
-		case diag.SeverityWarning:
-			level = "warning"
-		case diag.SeverityNote:
-			level = "notice"
-		}
+		level := levelName(f.Severity, "notice")
 		props := []string{"file=" + escapeProperty(f.Pos.Filename)}
 		if f.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
@@ -176,13 +182,7 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 	}
 	results := []result{}
 	for _, f := range fs {
-		level := "error"
-		switch f.Severity {
-		case diag.SeverityWarning:
-			level = "warning"
-		case diag.SeverityNote:
-			level = "note"
-		}
+		level := levelName(f.Severity, "note")
 		var reg *region
 		if f.Pos.Line > 0 {
 			reg = &region{StartLine: f.Pos.Line, StartColumn: f.Pos.Column}
