@@ -189,7 +189,7 @@ func (r *Result) evalClaims(only string) {
 		for _, c := range d.Claims {
 			cc := r.prepare(d, c)
 			retired := d.Status != "accepted" && d.Status != "proposed"
-			state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)}
+			state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line), Where: []string{}}
 			if only != "" && d.FileID != only {
 				continue
 			}
