@@ -107,10 +107,6 @@ func (r *Result) compileRE(c register.Claim, col, pat string) (*regexp.Regexp, b
 }
 
 func unwrapRE(err error) string {
-	var se interface{ Unwrap() error }
-	if errors.As(err, &se) {
-		return err.Error()
-	}
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
 
@@ -277,7 +273,9 @@ func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
 	}
 	masked := codeline.Mask(rel, src)
 	test := isTestFile(rel)
-	var lineStarts []int
+	// Lines are split once per file and shared by every claim that needs
+	// them, not once per claim.
+	var codeLines, rawLines []string
 	for _, cc := range ccs {
 		if test && !cc.tests && cc.c.Kind == KindAnchored {
 			continue
@@ -289,25 +287,15 @@ func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
 		if !inCode && !cc.filter.Match(src) {
 			continue
 		}
-		if lineStarts == nil {
-			lineStarts = append(lineStarts, 0)
-			for i, b := range src {
-				if b == '\n' {
-					lineStarts = append(lineStarts, i+1)
-				}
-			}
+		if codeLines == nil {
+			codeLines, rawLines = splitLines(masked), splitLines(src)
 		}
 		cc.mu.Lock()
-		for ln, start := range lineStarts {
-			end := len(src)
-			if ln+1 < len(lineStarts) {
-				end = lineStarts[ln+1] - 1
-			}
-			codeLine := strings.TrimSuffix(string(masked[start:end]), "\r")
+		for ln, codeLine := range codeLines {
 			loc := cc.anchor.FindStringIndex(codeLine)
 			if loc == nil {
 				if !inCode || len(cc.comment) == 0 {
-					if raw := strings.TrimSuffix(string(src[start:end]), "\r"); cc.anchor.MatchString(raw) {
+					if raw := rawLines[ln]; cc.anchor.MatchString(raw) {
 						cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
 					}
 				}
@@ -328,6 +316,16 @@ func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// splitLines splits src at '\n' and drops a trailing '\r' from each line;
+// index i is line i+1.
+func splitLines(src []byte) []string {
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
 }
 
 func describeSkip(err error) string {

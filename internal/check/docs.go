@@ -24,20 +24,6 @@ const (
 
 var liveRangeRE = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
 
-// offsetPos converts a byte offset in src to a position.
-func offsetPos(file string, src []byte, off int) token.Position {
-	line, col := 1, 1
-	for i := 0; i < off && i < len(src); i++ {
-		if src[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return token.Position{Filename: file, Offset: off, Line: line, Column: col}
-}
-
 func (r *Result) rangeRule() {
 	n := r.maxN()
 	if n == 0 {
@@ -67,7 +53,7 @@ func (r *Result) rangeRule() {
 			continue
 		}
 		for _, m := range ms {
-			r.errorf(offsetPos(site, data, m[0]), ruleRange,
+			r.errorf(register.NewLines(site, data).Pos(m[0]), ruleRange,
 				"stale range %s: write %s", data[m[0]:m[1]], want)
 		}
 	}
@@ -167,6 +153,7 @@ func (r *Result) Mentions() []IDMention {
 			continue // reported by the rule that owns the file
 		}
 		text := maskFences(data)
+		ln := register.NewLines(f, data)
 		for _, m := range re.FindAllSubmatchIndex(text, -1) {
 			prefix := string(text[m[2]:m[3]])
 			suffix := string(text[m[4]:m[5]])
@@ -175,7 +162,7 @@ func (r *Result) Mentions() []IDMention {
 				id = "#" + suffix
 			}
 			ph := prefix != "#" && (placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix))
-			out = append(out, IDMention{ID: id, Pos: offsetPos(f, data, m[2]), Placeholder: ph})
+			out = append(out, IDMention{ID: id, Pos: ln.Pos(m[2]), Placeholder: ph})
 		}
 	}
 	return out
@@ -338,12 +325,13 @@ func (r *Result) scriptRule() {
 	}
 	ref := regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?(` + regexp.QuoteMeta(prefix) + `[^\s"';|&)]+)`)
 	for _, w := range wfs {
+		ln := register.NewLines(w.path, w.raw)
 		for _, m := range ref.FindAllSubmatchIndex(w.code, -1) {
 			p := string(w.code[m[2]:m[3]])
 			if ok, _ := doublestar.Match(r.Config.Scripts, p); !ok || r.Repo.Has(p) || strings.ContainsAny(p, "$*{") {
 				continue
 			}
-			r.errorf(offsetPos(w.path, w.raw, m[2]), ruleScripts, "workflow runs %s, which does not exist", p)
+			r.errorf(ln.Pos(m[2]), ruleScripts, "workflow runs %s, which does not exist", p)
 		}
 	}
 }
@@ -355,5 +343,3 @@ func severityFor(status string) diag.Severity {
 	}
 	return diag.SeverityNote
 }
-
-var _ = register.RuleClaims

@@ -164,6 +164,16 @@ func IDNumber(id string) int {
 	return n
 }
 
+// Lines maps byte offsets of one file to positions in O(log n); every
+// package that reports on Markdown positions uses it.
+type Lines = lines
+
+// NewLines indexes the line starts of src.
+func NewLines(file string, src []byte) *Lines { return newLines(file, src) }
+
+// Pos returns the position of byte offset off.
+func (l *lines) Pos(off int) token.Position { return l.pos(off) }
+
 // lines maps byte offsets to positions.
 type lines struct {
 	file   string
