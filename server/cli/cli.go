@@ -1,0 +1,278 @@
+// Package cli is docket's command line: it parses arguments, opens the
+// store and prints results, and returns an exit code instead of exiting, so
+// cmd/docket stays a one-line main and tests run it in process.
+//
+// It uses the standard flag package rather than urfave/cli: the dependency
+// rule (D12) keeps each third-party module behind one package, and
+// urfave/cli already lives in claimslint's command package.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/sqlite"
+)
+
+// Exit codes, the same scheme as claimslint's (D5).
+const (
+	ExitOK       = 0
+	ExitNo       = 1 // export --check found drift, an --if-version conflict, a merge collision
+	ExitBadInput = 2 // bad input or usage, or the tool failed; nothing was changed
+)
+
+// Default locations, relative to the repository root.
+const (
+	DefaultDB     = ".docket/index.db"
+	DefaultExport = ".knowledge/tracker/issues.jsonl"
+)
+
+// Env is what a command needs from its surroundings. Main fills it from the
+// process; tests fill it themselves.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+}
+
+type command struct {
+	name, args, help string
+	run              func(ctx context.Context, e *runner, fs *flag.FlagSet, args []string) error
+	flags            func(fs *flag.FlagSet, o *opts)
+}
+
+// opts holds every flag any command takes; each command registers the ones
+// it uses.
+type opts struct {
+	db, export, prefix            string
+	json                          bool
+	desc, typ, status, title      string
+	priority                      int
+	labels, decisions             multi
+	removeLabels, removeDecisions multi
+	ifVersion                     int64
+	reason, author, format        string
+	label, decision               string
+	all, check                    bool
+	out                           string
+}
+
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// Main runs docket with args (args[0] is the program name) and returns the
+// exit code.
+func Main(args []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Getwd == nil {
+		env.Getwd = os.Getwd
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	r := &runner{env: env}
+	if len(args) < 2 {
+		r.usage(env.Stderr)
+		return ExitBadInput
+	}
+	name, rest := args[1], args[2:]
+	if name == "help" || name == "-h" || name == "--help" {
+		r.usage(env.Stdout)
+		return ExitOK
+	}
+	cmd, ok := commands()[name]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "docket: unknown command %q\n", name)
+		r.usage(env.Stderr)
+		return ExitBadInput
+	}
+	fs := flag.NewFlagSet("docket "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&r.o.db, "db", "", "SQLite index `path` (default $DOCKET_DB or <root>/"+DefaultDB+")")
+	fs.StringVar(&r.o.export, "export", "", "JSONL export `path` (default $DOCKET_EXPORT or <root>/"+DefaultExport+")")
+	if cmd.flags != nil {
+		cmd.flags(fs, &r.o)
+	}
+	pos, err := parseInterspersed(fs, rest)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(env.Stdout)
+		fmt.Fprintf(env.Stdout, "usage: docket %s %s\n\n%s\n\n", name, cmd.args, cmd.help)
+		fs.PrintDefaults()
+		return ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "docket %s: %v\nusage: docket %s %s\n", name, err, name, cmd.args)
+		return ExitBadInput
+	}
+	err = cmd.run(context.Background(), r, fs, pos)
+	if r.store != nil {
+		if cerr := r.store.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	return r.exit(name, err)
+}
+
+// parseInterspersed lets flags follow positional arguments (docket create
+// "title" -p 1), which the flag package alone stops at.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+type runner struct {
+	env   Env
+	o     opts
+	store *sqlite.DB
+}
+
+// exitError carries a chosen exit code and an already-worded message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func (r *runner) exit(name string, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(r.env.Stderr, "docket %s: %s\n", name, ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
+	if errors.Is(err, server.ErrConflict) {
+		return ExitNo
+	}
+	return ExitBadInput
+}
+
+func (r *runner) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: docket <command> [flags] [args]\n\ncommands:")
+	cmds := commands()
+	for _, n := range commandOrder {
+		c := cmds[n]
+		fmt.Fprintf(w, "  %-8s %-34s %s\n", n, c.args, firstLine(c.help))
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed")
+	fmt.Fprintln(w, "docket <command> -h lists a command's flags.")
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// paths resolves the index and export locations: flags, then DOCKET_DB and
+// DOCKET_EXPORT, then the defaults under the repository root, found by
+// walking up from the working directory to a directory holding .git.
+func (r *runner) paths() (db, export, root string, err error) {
+	db, export = r.o.db, r.o.export
+	if db == "" {
+		db = r.env.Getenv("DOCKET_DB")
+	}
+	if export == "" {
+		export = r.env.Getenv("DOCKET_EXPORT")
+	}
+	if db != "" && export != "" {
+		return db, export, "", nil
+	}
+	wd, err := r.env.Getwd()
+	if err != nil {
+		return "", "", "", fmt.Errorf("working directory: %w", err)
+	}
+	root, err = findRoot(wd)
+	if err != nil {
+		return "", "", "", err
+	}
+	if db == "" {
+		db = filepath.Join(root, DefaultDB)
+	}
+	if export == "" {
+		export = filepath.Join(root, DefaultExport)
+	}
+	return db, export, root, nil
+}
+
+func findRoot(dir string) (string, error) {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", &exitError{ExitBadInput, fmt.Sprintf("no .git above %s: run docket inside a git repository, or give --db and --export (or DOCKET_DB and DOCKET_EXPORT)", dir)}
+		}
+		d = parent
+	}
+}
+
+func (r *runner) now() time.Time {
+	if v := r.env.Getenv("DOCKET_NOW"); v != "" {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return t
+		}
+	}
+	return time.Now()
+}
+
+// open opens the store; prefix is only set by init.
+func (r *runner) open(ctx context.Context, prefix string) (*sqlite.DB, error) {
+	db, export, _, err := r.paths()
+	if err != nil {
+		return nil, err
+	}
+	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now})
+	if err != nil {
+		return nil, err
+	}
+	r.store = s
+	return s, nil
+}
+
+func (r *runner) author() string {
+	for _, a := range []string{r.o.author, r.env.Getenv("DOCKET_AUTHOR"), r.env.Getenv("USER")} {
+		if strings.TrimSpace(a) != "" {
+			return a
+		}
+	}
+	return "unknown"
+}
+
+func needArgs(args []string, n int, usage string) error {
+	if len(args) != n {
+		return &exitError{ExitBadInput, fmt.Sprintf("want %d argument(s), got %d\nusage: docket %s", n, len(args), usage)}
+	}
+	return nil
+}

@@ -1,0 +1,533 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/claimslint/claimslint/server"
+)
+
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge"}
+
+func commands() map[string]command {
+	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
+	return map[string]command{
+		"init": {
+			name: "init", args: "[--prefix dk]",
+			help: "Create the index (.docket/, ignored by git) and the export (.knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.StringVar(&o.prefix, "prefix", "", "id `prefix`, like dk (default: the export's, or dk)")
+			},
+			run: runInit,
+		},
+		"create": {
+			name: "create", args: "TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
+			help: "Create an issue and print its id.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.StringVar(&o.desc, "d", "", "description")
+				fs.IntVar(&o.priority, "p", server.DefaultPriority, "priority, 0 (most urgent) to 4")
+				fs.StringVar(&o.typ, "t", string(server.TypeTask), "type: bug, feature, task, chore, decision, residual")
+				fs.Var(&o.labels, "l", "label (repeatable)")
+				fs.Var(&o.decisions, "decision", "register decision the issue carries, like D12 (repeatable)")
+			},
+			run: runCreate,
+		},
+		"list": {
+			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all]",
+			help: "List issues, most urgent first. Closed issues are left out unless --all or --status closed.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.StringVar(&o.status, "status", "", "only these statuses, comma-separated")
+				fs.StringVar(&o.label, "label", "", "only issues with this label")
+				fs.StringVar(&o.decision, "decision", "", "only issues that carry this decision")
+				fs.StringVar(&o.typ, "type", "", "only this type")
+				fs.BoolVar(&o.all, "all", false, "include closed issues")
+			},
+			run: runList,
+		},
+		"show": {
+			name: "show", args: "ID", help: "Show one issue.",
+			flags: jsonFlag, run: runShow,
+		},
+		"update": {
+			name: "update", args: "ID [--title T] [-d TEXT] [-p N] [-t TYPE] [--status S] [--add-label L] [--remove-label L] [--decision D] [--remove-decision D] [--if-version N]",
+			help: "Change fields of an issue. With --if-version it fails (exit 1) when someone else changed the issue first.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.StringVar(&o.title, "title", "", "new title")
+				fs.StringVar(&o.desc, "d", "", "new description")
+				fs.IntVar(&o.priority, "p", 0, "new priority")
+				fs.StringVar(&o.typ, "t", "", "new type")
+				fs.StringVar(&o.status, "status", "", "new status: open, in_progress, blocked, deferred")
+				fs.Var(&o.labels, "add-label", "label to add (repeatable)")
+				fs.Var(&o.removeLabels, "remove-label", "label to remove (repeatable)")
+				fs.Var(&o.decisions, "decision", "decision to add (repeatable)")
+				fs.Var(&o.removeDecisions, "remove-decision", "decision to remove (repeatable)")
+				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			},
+			run: runUpdate,
+		},
+		"close": {
+			name: "close", args: "ID --reason TEXT [--if-version N]", help: "Close an issue. The record stays; ids are never deleted.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.StringVar(&o.reason, "reason", "", "why it is closed (required)")
+				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			},
+			run: runClose,
+		},
+		"reopen": {
+			name: "reopen", args: "ID [--if-version N]", help: "Reopen a closed issue.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			},
+			run: runReopen,
+		},
+		"comment": {
+			name: "comment", args: "ID TEXT [--author NAME]", help: "Add a comment (author: --author, $DOCKET_AUTHOR, $USER).",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				jsonFlag(fs, o)
+				fs.StringVar(&o.author, "author", "", "comment author")
+			},
+			run: runComment,
+		},
+		"dep": {
+			name: "dep", args: "add ID blocks|parent|related OTHER",
+			help: "Add a dependency: `dep add A blocks B` (B waits for A), `dep add A parent B` (B is A's parent), `dep add A related B`.",
+			flags: jsonFlag, run: runDep,
+		},
+		"ready": {
+			name: "ready", args: "", help: "List open issues that no unfinished issue blocks.",
+			flags: jsonFlag, run: runReady,
+		},
+		"export": {
+			name: "export", args: "[--check] [-o FILE|-]",
+			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.BoolVar(&o.check, "check", false, "compare instead of writing (for CI)")
+				fs.StringVar(&o.out, "o", "", "write the canonical export to this file, or - for stdout, instead of the export path")
+			},
+			run: runExport,
+		},
+		"import": {
+			name: "import", args: "FILE|- [--format docket|beads|github]",
+			help: "Upsert records from a file. A bad line is reported with its number and nothing is applied.",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.StringVar(&o.format, "format", server.FormatDocket, "docket, beads or github")
+			},
+			run: runImport,
+		},
+		"merge": {
+			name: "merge", args: "BASE OURS THEIRS",
+			help: "Three-way merge of exports keyed by id, as a git merge driver: the result replaces OURS.",
+			run:  runMerge,
+		},
+	}
+}
+
+func (r *runner) print(i server.Issue) error {
+	if r.o.json {
+		line, err := server.MarshalLine(i)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(r.env.Stdout, "%s\n", line)
+		return err
+	}
+	return writeShow(r.env.Stdout, i)
+}
+
+func (r *runner) printList(is []server.Issue) error {
+	if r.o.json {
+		return writeJSONArray(r.env.Stdout, is)
+	}
+	return writeList(r.env.Stdout, is)
+}
+
+func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 0, "init [--prefix dk]"); err != nil {
+		return err
+	}
+	db, export, _, err := r.paths()
+	if err != nil {
+		return err
+	}
+	prefix := r.o.prefix
+	if _, statErr := os.Stat(export); prefix == "" && statErr != nil {
+		prefix = "dk"
+	}
+	s, err := r.open(ctx, prefix)
+	if err != nil {
+		return err
+	}
+	// The index directory ignores itself, so init never edits the
+	// repository's own .gitignore.
+	if filepath.Base(filepath.Dir(db)) == ".docket" {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(db), ".gitignore"), []byte("*\n"), 0o644); err != nil {
+			return fmt.Errorf("write .docket/.gitignore: %w", err)
+		}
+	}
+	all, err := s.List(ctx, server.Filter{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), len(all), db, export)
+	return nil
+}
+
+func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if len(args) != 1 {
+		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), got %d arguments\nusage: docket create TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...", len(args))}
+	}
+	typ, err := server.ParseType(r.o.typ)
+	if err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.Create(ctx, server.NewIssue{
+		Title: args[0], Description: r.o.desc, Type: typ, Priority: r.o.priority,
+		Labels: r.o.labels, Decisions: r.o.decisions,
+	})
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return r.print(i)
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "created %s: %s\n", i.ID, i.Title)
+	return err
+}
+
+func runList(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 0, "list [--status S] [--label L] [--decision D] [--type T] [--all]"); err != nil {
+		return err
+	}
+	var f server.Filter
+	if r.o.status != "" {
+		for _, s := range strings.Split(r.o.status, ",") {
+			st, err := server.ParseStatus(strings.TrimSpace(s))
+			if err != nil {
+				return err
+			}
+			f.Status = append(f.Status, st)
+		}
+	} else if !r.o.all {
+		f.Status = []server.Status{server.StatusOpen, server.StatusInProgress, server.StatusBlocked, server.StatusDeferred}
+	}
+	if r.o.typ != "" {
+		t, err := server.ParseType(r.o.typ)
+		if err != nil {
+			return err
+		}
+		f.Type = t
+	}
+	if r.o.decision != "" {
+		if err := server.CheckDecision(r.o.decision); err != nil {
+			return err
+		}
+	}
+	f.Label, f.Decision = r.o.label, r.o.decision
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	is, err := s.List(ctx, f)
+	if err != nil {
+		return err
+	}
+	return r.printList(is)
+}
+
+func runShow(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 1, "show ID"); err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.Get(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	return r.print(i)
+}
+
+func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 1, "update ID [flags]"); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var p server.Patch
+	if set["title"] {
+		if err := server.CheckTitle(r.o.title); err != nil {
+			return err
+		}
+		p.Title = &r.o.title
+	}
+	if set["d"] {
+		p.Description = &r.o.desc
+	}
+	if set["p"] {
+		if err := server.CheckPriority(r.o.priority); err != nil {
+			return err
+		}
+		p.Priority = &r.o.priority
+	}
+	if set["t"] {
+		t, err := server.ParseType(r.o.typ)
+		if err != nil {
+			return err
+		}
+		p.Type = &t
+	}
+	if set["status"] {
+		st, err := server.ParseStatus(r.o.status)
+		if err != nil {
+			return err
+		}
+		p.Status = &st
+	}
+	for _, l := range append(append([]string{}, r.o.labels...), r.o.removeLabels...) {
+		if err := server.CheckLabel(l); err != nil {
+			return err
+		}
+	}
+	for _, d := range append(append([]string{}, r.o.decisions...), r.o.removeDecisions...) {
+		if err := server.CheckDecision(d); err != nil {
+			return err
+		}
+	}
+	p.AddLabels, p.RemoveLabels = r.o.labels, r.o.removeLabels
+	p.AddDecisions, p.RemoveDecisions = r.o.decisions, r.o.removeDecisions
+	p.IfVersion = r.o.ifVersion
+	if len(set) == 0 || (len(set) == 1 && (set["json"] || set["if-version"])) {
+		return &exitError{ExitBadInput, "nothing to change: give at least one of --title, -d, -p, -t, --status, --add-label, --remove-label, --decision, --remove-decision"}
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.Update(ctx, args[0], p)
+	if err != nil {
+		return err
+	}
+	return r.done("updated", i)
+}
+
+// done reports a write: the record as JSON, or one line naming the new
+// version so the next --if-version has it at hand.
+func (r *runner) done(verb string, i server.Issue) error {
+	if r.o.json {
+		return r.print(i)
+	}
+	_, err := fmt.Fprintf(r.env.Stdout, "%s %s (version %d)\n", verb, i.ID, i.Version)
+	return err
+}
+
+func runClose(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 1, "close ID --reason TEXT"); err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.CloseIssue(ctx, args[0], r.o.reason, r.o.ifVersion)
+	if err != nil {
+		return err
+	}
+	return r.done("closed", i)
+}
+
+func runReopen(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 1, "reopen ID"); err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.Reopen(ctx, args[0], r.o.ifVersion)
+	if err != nil {
+		return err
+	}
+	return r.done("reopened", i)
+}
+
+func runComment(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 2, "comment ID TEXT"); err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.Comment(ctx, args[0], r.author(), args[1])
+	if err != nil {
+		return err
+	}
+	return r.done("commented on", i)
+}
+
+func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if len(args) != 4 || args[0] != "add" {
+		return &exitError{ExitBadInput, "usage: docket dep add ID blocks|parent|related OTHER"}
+	}
+	t, err := server.ParseDepType(args[2])
+	if err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	i, err := s.AddDep(ctx, args[1], server.Dep{Type: t, ID: args[3]})
+	if err != nil {
+		return err
+	}
+	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i)
+}
+
+func runReady(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 0, "ready"); err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	is, err := s.Ready(ctx)
+	if err != nil {
+		return err
+	}
+	return r.printList(is)
+}
+
+func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 0, "export [--check] [-o FILE|-]"); err != nil {
+		return err
+	}
+	_, exportPath, _, err := r.paths()
+	if err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	want, err := s.Export(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.o.check:
+		have, err := os.ReadFile(exportPath)
+		if err != nil {
+			return fmt.Errorf("read export: %w", err)
+		}
+		if line, ok := firstDiff(have, want); !ok {
+			return &exitError{ExitNo, fmt.Sprintf("%s:%d: differs from the canonical export of the index; run docket export to rewrite it, then commit it", exportPath, line)}
+		}
+		return nil
+	case r.o.out == "-":
+		_, err := r.env.Stdout.Write(want)
+		return err
+	case r.o.out != "":
+		return os.WriteFile(r.o.out, want, 0o644)
+	}
+	if err := s.RewriteExport(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.env.Stdout, "wrote %s (%d issues)\n", exportPath, bytes.Count(want, []byte("\n")))
+	return nil
+}
+
+// firstDiff returns the first line at which a and b differ, and whether
+// they are equal.
+func firstDiff(a, b []byte) (int, bool) {
+	if bytes.Equal(a, b) {
+		return 0, true
+	}
+	la, lb := bytes.SplitAfter(a, []byte("\n")), bytes.SplitAfter(b, []byte("\n"))
+	for k := 0; k < len(la) && k < len(lb); k++ {
+		if !bytes.Equal(la[k], lb[k]) {
+			return k + 1, false
+		}
+	}
+	return min(len(la), len(lb)) + 1, false
+}
+
+func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github]"); err != nil {
+		return err
+	}
+	var data []byte
+	var err error
+	name := args[0]
+	if name == "-" {
+		data, err = io.ReadAll(r.env.Stdin)
+		name = "stdin"
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return &exitError{ExitBadInput, fmt.Sprintf("read %s: %v", name, err)}
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	set, err := server.DecodeImport(name, data, r.o.format, s.Prefix(), r.now())
+	if err != nil {
+		return fmt.Errorf("%w (nothing was imported)", err)
+	}
+	res, err := s.Import(ctx, set)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies added\n", name, res.Created, res.Updated, res.Unchanged, res.Edges)
+	return err
+}
+
+func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 3, "merge BASE OURS THEIRS"); err != nil {
+		return err
+	}
+	var sides [3][]server.Issue
+	for k, p := range args {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return &exitError{ExitBadInput, fmt.Sprintf("read %s: %v (OURS left as it was)", p, err)}
+		}
+		is, err := server.ReadJSONL(p, bytes.NewReader(data), "")
+		if err != nil {
+			return fmt.Errorf("%w (OURS left as it was)", err)
+		}
+		sides[k] = is
+	}
+	merged, collisions := server.Merge(sides[0], sides[1], sides[2])
+	out, err := server.Canonical(merged)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(args[1], out, 0o644); err != nil {
+		return fmt.Errorf("write merge result: %w", err)
+	}
+	if len(collisions) > 0 {
+		return &exitError{ExitNo, fmt.Sprintf("%s created on both sides with different content (a random-id collision); kept ours, re-create theirs with docket create", strings.Join(collisions, ", "))}
+	}
+	return nil
+}

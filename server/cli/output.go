@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/claimslint/claimslint/server"
+)
+
+// writeList prints one issue per line in aligned columns.
+func writeList(w io.Writer, is []server.Issue) error {
+	if len(is) == 0 {
+		_, err := fmt.Fprintln(w, "no issues")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, i := range is {
+		fmt.Fprintf(tw, "%s\tP%d\t%s\t%s\t%s\n", i.ID, i.Priority, i.Status, i.Type, i.Title)
+	}
+	return tw.Flush()
+}
+
+// writeJSONArray prints records as a JSON array, one canonical record per
+// line, so the output is both valid JSON and readable.
+func writeJSONArray(w io.Writer, is []server.Issue) error {
+	var b strings.Builder
+	b.WriteString("[")
+	for k, i := range is {
+		line, err := server.MarshalLine(i)
+		if err != nil {
+			return err
+		}
+		if k > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		b.Write(line)
+	}
+	if len(is) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeShow prints one issue for a reader.
+func writeShow(w io.Writer, i server.Issue) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s\n", i.ID, i.Title)
+	fmt.Fprintf(&b, "status: %s  type: %s  priority: %d  version: %d\n", i.Status, i.Type, i.Priority, i.Version)
+	if len(i.Labels) > 0 {
+		fmt.Fprintf(&b, "labels: %s\n", strings.Join(i.Labels, ", "))
+	}
+	if len(i.Decisions) > 0 {
+		fmt.Fprintf(&b, "decisions: %s\n", strings.Join(i.Decisions, ", "))
+	}
+	for _, d := range i.Deps {
+		fmt.Fprintf(&b, "%s %s\n", d.Type, d.ID)
+	}
+	fmt.Fprintf(&b, "created: %s  updated: %s\n", i.CreatedAt, i.UpdatedAt)
+	if i.ClosedAt != nil {
+		fmt.Fprintf(&b, "closed: %s  reason: %s\n", *i.ClosedAt, i.CloseReason)
+	}
+	if i.Description != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(i.Description, "\n"))
+	}
+	for _, c := range i.Comments {
+		fmt.Fprintf(&b, "\n%s %s:\n%s\n", c.Time, c.Author, strings.TrimRight(c.Text, "\n"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

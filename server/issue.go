@@ -1,0 +1,403 @@
+// Package server holds docket's domain: the issue record, its canonical JSONL
+// encoding, id allocation, three-way merge of exports, and the Store
+// interface that the SQLite index (server/sqlite) implements. Nothing here
+// knows about SQL or about a command line, so the MCP server and the CLI
+// share one set of rules.
+package server
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Schema is the version of the export record. A reader refuses a record
+// whose schema is newer than the one it knows, rather than dropping fields it
+// cannot see.
+const Schema = 1
+
+// Status is where an issue stands.
+type Status string
+
+// The statuses an issue can have. Only closed counts as finished.
+const (
+	StatusOpen       Status = "open"
+	StatusInProgress Status = "in_progress"
+	StatusBlocked    Status = "blocked"
+	StatusDeferred   Status = "deferred"
+	StatusClosed     Status = "closed"
+)
+
+// Statuses lists every valid status in display order.
+var Statuses = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred, StatusClosed}
+
+// Type is what kind of work an issue is.
+type Type string
+
+// The issue types. A residual is what a change knowingly left open; a
+// decision issue carries a register row.
+const (
+	TypeBug      Type = "bug"
+	TypeFeature  Type = "feature"
+	TypeTask     Type = "task"
+	TypeChore    Type = "chore"
+	TypeDecision Type = "decision"
+	TypeResidual Type = "residual"
+)
+
+// Types lists every valid type.
+var Types = []Type{TypeBug, TypeFeature, TypeTask, TypeChore, TypeDecision, TypeResidual}
+
+// DepType is the kind of a dependency edge. An edge is stored on the issue
+// it starts from: "A blocks B" lives in A's deps, "A parent B" (B is A's
+// parent) in A's, and "A related B" in A's.
+type DepType string
+
+// The dependency types.
+const (
+	DepBlocks  DepType = "blocks"
+	DepParent  DepType = "parent"
+	DepRelated DepType = "related"
+)
+
+// DepTypes lists every valid dependency type.
+var DepTypes = []DepType{DepBlocks, DepParent, DepRelated}
+
+// MaxPriority is the lowest priority; 0 is the most urgent.
+const MaxPriority = 4
+
+// DefaultPriority is the priority of an issue created without one.
+const DefaultPriority = 2
+
+// Dep is one typed edge from the issue that holds it to ID.
+type Dep struct {
+	Type DepType `json:"type"`
+	ID   string  `json:"id"`
+}
+
+// Comment is one remark on an issue. Comments are append-only.
+type Comment struct {
+	Time   string `json:"time"`
+	Author string `json:"author"`
+	Text   string `json:"text"`
+}
+
+// Issue is one record of the export, with its fields in export order. The
+// JSON tags fix the key order of the canonical encoding (encoding/json
+// writes struct fields in declaration order), so do not reorder them.
+type Issue struct {
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Status      Status    `json:"status"`
+	Type        Type      `json:"type"`
+	Priority    int       `json:"priority"`
+	Labels      []string  `json:"labels"`
+	Decisions   []string  `json:"decisions"`
+	Deps        []Dep     `json:"deps"`
+	Comments    []Comment `json:"comments"`
+	CreatedAt   string    `json:"created_at"`
+	UpdatedAt   string    `json:"updated_at"`
+	ClosedAt    *string   `json:"closed_at"`
+	CloseReason string    `json:"close_reason"`
+	Version     int64     `json:"version"`
+	Schema      int       `json:"schema"`
+}
+
+// Errors a Store returns, tested with errors.Is. Each is a user mistake or a
+// lost race, not a failure of the tool.
+var (
+	ErrNotFound = errors.New("no such issue")
+	ErrConflict = errors.New("version conflict")
+	ErrInvalid  = errors.New("invalid input")
+)
+
+// Invalidf returns an error that wraps ErrInvalid with a message saying what
+// is wrong and how to fix it.
+func Invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// ConflictError is returned when an update names a version that is no
+// longer current: someone else wrote the issue first.
+type ConflictError struct {
+	ID         string
+	Want, Have int64
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s is at version %d, not %d: it changed since you read it; show it again and retry", e.ID, e.Have, e.Want)
+}
+
+// Unwrap makes errors.Is(err, ErrConflict) true.
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// TimeFormat is the one timestamp layout of the export: UTC, RFC 3339,
+// second precision.
+const TimeFormat = time.RFC3339
+
+// FormatTime renders t in the export's layout.
+func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(TimeFormat) }
+
+var (
+	decisionRE = regexp.MustCompile(`^D[1-9][0-9]*$`)
+	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
+	prefixRE   = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
+	idRE       = regexp.MustCompile(`^([a-z][a-z0-9]{0,15})-([0-9a-z]{1,16})$`)
+)
+
+// ValidPrefix reports whether p can prefix ids: a lower-case letter, then up
+// to 15 lower-case letters or digits.
+func ValidPrefix(p string) error {
+	if !prefixRE.MatchString(p) {
+		return Invalidf("prefix %q: use a lower-case letter followed by up to 15 lower-case letters or digits, like dk", p)
+	}
+	return nil
+}
+
+// SplitID returns the prefix and the base36 part of id, or ok=false when id
+// is not of the form <prefix>-<base36>.
+func SplitID(id string) (prefix, rest string, ok bool) {
+	m := idRE.FindStringSubmatch(id)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// ParseStatus checks s against the statuses.
+func ParseStatus(s string) (Status, error) {
+	if slices.Contains(Statuses, Status(s)) {
+		return Status(s), nil
+	}
+	return "", Invalidf("status %q: use one of %s", s, joinStrings(Statuses))
+}
+
+// ParseType checks s against the types.
+func ParseType(s string) (Type, error) {
+	if slices.Contains(Types, Type(s)) {
+		return Type(s), nil
+	}
+	return "", Invalidf("type %q: use one of %s", s, joinStrings(Types))
+}
+
+// ParseDepType checks s against the dependency types.
+func ParseDepType(s string) (DepType, error) {
+	if slices.Contains(DepTypes, DepType(s)) {
+		return DepType(s), nil
+	}
+	return "", Invalidf("dependency type %q: use one of %s", s, joinStrings(DepTypes))
+}
+
+func joinStrings[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// CheckTitle rejects an empty title, a title over 500 bytes, and control
+// characters, which would make list output ambiguous.
+func CheckTitle(t string) error {
+	if strings.TrimSpace(t) == "" {
+		return Invalidf("empty title: give the issue a one-line title")
+	}
+	if len(t) > 500 {
+		return Invalidf("title is %d bytes: keep it under 500 and put the rest in the description", len(t))
+	}
+	return checkText("title", t, false)
+}
+
+func checkText(what, s string, newlines bool) error {
+	if !utf8.ValidString(s) {
+		return Invalidf("%s is not valid UTF-8", what)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\t')) {
+			return Invalidf("%s contains control character %U", what, r)
+		}
+	}
+	return nil
+}
+
+// CheckPriority keeps p within 0..MaxPriority.
+func CheckPriority(p int) error {
+	if p < 0 || p > MaxPriority {
+		return Invalidf("priority %d: use 0 (most urgent) to %d", p, MaxPriority)
+	}
+	return nil
+}
+
+// CheckLabel rejects labels that would not survive a shell or a list
+// filter: a letter or digit, then letters, digits and ._:/-.
+func CheckLabel(l string) error {
+	if !labelRE.MatchString(l) || len(l) > 64 {
+		return Invalidf("label %q: use letters, digits and ._:/- (at most 64), starting with a letter or digit", l)
+	}
+	return nil
+}
+
+// CheckDecision accepts register ids like D12.
+func CheckDecision(d string) error {
+	if !decisionRE.MatchString(d) {
+		return Invalidf("decision %q: use a register id like D12", d)
+	}
+	return nil
+}
+
+// Validate checks every field of a record as read from an export or an
+// import, so that a hand edit that breaks a rule is reported, not stored.
+// prefix, when not empty, is the tracker's id prefix.
+func (i *Issue) Validate(prefix string) error {
+	p, _, ok := SplitID(i.ID)
+	if !ok {
+		return Invalidf("id %q is not <prefix>-<base36>", i.ID)
+	}
+	if prefix != "" && p != prefix {
+		return Invalidf("id %s has prefix %q but this tracker uses %q", i.ID, p, prefix)
+	}
+	if i.Schema != Schema {
+		return Invalidf("%s: schema %d, this docket reads schema %d", i.ID, i.Schema, Schema)
+	}
+	if err := CheckTitle(i.Title); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, err)
+	}
+	if err := checkText("description", i.Description, true); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, err)
+	}
+	if _, err := ParseStatus(string(i.Status)); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, err)
+	}
+	if _, err := ParseType(string(i.Type)); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, err)
+	}
+	if err := CheckPriority(i.Priority); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, err)
+	}
+	for _, l := range i.Labels {
+		if err := CheckLabel(l); err != nil {
+			return fmt.Errorf("%s: %w", i.ID, err)
+		}
+	}
+	for _, d := range i.Decisions {
+		if err := CheckDecision(d); err != nil {
+			return fmt.Errorf("%s: %w", i.ID, err)
+		}
+	}
+	for _, d := range i.Deps {
+		if _, err := ParseDepType(string(d.Type)); err != nil {
+			return fmt.Errorf("%s: %w", i.ID, err)
+		}
+		if _, _, ok := SplitID(d.ID); !ok {
+			return Invalidf("%s: dependency on %q, which is not an id", i.ID, d.ID)
+		}
+		if d.ID == i.ID {
+			return Invalidf("%s: depends on itself", i.ID)
+		}
+	}
+	for _, c := range i.Comments {
+		if _, err := time.Parse(TimeFormat, c.Time); err != nil {
+			return Invalidf("%s: comment time %q is not RFC 3339", i.ID, c.Time)
+		}
+		if err := checkText("comment", c.Text, true); err != nil {
+			return fmt.Errorf("%s: %w", i.ID, err)
+		}
+	}
+	for _, ts := range []struct{ name, v string }{{"created_at", i.CreatedAt}, {"updated_at", i.UpdatedAt}} {
+		if _, err := time.Parse(TimeFormat, ts.v); err != nil {
+			return Invalidf("%s: %s %q is not an RFC 3339 time", i.ID, ts.name, ts.v)
+		}
+	}
+	if (i.Status == StatusClosed) != (i.ClosedAt != nil) {
+		return Invalidf("%s: closed_at must be set exactly when the status is closed", i.ID)
+	}
+	if i.ClosedAt != nil {
+		if _, err := time.Parse(TimeFormat, *i.ClosedAt); err != nil {
+			return Invalidf("%s: closed_at %q is not an RFC 3339 time", i.ID, *i.ClosedAt)
+		}
+	}
+	if i.Version < 1 {
+		return Invalidf("%s: version %d, versions start at 1", i.ID, i.Version)
+	}
+	return nil
+}
+
+// Normalize puts a record into canonical form: nil slices become empty,
+// sets are sorted and de-duplicated, times are re-rendered in UTC at second
+// precision. Two records with the same content normalize to the same bytes.
+func (i *Issue) Normalize() {
+	i.Labels = sortedSet(i.Labels)
+	i.Decisions = sortedSet(i.Decisions)
+	slices.SortFunc(i.Decisions, compareDecision)
+	i.Deps = slices.Clone(i.Deps)
+	slices.SortFunc(i.Deps, func(a, b Dep) int {
+		if c := strings.Compare(string(a.Type), string(b.Type)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	i.Deps = slices.Compact(i.Deps)
+	if i.Deps == nil {
+		i.Deps = []Dep{}
+	}
+	i.Comments = slices.Clone(i.Comments)
+	for k := range i.Comments {
+		i.Comments[k].Time = canonTime(i.Comments[k].Time)
+	}
+	// Stable: two comments in the same second keep the order they were made.
+	slices.SortStableFunc(i.Comments, func(a, b Comment) int { return strings.Compare(a.Time, b.Time) })
+	if i.Comments == nil {
+		i.Comments = []Comment{}
+	}
+	i.CreatedAt = canonTime(i.CreatedAt)
+	i.UpdatedAt = canonTime(i.UpdatedAt)
+	if i.ClosedAt != nil {
+		s := canonTime(*i.ClosedAt)
+		i.ClosedAt = &s
+	}
+}
+
+func canonTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s // Validate reports it
+	}
+	return FormatTime(t)
+}
+
+func sortedSet(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// compareDecision orders D2 before D10.
+func compareDecision(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+// Clone returns a deep copy of i.
+func (i Issue) Clone() Issue {
+	i.Labels = slices.Clone(i.Labels)
+	i.Decisions = slices.Clone(i.Decisions)
+	i.Deps = slices.Clone(i.Deps)
+	i.Comments = slices.Clone(i.Comments)
+	if i.ClosedAt != nil {
+		s := *i.ClosedAt
+		i.ClosedAt = &s
+	}
+	return i
+}

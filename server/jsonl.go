@@ -1,0 +1,200 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// MaxLine is the longest export line docket reads (16 MiB). A longer line
+// is reported, not truncated.
+const MaxLine = 16 << 20
+
+// MarshalLine returns the canonical one-line encoding of a normalized issue,
+// without the trailing newline. HTML escaping is off so that a title with
+// "<" reads as written; it does not affect determinism.
+func MarshalLine(i Issue) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(i); err != nil {
+		return nil, fmt.Errorf("encode %s: %w", i.ID, err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Canonical returns the export bytes for a set of issues: each normalized,
+// one per line, sorted by id, every line ending in a newline. The same set
+// always yields the same bytes.
+func Canonical(issues []Issue) ([]byte, error) {
+	sorted := make([]Issue, len(issues))
+	for k, i := range issues {
+		i = i.Clone()
+		i.Normalize()
+		sorted[k] = i
+	}
+	slices.SortFunc(sorted, func(a, b Issue) int { return strings.Compare(a.ID, b.ID) })
+	var out bytes.Buffer
+	for k, i := range sorted {
+		if k > 0 && sorted[k-1].ID == i.ID {
+			return nil, fmt.Errorf("canonical export: id %s appears twice", i.ID)
+		}
+		line, err := MarshalLine(i)
+		if err != nil {
+			return nil, err
+		}
+		out.Write(line)
+		out.WriteByte('\n')
+	}
+	return out.Bytes(), nil
+}
+
+// Hash is the content hash of an export, used to notice that the file
+// changed under the index (a pull, a checkout, a merge).
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// LineError says which line of an export or import is bad and why.
+type LineError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Is makes every line error an ErrInvalid: bad content, not a tool failure.
+func (e *LineError) Is(target error) bool { return target == ErrInvalid }
+
+// ReadJSONL decodes a docket export. Every line must be one JSON object
+// with exactly the record's keys, valid by Validate; empty lines are
+// skipped. prefix, when set, is the only id prefix accepted. The first bad
+// line stops the read, so a caller applies all records or none.
+func ReadJSONL(path string, r io.Reader, prefix string) ([]Issue, error) {
+	var out []Issue
+	seen := map[string]int{}
+	err := eachLine(r, func(n int, line []byte) error {
+		var i Issue
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&i); err != nil {
+			return &LineError{path, n, fmt.Errorf("not a docket record: %v", err)}
+		}
+		if dec.More() || trailing(dec) {
+			return &LineError{path, n, errors.New("more than one JSON value on the line")}
+		}
+		if err := requireKeys(line); err != nil {
+			return &LineError{path, n, err}
+		}
+		if err := i.Validate(prefix); err != nil {
+			return &LineError{path, n, err}
+		}
+		if first, dup := seen[i.ID]; dup {
+			return &LineError{path, n, fmt.Errorf("id %s already on line %d", i.ID, first)}
+		}
+		seen[i.ID] = n
+		i.Normalize()
+		out = append(out, i)
+		return nil
+	})
+	if err != nil {
+		var le *LineError
+		if errors.As(err, &le) {
+			if le.Path == "" {
+				le.Path = path
+			}
+			return nil, err
+		}
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// recordKeys are the keys every record must carry, so that a hand edit that
+// drops one is caught instead of read as a zero value.
+var recordKeys = []string{"id", "title", "description", "status", "type", "priority", "labels", "decisions", "deps", "comments", "created_at", "updated_at", "closed_at", "close_reason", "version", "schema"}
+
+func requireKeys(line []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	for _, k := range recordKeys {
+		if _, ok := m[k]; !ok {
+			return fmt.Errorf("missing key %q", k)
+		}
+	}
+	return nil
+}
+
+func trailing(dec *json.Decoder) bool {
+	var extra json.RawMessage
+	return dec.Decode(&extra) != io.EOF
+}
+
+// eachLine calls fn with each non-blank line and its 1-based number.
+func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	n := 0
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 || err == nil {
+			n++
+			if t := bytes.TrimSpace(line); len(t) > 0 {
+				if len(t) > MaxLine {
+					return &LineError{"", n, fmt.Errorf("line is %d bytes, over the %d limit", len(t), MaxLine)}
+				}
+				if ferr := fn(n, t); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads up to and without the next '\n', stopping early (and
+// reporting the overlength through the caller) past MaxLine+1 bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(buf) > MaxLine+1 {
+				// Drain the rest of the line so the count stays right.
+				for err == bufio.ErrBufferFull {
+					_, err = br.ReadSlice('\n')
+				}
+				if err != nil && err != io.EOF {
+					return buf, err
+				}
+				return buf, nil
+			}
+			continue
+		}
+		if err == nil {
+			return buf[:len(buf)-1], nil
+		}
+		return buf, err
+	}
+}
