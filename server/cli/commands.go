@@ -101,7 +101,7 @@ func commands() map[string]command {
 		},
 		"dep": {
 			name: "dep", args: "add ID blocks|parent|related OTHER",
-			help: "Add a dependency: `dep add A blocks B` (B waits for A), `dep add A parent B` (B is A's parent), `dep add A related B`.",
+			help:  "Add a dependency: `dep add A blocks B` (B waits for A), `dep add A parent B` (B is A's parent), `dep add A related B`.",
 			flags: jsonFlag, run: runDep,
 		},
 		"ready": {
