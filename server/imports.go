@@ -234,7 +234,14 @@ func decodeGitHub(path string, data []byte, prefix string, now time.Time) (*Impo
 	}
 	set := &ImportSet{Lines: map[string]int{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	lineAt := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	// lineAt is the line of the first byte of the next value at or after
+	// off (InputOffset points before the separating comma and spaces).
+	lineAt := func(off int64) int {
+		for off < int64(len(data)) && bytes.IndexByte([]byte(", \t\r\n"), data[off]) >= 0 {
+			off++
+		}
+		return 1 + bytes.Count(data[:off], []byte("\n"))
+	}
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
 		return nil, &LineError{path, 1, Invalidf("not the JSON array that gh issue list --json prints")}

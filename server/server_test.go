@@ -1,0 +1,217 @@
+package server_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/google/go-cmp/cmp"
+)
+
+func issue(id, title string) server.Issue {
+	i := server.Issue{
+		ID: id, Title: title, Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
+		CreatedAt: "2026-01-02T03:04:05Z", UpdatedAt: "2026-01-02T03:04:05Z", Version: 1, Schema: server.Schema,
+	}
+	i.Normalize()
+	return i
+}
+
+func TestCanonicalIsDeterministic(t *testing.T) {
+	a := issue("dk-b2", "second")
+	a.Labels = []string{"z", "a", "z"}
+	a.Decisions = []string{"D10", "D2", "D9"}
+	a.Deps = []server.Dep{{Type: server.DepRelated, ID: "dk-a1"}, {Type: server.DepBlocks, ID: "dk-c3"}, {Type: server.DepBlocks, ID: "dk-a1"}}
+	a.CreatedAt = "2026-01-02T05:04:05.999+02:00"
+	b := issue("dk-a1", "first <tag> & \"quote\"")
+	first, err := server.Canonical([]server.Issue{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := server.Canonical([]server.Issue{b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, second) {
+		t.Fatalf("input order changed the export:\n%s\n%s", first, second)
+	}
+	want := `{"id":"dk-a1","title":"first <tag> & \"quote\"","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-01-02T03:04:05Z","updated_at":"2026-01-02T03:04:05Z","closed_at":null,"close_reason":"","version":1,"schema":1}
+{"id":"dk-b2","title":"second","description":"","status":"open","type":"task","priority":2,"labels":["a","z"],"decisions":["D2","D9","D10"],"deps":[{"type":"blocks","id":"dk-a1"},{"type":"blocks","id":"dk-c3"},{"type":"related","id":"dk-a1"}],"comments":[],"created_at":"2026-01-02T03:04:05Z","updated_at":"2026-01-02T03:04:05Z","closed_at":null,"close_reason":"","version":1,"schema":1}
+`
+	if diff := cmp.Diff(want, string(first)); diff != "" {
+		t.Errorf("canonical export (-want +got):\n%s", diff)
+	}
+	// Reading the export back and writing it again changes nothing.
+	back, err := server.ReadJSONL("x", bytes.NewReader(first), "dk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := server.Canonical(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Errorf("read -> write is not byte-identical:\n%s\n%s", first, again)
+	}
+}
+
+func TestReadJSONLRejects(t *testing.T) {
+	good, _ := server.MarshalLine(issue("dk-abc", "ok"))
+	line := func(edit func(string) string) string { return edit(string(good)) }
+	tests := []struct {
+		name, input, want string
+	}{
+		{"not json", string(good) + "\n{oops\n", "x:2: not a docket record"},
+		{"unknown key", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":1,"extra":1`, 1) }), `x:1: not a docket record: json: unknown field "extra"`},
+		{"missing key", line(func(s string) string { return strings.Replace(s, `"labels":[],`, ``, 1) }), `x:1: missing key "labels"`},
+		{"foreign prefix", line(func(s string) string { return strings.Replace(s, `dk-abc`, `bd-abc`, 1) }), `has prefix "bd" but this tracker uses "dk"`},
+		{"bad status", line(func(s string) string { return strings.Replace(s, `"open"`, `"done"`, 1) }), `status "done": use one of`},
+		{"empty title", line(func(s string) string { return strings.Replace(s, `"ok"`, `"  "`, 1) }), `empty title`},
+		{"priority", line(func(s string) string { return strings.Replace(s, `"priority":2`, `"priority":9`, 1) }), `priority 9`},
+		{"newer schema", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":2`, 1) }), `schema 2, this docket reads schema 1`},
+		{"closed without time", line(func(s string) string { return strings.Replace(s, `"open"`, `"closed"`, 1) }), `closed_at must be set`},
+		{"duplicate id", string(good) + "\n\n" + string(good), "x:3: id dk-abc already on line 1"},
+		{"two values", string(good) + " {}", "more than one JSON value"},
+		{"bad time", line(func(s string) string { return strings.Replace(s, `"created_at":"2026-01-02T03:04:05Z"`, `"created_at":"yesterday"`, 1) }), `created_at "yesterday"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := server.ReadJSONL("x", strings.NewReader(tt.input), "dk")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			if !errors.Is(err, server.ErrInvalid) {
+				t.Errorf("err %v is not ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestIDLenGrows(t *testing.T) {
+	for _, tt := range []struct{ n, want int }{{0, 3}, {400, 3}, {465, 3}, {466, 4}, {16_000, 4}, {17_000, 5}, {100_000, 5}, {1_000_000, 6}} {
+		if got := server.IDLen(tt.n); got != tt.want {
+			t.Errorf("IDLen(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+	seen := map[string]bool{}
+	for range 200 {
+		id, err := server.NewID("dk", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, rest, ok := server.SplitID(id); !ok || len(rest) != 3 {
+			t.Fatalf("NewID = %q, want dk- and 3 base36 characters", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) < 150 { // 200 draws from 46656: about one repeat expected
+		t.Errorf("only %d distinct ids in 200 draws: not random", len(seen))
+	}
+}
+
+func TestMerge(t *testing.T) {
+	base := issue("dk-1", "title")
+	base.Labels = []string{"keep", "drop-by-ours"}
+	ours := base.Clone()
+	ours.Labels = []string{"keep", "ours-added"}
+	ours.Title = "ours title"
+	ours.UpdatedAt = "2026-01-03T00:00:00Z"
+	ours.Version = 2
+	ours.Comments = []server.Comment{{Time: "2026-01-03T00:00:00Z", Author: "a", Text: "from ours"}}
+	theirs := base.Clone()
+	theirs.Labels = []string{"keep", "drop-by-ours", "theirs-added"}
+	theirs.Title = "theirs title"
+	theirs.Priority = 0
+	theirs.UpdatedAt = "2026-01-04T00:00:00Z"
+	theirs.Version = 2
+	theirs.Comments = []server.Comment{{Time: "2026-01-04T00:00:00Z", Author: "b", Text: "from theirs"}}
+	onlyOurs := issue("dk-2", "new on ours")
+	onlyTheirs := issue("dk-3", "new on theirs")
+
+	merged, collisions := server.Merge([]server.Issue{base}, []server.Issue{ours, onlyOurs}, []server.Issue{theirs, onlyTheirs})
+	if len(collisions) != 0 {
+		t.Fatalf("collisions %v", collisions)
+	}
+	if len(merged) != 3 || merged[1].ID != "dk-2" || merged[2].ID != "dk-3" {
+		t.Fatalf("merged ids wrong: %+v", merged)
+	}
+	m := merged[0]
+	if m.Title != "theirs title" {
+		t.Errorf("title %q: the newer side (theirs) should win", m.Title)
+	}
+	if m.Priority != 0 {
+		t.Errorf("priority %d: changed on one side only, should be taken", m.Priority)
+	}
+	if diff := cmp.Diff([]string{"keep", "ours-added", "theirs-added"}, m.Labels); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	if m.Version != 3 || m.UpdatedAt != "2026-01-04T00:00:00Z" {
+		t.Errorf("version %d updated %s", m.Version, m.UpdatedAt)
+	}
+	var texts []string
+	for _, c := range m.Comments {
+		texts = append(texts, c.Text)
+	}
+	want := []string{"from ours", "from theirs", `merge: both sides changed title; kept "theirs title", the other side had "ours title"`}
+	if diff := cmp.Diff(want, texts); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+
+	// The same id created on both sides with different content collides.
+	a, b := issue("dk-9", "one"), issue("dk-9", "two")
+	if _, col := server.Merge(nil, []server.Issue{a}, []server.Issue{b}); len(col) != 1 {
+		t.Errorf("collision not reported: %v", col)
+	}
+	// Merge is symmetric in its result records for one-sided changes.
+	x, _ := server.Merge([]server.Issue{base}, []server.Issue{base}, []server.Issue{theirs})
+	if x[0].Title != "theirs title" || x[0].Version != 2 {
+		t.Errorf("one-sided change not taken as is: %+v", x[0])
+	}
+}
+
+func TestDecodeBeadsAndGitHub(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	beads := `{"id":"dk-a1","title":"parent","status":"open","priority":1,"issue_type":"epic","created_at":"2026-01-01T10:00:00.123456+01:00","updated_at":"2026-01-01T10:00:00Z"}
+{"id":"dk-b2","title":"child","status":"tombstone","issue_type":"task","design":"do X","dependencies":[{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"blocks"},{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"parent-child"}]}
+`
+	set, err := server.DecodeImport("b.jsonl", []byte(beads), server.FormatBeads, "dk", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Issues) != 2 {
+		t.Fatalf("%d issues", len(set.Issues))
+	}
+	p, c := set.Issues[0], set.Issues[1]
+	if p.Type != server.TypeFeature || !cmp.Equal(p.Labels, []string{"epic"}) || p.CreatedAt != "2026-01-01T09:00:00Z" {
+		t.Errorf("epic not mapped: %+v", p)
+	}
+	if diff := cmp.Diff([]server.Dep{{Type: server.DepBlocks, ID: "dk-b2"}}, p.Deps); diff != "" {
+		t.Errorf("B depends on A should become A blocks B (-want +got):\n%s", diff)
+	}
+	if c.Status != server.StatusClosed || c.ClosedAt == nil || c.CloseReason != "deleted in beads" || !strings.Contains(c.Description, "## Design\n\ndo X") {
+		t.Errorf("tombstone/design not mapped: %+v", c)
+	}
+	if _, err := server.DecodeImport("b.jsonl", []byte(`{"id":"bd-1","title":"x"}`), server.FormatBeads, "dk", now); err == nil || !strings.Contains(err.Error(), "b.jsonl:1:") {
+		t.Errorf("foreign prefix: err = %v", err)
+	}
+
+	gh := `[
+  {"number": 7, "title": "from gh", "body": "b", "state": "CLOSED", "stateReason": "COMPLETED", "labels": [{"name": "bug"}], "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-02T00:00:00Z", "closedAt": "2026-01-02T00:00:00Z"},
+  {"number": 0, "title": "bad"}
+]`
+	_, err = server.DecodeImport("gh.json", []byte(gh), server.FormatGitHub, "dk", now)
+	if err == nil || !strings.Contains(err.Error(), "gh.json:3:") {
+		t.Fatalf("bad gh record: err = %v, want line 3", err)
+	}
+	set, err = server.DecodeImport("gh.json", []byte(strings.Replace(gh, ",\n  {\"number\": 0, \"title\": \"bad\"}", "", 1)), server.FormatGitHub, "dk", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := set.Issues[0]
+	if g.ID != "dk-7" || g.Status != server.StatusClosed || g.CloseReason != "closed on GitHub (completed)" || !cmp.Equal(g.Labels, []string{"bug"}) {
+		t.Errorf("gh record not mapped: %+v", g)
+	}
+}
