@@ -84,11 +84,27 @@ func Main(args []string, env Env) int {
 		env.Stdin = strings.NewReader("")
 	}
 	r := &runner{env: env}
-	if len(args) < 2 {
+	// --db and --export may also come before the command.
+	global := flag.NewFlagSet("docket", flag.ContinueOnError)
+	global.SetOutput(io.Discard)
+	global.StringVar(&r.o.db, "db", "", "")
+	global.StringVar(&r.o.export, "export", "", "")
+	if len(args) < 1 {
+		args = []string{"docket"}
+	}
+	if err := global.Parse(args[1:]); errors.Is(err, flag.ErrHelp) {
+		r.usage(env.Stdout)
+		return ExitOK
+	} else if err != nil {
+		fmt.Fprintf(env.Stderr, "docket: %v\n", err)
 		r.usage(env.Stderr)
 		return ExitBadInput
 	}
-	name, rest := args[1], args[2:]
+	if global.NArg() == 0 {
+		r.usage(env.Stderr)
+		return ExitBadInput
+	}
+	name, rest := global.Arg(0), global.Args()[1:]
 	if name == "help" || name == "-h" || name == "--help" {
 		r.usage(env.Stdout)
 		return ExitOK
@@ -101,8 +117,8 @@ func Main(args []string, env Env) int {
 	}
 	fs := flag.NewFlagSet("docket "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&r.o.db, "db", "", "SQLite index `path` (default $DOCKET_DB or <root>/"+DefaultDB+")")
-	fs.StringVar(&r.o.export, "export", "", "JSONL export `path` (default $DOCKET_EXPORT or <root>/"+DefaultExport+")")
+	fs.StringVar(&r.o.db, "db", r.o.db, "SQLite index `path` (default $DOCKET_DB or <root>/"+DefaultDB+")")
+	fs.StringVar(&r.o.export, "export", r.o.export, "JSONL export `path` (default $DOCKET_EXPORT or <root>/"+DefaultExport+")")
 	if cmd.flags != nil {
 		cmd.flags(fs, &r.o)
 	}
@@ -179,11 +195,11 @@ func (r *runner) exit(name string, err error) int {
 }
 
 func (r *runner) usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: docket <command> [flags] [args]\n\ncommands:")
+	fmt.Fprintln(w, "usage: docket [--db PATH] [--export PATH] <command> [flags] [args]\n\ncommands:")
 	cmds := commands()
 	for _, n := range commandOrder {
 		c := cmds[n]
-		fmt.Fprintf(w, "  %-8s %-34s %s\n", n, c.args, firstLine(c.help))
+		fmt.Fprintf(w, "  %-8s %s\n           docket %s %s\n", n, firstLine(c.help), n, c.args)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed")
 	fmt.Fprintln(w, "docket <command> -h lists a command's flags.")
