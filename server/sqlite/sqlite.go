@@ -27,7 +27,7 @@ import (
 
 // indexSchema versions the tables below. An index of another version is
 // dropped and rebuilt from the export: the index is only a cache.
-const indexSchema = "1"
+const indexSchema = "2"
 
 const ddl = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -41,8 +41,12 @@ CREATE TABLE IF NOT EXISTS issues(
 	record TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS issues_status ON issues(status, priority, created_at);
-CREATE TABLE IF NOT EXISTS labels(label TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY(label, id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS decisions(decision TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY(decision, id)) WITHOUT ROWID;
+-- Keyed by issue first, so rewriting one issue's rows is a range delete;
+-- the second index serves the list filters.
+CREATE TABLE IF NOT EXISTS labels(id TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(id, label)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS labels_label ON labels(label, id);
+CREATE TABLE IF NOT EXISTS decisions(id TEXT NOT NULL, decision TEXT NOT NULL, PRIMARY KEY(id, decision)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS decisions_decision ON decisions(decision, id);
 CREATE TABLE IF NOT EXISTS deps(src TEXT NOT NULL, type TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY(src, type, dst)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS deps_dst ON deps(dst, type);
 -- allocated outlives rebuilds, so an id drawn once is never drawn again,
