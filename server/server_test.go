@@ -75,7 +75,9 @@ func TestReadJSONLRejects(t *testing.T) {
 		{"closed without time", line(func(s string) string { return strings.Replace(s, `"open"`, `"closed"`, 1) }), `closed_at must be set`},
 		{"duplicate id", string(good) + "\n\n" + string(good), "x:3: id dk-abc already on line 1"},
 		{"two values", string(good) + " {}", "more than one JSON value"},
-		{"bad time", line(func(s string) string { return strings.Replace(s, `"created_at":"2026-01-02T03:04:05Z"`, `"created_at":"yesterday"`, 1) }), `created_at "yesterday"`},
+		{"bad time", line(func(s string) string {
+			return strings.Replace(s, `"created_at":"2026-01-02T03:04:05Z"`, `"created_at":"yesterday"`, 1)
+		}), `created_at "yesterday"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
