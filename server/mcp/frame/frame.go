@@ -1,0 +1,332 @@
+// Package frame screens one newline-delimited JSON-RPC 2.0 frame before any
+// MCP library decodes it. It decides, from the bytes alone, whether the
+// frame is a request to handle, a notification to pass on, a response to a
+// request the server sent, something to ignore, or something the server must
+// answer itself with an error (and then never deliver). It has no
+// dependency on an MCP SDK so that it can be fuzzed and tested alone.
+package frame
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// JSON-RPC 2.0 error codes the screen answers with.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// MaxFrame is the longest frame read (16 MiB, without the newline). A
+// longer line is answered with -32600 and id null, and the rest of it is
+// discarded; the next line is served normally.
+const MaxFrame = 16 << 20
+
+// Kind says what to do with a frame.
+type Kind int
+
+// The kinds of verdict.
+const (
+	// Ignore: nothing is delivered and nothing is answered (a blank line, a
+	// client response to an id the server never used).
+	Ignore Kind = iota
+	// Answer: write Reply and deliver nothing.
+	Answer
+	// Request: deliver Method and Params; the reply must carry ID exactly.
+	Request
+	// Notification: deliver Method and Params; never answer.
+	Notification
+	// Response: a client's response to a request the server sent.
+	Response
+)
+
+// Verdict is the outcome of screening one frame.
+type Verdict struct {
+	Kind   Kind
+	Reply  []byte          // Answer: one complete JSON-RPC response, no newline
+	ID     json.RawMessage // Request, Response: the id bytes as received
+	Method string          // Request, Notification
+	Params json.RawMessage // Request, Notification: object or array, or nil
+	Result json.RawMessage // Response
+	Error  json.RawMessage // Response
+}
+
+// Screen classifies line. known reports whether a response id (in its
+// canonical form, see CanonicalID) belongs to a request the server sent;
+// nil means none did.
+func Screen(line []byte, known func(canonicalID string) bool) Verdict {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(bytes.TrimSpace(line)) == 0 {
+		return Verdict{Kind: Ignore}
+	}
+	if !utf8.Valid(line) {
+		return answer(nil, CodeParseError, "parse error: the frame is not valid UTF-8")
+	}
+	if !json.Valid(line) {
+		return answer(nil, CodeParseError, "parse error: "+describeInvalid(line))
+	}
+	trimmed := bytes.TrimSpace(line)
+	switch trimmed[0] {
+	case '{':
+	case '[':
+		return answer(nil, CodeInvalidRequest, "invalid request: batches are not part of the negotiated protocol version; send one request per line")
+	default:
+		return answer(nil, CodeInvalidRequest, "invalid request: a frame must be a JSON object")
+	}
+	members, err := objectMembers(trimmed)
+	if err != nil {
+		return answer(nil, CodeParseError, "parse error: "+err.Error())
+	}
+
+	// A response from the client (no method; a result or an error) is
+	// never answered, whatever its id: answering an error response is how
+	// two peers start an endless exchange. It is delivered only for an id
+	// the server used.
+	_, hasResult := members["result"]
+	_, hasError := members["error"]
+	if _, hasMethod := members["method"]; !hasMethod && (hasResult || hasError) {
+		ids := members["id"]
+		if len(ids) != 1 || !validID(ids[0]) || known == nil || !known(CanonicalID(ids[0])) {
+			return Verdict{Kind: Ignore}
+		}
+		v := Verdict{Kind: Response, ID: ids[0]}
+		if hasResult {
+			v.Result = members["result"][0]
+		}
+		if hasError {
+			v.Error = members["error"][0]
+		}
+		return v
+	}
+
+	// The id next: every later error is reported on it when it is usable.
+	ids := members["id"]
+	var id json.RawMessage
+	idState := "absent"
+	if len(ids) > 0 {
+		idState = "ok"
+		for _, v := range ids {
+			if !validID(v) {
+				return answer(nil, CodeInvalidRequest, "invalid request: id must be a string or an integer, not "+describeValue(v))
+			}
+		}
+		first := CanonicalID(ids[0])
+		for _, v := range ids[1:] {
+			if CanonicalID(v) != first {
+				return answer(nil, CodeInvalidRequest, "invalid request: the id member appears more than once with different values")
+			}
+		}
+		id = ids[0]
+		if len(ids) > 1 {
+			return answer(id, CodeInvalidRequest, "invalid request: the id member appears more than once")
+		}
+	}
+
+	onID := func(code int, msg string) Verdict {
+		if idState == "ok" {
+			return answer(id, code, msg)
+		}
+		return answer(nil, code, msg)
+	}
+	if problem := checkVersion(members["jsonrpc"]); problem != "" {
+		return onID(CodeInvalidRequest, "invalid request: "+problem)
+	}
+	methods := members["method"]
+	switch {
+	case len(methods) == 0:
+		return onID(CodeInvalidRequest, "invalid request: the method member is missing")
+	case len(methods) > 1:
+		return onID(CodeInvalidRequest, "invalid request: the method member appears more than once")
+	}
+	var method string
+	if methods[0][0] != '"' || json.Unmarshal(methods[0], &method) != nil {
+		return onID(CodeInvalidRequest, "invalid request: method must be a string, not "+describeValue(methods[0]))
+	}
+	var params json.RawMessage
+	if ps := members["params"]; len(ps) > 0 {
+		if len(ps) > 1 {
+			return onID(CodeInvalidRequest, "invalid request: the params member appears more than once")
+		}
+		if c := ps[0][0]; c != '{' && c != '[' {
+			if idState != "ok" {
+				return Verdict{Kind: Ignore} // a notification is never answered
+			}
+			return answer(id, CodeInvalidParams, "invalid params: params must be an object or an array, not "+describeValue(ps[0]))
+		}
+		params = ps[0]
+	}
+	if idState != "ok" {
+		return Verdict{Kind: Notification, Method: method, Params: params}
+	}
+	return Verdict{Kind: Request, ID: id, Method: method, Params: params}
+}
+
+func checkVersion(vs []json.RawMessage) string {
+	switch {
+	case len(vs) == 0:
+		return `the jsonrpc member is missing; it must be "2.0"`
+	case len(vs) > 1:
+		return "the jsonrpc member appears more than once"
+	}
+	var s string
+	if json.Unmarshal(vs[0], &s) != nil || s != "2.0" {
+		return `jsonrpc must be "2.0", not ` + describeValue(vs[0])
+	}
+	return ""
+}
+
+var integerRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// validID accepts a JSON string or an integer written without fraction or
+// exponent. Integers of any size are accepted: the id is echoed as the
+// bytes received, so it never has to fit a machine type.
+func validID(v json.RawMessage) bool {
+	switch {
+	case len(v) == 0:
+		return false
+	case v[0] == '"':
+		return true
+	default:
+		return integerRE.Match(v)
+	}
+}
+
+// CanonicalID returns a comparable form of an id: a string id decoded
+// (so "a" and "\u0061" are equal) and marked with a leading 's', an integer
+// id as its digits with a leading 'n'.
+func CanonicalID(v json.RawMessage) string {
+	if len(v) > 0 && v[0] == '"' {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return "s" + s
+		}
+	}
+	return "n" + string(v)
+}
+
+// objectMembers decodes the top-level members of a JSON object, keys
+// decoded (so "\u0069d" is "id"), every value kept raw and every repeat of a
+// key kept, in order.
+func objectMembers(obj []byte) (map[string][]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil { // '{'
+		return nil, err
+	}
+	m := map[string][]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, errors.New("object key is not a string")
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		m[key] = append(m[key], bytes.TrimSpace(raw))
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the object")
+	}
+	return m, nil
+}
+
+func describeValue(v json.RawMessage) string {
+	switch {
+	case len(v) == 0:
+		return "nothing"
+	case v[0] == '{':
+		return "an object"
+	case v[0] == '[':
+		return "an array"
+	case v[0] == '"':
+		return "the string " + truncate(string(v))
+	case string(v) == "null":
+		return "null"
+	case string(v) == "true" || string(v) == "false":
+		return "a boolean"
+	default:
+		return "the number " + truncate(string(v))
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// describeInvalid says why line is not one JSON value: trailing data after
+// a complete value, or broken JSON.
+func describeInvalid(line []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+			return "the frame starts with a byte order mark; send plain UTF-8 JSON"
+		}
+		return "not JSON (" + err.Error() + ")"
+	}
+	return fmt.Sprintf("trailing data after the JSON value at byte %d", dec.InputOffset())
+}
+
+// answer builds an error response on id (nil: id null).
+func answer(id json.RawMessage, code int, msg string) Verdict {
+	return Verdict{Kind: Answer, Reply: ErrorResponse(id, code, msg, nil)}
+}
+
+// ErrorResponse encodes a JSON-RPC error response. id nil is written as
+// null; otherwise its bytes are written exactly as given.
+func ErrorResponse(id json.RawMessage, code int, msg string, data json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	if id == nil {
+		b.WriteString("null")
+	} else {
+		b.Write(id)
+	}
+	fmt.Fprintf(&b, `,"error":{"code":%d,"message":%s`, code, quote(msg))
+	if len(data) > 0 {
+		b.WriteString(`,"data":`)
+		b.Write(data)
+	}
+	b.WriteString("}}")
+	return b.Bytes()
+}
+
+// ResultResponse encodes a JSON-RPC result response with the id bytes as
+// given.
+func ResultResponse(id, result json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	b.WriteString(`,"result":`)
+	b.Write(result)
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
