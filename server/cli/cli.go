@@ -29,6 +29,10 @@ const (
 	ExitBadInput = 2 // bad input or usage, or the tool failed; nothing was changed
 )
 
+// Version is reported to MCP clients; release builds set it with
+// -ldflags "-X github.com/claimslint/claimslint/server/cli.Version=v1.2.3".
+var Version = "dev"
+
 // Default locations, relative to the repository root.
 const (
 	DefaultDB     = ".docket/index.db"

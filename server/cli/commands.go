@@ -10,10 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"log/slog"
+
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge"}
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge", "mcp"}
 
 func commands() map[string]command {
 	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
@@ -124,6 +127,11 @@ func commands() map[string]command {
 				fs.StringVar(&o.format, "format", server.FormatDocket, "docket, beads or github")
 			},
 			run: runImport,
+		},
+		"mcp": {
+			name: "mcp", args: "",
+			help: "Serve the tracker and the register to an MCP client over stdio (JSON-RPC 2.0, one message per line).\nLogs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
+			run:  runMCP,
 		},
 		"merge": {
 			name: "merge", args: "BASE OURS THEIRS",
@@ -530,4 +538,31 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		return &exitError{ExitNo, fmt.Sprintf("%s created on both sides with different content (a random-id collision); kept ours, re-create theirs with docket create", strings.Join(collisions, ", "))}
 	}
 	return nil
+}
+
+func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+	if err := needArgs(args, 0, "mcp"); err != nil {
+		return err
+	}
+	_, _, root, err := r.paths()
+	if err != nil {
+		return err
+	}
+	if root == "" {
+		if root, err = r.env.Getwd(); err != nil {
+			return err
+		}
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return fmt.Errorf("cannot serve: %w", err)
+	}
+	level := slog.LevelWarn
+	if v := r.env.Getenv("DOCKET_LOG"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return &exitError{ExitBadInput, fmt.Sprintf("DOCKET_LOG=%q: use debug, info, warn or error", v)}
+		}
+	}
+	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
+	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: Version})
 }
