@@ -183,6 +183,10 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case frame.Notification:
 			return &jsonrpc.Request{Method: v.Method, Params: v.Params}, nil
 		case frame.Request:
+			if problem := checkParams(v.Method, v.Params); problem != "" {
+				c.writeFrame(frame.ErrorResponse(v.ID, frame.CodeInvalidParams, "invalid params: "+problem, nil))
+				continue
+			}
 			c.mu.Lock()
 			c.next++
 			n := c.next
@@ -198,6 +202,28 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return msg, nil
 		}
 	}
+}
+
+// checkParams rejects, before the SDK sees it, a tools/call whose params
+// are not of the shape MCP defines: an object with a string name and, if
+// present, an object of arguments. The SDK would report a wrong-typed
+// arguments value as a failed tool call; it is a malformed request.
+func checkParams(method string, params json.RawMessage) string {
+	if method != "tools/call" {
+		return ""
+	}
+	var p map[string]json.RawMessage
+	if len(params) == 0 || params[0] != '{' || json.Unmarshal(params, &p) != nil {
+		return "tools/call takes an object: {\"name\": ..., \"arguments\": {...}}"
+	}
+	name, ok := p["name"]
+	if !ok || len(name) == 0 || name[0] != '"' {
+		return "tools/call needs a string name"
+	}
+	if a, ok := p["arguments"]; ok && (len(a) == 0 || (a[0] != '{' && string(a) != "null")) {
+		return "tools/call arguments must be an object"
+	}
+	return ""
 }
 
 // responseMessage turns a client's response to one of our requests into
@@ -338,6 +364,8 @@ func repairError(code int, msg, method string) (int, string) {
 	switch {
 	case code == 0 && strings.Contains(msg, "invalid during session initialization"):
 		return frame.CodeInvalidRequest, "invalid request: " + msg + "; send initialize first"
+	case code == 0 && strings.Contains(msg, "duplicate \"initialize\""):
+		return frame.CodeInvalidRequest, "invalid request: the session is already initialized"
 	case code == 0:
 		return frame.CodeInternalError, "internal error: " + msg
 	case code == frame.CodeMethodNotFound && !strings.Contains(msg, strconv.Quote(method)):

@@ -1,0 +1,162 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/sqlite"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output of testdata/conformance/*.txtar")
+
+// syncBuffer is stdout as the server sees it; it is written concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.buf.Bytes())
+}
+
+const seedIssue = `{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}
+`
+
+// newStore opens a tracker in a temporary directory holding one issue.
+func newStore(t testing.TB) (*sqlite.DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	export := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")
+	if err := os.MkdirAll(filepath.Dir(export), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, ".docket", "index.db"), Export: export,
+		Now: func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, export
+}
+
+// serve runs one session over in and returns everything written to stdout
+// once the server has returned (stdin closed after the last byte).
+func serve(t testing.TB, store server.Store, in []byte) []byte {
+	t.Helper()
+	r, w := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: t.TempDir(), In: r, Out: out}) }()
+	go func() {
+		w.Write(in)
+		w.Close()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("Serve did not return after stdin closed")
+	}
+	return out.Bytes()
+}
+
+const initLines = `{"jsonrpc":"2.0","id":"init-0","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"conformance","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
+
+// sortedLines splits out into lines and sorts them: replies to different
+// ids may come in any order, and each must be exact.
+func sortedLines(out []byte) []string {
+	var ls []string
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l != "" {
+			ls = append(ls, l)
+		}
+	}
+	slices.Sort(ls)
+	return ls
+}
+
+// TestConformance runs each testdata/conformance file twice: its client
+// lines alone (before initialize), and after an initialize handshake. The
+// server's bytes must equal the file's "pre" and "post" sections (sorted by
+// line; "post" defaults to "pre"). With -update the sections are rewritten.
+func TestConformance(t *testing.T) {
+	files, err := filepath.Glob("testdata/conformance/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sections := map[string][]byte{}
+			for _, f := range ar.Files {
+				sections[f.Name] = f.Data
+			}
+			in, ok := sections["in"]
+			if !ok {
+				t.Fatal("no -- in -- section")
+			}
+			run := func(prefix string) string {
+				store, _ := newStore(t)
+				out := serve(t, store, append([]byte(prefix), in...))
+				var keep []string
+				for _, l := range sortedLines(out) {
+					if !strings.Contains(l, `"id":"init-0"`) {
+						keep = append(keep, l)
+					}
+				}
+				return strings.Join(keep, "")
+			}
+			pre, post := run(""), run(initLines)
+			if *update {
+				ar.Files = []txtar.File{{Name: "in", Data: in}, {Name: "pre", Data: []byte(pre)}}
+				if post != pre {
+					ar.Files = append(ar.Files, txtar.File{Name: "post", Data: []byte(post)})
+				}
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wantPost, ok := sections["post"]
+			if !ok {
+				wantPost = sections["pre"]
+			}
+			if got, want := pre, string(sections["pre"]); got != want {
+				t.Errorf("before initialize:\n--- got\n%s--- want\n%s", got, want)
+			}
+			if got, want := post, string(wantPost); got != want {
+				t.Errorf("after initialize:\n--- got\n%s--- want\n%s", got, want)
+			}
+		})
+	}
+}
