@@ -181,6 +181,13 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.writeFrame(v.Reply)
 			continue
 		case frame.Notification:
+			if !strings.HasPrefix(v.Method, "notifications/") {
+				// A request method without an id: it cannot be answered, and
+				// must not run either (a tools/call that nobody sees the
+				// result of would still change the tracker).
+				c.log.Warn("dropping a request sent without an id", "method", v.Method)
+				continue
+			}
 			return &jsonrpc.Request{Method: v.Method, Params: v.Params}, nil
 		case frame.Request:
 			if problem := checkParams(v.Method, v.Params); problem != "" {

@@ -1,0 +1,118 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server/cli"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestMain doubles as the docket binary: with DOCKET_AS_BINARY set, this
+// test executable runs the docket command line, so the client tests spawn
+// a real `docket mcp` process over real pipes without a separate build.
+func TestMain(m *testing.M) {
+	if os.Getenv("DOCKET_AS_BINARY") != "" {
+		os.Exit(cli.Main(append([]string{"docket"}, os.Args[1:]...), cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	}
+	os.Exit(m.Run())
+}
+
+// repoWithTracker makes a git-less directory with a tracker export and
+// returns the environment that points docket at it.
+func repoWithTracker(t *testing.T) []string {
+	dir := t.TempDir()
+	export := filepath.Join(dir, "issues.jsonl")
+	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "DOCKET_AS_BINARY=1", "DOCKET_DB="+filepath.Join(dir, "index.db"), "DOCKET_EXPORT="+export)
+}
+
+// TestGoSDKClient: the go-sdk's own client spawns `docket mcp`, lists the
+// tools, creates an issue and finds it in issue_list.
+func TestGoSDKClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(os.Args[0], "mcp")
+	cmd.Env = repoWithTracker(t)
+	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer session.Close()
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, want := range []string{"issue_create", "issue_list", "issue_show", "issue_update", "issue_close", "issue_comment", "issue_ready", "decision_list", "decision_show", "claims_check"} {
+		if !strings.Contains(","+strings.Join(names, ",")+",", ","+want+",") {
+			t.Errorf("tool %s missing from %v", want, names)
+		}
+	}
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "issue_create", Arguments: map[string]any{"title": "from the go-sdk client", "priority": 1}})
+	if err != nil || res.IsError {
+		t.Fatalf("issue_create: %v %+v", err, res)
+	}
+	var created struct {
+		Issue struct{ ID, Title string } `json:"issue"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &created); err != nil || !strings.HasPrefix(created.Issue.ID, "dk-") {
+		t.Fatalf("structured content %s: %v", raw, err)
+	}
+	res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: "issue_list", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("issue_list: %v %+v", err, res)
+	}
+	raw, _ = json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), created.Issue.ID) || !strings.Contains(string(raw), "dk-aaa") {
+		t.Errorf("issue_list does not hold %s and dk-aaa: %s", created.Issue.ID, raw)
+	}
+	res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: "issue_show", Arguments: map[string]any{"id": "dk-none"}})
+	if err != nil || !res.IsError {
+		t.Errorf("issue_show of an unknown id: err %v, isError %v; want a tool error", err, res != nil && res.IsError)
+	}
+}
+
+// TestTypeScriptClient: the official TypeScript SDK client does the same
+// through StdioClientTransport. .ci/run installs it with npm ci; on a
+// machine without node_modules the test is skipped, except under CI, where
+// that is a failure.
+func TestTypeScriptClient(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/tsclient")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node_modules missing under CI: .ci/run must run npm ci in %s", dir)
+		}
+		t.Skip("run `npm ci` in server/mcp/testdata/tsclient to enable")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), os.Args[0], "mcp")
+	cmd.Env = repoWithTracker(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("TypeScript client: %v\n%s", err, out)
+	}
+	for _, want := range []string{"tools: 10", "created dk-", "listed dk-aaa", "unknown id: isError"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("client output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package frame_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/claimslint/claimslint/server/mcp/frame"
+)
+
+func TestScreenTable(t *testing.T) {
+	tests := []struct {
+		line string
+		kind frame.Kind
+		id   string // Request: raw id; Answer: the id in the reply
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, frame.Request, "1", 0},
+		{`{"jsonrpc":"2.0","id":99999999999999999999999,"method":"ping"}`, frame.Request, "99999999999999999999999", 0},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, frame.Notification, "", 0},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, frame.Answer, "null", -32600},
+		{`{"jsonrpc":"2.0","id":"a","id":"\u0061","method":"ping"}`, frame.Answer, `"a"`, -32600},
+		{`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, frame.Answer, "null", -32600},
+		{`{"jsonrpc":"2.0","\u0069d":3,"method":"ping"}`, frame.Request, "3", 0},
+		{`{"jsonrpc":"2.0","id":4}`, frame.Answer, "4", -32600},
+		{`{"jsonrpc":"2.0","id":5,"method":"x","params":1}`, frame.Answer, "5", -32602},
+		{`{"jsonrpc":"2.0","method":"x","params":1}`, frame.Ignore, "", 0},
+		{`{"jsonrpc":"2.0","id":6,"result":{}}`, frame.Ignore, "", 0},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}`, frame.Ignore, "", 0},
+		{`[]`, frame.Answer, "null", -32600},
+		{`"ping"`, frame.Answer, "null", -32600},
+		{`{} {}`, frame.Answer, "null", -32700},
+		{"\xff", frame.Answer, "null", -32700},
+		{"   \r", frame.Ignore, "", 0},
+	}
+	for _, tt := range tests {
+		v := frame.Screen([]byte(tt.line), nil)
+		if v.Kind != tt.kind {
+			t.Errorf("%s: kind %d, want %d", tt.line, v.Kind, tt.kind)
+			continue
+		}
+		switch v.Kind {
+		case frame.Request:
+			if string(v.ID) != tt.id {
+				t.Errorf("%s: id %s, want %s", tt.line, v.ID, tt.id)
+			}
+		case frame.Answer:
+			var r struct {
+				ID    json.RawMessage
+				Error struct{ Code int }
+			}
+			if err := json.Unmarshal(v.Reply, &r); err != nil {
+				t.Fatalf("%s: reply %s is not JSON", tt.line, v.Reply)
+			}
+			if string(r.ID) != tt.id || r.Error.Code != tt.code {
+				t.Errorf("%s: reply %s, want id %s code %d", tt.line, v.Reply, tt.id, tt.code)
+			}
+		}
+	}
+	// A response is delivered only for an id the server used.
+	known := func(id string) bool { return id == "n7" }
+	if v := frame.Screen([]byte(`{"jsonrpc":"2.0","id":7,"result":{}}`), known); v.Kind != frame.Response {
+		t.Errorf("response to a known id: kind %d", v.Kind)
+	}
+}
+
+// FuzzScreen: no input panics; every reply is one well-formed JSON-RPC
+// error response whose id is null or the frame's own id bytes; nothing is
+// ignored unless it is blank or shaped as a response; a request is only
+// delivered with a usable id.
+func FuzzScreen(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","method":"n"}`, `[1]`, `{"id":1,"id":1}`,
+		`{"jsonrpc":"2.0","\u0069d":"x","method":"m","params":[]}`, "\xef\xbb\xbf{}", `{"result":1,"id":2}`, `  `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		v := frame.Screen(line, func(string) bool { return true })
+		switch v.Kind {
+		case frame.Answer:
+			if bytes.ContainsAny(v.Reply, "\n") {
+				t.Fatalf("reply spans lines: %q", v.Reply)
+			}
+			var r struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Error   *struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(v.Reply, &r); err != nil || r.JSONRPC != "2.0" || r.Error == nil || r.Error.Code == 0 || r.Error.Message == "" {
+				t.Fatalf("bad reply %q to %q (%v)", v.Reply, line, err)
+			}
+			if string(r.ID) != "null" && !bytes.Contains(line, r.ID) {
+				t.Fatalf("reply id %s is not in the frame %q", r.ID, line)
+			}
+		case frame.Request:
+			if len(v.ID) == 0 || string(v.ID) == "null" || v.ID[0] == '{' || v.ID[0] == '[' {
+				t.Fatalf("request delivered with id %q from %q", v.ID, line)
+			}
+		case frame.Ignore:
+			trimmed := bytes.TrimSpace(bytes.TrimSuffix(line, []byte("\r")))
+			if len(trimmed) > 0 && !bytes.Contains(line, []byte("result")) && !bytes.Contains(line, []byte("error")) && !bytes.Contains(line, []byte("params")) {
+				t.Fatalf("ignored a frame that is owed an answer: %q", line)
+			}
+		}
+	})
+}
