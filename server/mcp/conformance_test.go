@@ -69,7 +69,9 @@ func serve(t testing.TB, store server.Store, in []byte) []byte {
 	r, w := io.Pipe()
 	out := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: t.TempDir(), In: r, Out: out}) }()
+	go func() {
+		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: t.TempDir(), In: r, Out: out})
+	}()
 	go func() {
 		w.Write(in)
 		w.Close()
