@@ -356,10 +356,15 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return fmt.Errorf("write: unknown message type %T", msg)
 }
 
+// wireError reads an SDK error as the SDK's own encoder would: a wire
+// error as is; a wrapped one with its code and the outer message.
 func wireError(err error) (code int, msg string, data json.RawMessage) {
+	if we, ok := err.(*jsonrpc.Error); ok {
+		return int(we.Code), we.Message, we.Data
+	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
-		return int(we.Code), we.Message, we.Data
+		return int(we.Code), err.Error(), nil
 	}
 	return 0, err.Error(), nil
 }
