@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -37,7 +38,23 @@ func Serve(ctx context.Context, o Options) error {
 		o.Version = "dev"
 	}
 	s := NewServer(o)
-	err := s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log})
+	ended := make(chan struct{})
+	runErr := make(chan error, 1)
+	go func() { runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended}) }()
+	var err error
+	select {
+	case err = <-runErr:
+	case <-ended:
+		// Every request read has its answer on stdout. The SDK also waits
+		// for its handlers; one that outlived DrainTimeout was answered
+		// already and must not keep the process alive.
+		select {
+		case err = <-runErr:
+		case <-time.After(time.Second):
+			o.Log.Warn("exiting with a tool handler still running")
+			return nil
+		}
+	}
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
 		return nil
 	}

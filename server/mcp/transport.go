@@ -47,6 +47,9 @@ type Transport struct {
 	In  io.Reader
 	Out io.Writer
 	Log *slog.Logger
+	// Ended, if set, is closed once input has ended and every request read
+	// has been answered: the process may exit even if a handler still runs.
+	Ended chan struct{}
 }
 
 var (
@@ -72,6 +75,7 @@ func (t *Transport) Connect(ctx context.Context) (sdk.Connection, error) {
 		pending:  map[int64]inflight{},
 		outgoing: map[string]bool{},
 		log:      log,
+		ended:    t.Ended,
 	}
 	c.cond = sync.NewCond(&c.mu)
 	go c.readLines(t.In)
@@ -103,6 +107,8 @@ type conn struct {
 	pending  map[int64]inflight
 	outgoing map[string]bool // canonical ids of requests the server sent
 	log      *slog.Logger
+	ended    chan struct{}
+	endOnce  sync.Once
 }
 
 // readLines feeds c.lines until EOF or a read error. A line over
@@ -166,6 +172,9 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if l.err != nil {
 			c.drain()
+			if c.ended != nil {
+				c.endOnce.Do(func() { close(c.ended) })
+			}
 			return nil, l.err
 		}
 		if l.tooLong {
