@@ -238,7 +238,7 @@ func (r *Result) scan(all []*compiled) {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				if note := scanFile(r.Repo, f, byFile[f]); note != "" {
+				if note := scanFile(r.Repo.ReadFile, f, byFile[f]); note != "" {
 					notesMu.Lock()
 					r.Notes = append(r.Notes, note)
 					notesMu.Unlock()
@@ -255,8 +255,8 @@ func (r *Result) scan(all []*compiled) {
 
 // scanFile matches every claim in ccs against one file. It returns a note
 // when the file is skipped.
-func scanFile(rp *repo.Repo, rel string, ccs []*compiled) string {
-	src, err := rp.ReadFile(rel, MaxFileSize)
+func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*compiled) string {
+	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
 			cc.mu.Lock()

@@ -20,6 +20,10 @@ const (
 	ruleScripts = "CL005"
 	ruleClaims  = "CL006"
 	ruleClaim   = "CL007"
+	ruleVacuous = "CL009"
+	ruleCount   = "CL010"
+	ruleBase    = "CL011"
+	ruleDeleted = "CL012"
 )
 
 var liveRangeRE = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)

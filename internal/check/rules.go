@@ -103,6 +103,41 @@ matter block ('---' ... '---') that parses and holds at least id: and status:;
 list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
 
 Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`},
+	{"CL009", "vacuous-claim", `A claim must be able to fail (claimslint prove).
+
+prove deletes, in memory, each code line that satisfies a present or anchored
+claim of an accepted decision, and for a claim with a Require also removes the
+Require match from that line, then evaluates the claim alone again. A claim
+that stays green under one of its own mutants is vacuous: the code could lose
+the line the decision is about and CI would not notice. The usual cause is a
+token that appears on more than one code line.
+
+Fix: anchor on the one line that does the work (an anchored claim, or a more
+specific pattern), or narrow Path.`},
+	{"CL010", "count-before-list", `A count stated right before a list equals the list's length.
+
+In the register and the decision files, a paragraph that ends in a colon and
+states a count ("Three residuals stay OPEN:", "the 4 scripts below:") and is
+followed by a list must state the number of items the list has. Counts are
+digits or the words one to twenty.
+
+Fix: correct the number, or the list.`},
+	{"CL011", "spec-changed-code-not", `A claim whose row changed since --base changes code too.
+
+With check --base REV, a claim of an accepted decision whose table row differs
+from the row at REV, while none of the lines the claim anchors on changed
+since REV, is a finding: the spec moved and the code did not. New rows are not
+findings (they document code that exists).
+
+Fix: land the code change the new row describes in the same change, or
+revert the row.`},
+	{"CL012", "claim-row-deleted", `Claims of accepted decisions are retired by supersession, not deletion.
+
+With check --base REV, a claim row present at REV and gone now from a decision
+that is still accepted is a finding.
+
+Fix: restore the row, or write a new decision that supersedes this one (or the
+clause) and mark it superseded.`},
 }
 
 // Explain returns the documentation of rule id (case-insensitive).

@@ -99,6 +99,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:         "prove",
+				Usage:        "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runProve(c, stdout, stderr)
+				},
+			},
+			{
 				Name:         "list",
 				Usage:        "list every claim with its state and where it anchors now",
 				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json")},
@@ -200,10 +209,7 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 	if err := format.Write(stdout, f, res.Findings, ruleDocs(), Version()); err != nil {
 		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
 	}
-	if diag.Errors(res.Findings) > 0 {
-		return &exitError{code: ExitFindings}
-	}
-	return nil
+	return findingsExit(res.Findings)
 }
 
 func runList(c *cli.Context, stdout io.Writer) error {
@@ -234,6 +240,43 @@ func runList(c *cli.Context, stdout io.Writer) error {
 			line += "\t" + s.Message
 		}
 		fmt.Fprintln(stdout, line)
+	}
+	return nil
+}
+
+func runProve(c *cli.Context, stdout, stderr io.Writer) error {
+	f := c.String("format")
+	if err := validFormat(f, format.Names); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usageErr("prove takes no arguments (got %q); use --decision D12", c.Args().First())
+	}
+	res, proofs, err := check.Prove(check.Options{Dir: c.String("dir"), Decision: c.String("decision")})
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if err := format.Write(stdout, f, res.Findings, ruleDocs(), Version()); err != nil {
+		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
+	}
+	if f == "text" {
+		mutants, vacuous := 0, 0
+		for _, p := range proofs {
+			mutants += p.Mutants
+			if p.State == check.ProofVacuous {
+				vacuous++
+			}
+		}
+		fmt.Fprintf(stderr, "claimslint: prove: %d claims, %d mutants, %d vacuous\n", len(proofs), mutants, vacuous)
+	}
+	return findingsExit(res.Findings)
+}
+
+// findingsExit is the one place findings become an exit code: error
+// findings exit 1; warnings and notes do not fail the run.
+func findingsExit(fs []diag.Finding) error {
+	if diag.Errors(fs) > 0 {
+		return &exitError{code: ExitFindings}
 	}
 	return nil
 }
