@@ -13,10 +13,13 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"time"
 
+	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,7 +51,7 @@ func usageErr(format string, args ...any) error {
 // the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
 	if err == nil {
 		return ExitClean
 	}
@@ -105,6 +108,21 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runProve(c, stdout, stderr)
+				},
+			},
+			{
+				Name:      "new",
+				Usage:     "write a new decision spec-first: its file, its register row, the live range at every range site",
+				ArgsUsage: `"Title"`,
+				Flags: []cli.Flag{dirFlag,
+					&cli.StringFlag{Name: "status", Value: "proposed", Usage: "proposed or accepted"},
+					&cli.StringFlag{Name: "supersedes", Usage: "decision (D43) or clause (D43(6)) this one supersedes; the reciprocal reference is written too"},
+					&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
+					&cli.StringFlag{Name: "date", Usage: "date in the front matter, YYYY-MM-DD (default today, UTC)"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runNew(c, stdout)
 				},
 			},
 			{
@@ -279,4 +297,87 @@ func findingsExit(fs []diag.Finding) error {
 		return &exitError{code: ExitFindings}
 	}
 	return nil
+}
+
+func runNew(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() != 1 {
+		return usageErr(`new takes one quoted title: claimslint new "Answer every frame"`)
+	}
+	o := author.NewOptions{Dir: c.String("dir"), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes")}
+	if d := c.String("date"); d != "" {
+		t, err := time.Parse("2006-01-02", d)
+		if err != nil {
+			return usageErr("--date %q: want YYYY-MM-DD", d)
+		}
+		o.Date = t
+	}
+	plan, err := author.New(o)
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if plan.Existing != "" {
+		fmt.Fprintf(stdout, "%s already exists: %s (nothing changed)\n", plan.ID, plan.Existing)
+		return nil
+	}
+	if c.Bool("dry-run") {
+		_, err := stdout.Write(plan.Diff())
+		return err
+	}
+	dirty, err := repo.Dirty(o.Dir, plan.Paths())
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if len(dirty) > 0 {
+		return &exitError{ExitError, fmt.Errorf("%s: uncommitted changes; commit or stash them first, or look with --dry-run (nothing changed)", strings.Join(dirty, ", "))}
+	}
+	if err := plan.Apply(o.Dir); err != nil {
+		return &exitError{ExitError, err}
+	}
+	fmt.Fprintf(stdout, "created %s: %s\n", plan.ID, plan.File)
+	for _, p := range plan.Paths() {
+		fmt.Fprintf(stdout, "updated %s\n", p)
+	}
+	return nil
+}
+
+// flagsFirst moves a command's flags ahead of its positional arguments, so
+// `claimslint new "Title" --dry-run` works: urfave/cli stops reading flags
+// at the first positional argument. A flag that takes a value keeps it;
+// everything after "--" stays positional.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	isBool := map[string]bool{"help": true, "h": true}
+	for _, f := range cmd.Flags {
+		if _, ok := f.(*cli.BoolFlag); ok {
+			for _, n := range f.Names() {
+				isBool[n] = true
+			}
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			pos = append(pos, rest[i:]...)
+			i = len(rest)
+		case strings.HasPrefix(a, "-") && a != "-":
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && !isBool[name] && i+1 < len(rest) {
+				i++
+				flags = append(flags, rest[i])
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return append(append(append([]string{}, args[:2]...), flags...), pos...)
 }

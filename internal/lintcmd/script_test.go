@@ -1,12 +1,15 @@
 package lintcmd_test
 
 import (
+	"flag"
 	"os"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/lintcmd"
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+var update = flag.Bool("update", false, "rewrite cmp files in testdata/script from the actual output")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -21,6 +24,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
 			// git needs an identity and must not read the user's config.
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -207,3 +207,66 @@ func (r *Repo) Executable(rel string) bool {
 	st, err := os.Lstat(r.Abs(rel))
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
+
+// Dirty returns the paths among rels that have changes git has not
+// committed (staged, unstaged or untracked). Outside a git work tree
+// nothing is dirty: there is no record to protect.
+func Dirty(dir string, rels []string) ([]string, error) {
+	if len(rels) == 0 || !isGitWorkTree(dir) {
+		return nil, nil
+	}
+	r := &Repo{Root: dir}
+	out, err := r.git(append([]string{"status", "--porcelain", "-z", "--"}, rels...)...)
+	if err != nil {
+		return nil, err
+	}
+	var dirty []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if len(rec) > 3 {
+			dirty = append(dirty, rec[3:])
+		}
+	}
+	return dirty, nil
+}
+
+// Show returns the content of rel at revision rev (git show rev:rel), and
+// whether it existed there.
+func Show(dir, rev, rel string) ([]byte, bool, error) {
+	r := &Repo{Root: dir}
+	if _, err := r.git("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		return nil, false, fmt.Errorf("--base %s is not a commit here: %w", rev, err)
+	}
+	out, err := r.git("show", rev+":./"+rel)
+	if err != nil {
+		return nil, false, nil
+	}
+	return out, true, nil
+}
+
+// ChangedLines returns, for rel, the line numbers of the working tree that
+// differ from revision rev (added or modified lines), and whether the
+// file is new since rev.
+func ChangedLines(dir, rev, rel string) (map[int]bool, error) {
+	r := &Repo{Root: dir}
+	out, err := r.git("diff", "-U0", "--no-color", "--no-ext-diff", rev, "--", rel)
+	if err != nil {
+		return nil, err
+	}
+	changed := map[int]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if !strings.HasPrefix(l, "@@") {
+			continue
+		}
+		// @@ -a,b +c,d @@: lines c..c+d-1 of the new file changed.
+		var c, d int
+		plus := l[strings.Index(l, "+")+1:]
+		plus = plus[:strings.IndexByte(plus, ' ')]
+		if n, _ := fmt.Sscanf(plus, "%d,%d", &c, &d); n == 1 {
+			d = 1
+		}
+		for k := c; k < c+d; k++ {
+			changed[k] = true
+		}
+	}
+	return changed, nil
+}

@@ -1,0 +1,346 @@
+// Package author writes to the register: `claimslint new` allocates the
+// next decision id, writes the decision file from a template, inserts the
+// register row, moves the live range at every range site and writes the
+// reciprocal supersession reference. It plans every edit in memory first,
+// so a dry run prints the exact diff and a real run writes exactly that.
+package author
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+// NewOptions are the inputs of New.
+type NewOptions struct {
+	Dir        string
+	Title      string
+	Status     string // default proposed
+	Supersedes string // D43 or D43(6)
+	Date       time.Time
+}
+
+// Change is one file's planned content.
+type Change struct {
+	Path     string // repository-relative
+	Old, New []byte // Old is nil for a new file
+}
+
+// Plan is what New will do.
+type Plan struct {
+	ID      string
+	File    string
+	Changes []Change
+	// Existing is set when a decision with this title already exists: the
+	// plan is empty and running it again changes nothing.
+	Existing string
+}
+
+var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)
+
+// New plans a new decision. It fails, changing nothing, on an empty
+// title, an unknown superseded decision, or a register it cannot place a
+// row in.
+func New(o NewOptions) (*Plan, error) {
+	title := strings.TrimSpace(o.Title)
+	if title == "" || strings.ContainsAny(title, "\n|") {
+		return nil, fmt.Errorf("title %q: give a one-line title without |", o.Title)
+	}
+	if o.Status == "" {
+		o.Status = "proposed"
+	}
+	switch o.Status {
+	case "proposed", "accepted":
+	default:
+		return nil, fmt.Errorf("status %q: a new decision is proposed or accepted", o.Status)
+	}
+	res, err := check.Run(check.Options{Dir: o.Dir})
+	if err != nil {
+		return nil, err
+	}
+	reg := res.Register
+	if !reg.Found || len(reg.Rows) == 0 {
+		return nil, fmt.Errorf("%s has no register table with a first row to follow; write the header and one row by hand first", res.Config.Register)
+	}
+	for _, d := range res.Decisions {
+		if strings.EqualFold(strings.TrimSpace(d.Title), title) || strings.EqualFold(d.Title, d.FileID+": "+title) {
+			return &Plan{ID: d.FileID, File: d.Path, Existing: d.Path}, nil
+		}
+	}
+	var old *register.Decision
+	if o.Supersedes != "" {
+		m := refRE.FindStringSubmatch(o.Supersedes)
+		if m == nil {
+			return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
+		}
+		for _, d := range res.Decisions {
+			if d.FileID == "D"+m[1] {
+				old = d
+			}
+		}
+		if old == nil {
+			return nil, fmt.Errorf("--supersedes %s: no such decision in %s", o.Supersedes, res.Config.Decisions)
+		}
+	}
+	n := 0
+	for _, row := range reg.Rows {
+		n = max(n, row.N)
+	}
+	for _, d := range res.Decisions {
+		if k, ok := idNumber(d.FileID); ok {
+			n = max(n, k)
+		}
+	}
+	oldRange := fmt.Sprintf("D1..D%d", n)
+	n++
+	id := fmt.Sprintf("D%d", n)
+	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
+	if _, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(file))); err == nil {
+		return nil, fmt.Errorf("%s already exists; remove it or pick another title", file)
+	}
+	if o.Date.IsZero() {
+		o.Date = time.Now()
+	}
+	p := &Plan{ID: id, File: file}
+	p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
+
+	edits := map[string][]byte{}
+	read := func(rel string) ([]byte, error) {
+		if b, ok := edits[rel]; ok {
+			return b, nil
+		}
+		return os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+	}
+	regSrc, err := read(res.Config.Register)
+	if err != nil {
+		return nil, fmt.Errorf("read register: %w", err)
+	}
+	rel, err := filepath.Rel(path.Dir(res.Config.Register), file)
+	if err != nil {
+		return nil, err
+	}
+	row, err := newRow(regSrc, reg, id, title, filepath.ToSlash(rel), o.Status)
+	if err != nil {
+		return nil, err
+	}
+	edits[res.Config.Register] = row
+	for _, site := range res.Config.RangeSites {
+		src, err := read(site)
+		if err != nil {
+			return nil, fmt.Errorf("read range site %s: %w", site, err)
+		}
+		// Only the live range moves; a record that quotes an older range
+		// (D1..D40 in last year's notes) is history and stays.
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	}
+	if old != nil {
+		src, err := read(old.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", old.Path, err)
+		}
+		out, err := addSupersededBy(src, id)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", old.Path, err)
+		}
+		edits[old.Path] = out
+	}
+	for _, rel := range sortedKeys(edits) {
+		orig, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(orig, edits[rel]) {
+			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+		}
+	}
+	return p, nil
+}
+
+func idNumber(id string) (int, bool) {
+	var n int
+	if _, err := fmt.Sscanf(id, "D%d", &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := range ks {
+		for j := i + 1; j < len(ks); j++ {
+			if ks[j] < ks[i] {
+				ks[i], ks[j] = ks[j], ks[i]
+			}
+		}
+	}
+	return ks
+}
+
+// Paths lists the existing files the plan edits (for the dirty check).
+func (p *Plan) Paths() []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Old != nil {
+			out = append(out, c.Path)
+		}
+	}
+	return out
+}
+
+// Diff is the unified diff of the plan.
+func (p *Plan) Diff() []byte {
+	var b bytes.Buffer
+	for _, c := range p.Changes {
+		oldName := "a/" + c.Path
+		if c.Old == nil {
+			oldName = "/dev/null"
+		}
+		b.Write(diff.Diff(oldName, c.Old, "b/"+c.Path, c.New))
+	}
+	return b.Bytes()
+}
+
+// Apply writes the plan under dir. Each file is replaced by rename, so a
+// crash leaves every file either old or new.
+func (p *Plan) Apply(dir string) error {
+	for _, c := range p.Changes {
+		abs := filepath.Join(dir, filepath.FromSlash(c.Path))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		tmp := abs + ".claimslint-new"
+		if err := os.WriteFile(tmp, c.New, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+	}
+	return nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug turns a title into a file-name part: lower case, words joined by
+// '-', at most 60 bytes, cut at a word boundary.
+func slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = s[:60]
+		if i := strings.LastIndexByte(s, '-'); i > 20 {
+			s = s[:i]
+		}
+	}
+	if s == "" {
+		s = "decision"
+	}
+	return s
+}
+
+func template(id, title, status, supersedes string, date time.Time) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\nid: %s\nstatus: %s\ndate: %s\n", id, status, date.UTC().Format("2006-01-02"))
+	if supersedes != "" {
+		fmt.Fprintf(&b, "supersedes: [%s]\n", supersedes)
+	}
+	fmt.Fprintf(&b, "tracker: []\n---\n# %s: %s\n\n", id, title)
+	b.WriteString(`## Context and Problem Statement
+
+What forces a decision, in two or three sentences.
+
+## Decision Outcome
+
+What we decided and why. Keep it to the behaviour the claims below check.
+
+### Consequences
+
+What gets easier, what gets harder, what stays open (name the tracker ids).
+
+## Confirmation
+
+Each claim anchors on the production line that does the work; a proposed
+decision's claims are reported as pending until the code lands.
+
+| Claim | Kind | Path | Anchor | Require | Why |
+|---|---|---|---|---|---|
+`)
+	return []byte(b.String())
+}
+
+// newRow inserts the register row after the last row, with a cell for each
+// header column: the id, a link titled with the decision's title, the
+// status, and empty cells for any other column.
+func newRow(src []byte, reg *register.Register, id, title, link, status string) ([]byte, error) {
+	lines := strings.SplitAfter(string(src), "\n")
+	first, last := reg.Rows[0].Pos.Line, reg.Rows[len(reg.Rows)-1].Pos.Line
+	if first < 3 || last > len(lines) {
+		return nil, fmt.Errorf("cannot find the register table's header above line %d", first)
+	}
+	header := strings.Trim(strings.TrimSpace(lines[first-3]), "|")
+	var cells []string
+	for _, h := range strings.Split(header, "|") {
+		switch h = strings.ToLower(strings.TrimSpace(h)); {
+		case h == "id":
+			cells = append(cells, id)
+		case strings.Contains(h, "decision") || strings.Contains(h, "title"):
+			cells = append(cells, fmt.Sprintf("[%s](%s)", title, link))
+		case h == "status":
+			cells = append(cells, status)
+		default:
+			cells = append(cells, "")
+		}
+	}
+	row := "| " + strings.Join(cells, " | ") + " |\n"
+	row = strings.ReplaceAll(row, "|  |", "| |")
+	if !strings.HasSuffix(lines[last-1], "\n") {
+		lines[last-1] += "\n"
+	}
+	out := append(append(append([]string{}, lines[:last]...), row), lines[last:]...)
+	return []byte(strings.Join(out, "")), nil
+}
+
+// addSupersededBy adds id to the superseded-by list of a decision's front
+// matter, creating the key if needed.
+func addSupersededBy(src []byte, id string) ([]byte, error) {
+	s := string(src)
+	if !strings.HasPrefix(s, "---\n") {
+		return nil, fmt.Errorf("no front matter to write superseded-by: into")
+	}
+	end := strings.Index(s[4:], "\n---")
+	if end < 0 {
+		return nil, fmt.Errorf("front matter is not closed")
+	}
+	fm := s[4 : 4+end+1]
+	re := regexp.MustCompile(`(?m)^superseded-by:[ \t]*\[(.*)\][ \t]*$`)
+	if m := re.FindStringSubmatchIndex(fm); m != nil {
+		items := strings.TrimSpace(fm[m[2]:m[3]])
+		for _, it := range strings.Split(items, ",") {
+			if strings.TrimSpace(it) == id {
+				return src, nil
+			}
+		}
+		if items != "" {
+			items += ", "
+		}
+		fm = fm[:m[2]] + items + id + fm[m[3]:]
+	} else if regexp.MustCompile(`(?m)^superseded-by:`).MatchString(fm) {
+		return nil, fmt.Errorf("superseded-by: is not a [list] on one line; add %s by hand", id)
+	} else {
+		fm += "superseded-by: [" + id + "]\n"
+	}
+	return []byte("---\n" + fm + s[4+end+1:]), nil
+}
