@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -123,6 +124,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runNew(c, stdout)
+				},
+			},
+			{
+				Name:         "audit",
+				Usage:        "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json", "markdown")},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runAudit(c, stdout)
 				},
 			},
 			{
@@ -380,4 +390,33 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 	}
 	return append(append(append([]string{}, args[:2]...), flags...), pos...)
+}
+
+func runAudit(c *cli.Context, stdout io.Writer) error {
+	f := c.String("format")
+	if err := validFormat(f, []string{"text", "json", "markdown"}); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usageErr("audit takes no arguments (got %q); use --dir DIR", c.Args().First())
+	}
+	rep, err := audit.Run(c.String("dir"))
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	switch f {
+	case "json":
+		err = rep.WriteJSON(stdout)
+	case "markdown":
+		err = rep.WriteMarkdown(stdout)
+	default:
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
+	}
+	if len(rep.Problems) > 0 {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
 }
