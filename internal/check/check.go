@@ -85,6 +85,7 @@ func Run(opts Options) (*Result, error) {
 	res.registerRules()
 	res.rangeRule()
 	res.trackerRule()
+	res.countRule()
 	res.scriptRule()
 	res.evalClaims(opts.Decision)
 	res.Findings = diag.Dedupe(res.Findings)

@@ -347,3 +347,19 @@ func severityFor(status string) diag.Severity {
 	}
 	return diag.SeverityNote
 }
+
+// countRule (CL010): a count stated right before a list equals the list's
+// length.
+func (r *Result) countRule() {
+	for _, f := range r.corpus() {
+		data, err := r.readDoc(f)
+		if err != nil {
+			continue // unreadable files are reported by the rules that need them
+		}
+		for _, cl := range register.CountedLists(f, data) {
+			if cl.Stated != cl.Items {
+				r.errorf(cl.Pos, ruleCount, "%q states %d but the list below has %d item(s): correct the count or the list", cl.Word, cl.Stated, cl.Items)
+			}
+		}
+	}
+}

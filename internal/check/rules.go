@@ -117,9 +117,11 @@ specific pattern), or narrow Path.`},
 	{"CL010", "count-before-list", `A count stated right before a list equals the list's length.
 
 In the register and the decision files, a paragraph that ends in a colon and
-states a count ("Three residuals stay OPEN:", "the 4 scripts below:") and is
-followed by a list must state the number of items the list has. Counts are
-digits or the words one to twenty.
+states a count in its last sentence ("Three residuals stay OPEN:", "the 4
+scripts below:") and is followed by a list must state the number of items
+the list has. A count is two or more, in digits or a word up to twenty, and
+is followed by a plural noun; "one verdict per frame:" or "exits 1 when:" is
+not a count of the list.
 
 Fix: correct the number, or the list.`},
 	{"CL011", "spec-changed-code-not", `A claim whose row changed since --base changes code too.
