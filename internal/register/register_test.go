@@ -101,3 +101,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCountedLists: any Markdown is read without a panic, and every
+// counted list reports a position inside the file and a stated count of
+// two or more.
+func FuzzCountedLists(f *testing.F) {
+	f.Add([]byte("Three residuals stay OPEN:\n\n- a\n- b\n"))
+	f.Add([]byte("Text. The 4 scripts below:\n\n1. x\n"))
+	f.Add([]byte("one of:\n\n* a\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, cl := range CountedLists("f.md", src) {
+			if cl.Stated < 2 || cl.Pos.Offset < 0 || cl.Pos.Offset >= len(src) || cl.Items < 1 {
+				t.Fatalf("bad counted list %+v in %q", cl, src)
+			}
+		}
+	})
+}
