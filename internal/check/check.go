@@ -26,6 +26,10 @@ type Options struct {
 	// Decision, when set, limits claim evaluation to one decision; the
 	// register rules still run.
 	Decision string
+	// Base, when set, is a git revision: claim rows changed since Base
+	// must come with a change to the lines they anchor on (CL011), and
+	// rows of accepted decisions must not be deleted (CL012).
+	Base string
 }
 
 // Claim states reported by list.
@@ -88,6 +92,11 @@ func Run(opts Options) (*Result, error) {
 	res.countRule()
 	res.scriptRule()
 	res.evalClaims(opts.Decision)
+	if opts.Base != "" {
+		if err := res.baseRules(opts.Dir, opts.Base); err != nil {
+			return nil, err
+		}
+	}
 	res.Findings = diag.Dedupe(res.Findings)
 	sort.Slice(res.Claims, func(i, j int) bool {
 		a, b := res.Claims[i], res.Claims[j]

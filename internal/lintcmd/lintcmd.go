@@ -96,7 +96,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "check",
 				Usage:        "check the register and every claim; exit 1 on findings",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...)},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runCheck(c, stdout, stderr)
@@ -213,7 +213,11 @@ func run(c *cli.Context) (*check.Result, error) {
 	if c.NArg() > 0 {
 		return nil, usageErr("%s takes no arguments (got %q); use --dir DIR", c.Command.Name, c.Args().First())
 	}
-	res, err := check.Run(check.Options{Dir: c.String("dir")})
+	opts := check.Options{Dir: c.String("dir")}
+	if c.Command.Name == "check" {
+		opts.Base = c.String("base")
+	}
+	res, err := check.Run(opts)
 	if err != nil {
 		return nil, &exitError{ExitError, err}
 	}
