@@ -35,4 +35,3 @@ func TestAddSupersededBy(t *testing.T) {
 		}
 	}
 }
-
