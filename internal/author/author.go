@@ -8,10 +8,12 @@ package author
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -175,18 +177,7 @@ func idNumber(id string) (int, bool) {
 }
 
 func sortedKeys(m map[string][]byte) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := range ks {
-		for j := i + 1; j < len(ks); j++ {
-			if ks[j] < ks[i] {
-				ks[i], ks[j] = ks[j], ks[i]
-			}
-		}
-	}
-	return ks
+	return slices.Sorted(maps.Keys(m))
 }
 
 // Paths lists the existing files the plan edits (for the dirty check).
