@@ -1,0 +1,221 @@
+// Command bench runs the side-by-side benchmarks of issue 6 and writes
+// docs/benchmarks.md: claimslint check against a shell gate, one ripgrep
+// pass and a cat of the same files; docket mcp against go-sdk's stock stdio
+// server and mcp-go's; and the docket store at 10k and 100k issues.
+//
+//	bench/run.sh            # full run, rewrites docs/benchmarks.md
+//	bench/run.sh --quick    # under a minute, for CI smoke; writes to --out
+//
+// It is its own module so the baselines' dependencies never enter the
+// product's go.mod.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+var (
+	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
+	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
+	root    = flag.String("root", "..", "repository root")
+	only    = flag.String("only", "", "run only this part: claims, mcp or store")
+	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
+	workDir string
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-worker" {
+		os.Exit(storeWorker())
+	}
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	var err error
+	*root, err = filepath.Abs(*root)
+	if err != nil {
+		return err
+	}
+	workDir, err = os.MkdirTemp("", "claimslint-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(workDir)
+	logf("work dir %s", workDir)
+	if err := buildAll(); err != nil {
+		return err
+	}
+	rep := &report{quick: *quick}
+	rep.machine = machine()
+	if *only == "" || *only == "claims" {
+		if err := benchClaims(rep); err != nil {
+			return fmt.Errorf("claims: %w", err)
+		}
+	}
+	if *only == "" || *only == "mcp" {
+		if err := benchMCP(rep); err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+	}
+	if *only == "" || *only == "store" {
+		if err := benchStore(rep); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	text := rep.markdown()
+	dest := *out
+	if dest == "" && !*quick {
+		dest = filepath.Join(*root, "docs", "benchmarks.md")
+	}
+	if dest == "" || dest == "-" {
+		_, err := os.Stdout.WriteString(text)
+		return err
+	}
+	logf("writing %s", dest)
+	return os.WriteFile(dest, []byte(text), 0o644)
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// binaries built once per run.
+var bin = map[string]string{}
+
+func buildAll() error {
+	for name, pkg := range map[string]string{
+		"claimslint": "./cmd/claimslint",
+		"docket":     "./cmd/docket",
+	} {
+		dst := filepath.Join(workDir, name)
+		cmd := exec.Command("go", "build", "-o", dst, pkg)
+		cmd.Dir = *root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("build %s: %v\n%s", name, err, b)
+		}
+		bin[name] = dst
+	}
+	for name, pkg := range map[string]string{
+		"sdkstock": "./baselines/sdkstock",
+		"mcpgo":    "./baselines/mcpgo",
+	} {
+		dst := filepath.Join(workDir, name)
+		cmd := exec.Command("go", "build", "-o", dst, pkg)
+		cmd.Dir = filepath.Join(*root, "bench")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("build %s: %v\n%s", name, err, b)
+		}
+		bin[name] = dst
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	bin["self"] = self
+	return nil
+}
+
+type machineInfo struct {
+	nproc int
+	cpu   string
+	goVer string
+	os    string
+}
+
+func machine() machineInfo {
+	m := machineInfo{nproc: runtime.NumCPU(), goVer: runtime.Version(), os: runtime.GOOS + "/" + runtime.GOARCH}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				m.cpu = strings.TrimSpace(l[strings.Index(l, ":")+1:])
+				break
+			}
+		}
+	}
+	return m
+}
+
+// sample is one timed run of a command.
+type sample struct {
+	d      time.Duration
+	rssKiB int64
+}
+
+// stats summarises samples.
+type stats struct {
+	median, min, max time.Duration
+	rssKiB           int64 // peak over the samples
+	n                int
+}
+
+func summarize(ss []sample) stats {
+	if len(ss) == 0 {
+		return stats{}
+	}
+	ds := make([]time.Duration, len(ss))
+	var rss int64
+	for k, s := range ss {
+		ds[k] = s.d
+		rss = max(rss, s.rssKiB)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return stats{median: ds[len(ds)/2], min: ds[0], max: ds[len(ds)-1], rssKiB: rss, n: len(ds)}
+}
+
+// timeCmd runs a command once and reports wall time and the peak RSS the
+// kernel recorded for it and its waited-for children.
+func timeCmd(dir string, env []string, name string, args ...string) (sample, []byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var outb strings.Builder
+	cmd.Stdout = &outb
+	cmd.Stderr = &outb
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		rss = ru.Maxrss
+	}
+	return sample{d, rss}, []byte(outb.String()), err
+}
+
+// repeat runs fn once to warm up, then n times.
+func repeat(n int, fn func() (sample, error)) (stats, error) {
+	if _, err := fn(); err != nil {
+		return stats{}, err
+	}
+	var ss []sample
+	for range n {
+		s, err := fn()
+		if err != nil {
+			return stats{}, err
+		}
+		ss = append(ss, s)
+	}
+	return summarize(ss), nil
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+func mib(kib int64) string {
+	return fmt.Sprintf("%.0f MiB", float64(kib)/1024)
+}
