@@ -150,6 +150,10 @@ func (r *report) storeSection(b *strings.Builder) {
 	b.WriteString("The store is seeded by one import of N issues: a fifth closed, a blocks edge on every tenth, one label and one decision each. Each operation then goes through the `Store` interface, as the CLI and the MCP tools call it. Every operation first hashes the export, and every write rewrites it in full (temp file, fsync, rename), by design (D14). `list` returns the open issues (80% of N), `ready` the open issues that no unfinished issue blocks.\n\n")
 	b.WriteString("| issues | create | update | list (open) | ready | export (rewrite) | export size | export rate |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.store {
+		if s.sparse {
+			fmt.Fprintf(b, "| %d, 1%% open | - | - | %s | %s | - | - | - |\n", s.n, ms(s.list.median), ms(s.ready.median))
+			continue
+		}
 		rate := float64(s.exportBytes) / s.exportOp.median.Seconds() / (1 << 20)
 		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %.1f MiB | %.0f MiB/s |\n", s.n, ms(s.create.median), ms(s.update.median), ms(s.list.median), ms(s.ready.median), ms(s.exportOp.median), float64(s.exportBytes)/(1<<20), rate)
 	}
@@ -158,9 +162,12 @@ func (r *report) storeSection(b *strings.Builder) {
 		w.procs, w.ops, w.wall.Seconds(), w.opsPerSec, w.ok, w.conflicts, w.ids, w.exportIssues, w.exportAgrees)
 	b.WriteString("Targets:\n\n")
 	for _, s := range r.store {
-		if s.n == 100000 {
+		switch {
+		case s.n == 100000 && s.sparse:
+			fmt.Fprintf(b, "- `ready` on 100k issues of which 1%% are open: %s, %s.\n", ms(s.ready.median), met(s.ready.median < 50*time.Millisecond))
+		case s.n == 100000:
 			fmt.Fprintf(b, "- export of 100k issues under 2 s: %s, %s.\n", ms(s.exportOp.median), met(s.exportOp.median < 2*time.Second))
-			fmt.Fprintf(b, "- `ready` on 100k issues under 50 ms: %s, %s.\n", ms(s.ready.median), met(s.ready.median < 50*time.Millisecond))
+			fmt.Fprintf(b, "- `ready` on 100k issues of which 80%% are open (about 72,000 ready, each returned as a full record) under 50 ms: %s, %s.\n", ms(s.ready.median), met(s.ready.median < 50*time.Millisecond))
 		}
 	}
 	b.WriteString("\n")

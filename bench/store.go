@@ -18,6 +18,7 @@ import (
 
 type storeCase struct {
 	n                                     int
+	sparse                                bool // 1% open
 	create, update, list, ready, exportOp stats
 	exportBytes                           int
 }
@@ -31,7 +32,10 @@ type writersResult struct {
 	exportIssues, ids int
 }
 
-func seedStore(dir string, n int) (*sqlite.DB, []string, error) {
+// seedStore imports n issues; closedEvery > 0 closes every issue whose
+// index is not a multiple of it (most of a mature tracker is closed),
+// otherwise a fifth are closed.
+func seedStore(dir string, n, openEvery int) (*sqlite.DB, []string, error) {
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
 	if err != nil {
@@ -48,7 +52,7 @@ func seedStore(dir string, n int) (*sqlite.DB, []string, error) {
 			Status:      server.StatusOpen, Type: server.TypeTask, Priority: k % 5,
 			Labels: []string{"area-" + strconv.Itoa(k%7)}, Decisions: []string{fmt.Sprintf("D%d", 1+k%20)},
 			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
-		if k%5 == 0 {
+		if (openEvery == 0 && k%5 == 0) || (openEvery > 0 && k%openEvery != 0) {
 			c := "2026-01-02T00:00:00Z"
 			i.Status, i.ClosedAt, i.CloseReason = server.StatusClosed, &c, "done"
 		}
@@ -82,7 +86,7 @@ func benchStore(rep *report) error {
 	for _, n := range sizes {
 		logf("store: seeding %d issues", n)
 		dir := filepath.Join(workDir, fmt.Sprintf("store-%d", n))
-		s, ids, err := seedStore(dir, n)
+		s, ids, err := seedStore(dir, n, 0)
 		if err != nil {
 			return err
 		}
@@ -114,6 +118,30 @@ func benchStore(rep *report) error {
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, "issues.jsonl")); err == nil {
 			sc.exportBytes = len(b)
+		}
+		s.Close()
+		os.RemoveAll(dir)
+		rep.store = append(rep.store, sc)
+	}
+	if !*quick {
+		// A mature tracker: 100k issues, 1% of them open.
+		n := 100000
+		logf("store: seeding %d issues, 1%% open", n)
+		dir := filepath.Join(workDir, "store-sparse")
+		s, _, err := seedStore(dir, n, 100)
+		if err != nil {
+			return err
+		}
+		sc := storeCase{n: n, sparse: true}
+		if sc.list, err = repeat(runs, func() (sample, error) {
+			return timeOp(func() error { _, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}}); return err })
+		}); err != nil {
+			return err
+		}
+		if sc.ready, err = repeat(runs, func() (sample, error) {
+			return timeOp(func() error { _, err := s.Ready(ctx); return err })
+		}); err != nil {
+			return err
 		}
 		s.Close()
 		os.RemoveAll(dir)

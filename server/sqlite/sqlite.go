@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/claimslint/claimslint/server"
@@ -76,7 +77,25 @@ type DB struct {
 	rdb    *sql.DB // deferred transactions, for reads
 	wdb    *sql.DB // BEGIN IMMEDIATE, for writes
 	prefix string
+
+	// seen remembers the export's size and mtime when this process last
+	// found it in sync, so a long-lived reader (docket mcp) does not hash
+	// the whole file on every call (dk-aut).
+	seenMu sync.Mutex
+	seen   fileKey
 }
+
+// fileKey identifies a version of the export cheaply. verified is when the
+// hash was last found equal; a key is trusted only for a file whose mtime
+// is older than verified minus racyWindow, because a write within the same
+// clock tick can keep size and mtime (git's "racily clean" rule).
+type fileKey struct {
+	size     int64
+	mtime    time.Time
+	verified time.Time
+}
+
+const racyWindow = time.Second
 
 var _ server.Store = (*DB)(nil)
 

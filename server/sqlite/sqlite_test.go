@@ -321,3 +321,35 @@ func TestFreshCloneBuildsIndexFromExport(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoTracker", err)
 	}
 }
+
+// TestSyncShortcut: once the export is old enough to be trusted by size
+// and mtime, reads skip the hash; any change of size or mtime is still
+// noticed and rebuilt from.
+func TestSyncShortcut(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	s := e.open(t, "dk")
+	a, err := s.Create(ctx, server.NewIssue{Title: "before"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(e.export, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, a.ID); err != nil { // verifies and remembers the key
+		t.Fatal(err)
+	}
+	if k := s.seen; k.size == 0 {
+		t.Fatalf("key not remembered: %+v", k)
+	}
+	// Same size, new mtime (a checkout): rebuilt.
+	edited := bytes.Replace(e.file(t), []byte(`"before"`), []byte(`"after!"`), 1)
+	if err := os.WriteFile(e.export, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, a.ID)
+	if err != nil || got.Title != "after!" {
+		t.Fatalf("same-size edit with a new mtime not noticed: %q %v", got.Title, err)
+	}
+}

@@ -1,0 +1,52 @@
+package mcp_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/claimslint/claimslint/server/mcp"
+)
+
+// BenchmarkToolsCall measures issue_show through the whole server (screen,
+// SDK, tool, store) with 64 requests in flight, in process over pipes.
+//
+//	go test ./server/mcp -run '^$' -bench ToolsCall -cpuprofile cpu.out
+func BenchmarkToolsCall(b *testing.B) {
+	store, _ := newStore(b)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: b.TempDir(), In: inR, Out: outW}) }()
+	w := bufio.NewWriter(inW)
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	fmt.Fprint(w, initLines)
+	w.Flush()
+	sc.Scan() // initialize reply
+	const inflight = 64
+	slots := make(chan struct{}, inflight)
+	go func() {
+		for sc.Scan() {
+			<-slots
+		}
+	}()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		slots <- struct{}{}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n", k)
+		if len(slots) == inflight || k == b.N-1 {
+			w.Flush()
+		}
+	}
+	w.Flush()
+	for len(slots) > 0 {
+		slots <- struct{}{}
+		<-slots
+	}
+	b.StopTimer()
+	inW.Close()
+	<-done
+}
