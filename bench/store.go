@@ -134,7 +134,10 @@ func benchStore(rep *report) error {
 		}
 		sc := storeCase{n: n, sparse: true}
 		if sc.list, err = repeat(runs, func() (sample, error) {
-			return timeOp(func() error { _, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}}); return err })
+			return timeOp(func() error {
+				_, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}})
+				return err
+			})
 		}); err != nil {
 			return err
 		}

@@ -19,7 +19,9 @@ func BenchmarkToolsCall(b *testing.B) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: b.TempDir(), In: inR, Out: outW}) }()
+	go func() {
+		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: b.TempDir(), In: inR, Out: outW})
+	}()
 	w := bufio.NewWriter(inW)
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
