@@ -239,6 +239,9 @@ func benchClaims(rep *report) error {
 		runs = 3
 	}
 	_, rgErr := exec.LookPath("rg")
+	if *only == "stdlib" {
+		sizes = nil
+	}
 	for _, sz := range sizes {
 		n, m := sz[0], sz[1]
 		name := fmt.Sprintf("%d files, %d claims", n, m)
@@ -255,7 +258,7 @@ func benchClaims(rep *report) error {
 		rep.claims = append(rep.claims, cs)
 		os.RemoveAll(dir)
 	}
-	if !*quick {
+	if !*quick || *only == "stdlib" {
 		cs, err := benchStdlib(runs, rgErr == nil)
 		if err != nil {
 			return err
@@ -320,6 +323,9 @@ var funcLine = regexp.MustCompile(`^func [A-Za-z_(].*\{$`)
 func benchStdlib(runs int, haveRG bool) (claimsCase, error) {
 	goroot := strings.TrimSpace(must(exec.Command("go", "env", "GOROOT").Output()))
 	dir := filepath.Join(workDir, "stdlib")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return claimsCase{}, err
+	}
 	logf("claims: copying %s/src", goroot)
 	if b, err := exec.Command("cp", "-r", filepath.Join(goroot, "src"), filepath.Join(dir, "src")).CombinedOutput(); err != nil {
 		return claimsCase{}, fmt.Errorf("copy GOROOT/src: %v %s", err, b)
@@ -373,7 +379,7 @@ func benchStdlib(runs int, haveRG bool) (claimsCase, error) {
 		fmt.Fprintf(&dec, "---\nid: D%d\nstatus: accepted\n---\n# D%d: Decision %d\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n", d, d, d)
 		for k := (d - 1) * 10; k < min(d*10, len(claims)); k++ {
 			c := claims[k]
-			fmt.Fprintf(&dec, "| C%d | anchored | `%s` | `%s` | |\n", k-(d-1)*10+1, c.path, strings.ReplaceAll(c.anchor, "|", `\\|`))
+			fmt.Fprintf(&dec, "| C%d | anchored | `%s` | `%s` | |\n", k-(d-1)*10+1, c.path, strings.ReplaceAll(c.anchor, `\|`, `\\|`))
 		}
 		os.WriteFile(filepath.Join(dir, "docs", "decisions", fmt.Sprintf("D%d-gen.md", d)), []byte(dec.String()), 0o644)
 	}

@@ -60,7 +60,7 @@ func run() error {
 	}
 	rep := &report{quick: *quick}
 	rep.machine = machine()
-	if *only == "" || *only == "claims" {
+	if *only == "" || *only == "claims" || *only == "stdlib" {
 		if err := benchClaims(rep); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}

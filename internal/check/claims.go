@@ -2,12 +2,14 @@ package check
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"go/token"
 	"path"
 	"regexp"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -216,18 +218,51 @@ func (r *Result) evalClaims(only string) {
 // scan reads every file some present or anchored claim touches, once, on
 // all cores.
 func (r *Result) scan(all []*compiled) {
-	byFile := map[string][]*compiled{}
-	var order []string
+	// Claims are grouped by their Path glob first, so indexing costs
+	// globs x files, not claims x files: a thousand claims on one glob
+	// touch each file's entry once.
+	byGlob := map[string][]*compiled{}
+	var globs []string
 	for _, cc := range all {
 		if cc.c.Kind != KindPresent && cc.c.Kind != KindAnchored {
 			continue
 		}
-		for _, f := range cc.files {
-			if _, ok := byFile[f]; !ok {
+		if _, ok := byGlob[cc.c.Path]; !ok {
+			globs = append(globs, cc.c.Path)
+		}
+		byGlob[cc.c.Path] = append(byGlob[cc.c.Path], cc)
+	}
+	fileGlobs := map[string][]byte{} // the file's glob indexes, 4 bytes each
+	var order []string
+	for gi, g := range globs {
+		for _, f := range byGlob[g][0].files {
+			if _, ok := fileGlobs[f]; !ok {
 				order = append(order, f)
 			}
-			byFile[f] = append(byFile[f], cc)
+			fileGlobs[f] = binary.LittleEndian.AppendUint32(fileGlobs[f], uint32(gi))
 		}
+	}
+	// Files touched by the same globs share one claim list and, when it is
+	// long enough, one multi-literal matcher.
+	type group struct {
+		ccs  []*compiled
+		once sync.Once
+		mm   *multiMatcher
+		idx  []int // per claim of the set: its literal's index, or -1
+	}
+	groups := map[string]*group{}
+	groupOf := make(map[string]*group, len(order))
+	for _, f := range order {
+		k := string(fileGlobs[f])
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			for i := 0; i < len(k); i += 4 {
+				g.ccs = append(g.ccs, byGlob[globs[binary.LittleEndian.Uint32([]byte(k[i:i+4]))]]...)
+			}
+			groups[k] = g
+		}
+		groupOf[f] = g
 	}
 	work := make(chan string)
 	var wg sync.WaitGroup
@@ -238,7 +273,25 @@ func (r *Result) scan(all []*compiled) {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				if note := scanFile(r.Repo.ReadFile, f, byFile[f]); note != "" {
+				g := groupOf[f]
+				var mm *multiMatcher
+				var idx []int
+				if len(g.ccs) >= multiMin {
+					g.once.Do(func() {
+						var lits [][]byte
+						for _, cc := range g.ccs {
+							if len(cc.literal) > 0 {
+								g.idx = append(g.idx, len(lits))
+								lits = append(lits, cc.literal)
+							} else {
+								g.idx = append(g.idx, -1)
+							}
+						}
+						g.mm = newMultiMatcher(lits)
+					})
+					mm, idx = g.mm, g.idx
+				}
+				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx); note != "" {
 					notesMu.Lock()
 					r.Notes = append(r.Notes, note)
 					notesMu.Unlock()
@@ -253,9 +306,13 @@ func (r *Result) scan(all []*compiled) {
 	wg.Wait()
 }
 
+// multiMin is the number of claims on one file from which one
+// multi-literal pass beats a bytes.Contains per claim.
+const multiMin = 4
+
 // scanFile matches every claim in ccs against one file. It returns a note
 // when the file is skipped.
-func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*compiled) string {
+func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*compiled, mm *multiMatcher, litIdx []int) string {
 	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
@@ -276,35 +333,55 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
 	var codeLines, rawLines []string
-	for _, cc := range ccs {
+	var starts []int
+	split := func() {
+		if codeLines == nil {
+			codeLines, rawLines = splitLines(masked), splitLines(src)
+			starts = lineStarts(src)
+		}
+	}
+	var found []bool
+	if mm != nil {
+		found = mm.match(src)
+	}
+	for k, cc := range ccs {
 		if test && !cc.tests && cc.c.Kind == KindAnchored {
 			continue
 		}
-		if len(cc.literal) > 0 && !bytes.Contains(src, cc.literal) {
-			continue
-		}
-		inCode := cc.filter.Match(masked)
-		if !inCode && !cc.filter.Match(src) {
-			continue
-		}
-		if codeLines == nil {
-			codeLines, rawLines = splitLines(masked), splitLines(src)
+		var lines []int // the lines to try, nil for all
+		if len(cc.literal) > 0 {
+			// Every match contains the literal, so only the lines that
+			// contain it can match: the regexp runs on those lines alone,
+			// never on the whole file.
+			if found != nil {
+				if !found[litIdx[k]] {
+					continue
+				}
+			} else if !bytes.Contains(src, cc.literal) {
+				continue
+			}
+			split()
+			lines = candidateLines(src, cc.literal, starts)
+		} else {
+			if !cc.filter.Match(masked) && !cc.filter.Match(src) {
+				continue
+			}
+			split()
 		}
 		cc.mu.Lock()
-		for ln, codeLine := range codeLines {
+		try := func(ln int) {
+			codeLine := codeLines[ln]
 			loc := cc.anchor.FindStringIndex(codeLine)
 			if loc == nil {
-				if !inCode || len(cc.comment) == 0 {
-					if raw := rawLines[ln]; cc.anchor.MatchString(raw) {
-						cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
-					}
+				if raw := rawLines[ln]; len(cc.comment) < maxHits && cc.anchor.MatchString(raw) {
+					cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
 				}
-				continue
+				return
 			}
 			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
 			if test && !cc.tests {
 				cc.record(&cc.test, h)
-				continue
+				return
 			}
 			cc.nCode++
 			if cc.c.Kind == KindAnchored || cc.requireOK(codeLine) {
@@ -313,9 +390,52 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				cc.record(&cc.reqFail, h)
 			}
 		}
+		if lines != nil {
+			for _, ln := range lines {
+				try(ln)
+			}
+		} else {
+			for ln := range codeLines {
+				try(ln)
+			}
+		}
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// lineStarts returns the byte offset of the start of each line of src.
+func lineStarts(src []byte) []int {
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// candidateLines returns, in order and once each, the 0-based lines of src
+// that contain lit.
+func candidateLines(src, lit []byte, starts []int) []int {
+	var out []int
+	for off := 0; ; {
+		i := bytes.Index(src[off:], lit)
+		if i < 0 {
+			return out
+		}
+		pos := off + i
+		ln := sort.SearchInts(starts, pos+1) - 1
+		if len(out) == 0 || out[len(out)-1] != ln {
+			out = append(out, ln)
+		}
+		// Continue after this line: one visit per line is enough.
+		if ln+1 < len(starts) {
+			off = starts[ln+1]
+		} else {
+			return out
+		}
+	}
 }
 
 // splitLines splits src at '\n' and drops a trailing '\r' from each line;

@@ -96,7 +96,7 @@ func (r *Result) evalOne(d *register.Decision, c register.Claim, over *mutant) (
 		}
 	}
 	for _, f := range cc.files {
-		scanFile(read, f, []*compiled{cc})
+		scanFile(read, f, []*compiled{cc}, nil, nil)
 	}
 	scratch.conclude(cc)
 	return cc, scratch.Claims[len(scratch.Claims)-1]
