@@ -65,11 +65,13 @@ func run() error {
 			return fmt.Errorf("claims: %w", err)
 		}
 	}
+	settle()
 	if *only == "" || *only == "mcp" {
 		if err := benchMCP(rep); err != nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
 	}
+	settle()
 	if *only == "" || *only == "store" {
 		if err := benchStore(rep); err != nil {
 			return fmt.Errorf("store: %w", err)
@@ -218,4 +220,11 @@ func ms(d time.Duration) string {
 
 func mib(kib int64) string {
 	return fmt.Sprintf("%.0f MiB", float64(kib)/1024)
+}
+
+// settle flushes the previous part's file writes and deletions to disk and
+// pauses, so one part's writeback does not stall the next part's timings.
+func settle() {
+	exec.Command("sync").Run()
+	time.Sleep(2 * time.Second)
 }

@@ -108,3 +108,14 @@ func FuzzScreen(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScreen measures the screening of a typical tools/call frame.
+func BenchmarkScreen(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if v := frame.Screen(line, nil); v.Kind != frame.Request {
+			b.Fatal(v.Kind)
+		}
+	}
+}
