@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -213,38 +212,118 @@ func CanonicalID(v json.RawMessage) string {
 	return "n" + string(v)
 }
 
-// objectMembers decodes the top-level members of a JSON object, keys
-// decoded (so "\u0069d" is "id"), every value kept raw and every repeat of a
-// key kept, in order.
+// objectMembers returns the top-level members of a JSON object, keys
+// decoded (so "\u0069d" is "id"), every value kept raw and every repeat of
+// a key kept, in order. obj must already be valid JSON (json.Valid): the
+// walk only finds where each member starts and ends, without allocating a
+// token per value.
 func objectMembers(obj []byte) (map[string][]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil { // '{'
-		return nil, err
+	m := make(map[string][]json.RawMessage, 4)
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, errors.New("not an object")
 	}
-	m := map[string][]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, ok := tok.(string)
-		if !ok {
+	i = skipWS(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return m, nil
+	}
+	for i < len(obj) {
+		if obj[i] != '"' {
 			return nil, errors.New("object key is not a string")
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		end := scanString(obj, i)
+		if end < 0 {
+			return nil, errors.New("unterminated key")
+		}
+		raw := obj[i:end]
+		var key string
+		if bytes.IndexByte(raw, '\\') < 0 {
+			key = string(raw[1 : len(raw)-1])
+		} else if err := json.Unmarshal(raw, &key); err != nil {
 			return nil, err
 		}
-		m[key] = append(m[key], bytes.TrimSpace(raw))
+		i = skipWS(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return nil, errors.New("missing colon")
+		}
+		i = skipWS(obj, i+1)
+		vend := scanValue(obj, i)
+		if vend < 0 {
+			return nil, errors.New("bad value")
+		}
+		m[key] = append(m[key], json.RawMessage(obj[i:vend]))
+		i = skipWS(obj, vend)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipWS(obj, i+1)
+			continue
+		}
+		if i < len(obj) && obj[i] == '}' {
+			if skipWS(obj, i+1) != len(obj) {
+				return nil, errors.New("trailing data after the object")
+			}
+			return m, nil
+		}
+		return nil, errors.New("malformed object")
 	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return nil, err
+	return nil, errors.New("unterminated object")
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the object")
+	return i
+}
+
+// scanString returns the index just past the string starting at b[i], or
+// -1.
+func scanString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
 	}
-	return m, nil
+	return -1
+}
+
+// scanValue returns the index just past the value starting at b[i], or -1.
+func scanValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return scanString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := scanString(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default:
+		j := i
+		for j < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[j])) {
+			j++
+		}
+		return j
+	}
 }
 
 func describeValue(v json.RawMessage) string {
