@@ -77,6 +77,7 @@ func (r *report) claimsSection(b *strings.Builder) {
 			float64(c.checkS.median.Microseconds())/float64(c.files))
 	}
 	b.WriteString("\nTargets:\n\n")
+	defer b.WriteString(missedNote)
 	for _, c := range r.claims {
 		if c.claims == 1000 && strings.HasPrefix(c.name, "10000") {
 			x := ratio(c.gateS.median, c.checkS.median)
@@ -143,6 +144,7 @@ func (r *report) mcpSection(b *strings.Builder) {
 		fmt.Fprintf(b, "- 512 in flight: docket mcp at %.1fx mcp-go (target: at least 10x): %s.\n", x, met(x >= 10))
 	}
 	fmt.Fprintf(b, "- zero lost replies from docket mcp everywhere: %d lost, %s.\n\n", lost, met(lost == 0))
+	b.WriteString(missedNote)
 }
 
 func (r *report) storeSection(b *strings.Builder) {
@@ -161,6 +163,7 @@ func (r *report) storeSection(b *strings.Builder) {
 	fmt.Fprintf(b, "\n%d writer processes, %d operations each (creates, and updates with `--if-version` of a random issue), on one tracker: %.1f s wall, %.0f operations/s, %d succeeded, %d conflicts (reported, not lost); %d unique ids; export holds %d issues and equals what the index would write: %v.\n\n",
 		w.procs, w.ops, w.wall.Seconds(), w.opsPerSec, w.ok, w.conflicts, w.ids, w.exportIssues, w.exportAgrees)
 	b.WriteString("Targets:\n\n")
+	defer b.WriteString(missedNote)
 	for _, s := range r.store {
 		switch {
 		case s.n == 100000 && s.sparse:
@@ -172,3 +175,6 @@ func (r *report) storeSection(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 }
+
+// missedNote follows each list of targets.
+const missedNote = "Where a target is missed, [D31](decisions/D31-benchmark-targets-which-hold-and-which-were-wrong.md) says why the target is wrong and what replaces it.\n\n"
