@@ -15,6 +15,9 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+// ghDefaultLimit is how many issues gh issue list prints without --limit.
+const ghDefaultLimit = 30
+
 // RuleTracker is the rule id of findings about the export itself.
 const RuleTracker = "CL004"
 
@@ -95,9 +98,27 @@ func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
 			bad(1, "tracker export is not the JSON array `gh issue list --json number,title,state,labels` prints: %v", err)
 			return e, fs
 		}
+		open := 0
 		for _, r := range recs {
 			id := "#" + strconv.Itoa(r.Number)
 			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: strings.ToLower(r.State), Line: 1}
+			if strings.EqualFold(r.State, "open") {
+				open++
+			}
+		}
+		// gh issue list stops at 30 issues and lists open ones only unless
+		// told otherwise; an export of that shape is probably cut short, and
+		// an id missing from it may exist.
+		warn := func(format string, args ...any) {
+			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: RuleTracker,
+				Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
+		}
+		if len(recs) == ghDefaultLimit {
+			hint := ""
+			if open == len(recs) {
+				hint = " and every issue in it is OPEN (open-only is gh's default)"
+			}
+			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with gh issue list --state all --limit 10000 --json number,title,state,labels", ghDefaultLimit, hint)
 		}
 	default:
 		sc := bufio.NewScanner(bytes.NewReader(data))

@@ -1,8 +1,11 @@
 package tracker
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/claimslint/claimslint/internal/diag"
 )
 
 func TestParse(t *testing.T) {
@@ -52,5 +55,50 @@ func TestSatisfies(t *testing.T) {
 	}
 	if !strings.Contains(RuleTracker, "CL004") {
 		t.Fatal("tracker findings are CL004")
+	}
+}
+
+// TestRealShapes reads exports in the shapes the tools write: beads'
+// issues.jsonl with its extra fields and a tombstone, gh's JSON array with
+// label objects, and gh's default export (30 open issues), which is
+// flagged as probably truncated.
+func TestRealShapes(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	e, fs := Parse("issues.jsonl", "beads", read("beads-issues.jsonl"))
+	if len(fs) != 0 || len(e.Issues) != 3 {
+		t.Fatalf("beads: %d issues, findings %v", len(e.Issues), fs)
+	}
+	if iss, _ := e.Lookup("bd-e5f6"); !iss.Closed() || iss.Satisfies("open") {
+		t.Errorf("a beads tombstone must count as closed: %+v", iss)
+	}
+	if iss, _ := e.Lookup("bd-a1b2"); !iss.Satisfies("open") {
+		t.Errorf("in_progress must count as open: %+v", iss)
+	}
+
+	e, fs = Parse("gh.json", "github", read("gh-all.json"))
+	if len(fs) != 0 {
+		t.Fatalf("gh --state all: unexpected findings %v", fs)
+	}
+	if iss, ok := e.Lookup("#12"); !ok || !iss.Closed() {
+		t.Errorf("#12 should be closed: %+v %v", iss, ok)
+	}
+
+	_, fs = Parse("gh.json", "github", read("gh-default.json"))
+	var msgs []string
+	for _, f := range fs {
+		if f.Severity != diag.SeverityWarning {
+			t.Errorf("truncation is a warning, not %s", f.Severity)
+		}
+		msgs = append(msgs, f.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	if len(fs) != 1 || !strings.Contains(all, "probably truncated") || !strings.Contains(all, "every issue in it is OPEN") {
+		t.Errorf("gh default export not flagged:\n%s", all)
 	}
 }

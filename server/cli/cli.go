@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -29,9 +30,32 @@ const (
 	ExitBadInput = 2 // bad input or usage, or the tool failed; nothing was changed
 )
 
-// Version is reported to MCP clients; release builds set it with
-// -ldflags "-X github.com/claimslint/claimslint/server/cli.Version=v1.2.3".
-var Version = "dev"
+// Version is reported to MCP clients and by docket version; when not set
+// with -ldflags "-X github.com/claimslint/claimslint/server/cli.Version=v1.2.3"
+// it comes from the build info (the module version go install recorded).
+var Version = ""
+
+// BuildVersion returns Version, or the module version and VCS revision from
+// the build info, as claimslint version does.
+func BuildVersion() string {
+	if Version != "" {
+		return Version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
 
 // Default locations, relative to the repository root.
 const (

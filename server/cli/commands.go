@@ -16,7 +16,7 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge", "mcp"}
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge", "mcp", "version"}
 
 func commands() map[string]command {
 	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
@@ -127,6 +127,16 @@ func commands() map[string]command {
 				fs.StringVar(&o.format, "format", server.FormatDocket, "docket, beads or github")
 			},
 			run: runImport,
+		},
+		"version": {
+			name: "version", args: "", help: "Print the module version and commit this binary was built from.",
+			run: func(_ context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+				if err := needArgs(args, 0, "version"); err != nil {
+					return err
+				}
+				_, err := fmt.Fprintln(r.env.Stdout, "docket", BuildVersion())
+				return err
+			},
 		},
 		"mcp": {
 			name: "mcp", args: "",
@@ -564,5 +574,5 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		}
 	}
 	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
-	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: Version})
+	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion()})
 }
