@@ -112,6 +112,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:  "init",
+				Usage: "make this repository decision-tracked: .claimslint.yml, docs/PRD.md, a first decision, a doc-lint workflow (never overwrites)",
+				Flags: []cli.Flag{dirFlag,
+					&cli.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
+					&cli.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runInit(c, stdout)
+				},
+			},
+			{
 				Name:      "new",
 				Usage:     "write a new decision spec-first: its file, its register row, the live range at every range site",
 				ArgsUsage: `"Title"`,
@@ -422,5 +434,31 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 	if len(rep.Problems) > 0 {
 		return &exitError{code: ExitFindings}
 	}
+	return nil
+}
+
+func runInit(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() > 0 {
+		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
+	}
+	o := author.InitOptions{Dir: c.String("dir"), Prefix: c.String("prefix")}
+	if d := c.String("date"); d != "" {
+		t, err := time.Parse("2006-01-02", d)
+		if err != nil {
+			return usageErr("--date %q: want YYYY-MM-DD", d)
+		}
+		o.Date = t
+	}
+	plan, err := author.Init(o)
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if err := plan.Apply(o.Dir); err != nil {
+		return &exitError{ExitError, err}
+	}
+	for _, ch := range plan.Changes {
+		fmt.Fprintf(stdout, "created %s\n", ch.Path)
+	}
+	fmt.Fprintln(stdout, "next: claimslint check, then claimslint new \"Your first real decision\"")
 	return nil
 }
