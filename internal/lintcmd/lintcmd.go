@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/repo"
+	"github.com/claimslint/claimslint/internal/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,6 +147,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runAudit(c, stdout)
+				},
+			},
+			{
+				Name:  "report",
+				Usage: "write one self-contained HTML page: register, claims and their states, tracker ids, what needs attention first",
+				Flags: []cli.Flag{dirFlag,
+					&cli.StringFlag{Name: "html", Usage: "output file (- for stdout)", Required: true},
+					&cli.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runReport(c, stdout)
 				},
 			},
 			{
@@ -461,4 +475,23 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "next: claimslint check, then claimslint new \"Your first real decision\"")
 	return nil
+}
+
+func runReport(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() > 0 {
+		return usageErr("report takes no arguments (got %q); use --html FILE", c.Args().First())
+	}
+	var buf strings.Builder
+	if err := report.Write(&buf, report.Options{Dir: c.String("dir"), RepoURL: c.String("repo-url"), Now: time.Now()}); err != nil {
+		return &exitError{ExitError, err}
+	}
+	if out := c.String("html"); out != "-" {
+		if err := os.WriteFile(out, []byte(buf.String()), 0o644); err != nil {
+			return &exitError{ExitError, fmt.Errorf("write report: %w", err)}
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", out)
+		return nil
+	}
+	_, err := io.WriteString(stdout, buf.String())
+	return err
 }

@@ -1,0 +1,200 @@
+// Package report renders the register, its claims and the tracker ids they
+// name as one self-contained HTML page (no network, no external assets),
+// for reviewers who would rather look than read: `claimslint report`.
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"os/exec"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/claimslint/claimslint/internal/audit"
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/register"
+)
+
+// Options configure Write.
+type Options struct {
+	Dir     string
+	RepoURL string // e.g. https://github.com/org/repo; links code lines when set
+	Now     time.Time
+}
+
+type claimView struct {
+	ID, Kind, State, Message string
+	Where                    []link
+	Vacuous                  string
+}
+
+type link struct {
+	Text, Href string
+}
+
+type decisionView struct {
+	ID, Title, Status, File string
+	Supersedes, SupersededB []string
+	Tracker, Residuals      []string
+	Claims                  []claimView
+	Failed                  int
+}
+
+type page struct {
+	Title, Commit, Generated string
+	Attention                []attention
+	Decisions                []decisionView
+	Edges                    []string
+	Tracker                  []audit.Row
+	Problems                 []audit.Problem
+	Counts                   map[string]int
+}
+
+type attention struct {
+	Decision, Claim, What, Message string
+}
+
+// Write runs check, prove and audit on the repository and writes the page.
+func Write(w io.Writer, o Options) error {
+	res, proofs, err := check.Prove(check.Options{Dir: o.Dir})
+	if err != nil {
+		return err
+	}
+	rep, err := audit.Run(o.Dir)
+	if err != nil {
+		return err
+	}
+	commit := gitHead(o.Dir)
+	p := page{Title: "Decision register", Commit: commit, Generated: o.Now.UTC().Format(time.RFC3339),
+		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}
+	vac := map[string]check.Proof{}
+	for _, pr := range proofs {
+		if pr.State == check.ProofVacuous {
+			vac[pr.Decision+"/"+pr.Claim] = pr
+		}
+	}
+	states := map[string][]check.ClaimState{}
+	for _, st := range res.Claims {
+		states[st.Decision] = append(states[st.Decision], st)
+		p.Counts[st.State]++
+	}
+	for _, d := range res.Decisions {
+		dv := decisionView{ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status, File: d.Path,
+			Tracker: d.Tracker, Residuals: d.Residuals}
+		for _, r := range d.Supersedes {
+			dv.Supersedes = append(dv.Supersedes, refString(r))
+			p.Edges = append(p.Edges, fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)))
+		}
+		for _, r := range d.SupersededBy {
+			dv.SupersededB = append(dv.SupersededB, refString(r))
+		}
+		for _, st := range states[d.FileID] {
+			cv := claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message}
+			for _, wh := range st.Where {
+				cv.Where = append(cv.Where, link{Text: wh, Href: codeLink(o.RepoURL, commit, wh)})
+			}
+			if pr, ok := vac[st.Decision+"/"+st.Claim]; ok {
+				cv.Vacuous = fmt.Sprintf("stays green when %s (%s still satisfies it)", pr.Survivor, pr.Witness)
+				p.Attention = append(p.Attention, attention{st.Decision, st.Claim, "vacuous", cv.Vacuous})
+				p.Counts["vacuous"]++
+			}
+			if st.State == check.StateFailed {
+				dv.Failed++
+				p.Attention = append(p.Attention, attention{st.Decision, st.Claim, "failed", st.Message})
+			}
+			dv.Claims = append(dv.Claims, cv)
+		}
+		p.Decisions = append(p.Decisions, dv)
+	}
+	for _, pr := range rep.Problems {
+		p.Attention = append(p.Attention, attention{pr.Decision, pr.ID, pr.Kind, pr.Message})
+	}
+	return tmpl.Execute(w, p)
+}
+
+func refString(r register.Ref) string {
+	if r.Clause != "" {
+		return r.ID + "(" + r.Clause + ")"
+	}
+	return r.ID
+}
+
+// codeLink turns path:line into a link to the line at the commit, when a
+// repository URL is given.
+func codeLink(repoURL, commit, where string) string {
+	if repoURL == "" || commit == "" {
+		return ""
+	}
+	i := strings.LastIndexByte(where, ':')
+	if i < 0 {
+		return strings.TrimSuffix(repoURL, "/") + "/blob/" + commit + "/" + path.Clean(where)
+	}
+	return fmt.Sprintf("%s/blob/%s/%s#L%s", strings.TrimSuffix(repoURL, "/"), commit, where[:i], where[i+1:])
+}
+
+func gitHead(dir string) string {
+	cmd := exec.Command("git", "rev-parse", "HEAD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"join": strings.Join,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
+h1{font-size:1.6rem;margin-bottom:.2rem} h2{margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa} code{font:12px ui-monospace,monospace}
+.badge{display:inline-block;border-radius:1em;padding:0 .6em;font-size:12px;font-weight:600;color:#fff}
+.accepted,.ok{background:#1a7f37}.proposed,.pending{background:#9a6700}.failed,.vacuous{background:#cf222e}
+.superseded,.deprecated,.rejected,.retired{background:#6e7781}.open,.in_progress{background:#0969da}.closed,.tombstone{background:#6e7781}
+.missing{background:#cf222e}.meta{color:#59636e}.attention{border:2px solid #cf222e;border-radius:6px;padding:.5rem 1rem}
+.decision{margin-top:1.2rem}
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="meta">commit <code>{{if .Commit}}{{.Commit}}{{else}}(not a git repository){{end}}</code>, generated {{.Generated}} ·
+claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .Counts "pending"}} pending, {{index .Counts "retired"}} retired, {{index .Counts "vacuous"}} vacuous</p>
+
+<h2 id="attention">Needs attention</h2>
+{{if .Attention}}<div class="attention"><table id="attention-table"><tr><th>Decision</th><th>Claim or id</th><th>What</th><th>Detail</th></tr>
+{{range .Attention}}<tr><td><a href="#{{.Decision}}">{{.Decision}}</a></td><td>{{.Claim}}</td><td><span class="badge {{.What}}">{{.What}}</span></td><td>{{.Message}}</td></tr>
+{{end}}</table></div>{{else}}<p id="all-clear">Nothing: every claim of every accepted decision holds and can fail, and register and tracker agree.</p>{{end}}
+
+<h2 id="register">Register</h2>
+<table id="register-table"><tr><th>ID</th><th>Decision</th><th>Status</th><th>Supersedes</th><th>Superseded by</th><th>Claims</th></tr>
+{{range .Decisions}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Title}}</td><td><span class="badge {{.Status}}">{{.Status}}</span></td><td>{{join .Supersedes ", "}}</td><td>{{join .SupersededB ", "}}</td><td>{{len .Claims}}{{if .Failed}} ({{.Failed}} failed){{end}}</td></tr>
+{{end}}</table>
+<h3>Supersession graph</h3>
+{{if .Edges}}<ul id="supersession">{{range .Edges}}<li>{{.}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes another.</p>{{end}}
+
+<h2 id="decisions">Decisions and their claims</h2>
+{{range .Decisions}}<section class="decision" id="{{.ID}}">
+<h3>{{.ID}}: {{.Title}} <span class="badge {{.Status}}">{{.Status}}</span></h3>
+<p class="meta"><code>{{.File}}</code>{{if .Tracker}} · tracker: {{join .Tracker ", "}}{{end}}{{if .Residuals}} · residuals: {{join .Residuals ", "}}{{end}}</p>
+{{if .Claims}}<table><tr><th>Claim</th><th>Kind</th><th>State</th><th>Anchors on</th><th>Message</th></tr>
+{{range .Claims}}<tr class="claim"><td>{{.ID}}</td><td>{{.Kind}}</td><td><span class="badge {{.State}}">{{.State}}</span>{{if .Vacuous}} <span class="badge vacuous">vacuous</span>{{end}}</td><td>{{range .Where}}{{if .Href}}<a href="{{.Href}}"><code>{{.Text}}</code></a>{{else}}<code>{{.Text}}</code>{{end}} {{end}}</td><td>{{.Message}}{{.Vacuous}}</td></tr>
+{{end}}</table>{{else}}<p class="meta">No claims.</p>{{end}}
+</section>
+{{end}}
+
+<h2 id="tracker">Tracker ids</h2>
+<table id="tracker-table"><tr><th>Id</th><th>Status</th><th>Named by</th><th>Title</th></tr>
+{{range .Tracker}}<tr><td><code>{{.ID}}</code></td><td><span class="badge {{if .Status}}{{.Status}}{{else}}missing{{end}}">{{if .Status}}{{.Status}}{{else}}missing{{end}}</span></td><td>{{range .NamedBy}}{{.Decision}} {{.Role}}; {{end}}</td><td>{{.Title}}</td></tr>
+{{end}}</table>
+</body>
+</html>
+`))
