@@ -45,6 +45,8 @@ type Plan struct {
 	// Existing is set when a decision with this title already exists: the
 	// plan is empty and running it again changes nothing.
 	Existing string
+	// Adopted lists, for init --adopt, each existing record and its id.
+	Adopted []string
 }
 
 var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)

@@ -197,6 +197,24 @@ func (r *Result) load() error {
 		r.Decisions = append(r.Decisions, d)
 		r.Findings = append(r.Findings, d.Findings...)
 	}
+	if cfg.Adopt != "" {
+		// Existing MADR / adr-tools records, read in place (D33).
+		adir := strings.TrimSuffix(path.Clean(cfg.Adopt), "/") + "/"
+		for _, f := range r.Repo.Files {
+			if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") || register.AdoptedID(f[len(adir):]) == "" {
+				continue
+			}
+			data, err := r.Repo.ReadFile(f, maxMarkdown)
+			if err != nil {
+				r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse,
+					"cannot read adopted record: %v", describe(err))
+				continue
+			}
+			d := register.ParseAdopted(f, data)
+			r.Decisions = append(r.Decisions, d)
+			r.Findings = append(r.Findings, d.Findings...)
+		}
+	}
 	sort.Slice(r.Decisions, func(i, j int) bool {
 		a, b := register.IDNumber(r.Decisions[i].FileID), register.IDNumber(r.Decisions[j].FileID)
 		if a != b {

@@ -35,8 +35,11 @@ type Tracker struct {
 // Config is the parsed .claimslint.yml. All paths are repository-relative
 // and use '/'.
 type Config struct {
-	Register   string   `yaml:"register"`
-	Decisions  string   `yaml:"decisions"`
+	Register  string `yaml:"register"`
+	Decisions string `yaml:"decisions"`
+	// Adopt is a directory of existing MADR or adr-tools records
+	// (NNNN-title.md) read as decisions D<NNNN> without renaming them.
+	Adopt      string   `yaml:"adopt"`
 	Tracker    Tracker  `yaml:"tracker"`
 	RangeSites []string `yaml:"range_sites"`
 	Scripts    string   `yaml:"scripts"`
@@ -118,6 +121,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := check("decisions", c.Decisions, true); err != nil {
+		return err
+	}
+	if err := check("adopt", c.Adopt, false); err != nil {
 		return err
 	}
 	if err := check("tracker.export", c.Tracker.Export, false); err != nil {

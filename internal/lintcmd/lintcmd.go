@@ -118,6 +118,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Usage: "make this repository decision-tracked: .claimslint.yml, docs/PRD.md, a first decision, a doc-lint workflow (never overwrites)",
 				Flags: []cli.Flag{dirFlag,
 					&cli.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
+					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR / adr-tools records (NNNN-title.md) in place as D<NNNN>"},
 					&cli.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
 				},
 				OnUsageError: subUsage,
@@ -455,7 +456,7 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
-	o := author.InitOptions{Dir: c.String("dir"), Prefix: c.String("prefix")}
+	o := author.InitOptions{Dir: c.String("dir"), Prefix: c.String("prefix"), Adopt: c.Bool("adopt")}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
 		if err != nil {
@@ -469,6 +470,9 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	}
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
+	}
+	for _, a := range plan.Adopted {
+		fmt.Fprintf(stdout, "adopted %s\n", a)
 	}
 	for _, ch := range plan.Changes {
 		fmt.Fprintf(stdout, "created %s\n", ch.Path)

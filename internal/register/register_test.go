@@ -117,3 +117,22 @@ func FuzzCountedLists(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAdopted: any adopted record is read without a panic, and every
+// supersession it reports names a decision id.
+func FuzzParseAdopted(f *testing.F) {
+	f.Add([]byte("# 2. Use MySQL\n\n## Status\n\nSuperseded by [3. Use PostgreSQL](0003-use-postgresql.md)\n"))
+	f.Add([]byte("---\nstatus: accepted\n---\n# 7. X\n"))
+	f.Add([]byte("* Status: proposed\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d := ParseAdopted("doc/adr/0002-use-mysql.md", src)
+		if d.FileID != "D2" {
+			t.Fatalf("FileID %q", d.FileID)
+		}
+		for _, r := range append(d.Supersedes, d.SupersededBy...) {
+			if IDNumber(r.ID) == 0 {
+				t.Fatalf("bad reference %+v", r)
+			}
+		}
+	})
+}
