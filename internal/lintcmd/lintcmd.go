@@ -12,12 +12,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/author"
+	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
@@ -202,22 +202,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", err) }
 
 // Version returns the module version and VCS revision from the build info.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
-}
+func Version() string { return buildinfo.Version() }
 
 func ruleDocs() []format.RuleDoc {
 	out := make([]format.RuleDoc, len(check.Rules))

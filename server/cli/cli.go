@@ -15,10 +15,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
@@ -41,20 +41,7 @@ func BuildVersion() string {
 	if Version != "" {
 		return Version
 	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
+	return buildinfo.Version()
 }
 
 // Default locations, relative to the repository root.
