@@ -36,6 +36,9 @@ const (
 // Statuses lists every valid status in display order.
 var Statuses = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred, StatusClosed}
 
+// Unfinished lists every status but closed: what list shows by default.
+var Unfinished = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred}
+
 // Type is what kind of work an issue is.
 type Type string
 

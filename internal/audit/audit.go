@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -63,18 +62,17 @@ type Report struct {
 	Problems []Problem `json:"problems"`
 }
 
-var placeholderSuffix = regexp.MustCompile(`(?i)-(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
-
 // Run audits the repository at dir.
 func Run(dir string) (*Report, error) {
 	res, err := check.Run(check.Options{Dir: dir})
 	if err != nil {
 		return nil, err
 	}
-	return build(res), nil
+	return Build(res), nil
 }
 
-func build(res *check.Result) *Report {
+// Build audits a check result the caller already has.
+func Build(res *check.Result) *Report {
 	rep := &Report{Export: res.Config.Tracker.Export, Rows: []Row{}, Problems: []Problem{}}
 	rows := map[string]*Row{}
 	get := func(id string) *Row {
@@ -132,7 +130,7 @@ func build(res *check.Result) *Report {
 	for _, r := range rep.Rows {
 		for _, ref := range r.NamedBy {
 			switch {
-			case placeholderSuffix.MatchString(r.ID):
+			case isPlaceholder(r.ID):
 				problem(ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id", ref.Decision, r.ID)
 			case r.Status == "":
 				problem(ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s", ref.Decision, r.ID, rep.Export)
@@ -194,6 +192,12 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
+}
+
+// isPlaceholder applies check's placeholder rule (CL004) to a whole id.
+func isPlaceholder(id string) bool {
+	i := strings.LastIndexByte(id, '-')
+	return i >= 0 && check.IsPlaceholder(id[i+1:])
 }
 
 func refs(rs []Ref) string {

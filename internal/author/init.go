@@ -6,10 +6,10 @@ import (
 
 	"fmt"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/server"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -73,8 +73,6 @@ func findAdopted(dir string) (string, []adopted, error) {
 	return "", nil, fmt.Errorf("--adopt: no NNNN-title.md records in %s", strings.Join(AdoptDirs, ", "))
 }
 
-var prefixRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
-
 // Init plans the files that make a repository decision-tracked: the
 // configuration, a register with one row, a first decision whose claims
 // hold in the new repository, and a workflow that runs the gate. It
@@ -83,8 +81,8 @@ func Init(o InitOptions) (*Plan, error) {
 	if o.Prefix == "" {
 		o.Prefix = "dk"
 	}
-	if !prefixRE.MatchString(o.Prefix) {
-		return nil, fmt.Errorf("--prefix %q: a lower-case letter and up to 15 lower-case letters or digits", o.Prefix)
+	if err := server.ValidPrefix(o.Prefix); err != nil {
+		return nil, fmt.Errorf("--prefix: %w", err)
 	}
 	if o.Date.IsZero() {
 		o.Date = time.Now()

@@ -187,15 +187,7 @@ func (r *Result) load() error {
 			}
 			continue
 		}
-		data, err := r.Repo.ReadFile(f, maxMarkdown)
-		if err != nil {
-			r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse,
-				"cannot read decision file: %v", describe(err))
-			continue
-		}
-		d := register.ParseDecision(f, data)
-		r.Decisions = append(r.Decisions, d)
-		r.Findings = append(r.Findings, d.Findings...)
+		r.addDecision(f, "decision file", register.ParseDecision)
 	}
 	if cfg.Adopt != "" {
 		// Existing MADR / adr-tools records, read in place (D33).
@@ -204,15 +196,7 @@ func (r *Result) load() error {
 			if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") || register.AdoptedID(f[len(adir):]) == "" {
 				continue
 			}
-			data, err := r.Repo.ReadFile(f, maxMarkdown)
-			if err != nil {
-				r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse,
-					"cannot read adopted record: %v", describe(err))
-				continue
-			}
-			d := register.ParseAdopted(f, data)
-			r.Decisions = append(r.Decisions, d)
-			r.Findings = append(r.Findings, d.Findings...)
+			r.addDecision(f, "adopted record", register.ParseAdopted)
 		}
 	}
 	sort.Slice(r.Decisions, func(i, j int) bool {
@@ -253,6 +237,19 @@ func (r *Result) byID() map[string]*register.Decision {
 }
 
 // maxN is the highest decision id in the register.
+// addDecision reads one decision file with parse and records it and its
+// findings; an unreadable file is a finding at its first line.
+func (r *Result) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) {
+	data, err := r.Repo.ReadFile(f, maxMarkdown)
+	if err != nil {
+		r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse, "cannot read %s: %v", what, describe(err))
+		return
+	}
+	d := parse(f, data)
+	r.Decisions = append(r.Decisions, d)
+	r.Findings = append(r.Findings, d.Findings...)
+}
+
 func (r *Result) maxN() int {
 	n := 0
 	for _, row := range r.Register.Rows {

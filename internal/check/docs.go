@@ -136,6 +136,12 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+|\?+|_+)`)
 }
 
+// IsPlaceholder reports whether the suffix of a tracker id (after
+// "<prefix>-") stands for no issue, like TBD or XXX.
+func IsPlaceholder(suffix string) bool {
+	return placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix)
+}
+
 // IDMention is one tracker id found in the register corpus.
 type IDMention struct {
 	ID  string
@@ -165,7 +171,7 @@ func (r *Result) Mentions() []IDMention {
 			if prefix == "#" {
 				id = "#" + suffix
 			}
-			ph := prefix != "#" && (placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix))
+			ph := prefix != "#" && IsPlaceholder(suffix)
 			out = append(out, IDMention{ID: id, Pos: ln.Pos(m[2]), Placeholder: ph})
 		}
 	}

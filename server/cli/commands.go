@@ -241,7 +241,7 @@ func runList(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 			f.Status = append(f.Status, st)
 		}
 	} else if !r.o.all {
-		f.Status = []server.Status{server.StatusOpen, server.StatusInProgress, server.StatusBlocked, server.StatusDeferred}
+		f.Status = server.Unfinished
 	}
 	if r.o.typ != "" {
 		t, err := server.ParseType(r.o.typ)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -142,7 +141,7 @@ func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*s
 		f.Status = append(f.Status, st)
 	}
 	if len(f.Status) == 0 && !in.All {
-		f.Status = slices.DeleteFunc(slices.Clone(server.Statuses), func(s server.Status) bool { return s == server.StatusClosed })
+		f.Status = server.Unfinished
 	}
 	if in.Type != "" {
 		typ, err := server.ParseType(in.Type)

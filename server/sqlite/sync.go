@@ -30,17 +30,13 @@ func (d *DB) syncTx(ctx context.Context, tx *sql.Tx) (stale bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("read export: %w", err)
 	}
-	stored, err := getMeta(ctx, tx, "export_hash")
-	if err != nil {
-		return false, err
-	}
-	dirty, err := getMeta(ctx, tx, "export_dirty")
+	stored, dirty, err := exportState(ctx, tx)
 	if err != nil {
 		return false, err
 	}
 	h := server.Hash(data)
 	if h == stored {
-		return dirty == "1", nil
+		return dirty, nil
 	}
 	if err := d.rebuild(ctx, tx, data); err != nil {
 		return false, err
@@ -49,6 +45,28 @@ func (d *DB) syncTx(ctx context.Context, tx *sql.Tx) (stale bool, err error) {
 		return false, err
 	}
 	return false, setMeta(ctx, tx, "export_dirty", "0")
+}
+
+// exportState reads, in one query, the hash of the export this index last
+// wrote and whether a committed change is still waiting to be exported.
+func exportState(ctx context.Context, q queryer) (hash string, dirty bool, err error) {
+	rows, err := q.QueryContext(ctx, `SELECT key, value FROM meta WHERE key IN ('export_hash', 'export_dirty')`)
+	if err != nil {
+		return "", false, fmt.Errorf("read index meta: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return "", false, fmt.Errorf("read index meta: %w", err)
+		}
+		if k == "export_hash" {
+			hash = v
+		} else {
+			dirty = v == "1"
+		}
+	}
+	return hash, dirty, rows.Err()
 }
 
 // rebuild replaces the index's issues with the export's. The allocated
@@ -198,9 +216,8 @@ func (d *DB) ensureSynced(ctx context.Context) error {
 	verified := time.Now()
 	data, err := os.ReadFile(d.opts.Export)
 	if err == nil {
-		stored, err1 := getMeta(ctx, d.rdb, "export_hash")
-		dirty, err2 := getMeta(ctx, d.rdb, "export_dirty")
-		if err1 == nil && err2 == nil && stored == server.Hash(data) && dirty != "1" {
+		stored, dirty, err := exportState(ctx, d.rdb)
+		if err == nil && stored == server.Hash(data) && !dirty {
 			if statErr == nil && int64(len(data)) == fi.Size() {
 				d.seenMu.Lock()
 				d.seen = fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
