@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -74,7 +75,7 @@ func ParseAdopted(path string, src []byte) *Decision {
 		}
 	}
 	if d.Status == "" {
-		d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, RuleParse,
+		d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, ruleid.Markdown,
 			"adopted record has no status: add a \"## Status\" section (Accepted, Superseded by ...) or a front matter with status:"))
 	}
 	for _, line := range strings.Split(status, "\n") {

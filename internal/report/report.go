@@ -62,7 +62,7 @@ func Write(w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	rep := audit.Build(res)
+	rep := audit.Build(res.Snapshot)
 	commit := gitHead(o.Dir)
 	p := page{Title: "Decision register", Commit: commit, Generated: o.Now.UTC().Format(time.RFC3339),
 		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -259,8 +258,19 @@ func (t *tools) run(decision string) (*check.Result, error) {
 	return check.Run(check.Options{Dir: t.dir, Decision: decision})
 }
 
+// claims loads the snapshot and evaluates the claims only (of one decision
+// when decision is set): the decision tools show claim states, not the
+// register rules' findings.
+func (t *tools) claims(decision string) (*check.Result, error) {
+	snap, err := snapshot.Load(t.dir)
+	if err != nil {
+		return nil, err
+	}
+	return check.Claims(snap, decision), nil
+}
+
 func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, DecisionsOut, error) {
-	res, err := t.run("")
+	res, err := t.claims("")
 	if err != nil {
 		return nil, DecisionsOut{}, err
 	}
@@ -304,7 +314,7 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 	if err := server.CheckDecision(in.ID); err != nil {
 		return nil, DecisionOut{}, err
 	}
-	res, err := t.run(in.ID)
+	res, err := t.claims(in.ID)
 	if err != nil {
 		return nil, DecisionOut{}, err
 	}
@@ -312,10 +322,14 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 		if d.ID != in.ID {
 			continue
 		}
-		text, err := os.ReadFile(filepath.Join(t.dir, filepath.FromSlash(d.Path)))
-		if err != nil {
-			return nil, DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, err)
+		doc := res.Doc(d.Path) // read once, by the snapshot
+		if doc == nil {
+			return nil, DecisionOut{}, fmt.Errorf("read %s: not loaded", d.Path)
 		}
+		if doc.Err != nil {
+			return nil, DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, doc.Err)
+		}
+		text := doc.Src
 		out := DecisionOut{ID: d.ID, Title: d.Title, Status: d.Status, File: d.Path, Tracker: append([]string{}, d.Tracker...), Text: string(text), Claims: []check.ClaimState{}}
 		for _, c := range res.Claims {
 			if c.Decision == d.ID {
