@@ -87,6 +87,7 @@ func Run(opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.registerRules()
+	res.noClaimsRule()
 	res.rangeRule()
 	res.trackerRule()
 	res.countRule()
@@ -189,16 +190,7 @@ func (r *Result) load() error {
 		}
 		r.addDecision(f, "decision file", register.ParseDecision)
 	}
-	if cfg.Adopt != "" {
-		// Existing MADR / adr-tools records, read in place (D33).
-		adir := strings.TrimSuffix(path.Clean(cfg.Adopt), "/") + "/"
-		for _, f := range r.Repo.Files {
-			if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") || register.AdoptedID(f[len(adir):]) == "" {
-				continue
-			}
-			r.addDecision(f, "adopted record", register.ParseAdopted)
-		}
-	}
+	r.loadAdopted()
 	sort.Slice(r.Decisions, func(i, j int) bool {
 		a, b := register.IDNumber(r.Decisions[i].FileID), register.IDNumber(r.Decisions[j].FileID)
 		if a != b {
@@ -206,6 +198,7 @@ func (r *Result) load() error {
 		}
 		return r.Decisions[i].Path < r.Decisions[j].Path
 	})
+	r.resolveAdopted()
 
 	if exp := cfg.Tracker.Export; exp != "" {
 		data, err := r.Repo.ReadFile(exp, 0)
@@ -239,15 +232,16 @@ func (r *Result) byID() map[string]*register.Decision {
 // maxN is the highest decision id in the register.
 // addDecision reads one decision file with parse and records it and its
 // findings; an unreadable file is a finding at its first line.
-func (r *Result) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) {
+func (r *Result) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) *register.Decision {
 	data, err := r.Repo.ReadFile(f, maxMarkdown)
 	if err != nil {
 		r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse, "cannot read %s: %v", what, describe(err))
-		return
+		return nil
 	}
 	d := parse(f, data)
 	r.Decisions = append(r.Decisions, d)
 	r.Findings = append(r.Findings, d.Findings...)
+	return d
 }
 
 func (r *Result) maxN() int {
@@ -264,6 +258,9 @@ func (r *Result) registerRules() {
 	reg := r.Register
 	files := map[string][]*register.Decision{}
 	for _, d := range r.Decisions {
+		if d.FileID == "" && d.Adopted {
+			continue // reported by loadAdopted
+		}
 		files[d.FileID] = append(files[d.FileID], d)
 	}
 	rows := map[string]register.Row{}
@@ -287,6 +284,9 @@ func (r *Result) registerRules() {
 			if target != d.Path {
 				r.errorf(row.LinkPos, register.RuleRegister, "%s links to %s, but its decision file is %s", row.ID, target, d.Path)
 			}
+		}
+		if d.Adopted && !register.ValidStatus(d.Status) {
+			continue // one finding, at the record's status (statusAdvice)
 		}
 		if reg.HasStatus && d.Parsed && d.Status != "" && row.Status != d.Status {
 			r.errorf(row.StatusPos, register.RuleRegister, "%s is %q in the register but %q in %s: make them agree", row.ID, row.Status, d.Status, d.Path)
@@ -312,10 +312,19 @@ func (r *Result) registerRules() {
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {
 			r.errorf(d.KeyPos("id"), register.RuleRegister, "front matter id %s does not match the file name's %s", d.ID, d.FileID)
 		}
-		if d.Status != "" && !register.ValidStatus(d.Status) {
+		if d.Adopted && d.FileID == "" {
+			continue
+		}
+		if d.Adopted && d.Status == "" {
+			r.errorf(d.KeyPos("status"), register.RuleStatus, "adopted record %s states no status: map records without one in %s (statuses: {%s: accepted})", d.FileID, config.FileName, register.Unstated)
+		} else if d.Adopted && !register.ValidStatus(d.Status) {
+			r.errorf(d.KeyPos("status"), register.RuleStatus, "%s", statusAdvice(d))
+		} else if d.Status != "" && !register.ValidStatus(d.Status) {
 			r.errorf(d.KeyPos("status"), register.RuleStatus, "status %q is not one of %s", d.Status, strings.Join(register.Statuses, ", "))
 		}
-		if d.Status == "superseded" && len(d.SupersededBy) == 0 {
+		if d.Status == "superseded" && len(d.SupersededBy) == 0 && d.Adopted && d.ID == "" {
+			r.errorf(d.KeyPos("status"), register.RuleStatus, "adopted record %s is superseded but names no registered successor: give the successor supersedes: [%s] in its front matter (the record itself stays as written)", d.FileID, d.FileID)
+		} else if d.Status == "superseded" && len(d.SupersededBy) == 0 {
 			r.errorf(d.KeyPos("status"), register.RuleStatus, "%s is superseded but names no successor: add superseded-by: [D<n>]", d.FileID)
 		}
 		for _, ref := range d.Supersedes {

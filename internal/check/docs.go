@@ -357,7 +357,16 @@ func severityFor(status string) diag.Severity {
 // countRule (CL010): a count stated right before a list equals the list's
 // length.
 func (r *Result) countRule() {
+	history := map[string]bool{}
+	for _, d := range r.Decisions {
+		if d.Adopted && d.ID == "" {
+			history[d.Path] = true // an adopted record's prose is history (D41)
+		}
+	}
 	for _, f := range r.corpus() {
+		if history[f] {
+			continue
+		}
 		data, err := r.readDoc(f)
 		if err != nil {
 			continue // unreadable files are reported by the rules that need them
