@@ -70,7 +70,7 @@ func yamlScalarStart(src []byte, i int) bool {
 	return false
 }
 
-// yamlQuoted returns the end of the quoted scalar at i: ” escapes a single
+// yamlQuoted returns the end of the quoted scalar at i: a doubled single quote escapes a single
 // quote, a backslash escapes in double quotes.
 func yamlQuoted(src []byte, i int) int {
 	q := src[i]
@@ -137,7 +137,7 @@ func yamlBlock(src []byte, i, hdr int) (int, int) {
 }
 
 // scanTOML reads TOML: `#` comments, basic and literal strings, and their
-// multi-line forms (""" and ”').
+// multi-line forms (three double or three single quotes).
 func scanTOML(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
@@ -190,7 +190,7 @@ func tomlMulti(src []byte, i int) int {
 }
 
 // scanSQL reads SQL: `--` comments, `/* */` comments (not nested, as in
-// SQLite and MySQL), '…' strings with ” for a quote, "…" quoted
+// SQLite and MySQL), '…' strings with a doubled quote for a quote, "…" quoted
 // identifiers, and PostgreSQL's $tag$…$tag$ strings.
 func scanSQL(src []byte, r *Regions) {
 	n := len(src)
