@@ -29,6 +29,9 @@ func TestTrackerExportSizeLimit(t *testing.T) {
 		}
 	}
 	exp := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")
+	if err := os.MkdirAll(filepath.Dir(exp), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Create(exp)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Repo is a snapshot of the files under a root directory.
@@ -271,6 +272,10 @@ func (r *Repo) inside(rel string) error {
 	}
 	real, err := filepath.EvalSymlinks(r.Abs(rel))
 	if err != nil {
+		if strings.Contains(err.Error(), "too many links") {
+			// EvalSymlinks words a loop its own way; report it as open does.
+			return &fs.PathError{Op: "open", Path: rel, Err: syscall.ELOOP}
+		}
 		return err
 	}
 	if in, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(in) {
