@@ -274,4 +274,3 @@ func TestLeftoverTempRemoved(t *testing.T) {
 		t.Errorf("leftover temp file still there (%v)", err)
 	}
 }
-
