@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,6 +67,10 @@ type Options struct {
 	Prefix string
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Warn receives notes about repairs a command made or could not make
+	// (an index rebuilt, an export that stays stale while a read goes on);
+	// nil discards them.
+	Warn func(msg string)
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
@@ -121,6 +126,26 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(opts.DB), 0o755); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	d, err := open(ctx, opts)
+	if corrupt(err) && exErr == nil {
+		// The index is a cache of the export: set the damaged file aside
+		// and build a new one from the export.
+		aside := opts.DB + ".corrupt"
+		if rerr := os.Rename(opts.DB, aside); rerr != nil {
+			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
+		}
+		os.Remove(opts.DB + "-wal")
+		os.Remove(opts.DB + "-shm")
+		opts.Warn(fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export))
+		return open(ctx, opts)
+	}
+	return d, err
+}
+
+func open(ctx context.Context, opts Options) (*DB, error) {
 	d := &DB{opts: opts}
 	var err error
 	if d.rdb, err = openDB(opts.DB, false); err != nil {
@@ -137,6 +162,23 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	return d, nil
 }
 
+// corrupt reports SQLite's "file is not a database" and "database disk
+// image is malformed".
+func corrupt(err error) bool {
+	var c interface{ Code() int }
+	if errors.As(err, &c) {
+		code := c.Code() & 0xff
+		return code == 26 || code == 11 // SQLITE_NOTADB, SQLITE_CORRUPT
+	}
+	return false
+}
+
+// uriPath escapes the bytes SQLite's URI file names give a meaning to, so
+// an index path holding ?, # or % names that file and no other.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(p))
+}
+
 func openDB(path string, immediate bool) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -145,7 +187,7 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 	if immediate {
 		q.Set("_txlock", "immediate")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -168,6 +210,12 @@ func (d *DB) Prefix() string { return d.prefix }
 // init creates or upgrades the schema and records the prefix, then syncs
 // the index with the export.
 func (d *DB) init(ctx context.Context) error {
+	if ok, err := d.current(ctx); err != nil {
+		return err
+	} else if ok {
+		// Nothing to create: no write, so reads work on a full disk.
+		return d.ensureSynced(ctx)
+	}
 	err := d.withRetry(ctx, func() error {
 		tx, err := d.wdb.BeginTx(ctx, nil)
 		if err != nil {
@@ -182,7 +230,34 @@ func (d *DB) init(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, false, nil)
+	return d.ensureSynced(ctx)
+}
+
+// current reads, without a write lock, whether the schema is this
+// version's and the prefix is already the one asked for; then init has
+// nothing to write.
+func (d *DB) current(ctx context.Context) (bool, error) {
+	var n int
+	err := d.rdb.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'`).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("open index %s: %w", d.opts.DB, err)
+	}
+	if n == 0 {
+		return false, nil
+	}
+	v, err := getMeta(ctx, d.rdb, "index_schema")
+	if err != nil || v != indexSchema {
+		return false, err
+	}
+	p, err := getMeta(ctx, d.rdb, "prefix")
+	if err != nil {
+		return false, err
+	}
+	if d.opts.Prefix != "" && p != d.opts.Prefix {
+		return false, nil
+	}
+	d.prefix = p
+	return true, nil
 }
 
 func (d *DB) initTx(ctx context.Context, tx *sql.Tx) error {
@@ -292,6 +367,7 @@ func (d *DB) write(ctx context.Context, changed bool, fn func(tx *sql.Tx) error)
 				return err
 			}
 		}
+		step("commit")
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
@@ -300,7 +376,26 @@ func (d *DB) write(ctx context.Context, changed bool, fn func(tx *sql.Tx) error)
 	if err != nil || !export {
 		return err
 	}
-	return d.withRetry(ctx, func() error { return d.rewriteExport(ctx) })
+	step("committed")
+	if err := d.withRetry(ctx, func() error { return d.rewriteExport(ctx) }); err != nil {
+		// The change is committed and the dirty flag says so: this is not
+		// "nothing changed", and the next command repairs the export.
+		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", server.ErrUnexported, err)
+	}
+	return nil
+}
+
+// stepHook, when set (by the fault-injection tests only, in a child
+// process they SIGKILL), is called at each step of a write: "commit" before
+// the index commit, "committed" after it, "temp" once the new export is
+// fsynced under its temp name, "renamed" after the rename and before the
+// hash is recorded.
+var stepHook func(step string)
+
+func step(name string) {
+	if stepHook != nil {
+		stepHook(name)
+	}
 }
 
 func (d *DB) withRetry(ctx context.Context, fn func() error) error {

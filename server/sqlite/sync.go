@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/claimslint/claimslint/server"
@@ -37,6 +38,20 @@ func (d *DB) syncTx(ctx context.Context, tx *sql.Tx) (stale bool, err error) {
 	h := server.Hash(data)
 	if h == stored {
 		return dirty, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// Records are never deleted, so an empty export beside an index
+		// that holds issues was truncated (a full disk, a stray
+		// redirection), not emptied on purpose: it is treated like a
+		// missing export and rewritten from the index.
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM issues`).Scan(&n); err != nil {
+			return false, fmt.Errorf("count issues: %w", err)
+		}
+		if n > 0 {
+			d.opts.Warn(fmt.Sprintf("the export %s is empty but the index holds %d issues; records are never deleted, so it is rewritten from the index", d.opts.Export, n))
+			return true, nil
+		}
 	}
 	if err := d.rebuild(ctx, tx, data); err != nil {
 		return false, err
@@ -165,12 +180,29 @@ func exportTx(ctx context.Context, q queryer) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// writeAtomic replaces path with data: temp file, fsync, rename, fsync of
+// the directory. It runs under the index's write lock, so any temp file of
+// an earlier rewrite still there was left by a killed writer and is
+// removed. The file keeps its permission bits (a read-only export stays
+// read-only); a new one is 0644.
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create export directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	pattern := "." + filepath.Base(path) + ".tmp-"
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), pattern) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, pattern+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
@@ -187,12 +219,14 @@ func writeAtomic(path string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
+	step("temp")
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("replace export: %w", err)
 	}
+	step("renamed")
 	// The rename is durable only once the directory entry is on disk.
 	if df, err := os.Open(dir); err == nil {
 		df.Sync()
@@ -226,7 +260,15 @@ func (d *DB) ensureSynced(ctx context.Context) error {
 			return nil
 		}
 	}
-	return d.write(ctx, false, nil)
+	err = d.write(ctx, false, nil)
+	if errors.Is(err, server.ErrUnexported) {
+		// The index is in sync and committed; only the export is behind.
+		// A read goes on (a full disk must not stop list or show), and the
+		// next command tries again.
+		d.opts.Warn(err.Error())
+		return nil
+	}
+	return err
 }
 
 // Export returns the canonical export of the committed state.
