@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -52,9 +53,17 @@ type ImportResult struct {
 	Dangling []Edge
 }
 
+// ErrUnexported is wrapped by a write that committed to the index but could
+// not rewrite the export afterwards (a full disk, a read-only or immutable
+// file): the change is stored, the returned record is valid, and the next
+// docket command rewrites the export from the index. It is not a failure
+// to report as "nothing changed".
+var ErrUnexported = errors.New("committed to the index, but the export could not be rewritten")
+
 // Store is docket's working index. Every method that writes commits a
 // transaction and then rewrites the canonical export from the committed
-// state before it returns, so a caller that got no error has both on disk.
+// state before it returns, so a caller that got no error has both on disk;
+// one that got ErrUnexported has the change in the index only.
 type Store interface {
 	// Prefix is the id prefix of this tracker.
 	Prefix() string

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,16 @@ type Options struct {
 	Now func() time.Time
 	// Workflow maps statuses onto classes; nil means server.DefaultWorkflow.
 	Workflow server.Workflow
+	// Warn receives notes about repairs a command made or could not make
+	// (an export rewritten from the index, an export that stays stale while
+	// a read goes on); nil discards them.
+	Warn func(msg string)
+	// Step, when set (by fault-injection tests only, in a child process
+	// they SIGKILL), is called at each step of a write: "commit" before the
+	// index commit, "committed" after it, "temp" once the new export is
+	// fsynced under its temp name, "renamed" after the rename and before
+	// the hash is recorded.
+	Step func(step string)
 }
 
 // Service is a docket tracker: an index kept in line with its export.
@@ -75,6 +86,12 @@ func Open(ctx context.Context, idx Index, opts Options) (*Service, error) {
 	if opts.Workflow == nil {
 		opts.Workflow = server.DefaultWorkflow
 	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	if opts.Step == nil {
+		opts.Step = func(string) {}
+	}
 	s := &Service{idx: idx, opts: opts}
 	if err := s.init(ctx); err != nil {
 		idx.Close()
@@ -92,32 +109,40 @@ func (s *Service) Prefix() string { return s.prefix }
 // Workflow returns the status mapping the service uses.
 func (s *Service) Workflow() server.Workflow { return s.opts.Workflow }
 
-// init records the prefix, then syncs the index with the export.
+// init records the prefix, then syncs the index with the export. When the
+// prefix is already the one asked for, nothing is written, so reads work
+// on a full disk.
 func (s *Service) init(ctx context.Context) error {
-	err := s.idx.Write(ctx, func(w Writer) error {
-		p, err := w.Meta("prefix")
-		if err != nil {
-			return err
-		}
-		if s.opts.Prefix != "" {
+	var p string
+	err := s.idx.Read(ctx, func(r Reader) error {
+		var err error
+		p, err = r.Meta("prefix")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if s.opts.Prefix != "" && p != s.opts.Prefix {
+		err = s.idx.Write(ctx, func(w Writer) error {
+			p, err := w.Meta("prefix")
+			if err != nil {
+				return err
+			}
 			if err := server.ValidPrefix(s.opts.Prefix); err != nil {
 				return err
 			}
 			if p != "" && p != s.opts.Prefix {
 				return server.Invalidf("this tracker's prefix is %q, not %q", p, s.opts.Prefix)
 			}
-			p = s.opts.Prefix
-			if err := w.SetMeta("prefix", p); err != nil {
-				return err
-			}
+			return w.SetMeta("prefix", s.opts.Prefix)
+		})
+		if err != nil {
+			return err
 		}
-		s.prefix = p
-		return nil
-	})
-	if err != nil {
-		return err
+		p = s.opts.Prefix
 	}
-	return s.write(ctx, false, nil)
+	s.prefix = p
+	return s.ensureSynced(ctx)
 }
 
 // write runs fn in a write transaction after bringing the index in line
@@ -146,12 +171,19 @@ func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) err
 				return err
 			}
 		}
+		s.opts.Step("commit")
 		return nil
 	})
 	if err != nil || !export {
 		return err
 	}
-	return s.idx.Write(ctx, s.rewriteExport)
+	s.opts.Step("committed")
+	if err := s.idx.Write(ctx, s.rewriteExport); err != nil {
+		// The change is committed and the dirty flag says so: this is not
+		// "nothing changed", and the next command repairs the export.
+		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", server.ErrUnexported, err)
+	}
+	return nil
 }
 
 // syncTx brings the index in line with the export inside a write
@@ -176,6 +208,20 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 	h := server.Hash(data)
 	if h == stored {
 		return dirty, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// Records are never deleted, so an empty export beside an index
+		// that holds issues was truncated (a full disk, a stray
+		// redirection), not emptied on purpose: it is treated like a
+		// missing export and rewritten from the index.
+		n, err := w.Count(server.Query{})
+		if err != nil {
+			return false, err
+		}
+		if n > 0 {
+			s.opts.Warn(fmt.Sprintf("the export %s is empty but the index holds %d issues; records are never deleted, so it is rewritten from the index", s.opts.Export, n))
+			return true, nil
+		}
 	}
 	if err := s.rebuild(w, data); err != nil {
 		return false, err
@@ -257,7 +303,7 @@ func (s *Service) rewriteExport(w Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(s.opts.Export, data); err != nil {
+	if err := writeAtomic(s.opts.Export, data, s.opts.Step); err != nil {
 		return err
 	}
 	if err := w.SetMeta("export_hash", server.Hash(data)); err != nil {
@@ -280,12 +326,29 @@ func exportOf(r Reader) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func writeAtomic(path string, data []byte) error {
+// writeAtomic replaces path with data: temp file, fsync, rename, fsync of
+// the directory. It runs under the index's write lock, so any temp file of
+// an earlier rewrite still there was left by a killed writer and is
+// removed. The file keeps its permission bits (a read-only export stays
+// read-only); a new one is 0644.
+func writeAtomic(path string, data []byte, step func(string)) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create export directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	pattern := "." + filepath.Base(path) + ".tmp-"
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), pattern) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, pattern+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
@@ -302,12 +365,14 @@ func writeAtomic(path string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
+	step("temp")
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("replace export: %w", err)
 	}
+	step("renamed")
 	// The rename is durable only once the directory entry is on disk.
 	if df, err := os.Open(dir); err == nil {
 		df.Sync()
@@ -347,7 +412,15 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 			return nil
 		}
 	}
-	return s.write(ctx, false, nil)
+	err = s.write(ctx, false, nil)
+	if errors.Is(err, server.ErrUnexported) {
+		// The index is in sync and committed; only the export is behind.
+		// A read goes on (a full disk must not stop list or show), and the
+		// next command tries again.
+		s.opts.Warn(err.Error())
+		return nil
+	}
+	return err
 }
 
 // read syncs, then runs fn on a snapshot.

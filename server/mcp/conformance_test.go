@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server"
-	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/rogpeppe/go-internal/txtar"
 )

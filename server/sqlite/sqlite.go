@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -64,6 +65,10 @@ type Options struct {
 	Prefix string
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Warn receives notes about repairs a command made or could not make
+	// (an index rebuilt, an export that stays stale while a read goes on);
+	// nil discards them.
+	Warn func(msg string)
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
@@ -74,18 +79,66 @@ type Options struct {
 var ErrNoTracker = docket.ErrNoTracker
 
 // Open opens the SQLite index at opts.DB (creating it if needed) and the
-// docket service over it: the wiring every command and test uses.
+// docket service over it: the wiring every command and test uses. A
+// damaged index is set aside and rebuilt from the export: it is only a
+// cache.
 func Open(ctx context.Context, opts Options) (*docket.Service, error) {
 	_, dbErr := os.Stat(opts.DB)
 	_, exErr := os.Stat(opts.Export)
 	if errors.Is(dbErr, fs.ErrNotExist) && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
 		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", docket.ErrNoTracker, opts.DB, opts.Export)
 	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	s, err := open(ctx, opts)
+	if corrupt(err) && exErr == nil {
+		aside := opts.DB + ".corrupt"
+		if rerr := os.Rename(opts.DB, aside); rerr != nil {
+			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
+		}
+		os.Remove(opts.DB + "-wal")
+		os.Remove(opts.DB + "-shm")
+		opts.Warn(fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export))
+		return open(ctx, opts)
+	}
+	return s, err
+}
+
+func open(ctx context.Context, opts Options) (*docket.Service, error) {
 	idx, err := OpenIndex(ctx, opts.DB, opts.BusyRetries)
 	if err != nil {
 		return nil, err
 	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now})
+	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Step: step})
+}
+
+// stepHook, when set (by the fault-injection tests only, in a child
+// process they SIGKILL), is called at each step of a write (see
+// docket.Options.Step).
+var stepHook func(step string)
+
+func step(name string) {
+	if stepHook != nil {
+		stepHook(name)
+	}
+}
+
+// corrupt reports SQLite's "file is not a database" and "database disk
+// image is malformed".
+func corrupt(err error) bool {
+	var c interface{ Code() int }
+	if errors.As(err, &c) {
+		code := c.Code() & 0xff
+		return code == 26 || code == 11 // SQLITE_NOTADB, SQLITE_CORRUPT
+	}
+	return false
+}
+
+// uriPath escapes the bytes SQLite's URI file names give a meaning to, so
+// an index path holding ?, # or % names that file and no other.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(p))
 }
 
 // Index is the SQLite docket.Index.
@@ -116,6 +169,13 @@ func OpenIndex(ctx context.Context, path string, busyRetries int) (*Index, error
 		x.rdb.Close()
 		return nil, err
 	}
+	if ok, err := x.current(ctx, path); err != nil {
+		x.Close()
+		return nil, err
+	} else if ok {
+		// Nothing to create: no write, so reads work on a full disk.
+		return x, nil
+	}
 	err = x.withRetry(ctx, func() error {
 		tx, err := x.wdb.BeginTx(ctx, nil)
 		if err != nil {
@@ -142,7 +202,7 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 	if immediate {
 		q.Set("_txlock", "immediate")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -157,6 +217,28 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 // Close releases the database handles.
 func (x *Index) Close() error {
 	return errors.Join(x.rdb.Close(), x.wdb.Close())
+}
+
+// current reads, without a write lock, whether the schema is this
+// version's; then there is nothing to create.
+func (x *Index) current(ctx context.Context, path string) (bool, error) {
+	var n int
+	err := x.rdb.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'`).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("open index %s: %w", path, err)
+	}
+	if n == 0 {
+		return false, nil
+	}
+	var v string
+	err = x.rdb.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='index_schema'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("open index %s: %w", path, err)
+	}
+	return v == indexSchema, nil
 }
 
 func initSchema(ctx context.Context, tx *sql.Tx) error {

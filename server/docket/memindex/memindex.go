@@ -200,7 +200,9 @@ func (t *txn) match(q server.Query) []server.Row {
 		}
 		out = append(out, server.RowOf(i))
 	}
-	slices.SortFunc(out, func(a, b server.Row) int { return server.CompareKeys(q.Sort, server.KeyOf(a, q.Sort), server.KeyOf(b, q.Sort)) })
+	slices.SortFunc(out, func(a, b server.Row) int {
+		return server.CompareKeys(q.Sort, server.KeyOf(a, q.Sort), server.KeyOf(b, q.Sort))
+	})
 	return out
 }
 
