@@ -201,7 +201,7 @@ func (r *Result) load() error {
 	r.resolveAdopted()
 
 	if exp := cfg.Tracker.Export; exp != "" {
-		data, err := r.Repo.ReadFile(exp, 0)
+		data, err := r.Repo.ReadFile(exp, tracker.MaxExport)
 		switch {
 		case err == nil:
 			var fs []diag.Finding
@@ -209,6 +209,8 @@ func (r *Result) load() error {
 			r.Findings = append(r.Findings, fs...)
 		case errors.Is(err, fs.ErrNotExist):
 			// Reported by the tracker rule only if an id needs resolving.
+		case errors.Is(err, repo.ErrTooLarge):
+			return fmt.Errorf("tracker export: %s: %w; claimslint reads exports up to %d MiB (split or archive closed issues)", exp, err, tracker.MaxExport>>20)
 		default:
 			return fmt.Errorf("tracker export: read %s: %w", exp, describe(err))
 		}
