@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -201,6 +202,9 @@ func registerRules(p *Pass) error {
 	reg := r.Register
 	files := map[string][]*register.Decision{}
 	for _, d := range r.Decisions {
+		if d.FileID == "" && d.Adopted {
+			continue // reported by loadAdopted
+		}
 		files[d.FileID] = append(files[d.FileID], d)
 	}
 	rows := map[string]register.Row{}
@@ -224,6 +228,9 @@ func registerRules(p *Pass) error {
 			if target != d.Path {
 				errorf(row.LinkPos, ruleid.Register, "%s links to %s, but its decision file is %s", row.ID, target, d.Path)
 			}
+		}
+		if d.Adopted && !register.ValidStatus(d.Status) {
+			continue // one finding, at the record's status (statusAdvice)
 		}
 		if reg.HasStatus && d.Parsed && d.Status != "" && row.Status != d.Status {
 			errorf(row.StatusPos, ruleid.Register, "%s is %q in the register but %q in %s: make them agree", row.ID, row.Status, d.Status, d.Path)
@@ -249,10 +256,19 @@ func registerRules(p *Pass) error {
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {
 			errorf(d.KeyPos("id"), ruleid.Register, "front matter id %s does not match the file name's %s", d.ID, d.FileID)
 		}
-		if d.Status != "" && !register.ValidStatus(d.Status) {
+		if d.Adopted && d.FileID == "" {
+			continue
+		}
+		if d.Adopted && d.Status == "" {
+			errorf(d.KeyPos("status"), ruleid.Status, "adopted record %s states no status: map records without one in %s (statuses: {%s: accepted})", d.FileID, config.FileName, register.Unstated)
+		} else if d.Adopted && !register.ValidStatus(d.Status) {
+			errorf(d.KeyPos("status"), ruleid.Status, "%s", statusAdvice(d))
+		} else if d.Status != "" && !register.ValidStatus(d.Status) {
 			errorf(d.KeyPos("status"), ruleid.Status, "status %q is not one of %s", d.Status, strings.Join(register.Statuses, ", "))
 		}
-		if d.Status == "superseded" && len(d.SupersededBy) == 0 {
+		if d.Status == "superseded" && len(d.SupersededBy) == 0 && d.Adopted && d.ID == "" {
+			errorf(d.KeyPos("status"), ruleid.Status, "adopted record %s is superseded but names no registered successor: give the successor supersedes: [%s] in its front matter (the record itself stays as written)", d.FileID, d.FileID)
+		} else if d.Status == "superseded" && len(d.SupersededBy) == 0 {
 			errorf(d.KeyPos("status"), ruleid.Status, "%s is superseded but names no successor: add superseded-by: [D<n>]", d.FileID)
 		}
 		for _, ref := range d.Supersedes {

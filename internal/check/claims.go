@@ -122,6 +122,7 @@ func claimTableRun(p *Pass) error {
 // evaluated. Files are read once each, in parallel, and every claim that
 // touches a file is matched in that one pass.
 func claimRun(p *Pass) error {
+	noClaimsRule(p)
 	r := p.res
 	only := p.Opts.Decision
 	var live []*claim
@@ -288,7 +289,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	if !utf8.Valid(src) {
 		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
 	}
-	masked := codeline.Mask(rel, src)
+	var regions codeline.Regions
+	codeline.Scan(rel, src, &regions)
+	masked := regions.Masked(src)
 	test := isTestFile(rel)
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
@@ -340,7 +343,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				return
 			}
 			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
-			if test && !spec.tests {
+			if (test || regions.InTest(starts[ln]+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}

@@ -11,6 +11,7 @@ package register
 import (
 	"bytes"
 	"fmt"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
 	"regexp"
 	"sort"
@@ -19,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/diag"
-	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
@@ -122,7 +122,23 @@ type Decision struct {
 	// ConfirmationPos is the Confirmation heading, when there is one.
 	ConfirmationPos token.Position
 	HasConfirmation bool
-	Findings        []diag.Finding
+	// ClaimsNone is the reason given by "claims: none, <reason>" in the
+	// front matter: an accepted decision that has no claims on purpose.
+	ClaimsNone string
+	// Adopted is set for a record of an existing collection read in place
+	// (docs/adr/0007-x.md, 20200925-x.md): history, never rewritten.
+	Adopted bool
+	// RawStatus is the status as an adopted record wrote it.
+	RawStatus string
+	// Date is the record's date: front matter, for ordering date-named
+	// records.
+	Date string
+	// Links are an adopted record's relations as written; the check
+	// resolves them into Supersedes, SupersededBy and Relations.
+	Links []RecordLink
+	// Relations are the resolved relations other than whole supersession.
+	Relations []Relation
+	Findings  []diag.Finding
 }
 
 // KeyPos returns the position of a front-matter key, or line 1.
@@ -456,34 +472,6 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 			return ""
 		}
 	}
-	list := func(key string) []string {
-		v, ok := fm[key]
-		if !ok || v == nil {
-			return nil
-		}
-		switch v := v.(type) {
-		case string:
-			if strings.TrimSpace(v) == "" {
-				return nil
-			}
-			return []string{strings.TrimSpace(v)}
-		case []any:
-			var out []string
-			for _, e := range v {
-				switch e := e.(type) {
-				case string:
-					out = append(out, strings.TrimSpace(e))
-				case nil:
-				default:
-					out = append(out, fmt.Sprint(e))
-				}
-			}
-			return out
-		default:
-			d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Markdown, "front matter %s: want a list such as [a, b], got %s", key, yamlKind(v)))
-			return nil
-		}
-	}
 	d.ID = str("id")
 	d.Status = strings.ToLower(str("status"))
 	if d.ID == "" {
@@ -494,6 +482,13 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 	if d.Status == "" {
 		d.Findings = append(d.Findings, finding(d.KeyPos("status"), ruleid.Markdown, "front matter has no status: add status: proposed (or %s)", strings.Join(Statuses[1:], ", ")))
 	}
+	d.readRefs(fm)
+}
+
+// readRefs reads the keys every decision file may have, adopted or not:
+// supersedes, superseded-by, tracker, residuals and claims.
+func (d *Decision) readRefs(fm map[string]any) {
+	list := func(key string) []string { return d.fmList(fm, key) }
 	refs := func(key string) []Ref {
 		var out []Ref
 		for _, s := range list(key) {
@@ -510,6 +505,51 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 	d.SupersededBy = refs("superseded-by")
 	d.Tracker = list("tracker")
 	d.Residuals = list("residuals")
+	if v, ok := fm["claims"]; ok {
+		s, _ := v.(string)
+		m := claimsNoneRE.FindStringSubmatch(strings.TrimSpace(s))
+		switch {
+		case m == nil:
+			d.Findings = append(d.Findings, finding(d.KeyPos("claims"), ruleid.Claims, "front matter claims: want \"none, <reason>\" (a decision with no claims on purpose); claims themselves go in the Confirmation table"))
+		case strings.TrimSpace(m[1]) == "":
+			d.Findings = append(d.Findings, finding(d.KeyPos("claims"), ruleid.Claims, "claims: none needs a reason: write claims: none, <why nothing in the code can check this decision>"))
+		default:
+			d.ClaimsNone = strings.TrimSpace(m[1])
+		}
+	}
+}
+
+// claimsNoneRE reads "none, reason", "none - reason", "none: reason".
+var claimsNoneRE = regexp.MustCompile(`(?is)^none\b[\s,;:\-\x{2013}\x{2014}()]*(.*?)\)?$`)
+
+// fmList reads a front-matter key that holds a list (or one string).
+func (d *Decision) fmList(fm map[string]any, key string) []string {
+	v, ok := fm[key]
+	if !ok || v == nil {
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil
+		}
+		return []string{strings.TrimSpace(v)}
+	case []any:
+		var out []string
+		for _, e := range v {
+			switch e := e.(type) {
+			case string:
+				out = append(out, strings.TrimSpace(e))
+			case nil:
+			default:
+				out = append(out, fmt.Sprint(e))
+			}
+		}
+		return out
+	default:
+		d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Markdown, "front matter %s: want a list such as [a, b], got %s", key, yamlKind(v)))
+		return nil
+	}
 }
 
 func orDefault(s, def string) string {
@@ -568,6 +608,13 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 		name := strings.ToLower(c.text)
 		if _, dup := col[name]; !dup {
 			col[name] = i
+		}
+	}
+	if d.Adopted && d.ID == "" {
+		// A MADR 4 record's "Confirmation" section is the team's prose; a
+		// table there is a claims table only if it says so.
+		if _, ok := col["claim"]; !ok {
+			return
 		}
 	}
 	var missing []string

@@ -150,16 +150,7 @@ func (s *Snapshot) load() error {
 		}
 		s.addDecision(f, "decision file", register.ParseDecision)
 	}
-	if cfg.Adopt != "" {
-		// Existing MADR / adr-tools records, read in place (D33).
-		adir := strings.TrimSuffix(path.Clean(cfg.Adopt), "/") + "/"
-		for _, f := range s.Repo.Files {
-			if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") || register.AdoptedID(f[len(adir):]) == "" {
-				continue
-			}
-			s.addDecision(f, "adopted record", register.ParseAdopted)
-		}
-	}
+	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
 		a, b := register.IDNumber(s.Decisions[i].FileID), register.IDNumber(s.Decisions[j].FileID)
 		if a != b {
@@ -167,12 +158,13 @@ func (s *Snapshot) load() error {
 		}
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
+	s.resolveAdopted()
 	for _, site := range cfg.RangeSites {
 		s.addDoc(site, s.Repo.ReadDoc)
 	}
 
 	if exp := cfg.Tracker.Export; exp != "" {
-		data, err := s.Repo.ReadFile(exp, 0)
+		data, err := s.Repo.ReadFile(exp, tracker.MaxExport)
 		switch {
 		case err == nil:
 			var fs []diag.Finding
@@ -180,6 +172,8 @@ func (s *Snapshot) load() error {
 			s.ParseFindings = append(s.ParseFindings, fs...)
 		case errors.Is(err, fs.ErrNotExist):
 			// Reported by the tracker rule only if an id needs resolving.
+		case errors.Is(err, repo.ErrTooLarge):
+			return fmt.Errorf("tracker export: %s: %w; claimslint reads exports up to %d MiB (split or archive closed issues)", exp, err, tracker.MaxExport>>20)
 		default:
 			return fmt.Errorf("tracker export: read %s: %w", exp, Describe(err))
 		}
@@ -193,15 +187,16 @@ func (s *Snapshot) errorf(pos token.Position, rule, format string, args ...any) 
 
 // addDecision reads one decision file once and parses it with parse; an
 // unreadable file is a finding at its first line.
-func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) {
+func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) *register.Decision {
 	doc := s.addDoc(f, s.Repo.ReadFile)
 	if doc.Err != nil {
 		s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Markdown, "cannot read %s: %v", what, doc.Err)
-		return
+		return nil
 	}
 	d := parse(f, doc.Src)
 	s.Decisions = append(s.Decisions, d)
 	s.ParseFindings = append(s.ParseFindings, d.Findings...)
+	return d
 }
 
 // Doc returns the corpus document rel (the register, a decision file or a

@@ -16,6 +16,11 @@ import (
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
+// MaxExport bounds the size of a tracker export claimslint reads. An export
+// this large is beyond any tracker the register could name ids from by hand,
+// and reading one without a bound costs twice its size in memory.
+const MaxExport = 64 << 20
+
 // ghDefaultLimit is how many issues gh issue list prints without --limit.
 const ghDefaultLimit = 30
 
