@@ -41,6 +41,7 @@ var (
 func ParseAdopted(path string, src []byte) *Decision {
 	base := path[strings.LastIndexByte(path, '/')+1:]
 	id := AdoptedID(base)
+	src = bytes.TrimPrefix(src, utf8BOM)
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		d := ParseDecision(path, src)
 		d.FileID = id
@@ -51,7 +52,8 @@ func ParseAdopted(path string, src []byte) *Decision {
 		return d
 	}
 	d := &Decision{Path: path, FileID: id, ID: id, Keys: map[string]token.Position{}}
-	if f, ok := checkUTF8(path, src); !ok {
+	src, f, ok := checkSource(path, src)
+	if !ok {
 		d.Findings = append(d.Findings, f)
 		return d
 	}
