@@ -100,7 +100,7 @@ func firstLine(b []byte) string {
 
 func (r *report) hostileSection(b *strings.Builder) {
 	b.WriteString("## Hostile Markdown (issue 16)\n\n")
-	b.WriteString("Each input is prepended to a copy of this repository's `docs/PRD.md` (the tracked files, from `git archive HEAD`), and `claimslint check` runs on the copy. Before the limits of D40 the issue measured 52 s for `*a_ `, 39 s for `[a](<b`, 10 s for `> ` and 20 s and 3.3 GB for the wide table. The target: each under 1 s, or refused with a clear error.\n\n")
+	b.WriteString("Each input is prepended to a copy of this repository's `docs/PRD.md` (the tracked files, from `git archive HEAD`), and `claimslint check` runs on the copy. Before the limits of D40 the issue measured 52 s for `*a_ `, 39 s for `[a](<b`, 10 s for `> ` and 20 s and 3.3 GB for the wide table. The target: each under 1 s, or refused with a clear error. Reproduce this section alone with `bench/run.sh --only hostile --out -` (3 runs each after a warm-up).\n\n")
 	b.WriteString("| input | bytes | claimslint check | peak memory | exit | first line of output |\n|---|---:|---:|---:|---:|---|\n")
 	for _, c := range r.hostile {
 		fmt.Fprintf(b, "| %s | %d | %s (%s-%s) | %s | %d | %s |\n", c.name, c.size, ms(c.s.median), ms(c.s.min), ms(c.s.max), mib(c.s.rssKiB), c.exit, strings.ReplaceAll(c.answer, "|", `\|`))

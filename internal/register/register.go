@@ -400,9 +400,9 @@ func ParseDecision(path string, src []byte) *Decision {
 		d.FileID = "D" + m[1]
 	}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	src, f, ok := checkSource(path, src)
+	src, bad, ok := checkSource(path, src)
 	if !ok {
-		d.Findings = append(d.Findings, f)
+		d.Findings = append(d.Findings, bad)
 		return d
 	}
 	ln := newLines(path, src)
