@@ -328,7 +328,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	if !utf8.Valid(src) {
 		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
 	}
-	masked := codeline.Mask(rel, src)
+	var regions codeline.Regions
+	codeline.Scan(rel, src, &regions)
+	masked := regions.Masked(src)
 	test := isTestFile(rel)
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
@@ -379,7 +381,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				return
 			}
 			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
-			if test && !cc.tests {
+			if (test || regions.InTest(starts[ln]+loc[0])) && !cc.tests {
 				cc.record(&cc.test, h)
 				return
 			}

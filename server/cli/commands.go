@@ -574,7 +574,10 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if !committed(err) {
 		return err
 	}
-	_, perr := fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies added\n", name, res.Created, res.Updated, res.Unchanged, res.Edges)
+	for _, d := range res.Dangling {
+		fmt.Fprintf(r.env.Stderr, "%s:%d: warning: %s: %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	}
+	_, perr := fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies in records, %d added to stored records\n", name, res.Created, res.Updated, res.Unchanged, res.Deps, res.Edges)
 	return errors.Join(err, perr)
 }
 
