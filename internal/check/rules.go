@@ -24,6 +24,10 @@ first cell is a decision id D<n>. Each decision lives in
 front matter (id:) and the row agree; a row's link, when it has one, points at
 the decision's file; the row's Status cell and the file's status: agree.
 
+Adopted records (adopt: in .claimslint.yml) keep their names: the register
+row that links a record gives its id, and a record with no row is a finding
+until claimslint init --adopt registers it.
+
 Fix: add the missing row or file, rename the file, or correct the id or status
 so the two sides say the same thing.`},
 	{"CL002", "status-supersession", `Statuses come from a fixed set and supersession is reciprocal.
@@ -34,7 +38,13 @@ superseded-by: are reciprocal: D47 supersedes D43 (or one clause of it,
 written D43(6)) if and only if D43 lists D47 in superseded-by:. A decision
 superseded whole (no clause) must have status superseded or deprecated.
 
-Fix: write the reference on both sides, or correct the status.`},
+Adopted records are history: their status words are mapped through the
+statuses: vocabulary (a word it does not know is a finding that names the
+entry to add), one-way links are completed from the other side, and a link
+to no registered record is a warning. They are never asked to change.
+
+Fix: write the reference on both sides, or correct the status; for an
+adopted record, add a statuses: entry or write the successor's supersedes:.`},
 	{"CL003", "live-range", `Every range site carries the live range D1..Dn.
 
 n is the highest decision id in the register. Each file listed in
@@ -95,11 +105,15 @@ are *_test.go and anything under testdata/ or tests/.
 
 Status gates claims: claims of accepted decisions fail the run; claims of
 proposed decisions that do not hold yet are reported as pending and never fail
-it; claims of rejected, deprecated and superseded decisions are not evaluated.`},
+it; claims of rejected, deprecated and superseded decisions are not evaluated.
+
+An accepted decision with no claims is a finding, unless its front matter
+says why: claims: none, <reason>. Adopted records without an id: are exempt.`},
 	{"CL008", "markdown", `Register and decision files are readable.
 
 Each file must be valid UTF-8; a decision file starts with a YAML front
-matter block ('---' ... '---') that parses and holds at least id: and status:;
+matter block ('---' ... '---') that parses and holds at least id: and status:
+(an adopted record may have no front matter, or one without id:);
 list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
 
 Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`},
@@ -116,7 +130,8 @@ Fix: anchor on the one line that does the work (an anchored claim, or a more
 specific pattern), or narrow Path.`},
 	{"CL010", "count-before-list", `A count stated right before a list equals the list's length.
 
-In the register and the decision files, a paragraph that ends in a colon and
+In the register and the decision files (not adopted records, whose prose is
+history), a paragraph that ends in a colon and
 states a count in its last sentence ("Three residuals stay OPEN:", "the 4
 scripts below:") and is followed by a list must state the number of items
 the list has. A count is two or more, in digits or a word up to twenty, and
