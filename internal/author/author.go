@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -70,7 +70,7 @@ func New(o NewOptions) (*Plan, error) {
 	default:
 		return nil, fmt.Errorf("status %q: a new decision is proposed or accepted", o.Status)
 	}
-	res, err := check.Run(check.Options{Dir: o.Dir})
+	res, err := snapshot.Load(o.Dir)
 	if err != nil {
 		return nil, err
 	}

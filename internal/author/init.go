@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server"
 )
 
@@ -223,7 +223,7 @@ func Init(o InitOptions) (*Plan, error) {
 			ds = append(ds, r.d)
 			n = max(n, register.IDNumber(r.id)+1)
 		}
-		check.Relate(ds)
+		snapshot.Relate(ds)
 		var names []register.RecordName
 		for _, r := range col.records {
 			names = append(names, r.name)
@@ -403,7 +403,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := check.Run(check.Options{Dir: o.Dir})
+	res, err := snapshot.Load(o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	for _, r := range fresh {
 		ds = append(ds, r.d)
 	}
-	check.Relate(ds)
+	snapshot.Relate(ds)
 	for _, r := range fresh {
 		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
 		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))

@@ -1,17 +1,16 @@
 package check
 
-import "github.com/claimslint/claimslint/internal/register"
-
-// RuleVacuous is the id of prove's vacuous-claim findings, which the report
-// lists apart from check's own.
-const RuleVacuous = ruleVacuous
+import (
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
+)
 
 // noClaimsRule (CL007): an accepted decision with no claims is a finding,
 // unless its front matter says "claims: none, <reason>" (D43). Adopted
 // records are history and are exempt; a record claimslint wrote into the
 // adopted collection (it has an id:) is not.
-func (r *Result) noClaimsRule() {
-	for _, d := range r.Decisions {
+func noClaimsRule(p *Pass) {
+	for _, d := range p.Snap.Decisions {
 		if !d.Parsed || d.Status != "accepted" || len(d.Claims) > 0 || d.ClaimsNone != "" || d.FileID == "" {
 			continue
 		}
@@ -22,7 +21,7 @@ func (r *Result) noClaimsRule() {
 		if !d.HasConfirmation {
 			pos = d.KeyPos("status")
 		}
-		r.errorf(pos, ruleClaim, "%s is accepted but has no claims: add a claim row to its Confirmation table, or state claims: none, <reason> in its front matter", d.FileID)
+		p.Reportf(pos, "%s is accepted but has no claims: add a claim row to its Confirmation table, or state claims: none, <reason> in its front matter", d.FileID)
 	}
 }
 
@@ -30,7 +29,7 @@ func (r *Result) noClaimsRule() {
 // finding says what to fix, and "no claims" would say it again.
 func brokenTable(d *register.Decision) bool {
 	for _, f := range d.Findings {
-		if f.Check == register.RuleClaims {
+		if f.Check == ruleid.Claims {
 			return true
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/urfave/cli/v2"
 )
 
@@ -147,7 +148,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "audit",
 				Usage:        "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json", "markdown")},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", auditFormats...)},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runAudit(c, stdout)
@@ -182,7 +183,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return usageErr("explain takes one rule id, such as CL004")
 					}
-					doc, err := check.Explain(c.Args().First())
+					doc, err := check.Explain(c.Args().First(), allRules())
 					if err != nil {
 						return &exitError{ExitError, err}
 					}
@@ -243,9 +244,13 @@ func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", e
 // Version returns the module version and VCS revision from the build info.
 func Version() string { return buildinfo.Version() }
 
+// allRules is every rule claimslint reports: check's and audit's.
+func allRules() []*check.Rule { return append(append([]*check.Rule{}, check.Rules...), audit.Rule) }
+
 func ruleDocs() []format.RuleDoc {
-	out := make([]format.RuleDoc, len(check.Rules))
-	for i, r := range check.Rules {
+	rules := allRules()
+	out := make([]format.RuleDoc, len(rules))
+	for i, r := range rules {
 		out[i] = format.RuleDoc{ID: r.ID, Name: r.Name, Doc: r.Doc}
 	}
 	return out
@@ -300,10 +305,14 @@ func runList(c *cli.Context, stdout io.Writer) error {
 	if err := validFormat(f, []string{"text", "json"}); err != nil {
 		return err
 	}
-	res, err := run(c)
-	if err != nil {
-		return err
+	if c.NArg() > 0 {
+		return usageErr("list takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
+	snap, err := snapshot.Load(dirOf(c))
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	res := check.Claims(snap, "")
 	if f == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -445,7 +454,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 
 func runAudit(c *cli.Context, stdout io.Writer) error {
 	f := c.String("format")
-	if err := validFormat(f, []string{"text", "json", "markdown"}); err != nil {
+	if err := validFormat(f, auditFormats); err != nil {
 		return err
 	}
 	if c.NArg() > 0 {
@@ -460,8 +469,12 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 		err = rep.WriteJSON(stdout)
 	case "markdown":
 		err = rep.WriteMarkdown(stdout)
-	default:
+	case "text":
 		err = rep.WriteText(stdout)
+	default:
+		// sarif and github: the problems as findings, through the
+		// formatters check uses.
+		err = format.Write(stdout, f, rep.Findings(), ruleDocs(), Version())
 	}
 	if err != nil {
 		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
@@ -471,6 +484,10 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 	}
 	return nil
 }
+
+// auditFormats: the audit table (text, markdown), its JSON document, and
+// the finding formats every command shares.
+var auditFormats = []string{"text", "json", "markdown", "sarif", "github"}
 
 func runInit(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {

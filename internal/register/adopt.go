@@ -3,6 +3,7 @@ package register
 import (
 	"bytes"
 	"fmt"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
 	"path"
 	"regexp"
@@ -171,7 +172,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		fm, err := meta.TryGet(ctx)
 		if err != nil {
-			d.Findings = append(d.Findings, finding(top, RuleParse, "front matter is not valid YAML: %s", oneLine(err.Error())))
+			d.Findings = append(d.Findings, finding(top, ruleid.Markdown, "front matter is not valid YAML: %s", oneLine(err.Error())))
 			return d
 		}
 		d.keyPositions(src, ln)
@@ -426,7 +427,7 @@ func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
 		if s, ok := v.(string); ok {
 			d.ID = strings.TrimSpace(s)
 			if IDNumber(d.ID) == 0 {
-				d.Findings = append(d.Findings, finding(d.KeyPos("id"), RuleRegister, "front matter id %q is not a decision id D<n>", d.ID))
+				d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 				d.ID = ""
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Options configure Write.
@@ -72,7 +73,7 @@ func Write(w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	rep := audit.Build(res)
+	rep := audit.Build(res.Snapshot)
 	commit := cleanHead(o.Dir)
 	p := page{Title: "Decision register", Commit: commit, Generated: o.Now.UTC().Format(time.RFC3339),
 		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}
@@ -92,7 +93,7 @@ func Write(w io.Writer, o Options) error {
 	// problems follow it.
 	var checkFindings []diag.Finding
 	for _, f := range res.Findings {
-		if f.Check != check.RuleVacuous {
+		if f.Check != ruleid.Vacuous {
 			checkFindings = append(checkFindings, f)
 		}
 	}
