@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Limits on the Markdown claimslint parses (D40). goldmark, like most
@@ -41,7 +42,7 @@ func checkSource(path string, src []byte) ([]byte, diag.Finding, bool) {
 		return src, f, false
 	}
 	if off, msg := screen(src); msg != "" {
-		return src, finding(newLines(path, src).pos(off), RuleParse, "%s", msg), false
+		return src, finding(newLines(path, src).pos(off), ruleid.Markdown, "%s", msg), false
 	}
 	return src, diag.Finding{}, true
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 const smallRegister = "| ID | Decision | Status |\n|---|---|---|\n| D1 | [One](decisions/D1-one.md) | accepted |\n"
@@ -27,8 +29,8 @@ func TestHostileMarkdownRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte("# Register\n\n" + strings.Repeat(tc.unit, 50_000) + "\n\n" + smallRegister)
 			r := ParseRegister("docs/PRD.md", src)
-			if len(r.Findings) != 1 || r.Findings[0].Check != RuleParse || !strings.Contains(r.Findings[0].Message, tc.want) {
-				t.Fatalf("findings = %+v, want one %s finding about %q", r.Findings, RuleParse, tc.want)
+			if len(r.Findings) != 1 || r.Findings[0].Check != ruleid.Markdown || !strings.Contains(r.Findings[0].Message, tc.want) {
+				t.Fatalf("findings = %+v, want one %s finding about %q", r.Findings, ruleid.Markdown, tc.want)
 			}
 			if p := r.Findings[0].Pos; p.Line != 3 {
 				t.Errorf("finding at line %d, want 3 (where the run starts)", p.Line)
