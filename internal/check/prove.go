@@ -6,6 +6,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Proof states.
@@ -45,45 +46,51 @@ type mutant struct {
 // mutants is vacuous: a CL009 finding names the mutant and the line that
 // kept it green. The working tree is never written.
 func Prove(opts Options) (*Result, []Proof, error) {
+	opts.Prove = true
 	r, err := Run(opts)
 	if err != nil {
 		return nil, nil, err
 	}
+	return r, r.Proofs, nil
+}
+
+// proveRun (CL009) proves the claims that held, after CL007 ran.
+func proveRun(p *Pass) error {
+	if !p.Opts.Prove {
+		return nil
+	}
+	r := p.res
 	ok := map[string]bool{}
 	for _, st := range r.Claims {
 		if st.State == StateOK {
 			ok[st.Decision+"/"+st.Claim] = true
 		}
 	}
-	var proofs []Proof
-	for _, d := range r.Decisions {
-		if !d.Parsed || d.Status != "accepted" || (opts.Decision != "" && d.FileID != opts.Decision) {
+	for _, c := range r.prepare().all {
+		d := c.d
+		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
 			continue
 		}
-		for _, c := range d.Claims {
-			if (c.Kind != KindPresent && c.Kind != KindAnchored) || !ok[d.FileID+"/"+c.ID] {
-				continue
-			}
-			p := r.prove(d, c)
-			proofs = append(proofs, p)
-			if p.State == ProofVacuous {
-				r.Findings = append(r.Findings, diag.Finding{
-					Pos: c.Pos, Check: ruleVacuous, Decision: d.FileID, Claim: c.ID, Severity: diag.SeverityError,
-					Message: fmt.Sprintf("vacuous claim: it stays green when %s (%s still satisfies it); anchor on the one line that does the work", p.Survivor, p.Witness),
-				})
-			}
+		pr, provable := r.prove(d, c.c)
+		if !provable {
+			continue
+		}
+		r.Proofs = append(r.Proofs, pr)
+		if pr.State == ProofVacuous {
+			p.Report(diag.Finding{
+				Pos: c.c.Pos, Check: ruleid.Vacuous, Decision: d.FileID, Claim: c.c.ID, Severity: diag.SeverityError,
+				Message: fmt.Sprintf("vacuous claim: it stays green when %s (%s still satisfies it); anchor on the one line that does the work", pr.Survivor, pr.Witness),
+			})
 		}
 	}
-	r.Findings = diag.Dedupe(r.Findings)
-	return r, proofs, nil
+	return nil
 }
 
-// evalOne evaluates one claim with an optional overlay file, into a
-// scratch result so the real one is untouched.
-func (r *Result) evalOne(d *register.Decision, c register.Claim, over *mutant) (*compiled, ClaimState) {
-	scratch := &Result{Config: r.Config, Repo: r.Repo, Export: r.Export, globs: r.globs}
-	cc := scratch.prepare(d, c)
-	if cc == nil {
+// evalOne evaluates one claim alone, with an optional overlay file, so the
+// run's own claims are untouched.
+func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant) (*claim, ClaimState) {
+	c := newClaim(r.Snapshot, d, row)
+	if c.kind == nil || !c.prepareRow() {
 		return nil, ClaimState{State: StateFailed}
 	}
 	read := r.Repo.ReadFile
@@ -95,22 +102,30 @@ func (r *Result) evalOne(d *register.Decision, c register.Claim, over *mutant) (
 			return r.Repo.ReadFile(rel, max)
 		}
 	}
-	for _, f := range cc.files {
-		scanFile(read, f, []*compiled{cc}, nil, nil)
+	c.read = read
+	if c.lines != nil {
+		for _, f := range c.files {
+			scanFile(read, f, []*claim{c}, nil, nil)
+		}
 	}
-	scratch.conclude(cc)
-	return cc, scratch.Claims[len(scratch.Claims)-1]
+	return c, c.conclude()
 }
 
-func (r *Result) prove(d *register.Decision, c register.Claim) Proof {
-	p := Proof{Decision: d.FileID, Claim: c.ID, Kind: c.Kind, State: ProofCanFail}
-	base, _ := r.evalOne(d, c, nil)
+// prove mutates the lines one claim rests on; provable is false for kinds
+// prove does not mutate.
+func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, provable bool) {
+	p = Proof{Decision: d.FileID, Claim: row.ID, Kind: row.Kind, State: ProofCanFail}
+	base, _ := r.evalOne(d, row, nil)
 	if base == nil {
-		return p
+		return p, false
 	}
-	for _, m := range r.mutants(base) {
+	ms, ok := base.kind.Mutants(base)
+	if !ok {
+		return p, false
+	}
+	for _, m := range ms {
 		p.Mutants++
-		cc, st := r.evalOne(d, c, &m)
+		cc, st := r.evalOne(d, row, &m)
 		if st.State != StateOK {
 			p.Killed++
 			continue
@@ -127,14 +142,15 @@ func (r *Result) prove(d *register.Decision, c register.Claim) Proof {
 			}
 		}
 	}
-	return p
+	return p, true
 }
 
-// mutants lists the edits of the lines that satisfy cc.
-func (r *Result) mutants(cc *compiled) []mutant {
+// lineMutants lists the edits of the code lines that satisfy c: each line
+// deleted, and each Require match on it removed.
+func lineMutants(cc *claim) []mutant {
 	var out []mutant
 	for _, h := range cc.code {
-		src, err := r.Repo.ReadFile(h.file, MaxFileSize)
+		src, err := cc.snap.Repo.ReadFile(h.file, MaxFileSize)
 		if err != nil {
 			continue
 		}
@@ -144,11 +160,11 @@ func (r *Result) mutants(cc *compiled) []mutant {
 		}
 		del := strings.Join(append(append([]string{}, lines[:h.line-1]...), lines[h.line:]...), "")
 		out = append(out, mutant{h.file, h.line, true, fmt.Sprintf("%s:%d is deleted", h.file, h.line), []byte(del)})
-		if cc.require != nil && !cc.negate {
+		if cc.lines.require != nil && !cc.lines.negate {
 			// One mutant per Require match, each removing that match only:
 			// a line that carries the requirement twice survives either.
 			line := lines[h.line-1]
-			for _, loc := range cc.require.FindAllStringIndex(line, -1) {
+			for _, loc := range cc.lines.require.FindAllStringIndex(line, -1) {
 				if loc[0] == loc[1] {
 					continue
 				}

@@ -84,6 +84,12 @@ type opts struct {
 	label, decision               string
 	all, check, dryRun            bool
 	out                           string
+	mcp                           mcpOpts
+}
+
+// mcpOpts are docket mcp's flags.
+type mcpOpts struct {
+	maxInFlight, maxReplyMiB int
 }
 
 type multi []string

@@ -145,7 +145,11 @@ func commands() map[string]command {
 		"mcp": {
 			name: "mcp", args: "",
 			help: "Serve the tracker and the register to an MCP client over stdio (JSON-RPC 2.0, one message per line).\nLogs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
-			run:  runMCP,
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
+				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
+			},
+			run: runMCP,
 		},
 		"merge": {
 			name: "merge", args: "BASE OURS THEIRS",
@@ -680,5 +684,9 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		}
 	}
 	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
-	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion()})
+	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 {
+		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
+	}
+	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
+		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20})
 }
