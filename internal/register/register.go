@@ -323,7 +323,8 @@ func firstLink(n ast.Node) string {
 func ParseRegister(path string, src []byte) *Register {
 	reg := &Register{Path: path}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
+	src, f, ok := checkSource(path, src)
+	if !ok {
 		reg.Findings = append(reg.Findings, f)
 		return reg
 	}
@@ -407,8 +408,9 @@ func ParseDecision(path string, src []byte) *Decision {
 		d.FileID = "D" + m[1]
 	}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
-		d.Findings = append(d.Findings, f)
+	src, bad, ok := checkSource(path, src)
+	if !ok {
+		d.Findings = append(d.Findings, bad)
 		return d
 	}
 	ln := newLines(path, src)

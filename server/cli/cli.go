@@ -82,7 +82,7 @@ type opts struct {
 	ifVersion                     int64
 	reason, author, format        string
 	label, decision               string
-	all, check                    bool
+	all, check, dryRun            bool
 	out                           string
 	mcp                           mcpOpts
 }
