@@ -190,8 +190,9 @@ func tomlMulti(src []byte, i int) int {
 }
 
 // scanSQL reads SQL: `--` comments, `/* */` comments (not nested, as in
-// SQLite and MySQL), '…' strings with a doubled quote for a quote, "…" quoted
-// identifiers, and PostgreSQL's $tag$…$tag$ strings.
+// SQLite and MySQL), '…' strings with a doubled quote for a quote, and "…"
+// quoted identifiers. PostgreSQL's $$…$$ bodies are code: they hold
+// functions.
 func scanSQL(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
@@ -232,24 +233,6 @@ func scanSQL(src []byte, r *Regions) {
 			}
 			r.add(String, i, min(e, n))
 			i = min(e, n)
-		case '$':
-			k := i + 1
-			for k < n && (isIdent(src[k]) && !('0' <= src[k] && src[k] <= '9' && k == i+1)) {
-				k++
-			}
-			if k < n && src[k] == '$' && (i == 0 || !isIdent(src[i-1])) {
-				tag := src[i : k+1]
-				e := indexFrom(src, k+1, string(tag))
-				if e < 0 {
-					e = n
-				} else {
-					e += len(tag)
-				}
-				r.add(String, i, e)
-				i = e
-				continue
-			}
-			i++
 		default:
 			i++
 		}

@@ -33,10 +33,7 @@ func shCode(src []byte, i int, r *Regions, embedded, sub bool, nest int) int {
 	special := shSpecial
 	depth := 0
 	for i < n {
-		for i < n && !special[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, special); i >= n {
 			break
 		}
 		switch c := src[i]; c {
