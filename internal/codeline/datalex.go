@@ -2,6 +2,12 @@ package codeline
 
 import "bytes"
 
+var (
+	yamlSpecial = table("#'\"|>")
+	tomlSpecial = table("#'\"")
+	sqlSpecial  = table("-/'\"")
+)
+
 // scanYAML reads YAML: `#` comments at the start of a line or after a
 // blank, single- and double-quoted scalars (which may span lines) where a
 // scalar starts, and block scalars (| and >), whose bodies are read with
@@ -10,6 +16,9 @@ import "bytes"
 func scanYAML(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, yamlSpecial); i >= n {
+			break
+		}
 		c := src[i]
 		switch {
 		case c == '#' && (i == 0 || isBlank(src[i-1])):
@@ -141,6 +150,9 @@ func yamlBlock(src []byte, i, hdr int) (int, int) {
 func scanTOML(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, tomlSpecial); i >= n {
+			break
+		}
 		switch c := src[i]; c {
 		case '#':
 			e := lineEnd(src, i)
@@ -196,6 +208,9 @@ func tomlMulti(src []byte, i int) int {
 func scanSQL(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, sqlSpecial); i >= n {
+			break
+		}
 		switch c := src[i]; c {
 		case '-':
 			if i+1 < n && src[i+1] == '-' {

@@ -74,7 +74,7 @@ func TestLexers(t *testing.T) {
 		// shell
 		{"a.sh", "echo $# ${#x} # note\n", []string{"c:# note"}},
 		{"a.sh", "echo \"a $(date # c\n) b\" 'q#'\n", []string{`s:"a `, "c:# c", `s: b"`, "s:'q#'"}},
-		{"a.sh", "cat <<-'EOF' # c\n\tbody # no\n\tEOF\necho # c\n", []string{"c:# c", "s:\tbody # no\n", "c:# c"}},
+		{"a.sh", "cat <<-'EOF' # c\n\tbody # no\n\tEOF\necho # c\n", []string{"c:# c", "s:\n\tbody # no\n", "c:# c"}},
 		{"a.sh", "cat <<<'x' # c\n", []string{"s:'x'", "c:# c"}},
 		// data and markup
 		{"ci.yml", "run: echo don't # c\nk: 'a # b' # c\n", []string{"c:# c", "s:'a # b'", "c:# c"}},
