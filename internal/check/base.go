@@ -58,7 +58,7 @@ func (r *Result) baseRules(dir, base string) error {
 				continue // new rows document code that exists; unchanged rows are fine
 			}
 			st := states[d.FileID+"/"+c.ID]
-			if st.State != StateOK || (c.Kind != KindPresent && c.Kind != KindAnchored) {
+			if st.State != StateOK || !IsLineKind(c.Kind) {
 				continue // a failing claim is reported already; exec and tracker rows anchor on no line
 			}
 			moved := false

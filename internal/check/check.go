@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -171,7 +172,7 @@ func (r *Result) load() error {
 	if err != nil {
 		return fmt.Errorf("register: %w (set register: in %s)", err, config.FileName)
 	}
-	r.Register = register.ParseRegister(cfg.Register, data)
+	r.Register = register.ParseRegisterWith(cfg.Register, data, registerOptions(cfg))
 	r.Findings = append(r.Findings, r.Register.Findings...)
 
 	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
@@ -199,6 +200,9 @@ func (r *Result) load() error {
 			r.addDecision(f, "adopted record", register.ParseAdopted)
 		}
 	}
+	if cfg.Inline != nil {
+		r.addInline()
+	}
 	sort.Slice(r.Decisions, func(i, j int) bool {
 		a, b := register.IDNumber(r.Decisions[i].FileID), register.IDNumber(r.Decisions[j].FileID)
 		if a != b {
@@ -221,6 +225,75 @@ func (r *Result) load() error {
 		}
 	}
 	return nil
+}
+
+// registerOptions turns the inline configuration into the register
+// parser's status rules.
+func registerOptions(cfg config.Config) register.RegisterOptions {
+	var o register.RegisterOptions
+	if cfg.Inline == nil {
+		return o
+	}
+	o.Default = cfg.Inline.Status
+	for _, m := range cfg.Inline.Markers {
+		// Validated when the configuration was loaded.
+		o.Markers = append(o.Markers, register.StatusMarker{Pattern: regexp.MustCompile(m.Pattern), Status: m.Status})
+	}
+	return o
+}
+
+// addInline makes a decision of every register row that has no decision
+// file (D35): its claims come from the claims file <claims>/D<n>.md when
+// there is one; its id, title and status come from the row.
+func (r *Result) addInline() {
+	has := map[string]bool{}
+	for _, d := range r.Decisions {
+		has[d.FileID] = true
+	}
+	dir := r.Config.ClaimsDir()
+	seen := map[string]bool{}
+	for _, row := range r.Register.Rows {
+		if has[row.ID] || seen[row.ID] {
+			continue
+		}
+		seen[row.ID] = true
+		f := path.Join(dir, row.ID+".md")
+		var d *register.Decision
+		if r.Repo.Has(f) {
+			data, err := r.Repo.ReadFile(f, maxMarkdown)
+			if err != nil {
+				r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse, "cannot read claims file: %v", describe(err))
+				continue
+			}
+			d = register.ParseClaims(f, row.ID, data)
+			r.Findings = append(r.Findings, d.Findings...)
+		} else {
+			d = &register.Decision{Path: r.Register.Path, FileID: row.ID, ID: row.ID, Inline: true, Parsed: true, Keys: map[string]token.Position{}}
+		}
+		d.Status = row.Status
+		if d.Title == "" {
+			d.Title = row.Title
+		}
+		r.Decisions = append(r.Decisions, d)
+	}
+	// A claims file whose id has no register row is reported, not ignored.
+	prefix := strings.TrimSuffix(path.Clean(dir), "/") + "/"
+	for _, f := range r.Repo.Files {
+		if !strings.HasPrefix(f, prefix) || strings.Contains(f[len(prefix):], "/") || !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		id := strings.TrimSuffix(f[len(prefix):], ".md")
+		if register.IDNumber(id) == 0 {
+			continue
+		}
+		switch {
+		case seen[id]:
+		case has[id]:
+			r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleRegister, "%s has claims in %s but also a decision file: move them into its Confirmation section", id, f)
+		default:
+			r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleRegister, "%s has claims in %s but no register row: add a %s row to %s", id, f, id, r.Register.Path)
+		}
+	}
 }
 
 // byID indexes decisions by their file id; duplicates keep the first.
@@ -277,6 +350,9 @@ func (r *Result) registerRules() {
 			r.errorf(row.StatusPos, register.RuleStatus, "%s: status %q in the register is not one of %s", row.ID, row.Status, strings.Join(register.Statuses, ", "))
 		}
 		ds := files[row.ID]
+		if len(ds) > 0 && ds[0].Inline {
+			continue // the row is the decision (D35)
+		}
 		if len(ds) == 0 {
 			r.errorf(row.Pos, register.RuleRegister, "%s has no decision file: create %s/%s-<slug>.md", row.ID, r.Config.Decisions, row.ID)
 			continue
@@ -306,7 +382,15 @@ func (r *Result) registerRules() {
 	}
 	byID := r.byID()
 	for _, d := range r.Decisions {
-		if !d.Parsed {
+		if r.Config.RequireClaims && d.Parsed && d.Status == "accepted" && len(d.Claims) == 0 {
+			where := d.Path
+			if d.Inline && d.Path == reg.Path {
+				where = path.Join(r.Config.ClaimsDir(), d.FileID+".md")
+			}
+			r.errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, register.RuleRegister,
+				"%s is accepted but carries no claims (require_claims is set): write its Confirmation table in %s", d.FileID, where)
+		}
+		if !d.Parsed || d.Inline {
 			continue
 		}
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {

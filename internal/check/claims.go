@@ -26,7 +26,39 @@ const (
 	KindAnchored = "anchored"
 	KindExec     = "exec"
 	KindTracker  = "tracker"
+	// KindEvery is anchored's every-line mode: at least one line matches
+	// the anchor and every such line carries Require (D38).
+	KindEvery = "anchored-every"
+	// KindAbsent holds when the anchor matches nothing in scope (D38).
+	KindAbsent = "absent"
 )
+
+// Scopes of the text a line kind matches, written after the kind:
+// present:comment (D38).
+const (
+	ScopeCode    = "code"    // code lines: comments masked (the default)
+	ScopeAny     = "any"     // every line as written
+	ScopeComment = "comment" // the comment text of each line
+	ScopeProse   = "prose"   // Markdown/HTML paragraphs, list items, headings, table cells
+)
+
+// SplitKind splits a Kind cell into the kind and its scope ("" when the
+// cell names none).
+func SplitKind(cell string) (kind, scope string) {
+	kind, scope, _ = strings.Cut(strings.ToLower(strings.TrimSpace(cell)), ":")
+	return kind, scope
+}
+
+// IsLineKind reports whether kind (with or without its scope) matches
+// patterns against file text: present, anchored, anchored-every, absent.
+func IsLineKind(kind string) bool {
+	k, _ := SplitKind(kind)
+	switch k {
+	case KindPresent, KindAnchored, KindEvery, KindAbsent:
+		return true
+	}
+	return false
+}
 
 // MaxFileSize is the largest file read as code; larger files are skipped
 // with a note.
@@ -43,6 +75,8 @@ type hit struct {
 	col  int
 	// text is the masked (code-only) line.
 	text string
+	// last is the last line of a prose unit that spans lines, else 0.
+	last int
 }
 
 func (h hit) pos() token.Position {
@@ -54,6 +88,8 @@ func (h hit) String() string { return fmt.Sprintf("%s:%d", h.file, h.line) }
 // compiled is a claim ready to evaluate.
 type compiled struct {
 	c        register.Claim
+	kind     string // the kind without its scope
+	scope    string // ScopeCode when the cell names none
 	d        *register.Decision
 	anchor   *regexp.Regexp // per line
 	filter   *regexp.Regexp // whole-file prefilter, (?m)
@@ -71,6 +107,7 @@ type compiled struct {
 	test    []hit // anchor on a code line of an excluded test file
 	nCode   int   // all anchor hits on code lines (for ambiguity)
 	skipped []string
+	skip    spans // claim-table pattern cells: never prose
 }
 
 func (c *compiled) record(list *[]hit, h hit) {
@@ -117,10 +154,27 @@ func unwrapRE(err error) string {
 func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
 	cc := &compiled{c: c, d: d}
 	cl := c.Decision + " " + c.ID
-	switch c.Kind {
-	case KindPresent, KindAnchored:
+	cc.kind, cc.scope = SplitKind(c.Kind)
+	if cc.scope != "" && !IsLineKind(cc.kind) {
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s: kind %q takes no scope (only present, anchored, anchored-every and absent do)", cl, c.Kind)
+		return nil
+	}
+	switch cc.scope {
+	case "":
+		cc.scope = ScopeCode
+	case ScopeCode, ScopeAny, ScopeComment, ScopeProse:
+	default:
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s: unknown scope %q in %q: write code, any, comment or prose", cl, cc.scope, c.Kind)
+		return nil
+	}
+	switch cc.kind {
+	case KindPresent, KindAnchored, KindEvery, KindAbsent:
 		if c.Path == "" || c.Anchor == "" {
-			r.errorf(c.Pos, ruleClaims, "%s: a %s claim needs Path and Anchor", cl, c.Kind)
+			r.errorf(c.Pos, ruleClaims, "%s: a %s claim needs Path and Anchor", cl, cc.kind)
+			return nil
+		}
+		if cc.kind == KindAbsent && c.Require != "" {
+			r.errorf(c.CellPos("require"), ruleClaims, "%s: an absent claim takes no Require: its Anchor must match nothing", cl)
 			return nil
 		}
 		var ok bool
@@ -160,10 +214,10 @@ func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
 		}
 		return cc
 	case "":
-		r.errorf(c.CellPos("kind"), ruleClaims, "%s has no Kind: write present, anchored, exec or tracker", cl)
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s has no Kind: write present, anchored, anchored-every, absent, exec or tracker", cl)
 		return nil
 	default:
-		r.errorf(c.CellPos("kind"), ruleClaims, "%s: unknown kind %q: write present, anchored, exec or tracker", cl, c.Kind)
+		r.errorf(c.CellPos("kind"), ruleClaims, "%s: unknown kind %q: write present, anchored, anchored-every, absent, exec or tracker", cl, c.Kind)
 		return nil
 	}
 	if msg := validGlob(c.Path); msg != "" {
@@ -180,6 +234,7 @@ func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
 // touches a file is matched in that one pass.
 func (r *Result) evalClaims(only string) {
 	var all []*compiled
+	cells := r.claimCells()
 	for _, d := range r.Decisions {
 		if !d.Parsed {
 			continue
@@ -206,6 +261,7 @@ func (r *Result) evalClaims(only string) {
 				continue
 			}
 			cc.evaluate = true
+			cc.skip = cells
 			all = append(all, cc)
 		}
 	}
@@ -224,7 +280,7 @@ func (r *Result) scan(all []*compiled) {
 	byGlob := map[string][]*compiled{}
 	var globs []string
 	for _, cc := range all {
-		if cc.c.Kind != KindPresent && cc.c.Kind != KindAnchored {
+		if !IsLineKind(cc.kind) {
 			continue
 		}
 		if _, ok := byGlob[cc.c.Path]; !ok {
@@ -332,7 +388,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	test := isTestFile(rel)
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
-	var codeLines, rawLines []string
+	var codeLines, rawLines, commentLines []string
 	var starts []int
 	split := func() {
 		if codeLines == nil {
@@ -340,12 +396,39 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			starts = lineStarts(src)
 		}
 	}
+	var units []register.Unit
+	unitsRead := false
 	var found []bool
 	if mm != nil {
 		found = mm.match(src)
 	}
 	for k, cc := range ccs {
-		if test && !cc.tests && cc.c.Kind == KindAnchored {
+		if test && !cc.tests && cc.kind != KindPresent {
+			continue
+		}
+		if cc.scope == ScopeProse {
+			if !unitsRead {
+				units, unitsRead = register.ProseUnits(rel, src), true
+				split()
+			}
+			cc.mu.Lock()
+			for _, u := range units {
+				if cc.skip.covers(rel, u.Start, u.End) {
+					continue
+				}
+				loc := cc.anchor.FindStringIndex(u.Text)
+				if loc == nil {
+					continue
+				}
+				ln := sort.SearchInts(starts, u.Start+1) - 1
+				h := hit{rel, ln + 1, u.Start - starts[ln] + 1, u.Text, sort.SearchInts(starts, u.End)}
+				if test && !cc.tests {
+					cc.record(&cc.test, h)
+					continue
+				}
+				cc.inScope(h)
+			}
+			cc.mu.Unlock()
 			continue
 		}
 		var lines []int // the lines to try, nil for all
@@ -368,27 +451,36 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			}
 			split()
 		}
+		if cc.scope == ScopeComment && commentLines == nil {
+			commentLines = splitLines(commentText(src, masked))
+		}
 		cc.mu.Lock()
 		try := func(ln int) {
-			codeLine := codeLines[ln]
-			loc := cc.anchor.FindStringIndex(codeLine)
+			var scoped string
+			switch cc.scope {
+			case ScopeAny:
+				scoped = rawLines[ln]
+			case ScopeComment:
+				scoped = commentLines[ln]
+			default:
+				scoped = codeLines[ln]
+			}
+			loc := cc.anchor.FindStringIndex(scoped)
 			if loc == nil {
+				// A match outside the scope (in a comment for a code
+				// claim, in code for a comment claim) is kept for the
+				// message.
 				if raw := rawLines[ln]; len(cc.comment) < maxHits && cc.anchor.MatchString(raw) {
-					cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
+					cc.record(&cc.comment, hit{file: rel, line: ln + 1, col: 1, text: raw})
 				}
 				return
 			}
-			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
+			h := hit{file: rel, line: ln + 1, col: loc[0] + 1, text: scoped}
 			if test && !cc.tests {
 				cc.record(&cc.test, h)
 				return
 			}
-			cc.nCode++
-			if cc.c.Kind == KindAnchored || cc.requireOK(codeLine) {
-				cc.record(&cc.code, h)
-			} else {
-				cc.record(&cc.reqFail, h)
-			}
+			cc.inScope(h)
 		}
 		if lines != nil {
 			for _, ln := range lines {
@@ -402,6 +494,65 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// inScope records a line (or prose unit) of the claim's scope on which the
+// anchor matched.
+func (cc *compiled) inScope(h hit) {
+	cc.nCode++
+	switch cc.kind {
+	case KindAnchored, KindAbsent:
+		cc.record(&cc.code, h)
+	default:
+		if cc.requireOK(h.text) {
+			cc.record(&cc.code, h)
+		} else {
+			cc.record(&cc.reqFail, h)
+		}
+	}
+}
+
+// commentText returns src with every code byte blanked: what remains is the
+// comment text, at the same offsets.
+func commentText(src, masked []byte) []byte {
+	out := make([]byte, len(src))
+	for i, c := range src {
+		switch {
+		case c == '\n' || c == '\r':
+			out[i] = c
+		case masked[i] != c:
+			out[i] = c
+		default:
+			out[i] = ' '
+		}
+	}
+	return out
+}
+
+// spans are byte ranges per file that are not text: the Path, Anchor and
+// Require cells of claim tables (D36, D38).
+type spans map[string][][2]int
+
+func (s spans) covers(file string, from, to int) bool {
+	for _, sp := range s[file] {
+		if from < sp[1] && to > sp[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// claimCells returns the pattern cells of every claim of the run.
+func (r *Result) claimCells() spans {
+	out := spans{}
+	for _, d := range r.Decisions {
+		for _, c := range d.Claims {
+			for _, sp := range c.Spans {
+				out[d.Path] = append(out[d.Path], sp)
+			}
+		}
+	}
+	return out
 }
 
 // lineStarts returns the byte offset of the start of each line of src.
@@ -499,7 +650,26 @@ func (r *Result) conclude(cc *compiled) {
 		fail(c.CellPos("path"), ruleClaims, "Path %s matches no file", quoteRE(c.Path))
 		return true
 	}
-	switch c.Kind {
+	outside := func() string {
+		// Where the out-of-scope matches were, in the words of the scope.
+		switch cc.scope {
+		case ScopeComment:
+			return "only on code lines, outside comments"
+		case ScopeProse:
+			return "only outside prose"
+		}
+		return "only in comments"
+	}
+	unit := "code line"
+	switch cc.scope {
+	case ScopeAny:
+		unit = "line"
+	case ScopeComment:
+		unit = "comment line"
+	case ScopeProse:
+		unit = "prose unit"
+	}
+	switch cc.kind {
 	case KindPresent:
 		if noFiles() {
 			break
@@ -513,12 +683,14 @@ func (r *Result) conclude(cc *compiled) {
 			fail(c.Pos, ruleClaim, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(c.Anchor), listHits(cc.reqFail, 3), quoteRE(c.Require))
 		case len(cc.test) > 0:
 			fail(c.Pos, ruleClaim, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(c.Anchor), listHits(cc.test, 3))
+		case len(cc.comment) > 0 && cc.scope == ScopeCode:
+			fail(c.Pos, ruleClaim, "Anchor %s appears only in comments (%s); a claim needs a code line (or a scope: present:comment)", quoteRE(c.Anchor), listHits(cc.comment, 3))
 		case len(cc.comment) > 0:
-			fail(c.Pos, ruleClaim, "Anchor %s appears only in comments (%s); a claim needs a code line", quoteRE(c.Anchor), listHits(cc.comment, 3))
+			fail(c.Pos, ruleClaim, "Anchor %s appears %s (%s); no %s of %s matches it", quoteRE(c.Anchor), outside(), listHits(cc.comment, 3), unit, quoteRE(c.Path))
 		default:
-			fail(c.Pos, ruleClaim, "no code line of %s matches Anchor %s", quoteRE(c.Path), quoteRE(c.Anchor))
+			fail(c.Pos, ruleClaim, "no %s of %s matches Anchor %s", unit, quoteRE(c.Path), quoteRE(c.Anchor))
 		}
-	case KindAnchored:
+	case KindAnchored, KindEvery:
 		if noFiles() {
 			break
 		}
@@ -526,12 +698,26 @@ func (r *Result) conclude(cc *compiled) {
 		case cc.nCode == 0:
 			extra := ""
 			if len(cc.comment) > 0 {
-				extra = fmt.Sprintf(" (it appears only in comments: %s)", listHits(cc.comment, 3))
+				extra = fmt.Sprintf(" (it appears %s: %s)", outside(), listHits(cc.comment, 3))
+			} else if len(cc.test) > 0 {
+				extra = fmt.Sprintf(" (it appears only in tests: %s)", listHits(cc.test, 3))
 			}
-			fail(c.Pos, ruleClaim, "anchor vanished: no code line of %s matches %s%s", quoteRE(c.Path), quoteRE(c.Anchor), extra)
+			fail(c.Pos, ruleClaim, "anchor vanished: no %s of %s matches %s%s", unit, quoteRE(c.Path), quoteRE(c.Anchor), extra)
+		case cc.kind == KindEvery:
+			for _, h := range cc.code {
+				st.Where = append(st.Where, h.String())
+			}
+			for _, h := range cc.reqFail {
+				st.Where = append(st.Where, h.String())
+				if cc.negate {
+					fail(h.pos(), ruleClaim, "an anchored %s matches forbidden %s (every line %s matches must not)", unit, quoteRE(strings.TrimPrefix(c.Require, "!")), quoteRE(c.Anchor))
+				} else {
+					fail(h.pos(), ruleClaim, "an anchored %s does not match Require %s (every line %s matches must)", unit, quoteRE(c.Require), quoteRE(c.Anchor))
+				}
+			}
 		case cc.nCode > 1:
 			for _, h := range cc.code {
-				fail(h.pos(), ruleClaim, "anchor ambiguous: %s matches %d code lines (%s); make it match exactly one", quoteRE(c.Anchor), cc.nCode, listHits(cc.code, 5))
+				fail(h.pos(), ruleClaim, "anchor ambiguous: %s matches %d %ss (%s); make it match exactly one (or use anchored-every)", quoteRE(c.Anchor), cc.nCode, unit, listHits(cc.code, 5))
 			}
 			for _, h := range cc.code {
 				st.Where = append(st.Where, h.String())
@@ -546,6 +732,13 @@ func (r *Result) conclude(cc *compiled) {
 					fail(h.pos(), ruleClaim, "anchored line does not match Require %s", quoteRE(c.Require))
 				}
 			}
+		}
+	case KindAbsent:
+		if noFiles() {
+			break
+		}
+		for _, h := range cc.code {
+			fail(h.pos(), ruleClaim, "forbidden %s is present: %s must match no %s of %s", quoteRE(c.Anchor), quoteRE(c.Anchor), unit, quoteRE(c.Path))
 		}
 	case KindExec:
 		if noFiles() {

@@ -221,3 +221,16 @@ func indexFrom(src []byte, from int, s string) int {
 	}
 	return from + k
 }
+
+// LineComment returns the line-comment opener of name's language ("//",
+// "#", "--"), and false for languages without one (Markdown, CSS).
+func LineComment(name string) (string, bool) {
+	if strings.HasSuffix(name, ".go") {
+		return "//", true
+	}
+	s := syntaxFor(name, nil)
+	if s == nil || len(s.line) == 0 {
+		return "", false
+	}
+	return s.line[0], true
+}
