@@ -1,8 +1,10 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
+	"path"
 	"regexp"
 	"strings"
 
@@ -28,12 +30,26 @@ const (
 
 var liveRangeRE = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
 
+// frozenMarkerRE marks a range kept on purpose, on its own line (D37).
+var frozenMarkerRE = regexp.MustCompile(`claimslint:\s*frozen`)
+
+// rangeRule (CL003): every range site carries the live range D1..Dn, and
+// every other range there is frozen on purpose (frozen_ranges, or a
+// "claimslint: frozen" marker on its line) or stale.
 func (r *Result) rangeRule() {
 	n := r.maxN()
 	if n == 0 {
 		return
 	}
 	want := fmt.Sprintf("D1..D%d", n)
+	frozen := map[string]map[string]bool{} // site -> range -> configured
+	used := map[string]map[string]bool{}
+	for _, f := range r.Config.FrozenRanges {
+		if frozen[f.Path] == nil {
+			frozen[f.Path], used[f.Path] = map[string]bool{}, map[string]bool{}
+		}
+		frozen[f.Path][f.Range] = true
+	}
 	for _, site := range r.Config.RangeSites {
 		data, err := r.Repo.ReadDoc(site, maxMarkdown)
 		if err != nil {
@@ -41,26 +57,64 @@ func (r *Result) rangeRule() {
 				"range site %s cannot be read (%v): create it with the live range %s, or drop it from range_sites in %s", site, describe(err), want, config.FileName)
 			continue
 		}
+		ln := register.NewLines(site, data)
 		ms := liveRangeRE.FindAllSubmatchIndex(data, -1)
-		live := false
+		live, stale := false, false
+		var kept []string
 		for _, m := range ms {
-			if string(data[m[0]:m[1]]) == want {
+			got := string(data[m[0]:m[1]])
+			if got == want {
 				live = true
+				continue
+			}
+			pos := ln.Pos(m[0])
+			switch {
+			case frozen[site][got]:
+				used[site][got] = true
+				kept = append(kept, got)
+				r.Notes = append(r.Notes, fmt.Sprintf("%s:%d: frozen range %s kept on purpose (frozen_ranges)", site, pos.Line, got))
+			case frozenMarkerRE.Match(lineAt(data, m[0])):
+				kept = append(kept, got)
+				r.Notes = append(r.Notes, fmt.Sprintf("%s:%d: frozen range %s kept on purpose (marker)", site, pos.Line, got))
+			default:
+				stale = true
+				r.errorf(pos, ruleRange, "stale range %s: write %s (or, if it records an older cascade on purpose, mark it frozen: \"claimslint: frozen\" on its line, or frozen_ranges in %s)", got, want, config.FileName)
 			}
 		}
-		if live {
-			continue
-		}
-		if len(ms) == 0 {
+		if !live && !stale {
+			extra := ""
+			if len(kept) > 0 {
+				extra = fmt.Sprintf(" (its %s is frozen, which does not count as live)", strings.Join(kept, ", "))
+			}
 			r.errorf(token.Position{Filename: site, Line: 1, Column: 1}, ruleRange,
-				"range site has no live range: write %s", want)
-			continue
-		}
-		for _, m := range ms {
-			r.errorf(register.NewLines(site, data).Pos(m[0]), ruleRange,
-				"stale range %s: write %s", data[m[0]:m[1]], want)
+				"range site has no live range: write %s%s", want, extra)
 		}
 	}
+	isSite := map[string]bool{}
+	for _, s := range r.Config.RangeSites {
+		isSite[s] = true
+	}
+	for _, f := range r.Config.FrozenRanges {
+		if !isSite[f.Path] {
+			r.errorf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, ruleRange,
+				"frozen_ranges names %s, which is not a range site: add it to range_sites or remove the entry", f.Path)
+			continue
+		}
+		if !used[f.Path][f.Range] {
+			r.errorf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, ruleRange,
+				"frozen_ranges: %s no longer holds %s: remove the entry", f.Path, f.Range)
+		}
+	}
+}
+
+// lineAt returns the line of data holding offset off.
+func lineAt(data []byte, off int) []byte {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	end := bytes.IndexByte(data[off:], '\n')
+	if end < 0 {
+		return data[start:]
+	}
+	return data[start : off+end]
 }
 
 // corpus returns the register, decision and range-site files whose text the
@@ -133,13 +187,16 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 	for i, p := range cfg.Tracker.Prefixes {
 		quoted[i] = regexp.QuoteMeta(p)
 	}
-	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+|\?+|_+)`)
+	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
+	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
 }
 
 // IsPlaceholder reports whether the suffix of a tracker id (after
-// "<prefix>-") stands for no issue, like TBD or XXX.
+// "<prefix>-") stands for no issue, like TBD or XXX. A hierarchical
+// suffix (lp9.25) is judged by its root (lp9).
 func IsPlaceholder(suffix string) bool {
-	return placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix)
+	root, _, _ := strings.Cut(suffix, ".")
+	return placeholderRE.MatchString(root) || !base36RE.MatchString(root)
 }
 
 // IDMention is one tracker id found in the register corpus.
@@ -150,21 +207,36 @@ type IDMention struct {
 	Placeholder bool
 }
 
-// Mentions returns every tracker id in the register corpus.
+// Mentions returns every tracker id in the register corpus and at the
+// configured mention sites (D36): in the text of Markdown files, in the
+// comments of code files. Fenced examples and the Path, Anchor and Require
+// cells of claim tables are not mention sites.
 func (r *Result) Mentions() []IDMention {
 	if len(r.Config.Tracker.Prefixes) == 0 && r.Config.Tracker.Format != config.FormatGitHub {
 		return nil
 	}
 	re := IDPattern(r.Config)
+	cells := r.claimCells()
 	var out []IDMention
-	for _, f := range r.corpus() {
+	for _, f := range r.mentionFiles() {
 		data, err := r.Repo.ReadDoc(f, maxMarkdown)
 		if err != nil {
 			continue // reported by the rule that owns the file
 		}
 		text := maskFences(data)
+		var masked []byte
+		if !register.IsProse(f) && !r.isCorpus(f) {
+			// A code file: only its comments are mention sites.
+			masked = codeline.Mask(f, data)
+		}
 		ln := register.NewLines(f, data)
 		for _, m := range re.FindAllSubmatchIndex(text, -1) {
+			if cells.covers(f, m[2], m[1]) {
+				continue
+			}
+			if masked != nil && !blanked(data, masked, m[2], m[1]) {
+				continue
+			}
 			prefix := string(text[m[2]:m[3]])
 			suffix := string(text[m[4]:m[5]])
 			id := prefix + "-" + suffix
@@ -178,21 +250,58 @@ func (r *Result) Mentions() []IDMention {
 	return out
 }
 
-func (r *Result) trackerRule() {
-	// A tracker claim's own Anchor is checked by the claim; reporting it
-	// here too would say the same thing twice.
-	claimRows := map[string]bool{}
-	for _, d := range r.Decisions {
-		for _, c := range d.Claims {
-			if c.Kind == KindTracker {
-				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
+// blanked reports whether src[from:to] is all comment: masked blanks it.
+func blanked(src, masked []byte, from, to int) bool {
+	for i := from; i < to; i++ {
+		if masked[i] == src[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Result) isCorpus(f string) bool {
+	for _, c := range r.corpus() {
+		if c == f {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionFiles is the register corpus followed by the files the mentions
+// globs name, each once.
+func (r *Result) mentionFiles() []string {
+	out := r.corpus()
+	seen := map[string]bool{}
+	for _, f := range out {
+		seen[f] = true
+	}
+	for _, g := range r.Config.Mentions {
+		if validGlob(g) != "" {
+			continue
+		}
+		for _, f := range r.matchGlob(g) {
+			if !seen[f] && !isBinaryName(f) {
+				seen[f] = true
+				out = append(out, f)
 			}
 		}
 	}
+	return out
+}
+
+// isBinaryName skips files whose extension says they hold no text.
+func isBinaryName(f string) bool {
+	switch strings.ToLower(path.Ext(f)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".ico", ".pdf", ".zip", ".gz", ".wasm":
+		return true
+	}
+	return false
+}
+
+func (r *Result) trackerRule() {
 	for _, m := range r.Mentions() {
-		if claimRows[fmt.Sprintf("%s:%d", m.Pos.Filename, m.Pos.Line)] {
-			continue
-		}
 		switch {
 		case m.Placeholder:
 			r.errorf(m.Pos, ruleTracker, "placeholder tracker id %s: file the issue and write its id", m.ID)
@@ -357,7 +466,10 @@ func severityFor(status string) diag.Severity {
 // countRule (CL010): a count stated right before a list equals the list's
 // length.
 func (r *Result) countRule() {
-	for _, f := range r.corpus() {
+	for _, f := range r.mentionFiles() {
+		if !r.isCorpus(f) && !strings.HasSuffix(strings.ToLower(f), ".md") {
+			continue // counts are read in Markdown: the register corpus and the mentions globs' Markdown (D36)
+		}
 		data, err := r.readDoc(f)
 		if err != nil {
 			continue // unreadable files are reported by the rules that need them

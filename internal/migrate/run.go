@@ -44,7 +44,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 			clean = false
 			continue
 		}
-		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, len(g.Rows)+countSkippedRows(g), len(t.Claims)-1, len(g.Skipped))
+		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, len(t.Claims)-1+len(g.Skipped), len(t.Claims)-1, len(g.Skipped))
 		written := false
 		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
 			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
@@ -84,8 +84,6 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 	}
 	return clean, nil
 }
-
-func countSkippedRows(g *Gate) int { return len(g.Skipped) }
 
 // Verdicts of one row in a comparison.
 const (
@@ -129,7 +127,7 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 		}
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ROW\tSCRIPT\tCHECK\t")
+		fmt.Fprintln(tw, "ROW\tSCRIPT\tCHECK")
 		codes := rowCodes(g)
 		codes = append(codes, "X1")
 		nAgree, nDiffer := 0, 0
@@ -157,14 +155,13 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 					cv = st.State
 				}
 			}
-			mark := ""
 			if sv != cv {
-				mark = "differs"
+				fmt.Fprintf(tw, "%s\t%s\t%s\tdiffers\n", c, sv, cv)
 				nDiffer++
 			} else {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", c, sv, cv)
 				nAgree++
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c, sv, cv, mark)
 		}
 		if err := tw.Flush(); err != nil {
 			return false, err
