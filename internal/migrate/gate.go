@@ -140,9 +140,12 @@ func Parse(rel string, src []byte) *Gate {
 	// read; say so rather than drop them.
 	off := 0
 	for k, l := range strings.Split(text, "\n") {
-		if !inside[min(off, len(inside)-1)] && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			for _, m := range looseRowRE.FindAllStringSubmatch(l, -1) {
-				g.Skipped = append(g.Skipped, Skipped{Code: m[1], Line: k + 1, Reason: "the row is not inside a NAME='…' or NAME=\"…\" string, which is where migrate reads rows"})
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			for _, m := range looseRowRE.FindAllStringSubmatchIndex(l, -1) {
+				if inside[off+m[2]] {
+					continue
+				}
+				g.Skipped = append(g.Skipped, Skipped{Code: l[m[2]:m[3]], Line: k + 1, Reason: "the row is not inside a NAME='…' or NAME=\"…\" string, which is where migrate reads rows"})
 			}
 		}
 		off += len(l) + 1

@@ -183,7 +183,7 @@ func (s *script) dollar(i int) (value, int) {
 	rest := src[i+1:]
 	switch {
 	case strings.HasPrefix(rest, "(("):
-		end := matchParen(src, i+1)
+		end := min(matchParen(src, i+1), len(src))
 		return value{bad: "an arithmetic expansion $((…)) is not evaluated"}, end
 	case strings.HasPrefix(rest, "("):
 		end := matchParen(src, i+1)

@@ -66,7 +66,7 @@ func Translate(g *Gate, opts Options) *Translation {
 		t.Claims = append(t.Claims, c)
 	}
 	t.Claims = append(t.Claims, Claim{ID: "X1", Kind: "exec", Path: g.Script,
-		Why: "the gate runs as a bare path in CI, so it must be 100755 in the git index",
+		Why:  "the gate runs as a bare path in CI, so it must be 100755 in the git index",
 		Note: "added: the script's own executable bit"})
 	return t
 }

@@ -68,8 +68,8 @@ type Row struct {
 	StatusFrom string
 	// Text is the row's cells joined, as the markers see them.
 	Text string
-	Link   string // destination of the first link in the row, if any
-	Pos    token.Position
+	Link string // destination of the first link in the row, if any
+	Pos  token.Position
 	// StatusPos and LinkPos point at their cells.
 	StatusPos token.Position
 	LinkPos   token.Position
@@ -350,7 +350,7 @@ type StatusMarker struct {
 }
 
 // idCellRE reads the id cell: D12, **D12**, `D12`, [D12](…), _D12_.
-var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(D[1-9][0-9]*)\\b")
+var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(D[1-9][0-9]*)(?:[^0-9A-Za-z]|$)")
 
 // ParseRegister parses the register file's source with a Status column
 // required. path is repository-relative.
