@@ -162,11 +162,11 @@ func decodeBeads(path string, data []byte, prefix string, now time.Time) (*Impor
 			}
 			switch d.Type {
 			case "blocks", "":
-				edges = append(edges, pending{d.DependsOnID, Dep{DepBlocks, from}, n})
+				edges = append(edges, pending{d.DependsOnID, Dep{Type: DepBlocks, ID: from}, n})
 			case "parent-child":
-				edges = append(edges, pending{from, Dep{DepParent, d.DependsOnID}, n})
+				edges = append(edges, pending{from, Dep{Type: DepParent, ID: d.DependsOnID}, n})
 			case "related", "discovered-from":
-				edges = append(edges, pending{from, Dep{DepRelated, d.DependsOnID}, n})
+				edges = append(edges, pending{from, Dep{Type: DepRelated, ID: d.DependsOnID}, n})
 			default:
 				return &LineError{path, n, Invalidf("beads dependency type %q: docket knows blocks, parent-child, related and discovered-from", d.Type)}
 			}

@@ -65,10 +65,11 @@ func TestReadJSONLRejects(t *testing.T) {
 		name, input, want string
 	}{
 		{"not json", string(good) + "\n{oops\n", "x:2: not a docket record"},
-		{"unknown key", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":1,"extra":1`, 1) }), `x:1: not a docket record: json: unknown field "extra"`},
+		{"unknown key", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":1,"extras":1`, 1) }), `x:1: not a docket record: json: unknown field "extras"`},
 		{"missing key", line(func(s string) string { return strings.Replace(s, `"labels":[],`, ``, 1) }), `x:1: missing key "labels"`},
 		{"foreign prefix", line(func(s string) string { return strings.Replace(s, `dk-abc`, `bd-abc`, 1) }), `has prefix "bd" but this tracker uses "dk"`},
-		{"bad status", line(func(s string) string { return strings.Replace(s, `"open"`, `"done"`, 1) }), `status "done": use one of`},
+		{"bad status", line(func(s string) string { return strings.Replace(s, `"open"`, `"Done!"`, 1) }), `status "Done!": use lower-case letters`},
+		{"bad extra", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":1,"extra":[1]`, 1) }), `extra: want a JSON object`},
 		{"empty title", line(func(s string) string { return strings.Replace(s, `"ok"`, `"  "`, 1) }), `empty title`},
 		{"priority", line(func(s string) string { return strings.Replace(s, `"priority":2`, `"priority":9`, 1) }), `priority 9`},
 		{"newer schema", line(func(s string) string { return strings.Replace(s, `"schema":1`, `"schema":2`, 1) }), `schema 2, this docket reads schema 1`},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Proof states.
@@ -51,48 +52,53 @@ type mutant struct {
 // mutants is vacuous: a CL009 finding names the mutant and the line that
 // kept it green. The working tree is never written.
 func Prove(opts Options) (*Result, []Proof, error) {
+	opts.Prove = true
 	r, err := Run(opts)
 	if err != nil {
 		return nil, nil, err
 	}
+	return r, r.Proofs, nil
+}
+
+// proveRun (CL009) proves the claims that held, after CL007 ran.
+func proveRun(p *Pass) error {
+	if !p.Opts.Prove {
+		return nil
+	}
+	r := p.res
 	ok := map[string]bool{}
 	for _, st := range r.Claims {
 		if st.State == StateOK {
 			ok[st.Decision+"/"+st.Claim] = true
 		}
 	}
-	var proofs []Proof
-	for _, d := range r.Decisions {
-		if !d.Parsed || d.Status != "accepted" || (opts.Decision != "" && d.FileID != opts.Decision) {
+	for _, c := range r.prepare().all {
+		d := c.d
+		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
 			continue
 		}
-		for _, c := range d.Claims {
-			if !IsLineKind(c.Kind) || !ok[d.FileID+"/"+c.ID] {
-				continue
-			}
-			p := r.prove(d, c)
-			proofs = append(proofs, p)
-			if p.State == ProofVacuous {
-				r.Findings = append(r.Findings, diag.Finding{
-					Pos: c.Pos, Check: ruleVacuous, Decision: d.FileID, Claim: c.ID, Severity: diag.SeverityError,
-					Message: fmt.Sprintf("vacuous claim: it stays green when %s (%s still satisfies it); anchor on the one line that does the work", p.Survivor, p.Witness),
-				})
-			}
+		pr, provable := r.prove(d, c.c)
+		if !provable {
+			continue
+		}
+		r.Proofs = append(r.Proofs, pr)
+		if pr.State == ProofVacuous {
+			p.Report(diag.Finding{
+				Pos: c.c.Pos, Check: ruleid.Vacuous, Decision: d.FileID, Claim: c.c.ID, Severity: diag.SeverityError,
+				Message: fmt.Sprintf("vacuous claim: it stays green when %s (%s still satisfies it); anchor on the one line that does the work", pr.Survivor, pr.Witness),
+			})
 		}
 	}
-	r.Findings = diag.Dedupe(r.Findings)
-	return r, proofs, nil
+	return nil
 }
 
-// evalOne evaluates one claim with an optional overlay file, into a
-// scratch result so the real one is untouched.
-func (r *Result) evalOne(d *register.Decision, c register.Claim, over *mutant) (*compiled, ClaimState) {
-	scratch := &Result{Config: r.Config, Repo: r.Repo, Export: r.Export, globs: r.globs}
-	cc := scratch.prepare(d, c)
-	if cc == nil {
+// evalOne evaluates one claim alone, with an optional overlay file, so the
+// run's own claims are untouched.
+func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant) (*claim, ClaimState) {
+	c := newClaim(r.Snapshot, d, row)
+	if c.kind == nil || !c.prepareRow() {
 		return nil, ClaimState{State: StateFailed}
 	}
-	cc.skip = r.claimCells()
 	read := r.Repo.ReadFile
 	if over != nil {
 		read = func(rel string, max int64) ([]byte, error) {
@@ -105,22 +111,30 @@ func (r *Result) evalOne(d *register.Decision, c register.Claim, over *mutant) (
 			return r.Repo.ReadFile(rel, max)
 		}
 	}
-	for _, f := range cc.files {
-		scanFile(read, f, []*compiled{cc}, nil, nil)
+	c.read = read
+	if c.lines != nil {
+		for _, f := range c.files {
+			scanFile(read, f, []*claim{c}, nil, nil)
+		}
 	}
-	scratch.conclude(cc)
-	return cc, scratch.Claims[len(scratch.Claims)-1]
+	return c, c.conclude()
 }
 
-func (r *Result) prove(d *register.Decision, c register.Claim) Proof {
-	p := Proof{Decision: d.FileID, Claim: c.ID, Kind: c.Kind, State: ProofCanFail}
-	base, _ := r.evalOne(d, c, nil)
+// prove mutates the lines one claim rests on; provable is false for kinds
+// prove does not mutate.
+func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, provable bool) {
+	p = Proof{Decision: d.FileID, Claim: row.ID, Kind: row.Kind, State: ProofCanFail}
+	base, _ := r.evalOne(d, row, nil)
 	if base == nil {
-		return p
+		return p, false
 	}
-	for _, m := range r.mutants(base) {
+	ms, ok := base.kind.Mutants(base)
+	if !ok {
+		return p, false
+	}
+	for _, m := range ms {
 		p.Mutants++
-		cc, st := r.evalOne(d, c, &m)
+		cc, st := r.evalOne(d, row, &m)
 		if st.State != StateOK {
 			p.Killed++
 			continue
@@ -137,20 +151,15 @@ func (r *Result) prove(d *register.Decision, c register.Claim) Proof {
 			}
 		}
 	}
-	return p
+	return p, true
 }
 
-// mutants lists the edits of the lines that satisfy cc.
-func (r *Result) mutants(cc *compiled) []mutant {
-	switch cc.kind {
-	case KindAbsent:
-		return r.absentMutants(cc)
-	case KindEvery:
-		return r.everyMutants(cc)
-	}
+// lineMutants lists the edits of the code lines that satisfy c: each line
+// deleted, and each Require match on it removed.
+func lineMutants(cc *claim) []mutant {
 	var out []mutant
 	for _, h := range cc.code {
-		src, err := r.Repo.ReadFile(h.file, MaxFileSize)
+		src, err := cc.snap.Repo.ReadFile(h.file, MaxFileSize)
 		if err != nil {
 			continue
 		}
@@ -158,17 +167,14 @@ func (r *Result) mutants(cc *compiled) []mutant {
 		if h.line > len(lines) {
 			continue
 		}
-		last := max(h.last, h.line)
-		if last > len(lines) {
-			last = len(lines)
-		}
+		last := min(max(h.last, h.line), len(lines)) // a prose unit goes whole
 		del := strings.Join(append(append([]string{}, lines[:h.line-1]...), lines[last:]...), "")
 		out = append(out, mutant{file: h.file, line: h.line, deleted: true, desc: fmt.Sprintf("%s:%d is deleted", h.file, h.line), src: []byte(del)})
-		if cc.require != nil && !cc.negate {
+		if cc.lines.require != nil && !cc.lines.negate {
 			// One mutant per Require match, each removing that match only:
 			// a line that carries the requirement twice survives either.
 			line := lines[h.line-1]
-			for _, loc := range cc.require.FindAllStringIndex(line, -1) {
+			for _, loc := range cc.lines.require.FindAllStringIndex(line, -1) {
 				if loc[0] == loc[1] {
 					continue
 				}
@@ -186,7 +192,7 @@ func (r *Result) mutants(cc *compiled) []mutant {
 // the anchor matches at once (one line gone still leaves the others), and
 // per line, its Require broken: the match removed, or for !re a sample of
 // re inserted.
-func (r *Result) everyMutants(cc *compiled) []mutant {
+func everyMutants(cc *claim) []mutant {
 	var out []mutant
 	byFile := map[string][]int{}
 	var files []string
@@ -201,7 +207,7 @@ func (r *Result) everyMutants(cc *compiled) []mutant {
 	}
 	all := mutant{deleted: true, extra: map[string][]byte{}}
 	for i, f := range files {
-		src, err := r.Repo.ReadFile(f, MaxFileSize)
+		src, err := cc.snap.Repo.ReadFile(f, MaxFileSize)
 		if err != nil {
 			return nil
 		}
@@ -222,19 +228,19 @@ func (r *Result) everyMutants(cc *compiled) []mutant {
 			all.extra[f] = []byte(strings.Join(kept, ""))
 		}
 		for _, ln := range byFile[f] {
-			if ln > len(lines) || cc.require == nil {
+			if ln > len(lines) || cc.lines.require == nil {
 				continue
 			}
 			line := lines[ln-1]
 			var edited string
-			if cc.negate {
-				sample, ok := sampleMatch(cc.require)
+			if cc.lines.negate {
+				sample, ok := sampleMatch(cc.lines.require)
 				if !ok {
 					continue
 				}
 				edited = strings.TrimRight(line, "\n") + " " + sample + "\n"
 			} else {
-				loc := cc.require.FindStringIndex(line)
+				loc := cc.lines.require.FindStringIndex(line)
 				if loc == nil || loc[0] == loc[1] {
 					continue
 				}
@@ -251,13 +257,13 @@ func (r *Result) everyMutants(cc *compiled) []mutant {
 
 // absentMutants insert one sample of the forbidden pattern into the first
 // file of the claim's Path, where the claim's scope reads it.
-func (r *Result) absentMutants(cc *compiled) []mutant {
-	sample, ok := sampleMatch(cc.anchor)
+func absentMutants(cc *claim) []mutant {
+	sample, ok := sampleMatch(cc.lines.anchor)
 	if !ok || len(cc.files) == 0 {
 		return nil
 	}
 	f := cc.files[0]
-	src, err := r.Repo.ReadFile(f, MaxFileSize)
+	src, err := cc.snap.Repo.ReadFile(f, MaxFileSize)
 	if err != nil {
 		return nil
 	}
@@ -266,11 +272,20 @@ func (r *Result) absentMutants(cc *compiled) []mutant {
 	case ScopeProse:
 		add = "\n\n" + sample + "\n"
 	case ScopeComment:
-		open, ok := codeline.LineComment(f)
-		if !ok {
+		// The first comment form the file's lexer reads as a comment.
+		for _, form := range [][2]string{{"// ", ""}, {"# ", ""}, {"-- ", ""}, {"/* ", " */"}, {"<!-- ", " -->"}} {
+			try := "\n" + form[0] + sample + form[1] + "\n"
+			mut := append(append([]byte{}, src...), try...)
+			var r codeline.Regions
+			codeline.Scan(f, mut, &r)
+			if r.KindAt(len(src)+1+len(form[0])) == codeline.Comment {
+				add = try
+				break
+			}
+		}
+		if add == "" {
 			return nil
 		}
-		add = "\n" + open + " " + sample + "\n"
 	default:
 		add = "\n" + sample + "\n"
 	}

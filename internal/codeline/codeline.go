@@ -1,111 +1,200 @@
-// Package codeline separates code from comments, so that a claim is never
-// satisfied by a doc comment that merely mentions its token.
+// Package codeline separates code from comments, strings and tests, so
+// that a claim is never satisfied by a doc comment, a string that merely
+// mentions its token, or a test.
 //
-// Mask returns a copy of a file in which every comment byte is replaced by a
-// space (newlines are kept), so line and column numbers stay valid and a
-// pattern can be matched against code only. Go is masked exactly with
-// go/scanner; other languages by their comment syntax, chosen by file
-// extension, with string literals respected.
+// A hand-written lexer per language family reads a file once and reports
+// its comment, string and test regions as byte-offset ranges (Scan); no
+// line is split or allocated. The lexer is chosen by file name (For, Name).
+// Mask derives from the regions the text a claim is matched against: a copy
+// of the file in which every comment byte, and every line lying wholly
+// inside a string literal (except in Go, see below), is replaced by a space,
+// newlines kept, so line and column numbers stay valid.
+//
+// Go is lexed exactly as go/scanner does (the comment set agrees, which
+// FuzzGoScanner checks); `//go:` directives are comments, as go/scanner
+// reports them; and, to keep Go's behaviour from before the lexers, lines
+// inside Go raw strings stay code. A file of an unknown language is all code.
 package codeline
 
 import (
 	"bytes"
-	"go/scanner"
-	"go/token"
-	"path"
-	"strings"
+	"sort"
 )
 
-// syntax describes the comment forms of one language family.
-type syntax struct {
-	line   []string // line-comment openers
-	blockO string   // block-comment opener
-	blockC string   // block-comment closer
-	quotes string   // string delimiters whose contents are never comments
-	// hashWord: '#' opens a comment only at the start of a word (shell's
-	// `$#` and `${#x}` are not comments).
-	hashWord bool
-}
+// Kind is the kind of a region.
+type Kind uint8
 
-var (
-	cLike    = &syntax{line: []string{"//"}, blockO: "/*", blockC: "*/", quotes: "\"'`"}
-	hash     = &syntax{line: []string{"#"}, quotes: "\"'", hashWord: true}
-	dashDash = &syntax{line: []string{"--"}, blockO: "/*", blockC: "*/", quotes: "'\""}
-	markup   = &syntax{blockO: "<!--", blockC: "-->"}
-	css      = &syntax{blockO: "/*", blockC: "*/", quotes: "\"'"}
-	php      = &syntax{line: []string{"//", "#"}, blockO: "/*", blockC: "*/", quotes: "\"'"}
+// The region kinds. Code is the kind of every byte outside a region.
+const (
+	Code Kind = iota
+	Comment
+	String
+	Test
 )
 
-var byExt = map[string]*syntax{
-	".c": cLike, ".h": cLike, ".cc": cLike, ".cpp": cLike, ".cxx": cLike, ".hpp": cLike, ".hh": cLike,
-	".java": cLike, ".js": cLike, ".mjs": cLike, ".cjs": cLike, ".jsx": cLike, ".ts": cLike, ".tsx": cLike,
-	".rs": cLike, ".swift": cLike, ".kt": cLike, ".kts": cLike, ".scala": cLike, ".cs": cLike,
-	".proto": cLike, ".dart": cLike, ".zig": cLike, ".jsonc": cLike,
-	".css": css, ".scss": cLike, ".less": cLike,
-	".php": php,
-	".sh":  hash, ".bash": hash, ".zsh": hash, ".ksh": hash, ".py": hash, ".rb": hash, ".pl": hash,
-	".yml": hash, ".yaml": hash, ".toml": hash, ".mk": hash, ".r": hash, ".tf": hash, ".cfg": hash,
-	".conf": hash, ".ini": hash, ".nix": hash, ".ps1": hash, ".awk": hash, ".cmake": hash,
-	".sql": dashDash, ".lua": dashDash, ".hs": dashDash,
-	".md": markup, ".markdown": markup, ".html": markup, ".htm": markup, ".xml": markup, ".svg": markup,
+func (k Kind) String() string {
+	switch k {
+	case Comment:
+		return "comment"
+	case String:
+		return "string"
+	case Test:
+		return "test"
+	}
+	return "code"
 }
 
-var byName = map[string]*syntax{
-	"Makefile": hash, "GNUmakefile": hash, "Dockerfile": hash, "Containerfile": hash,
-	"Gemfile": hash, "Rakefile": hash, "Jenkinsfile": cLike, ".gitignore": hash, ".gitattributes": hash,
-	"go.mod": cLike, "go.work": cLike,
+// Region is the half-open byte range [Start, End) of one region.
+type Region struct {
+	Start, End int
+	Kind       Kind
 }
 
-// Language names the comment syntax Mask applies to name: "go", "c",
-// "hash", "dash", "markup", "css", "php" or "none".
-func Language(name string) string {
-	if strings.HasSuffix(name, ".go") {
-		return "go"
-	}
-	switch syntaxFor(name, nil) {
-	case cLike:
-		return "c"
-	case hash:
-		return "hash"
-	case dashDash:
-		return "dash"
-	case markup:
-		return "markup"
-	case css:
-		return "css"
-	case php:
-		return "php"
-	}
-	return "none"
+// Regions is what one lexer found in one file. A Regions value can be
+// reused across files: Scan keeps the capacity of its slices, so scanning
+// a tree allocates only when a file has more regions than any before it.
+type Regions struct {
+	// Lexer names the lexer that read the file (see Name).
+	Lexer string
+	// Spans are the comment and string regions, ordered and not
+	// overlapping.
+	Spans []Region
+	// Tests are the test regions, ordered and not overlapping; a test
+	// region may contain spans.
+	Tests []Region
+	// codeStrings: lines inside strings are code (Go, for compatibility).
+	codeStrings bool
 }
 
-func syntaxFor(name string, src []byte) *syntax {
-	base := path.Base(name)
-	if s, ok := byName[base]; ok {
-		return s
-	}
-	if s, ok := byExt[strings.ToLower(path.Ext(base))]; ok {
-		return s
-	}
-	// An extension-less script is known by its shebang.
-	if path.Ext(base) == "" && len(src) > 2 && src[0] == '#' && src[1] == '!' {
-		return hash
-	}
-	return nil
+func (r *Regions) reset(lx *Lexer) {
+	r.Lexer = lx.name
+	r.Spans = r.Spans[:0]
+	r.Tests = r.Tests[:0]
+	r.codeStrings = lx.codeStrings
 }
 
-// Mask returns src with every comment byte of the language of name replaced
-// by a space. Files of unknown languages are returned unchanged: all their
-// lines are code.
+// add appends a span; empty spans are dropped. Lexers add in order.
+func (r *Regions) add(k Kind, start, end int) {
+	if end > start {
+		r.Spans = append(r.Spans, Region{start, end, k})
+	}
+}
+
+// addTest appends a test region, merging it with the last one when they
+// touch or overlap.
+func (r *Regions) addTest(start, end int) {
+	if end <= start {
+		return
+	}
+	for n := len(r.Tests); n > 0 && start <= r.Tests[n-1].End; n-- {
+		// Only invalid code gives overlapping test regions; merge them.
+		start, end = min(start, r.Tests[n-1].Start), max(end, r.Tests[n-1].End)
+		r.Tests = r.Tests[:n-1]
+	}
+	r.Tests = append(r.Tests, Region{start, end, Test})
+}
+
+// KindAt returns the kind of the span holding byte off, or Code.
+func (r *Regions) KindAt(off int) Kind {
+	i := sort.Search(len(r.Spans), func(i int) bool { return r.Spans[i].End > off })
+	if i < len(r.Spans) && r.Spans[i].Start <= off {
+		return r.Spans[i].Kind
+	}
+	return Code
+}
+
+// InTest reports whether byte off lies in a test region.
+func (r *Regions) InTest(off int) bool {
+	i := sort.Search(len(r.Tests), func(i int) bool { return r.Tests[i].End > off })
+	return i < len(r.Tests) && r.Tests[i].Start <= off
+}
+
+// Lexer reads one language family.
+type Lexer struct {
+	name        string
+	scan        func(src []byte, r *Regions)
+	codeStrings bool
+}
+
+// Name is the lexer's name, as `claimslint list` prints it.
+func (l *Lexer) Name() string { return l.name }
+
+// Scan resets r and fills it with the regions of src.
+func (l *Lexer) Scan(src []byte, r *Regions) {
+	r.reset(l)
+	if l.scan != nil {
+		l.scan(src, r)
+	}
+}
+
+// Scan reads src with the lexer For(name, src) into r, reusing r's
+// storage.
+func Scan(name string, src []byte, r *Regions) {
+	lx := For(name, src)
+	lx.Scan(src, r)
+	if lx == goLexer && isGoTest(name) {
+		r.addTest(0, len(src))
+	}
+}
+
+// Name returns the name of the lexer that reads a file called name, as
+// `claimslint list` prints it; "none" for an unknown language (all code).
+// src is only consulted for a shebang line and may be nil.
+func Name(name string, src []byte) string { return For(name, src).name }
+
+// Language is Name without content: kept for callers written before the
+// lexers.
+func Language(name string) string { return Name(name, nil) }
+
+// Mask returns a copy of src in which every comment byte is replaced by a
+// space, and so is every line lying wholly inside a string literal (except
+// in Go); newlines and carriage returns are kept, so positions stay valid.
+// Files of unknown languages are returned unchanged: all their lines are
+// code.
 func Mask(name string, src []byte) []byte {
-	if strings.HasSuffix(name, ".go") {
-		return maskGo(src)
-	}
-	s := syntaxFor(name, src)
-	if s == nil {
+	lx := For(name, src)
+	if lx.scan == nil {
 		return src
 	}
-	return maskGeneric(s, src)
+	var r Regions
+	Scan(name, src, &r)
+	return r.Masked(src)
+}
+
+// Masked returns the masked text of src (see Mask), whose regions r
+// holds: src itself when nothing in it is masked, else a new copy.
+func (r *Regions) Masked(src []byte) []byte {
+	for _, s := range r.Spans {
+		if s.Kind == Comment || s.Kind == String && !r.codeStrings && bytes.IndexByte(src[s.Start:s.End], '\n') >= 0 {
+			return r.MaskTo(nil, src)
+		}
+	}
+	return src
+}
+
+// MaskTo appends to dst[:0] the masked text of src (see Mask), whose
+// regions r holds, and returns it.
+func (r *Regions) MaskTo(dst, src []byte) []byte {
+	out := append(dst[:0], src...)
+	for _, s := range r.Spans {
+		switch s.Kind {
+		case Comment:
+			blank(out, s.Start, s.End)
+		case String:
+			if r.codeStrings {
+				continue
+			}
+			// The lines that start after the string opens and end before
+			// it closes hold nothing but the string.
+			a := bytes.IndexByte(src[s.Start:s.End], '\n')
+			if a < 0 {
+				continue
+			}
+			b := bytes.LastIndexByte(src[s.Start:s.End], '\n')
+			blank(out, s.Start+a+1, s.Start+b)
+		}
+	}
+	return out
 }
 
 func blank(out []byte, from, to int) {
@@ -114,123 +203,4 @@ func blank(out []byte, from, to int) {
 			out[i] = ' '
 		}
 	}
-}
-
-func maskGo(src []byte) []byte {
-	out := append([]byte(nil), src...)
-	fset := token.NewFileSet()
-	file := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	// Errors are ignored: a file that does not compile is still scanned
-	// token by token, and its comments are still comments.
-	s.Init(file, src, func(token.Position, string) {}, scanner.ScanComments)
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.COMMENT {
-			off := file.Offset(pos)
-			blank(out, off, off+len(lit))
-		}
-	}
-	return out
-}
-
-func maskGeneric(s *syntax, src []byte) []byte {
-	out := append([]byte(nil), src...)
-	i, n := 0, len(src)
-	for i < n {
-		c := src[i]
-		switch {
-		case s.blockO != "" && hasAt(src, i, s.blockO):
-			end := indexFrom(src, i+len(s.blockO), s.blockC)
-			if end < 0 {
-				end = n
-			} else {
-				end += len(s.blockC)
-			}
-			blank(out, i, end)
-			i = end
-		case isLineOpener(s, src, i):
-			end := indexFrom(src, i, "\n")
-			if end < 0 {
-				end = n
-			}
-			blank(out, i, end)
-			i = end
-		case strings.IndexByte(s.quotes, c) >= 0:
-			i = skipString(src, i, c)
-		default:
-			i++
-		}
-	}
-	return out
-}
-
-func isLineOpener(s *syntax, src []byte, i int) bool {
-	for _, o := range s.line {
-		if !hasAt(src, i, o) {
-			continue
-		}
-		if o == "#" && s.hashWord && i > 0 {
-			p := src[i-1]
-			if p != ' ' && p != '\t' && p != '\n' && p != ';' && p != '\r' {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// skipString returns the index just past the string literal opened at i. A
-// string ends at its closing quote or, for unterminated literals, at the end
-// of the line, so one stray apostrophe in a shell comment-free line cannot
-// hide the rest of the file.
-func skipString(src []byte, i int, q byte) int {
-	j := i + 1
-	for j < len(src) {
-		switch src[j] {
-		case '\\':
-			j += 2
-			continue
-		case q:
-			return j + 1
-		case '\n':
-			if q != '`' {
-				return j
-			}
-		}
-		j++
-	}
-	return len(src)
-}
-
-func hasAt(src []byte, i int, s string) bool {
-	return len(src)-i >= len(s) && string(src[i:i+len(s)]) == s
-}
-
-func indexFrom(src []byte, from int, s string) int {
-	if from > len(src) {
-		return -1
-	}
-	k := bytes.Index(src[from:], []byte(s))
-	if k < 0 {
-		return -1
-	}
-	return from + k
-}
-
-// LineComment returns the line-comment opener of name's language ("//",
-// "#", "--"), and false for languages without one (Markdown, CSS).
-func LineComment(name string) (string, bool) {
-	if strings.HasSuffix(name, ".go") {
-		return "//", true
-	}
-	s := syntaxFor(name, nil)
-	if s == nil || len(s.line) == 0 {
-		return "", false
-	}
-	return s.line[0], true
 }

@@ -34,7 +34,8 @@ func TestMask(t *testing.T) {
 
 func TestLanguage(t *testing.T) {
 	for name, want := range map[string]string{
-		"a.go": "go", "x/Makefile": "hash", "b.TS": "c", "c.sql": "dash", "d.md": "markup", "e.bin": "none",
+		"a.go": "go", "x/Makefile": "hash", "b.TS": "ts", "c.sql": "sql", "d.md": "markdown", "e.bin": "none",
+		"lib.rs": "rust", "a.py": "python", "a.sh": "shell", "ci.yml": "yaml", "Cargo.toml": "toml", "x.html": "html",
 	} {
 		if got := Language(name); got != want {
 			t.Errorf("Language(%s) = %s, want %s", name, got, want)

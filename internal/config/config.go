@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/claimslint/claimslint/internal/register"
 	"gopkg.in/yaml.v2"
 )
 
@@ -39,18 +38,24 @@ type Tracker struct {
 type Config struct {
 	Register  string `yaml:"register"`
 	Decisions string `yaml:"decisions"`
-	// Adopt is a directory of existing MADR or adr-tools records
-	// (NNNN-title.md) read as decisions D<NNNN> without renaming them.
-	Adopt      string   `yaml:"adopt"`
-	Tracker    Tracker  `yaml:"tracker"`
-	RangeSites []string `yaml:"range_sites"`
-	Scripts    string   `yaml:"scripts"`
-	Workflows  string   `yaml:"workflows"`
+	// Adopt is a directory of existing MADR, adr-tools or log4brains
+	// records (NNNN-title.md, YYYYMMDD-title.md) read in place; the
+	// register row that links a record gives its decision id.
+	Adopt string `yaml:"adopt"`
+	// Statuses maps the status words of adopted records to the five
+	// statuses (D42). Keys are lower case; DefaultStatuses fills in the
+	// common ones, and a key here overrides its default.
+	Statuses   map[string]string `yaml:"statuses"`
+	Tracker    Tracker           `yaml:"tracker"`
+	RangeSites []string          `yaml:"range_sites"`
+	Scripts    string            `yaml:"scripts"`
+	Workflows  string            `yaml:"workflows"`
 	// Inline, when set, lets register rows stand without a decision file
 	// (D35).
 	Inline *Inline `yaml:"inline"`
-	// RequireClaims makes every accepted decision carry at least one claim.
-	RequireClaims bool `yaml:"require_claims"`
+	// RequireClaims, when false, lets an accepted decision carry no
+	// claims (D35); unset means true (D43).
+	RequireClaims *bool `yaml:"require_claims"`
 	// Mentions are globs of files whose tracker ids CL004 checks too: in
 	// the comments of code files, in the text of Markdown files (D36).
 	Mentions []string `yaml:"mentions"`
@@ -84,6 +89,10 @@ type Frozen struct {
 	Range string `yaml:"range"`
 }
 
+// ClaimsRequired reports whether every accepted decision must carry a
+// claim (or say claims: none): true unless require_claims: false.
+func (c Config) ClaimsRequired() bool { return c.RequireClaims == nil || *c.RequireClaims }
+
 // DefaultClaimsDir is where claims files live when inline.claims is unset.
 const DefaultClaimsDir = "docs/claims"
 
@@ -109,6 +118,27 @@ func Default() Config {
 		RangeSites: []string{"docs/PRD.md"},
 		Scripts:    "checks/**",
 		Workflows:  ".github/workflows/*.{yml,yaml}",
+		Statuses:   DefaultStatuses(),
+	}
+}
+
+// DefaultStatuses is the status vocabulary every repository starts with:
+// the words adr-tools, MADR, log4brains and hand-written records use for
+// the five statuses. "unstated" is a record with no status at all (MADR's
+// own 0000 record); "partly superseded" and "amended" keep the decision
+// live, since only part of it changed.
+func DefaultStatuses() map[string]string {
+	return map[string]string{
+		"approved": "accepted", "agreed": "accepted", "adopted": "accepted", "done": "accepted",
+		"implemented": "accepted", "decided": "accepted", "active": "accepted",
+		"partly superseded": "accepted", "partially superseded": "accepted", "amended": "accepted",
+		"pending": "proposed", "in review": "proposed", "under review": "proposed", "draft": "proposed",
+		"on hold": "proposed", "open": "proposed", "proposal": "proposed", "suggested": "proposed", "wip": "proposed",
+		"in progress": "proposed", "under discussion": "proposed",
+		"declined": "rejected", "refused": "rejected", "withdrawn": "rejected", "abandoned": "rejected",
+		"obsolete": "deprecated", "retired": "deprecated", "deprecate": "deprecated",
+		"replaced": "superseded", "superceded": "superseded",
+		"unstated": "accepted",
 	}
 }
 
@@ -132,10 +162,27 @@ func Load(dir string) (Config, error) {
 // ignored.
 func Parse(data []byte, base Config) (Config, error) {
 	cfg := base
+	cfg.Statuses = nil
 	if len(bytes.TrimSpace(data)) > 0 {
 		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
 			return base, fmt.Errorf("%s: %w", FileName, err)
 		}
+	}
+	// statuses: adds to the base vocabulary; it never empties it.
+	own := cfg.Statuses
+	cfg.Statuses = map[string]string{}
+	for k, v := range base.Statuses {
+		cfg.Statuses[k] = v
+	}
+	for k, v := range own {
+		key := strings.Join(strings.Fields(strings.ToLower(k)), " ")
+		if !validStatus(v) {
+			return base, fmt.Errorf("%s: statuses: %q maps to %q: want proposed, accepted, rejected, deprecated or superseded", FileName, k, v)
+		}
+		if validStatus(key) && key != v {
+			return base, fmt.Errorf("%s: statuses: %q is itself a status and cannot mean %q", FileName, k, v)
+		}
+		cfg.Statuses[key] = v
 	}
 	if err := cfg.validate(); err != nil {
 		return base, fmt.Errorf("%s: %w", FileName, err)
@@ -187,15 +234,15 @@ func (c *Config) validate() error {
 		if err := check("inline.claims", in.Claims, false); err != nil {
 			return err
 		}
-		if in.Status != "" && !register.ValidStatus(in.Status) {
-			return fmt.Errorf("inline.status %q: want one of %s", in.Status, strings.Join(register.Statuses, ", "))
+		if in.Status != "" && !validStatus(in.Status) {
+			return fmt.Errorf("inline.status %q: want one of %s", in.Status, "proposed, accepted, rejected, deprecated, superseded")
 		}
 		for i, m := range in.Markers {
 			if _, err := regexp.Compile(m.Pattern); err != nil || m.Pattern == "" {
 				return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
 			}
-			if !register.ValidStatus(m.Status) {
-				return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, strings.Join(register.Statuses, ", "))
+			if !validStatus(m.Status) {
+				return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, "proposed, accepted, rejected, deprecated, superseded")
 			}
 		}
 	}
@@ -219,6 +266,14 @@ func (c *Config) validate() error {
 }
 
 var frozenRE = regexp.MustCompile(`^D1\.\.D[1-9][0-9]*$`)
+
+func validStatus(s string) bool {
+	switch s {
+	case "proposed", "accepted", "rejected", "deprecated", "superseded":
+		return true
+	}
+	return false
+}
 
 // InsideRepo reports an error when p (a path or glob) is absolute or climbs
 // out of the repository root with "..": claims and settings may only name

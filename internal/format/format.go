@@ -21,20 +21,42 @@ type RuleDoc struct {
 	ID, Name, Doc string
 }
 
+// Formatter writes findings in one output format. Every command that
+// reports findings (check, prove, audit) writes them through one (D46).
+type Formatter interface {
+	Format(w io.Writer, fs []diag.Finding) error
+}
+
+// FormatterFunc adapts a function to Formatter.
+type FormatterFunc func(w io.Writer, fs []diag.Finding) error
+
+// Format calls f.
+func (f FormatterFunc) Format(w io.Writer, fs []diag.Finding) error { return f(w, fs) }
+
+// New returns the formatter called name; rules and version are what SARIF
+// output carries.
+func New(name string, rules []RuleDoc, version string) (Formatter, error) {
+	switch name {
+	case "text", "":
+		return FormatterFunc(Text), nil
+	case "json":
+		return FormatterFunc(JSON), nil
+	case "sarif":
+		return FormatterFunc(func(w io.Writer, fs []diag.Finding) error { return SARIF(w, fs, rules, version) }), nil
+	case "github":
+		return FormatterFunc(GitHub), nil
+	}
+	return nil, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
+}
+
 // Write writes findings in the named format. Findings must already be
 // sorted and de-duplicated.
 func Write(w io.Writer, name string, fs []diag.Finding, rules []RuleDoc, version string) error {
-	switch name {
-	case "text", "":
-		return Text(w, fs)
-	case "json":
-		return JSON(w, fs)
-	case "sarif":
-		return SARIF(w, fs, rules, version)
-	case "github":
-		return GitHub(w, fs)
+	f, err := New(name, rules, version)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
+	return f.Format(w, fs)
 }
 
 func location(f diag.Finding) string {
@@ -61,14 +83,22 @@ func Text(w io.Writer, fs []diag.Finding) error {
 }
 
 type jsonFinding struct {
-	Check    string `json:"check"`
-	Decision string `json:"decision,omitempty"`
-	Claim    string `json:"claim,omitempty"`
-	Severity string `json:"severity"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Message  string `json:"message"`
+	Check    string        `json:"check"`
+	Decision string        `json:"decision,omitempty"`
+	Claim    string        `json:"claim,omitempty"`
+	Severity string        `json:"severity"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Column   int           `json:"column"`
+	Message  string        `json:"message"`
+	Related  []jsonRelated `json:"related,omitempty"`
+}
+
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 // JSON writes one JSON object per finding, one per line, so that a stream
@@ -76,10 +106,14 @@ type jsonFinding struct {
 func JSON(w io.Writer, fs []diag.Finding) error {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
-		if err := enc.Encode(jsonFinding{
+		jf := jsonFinding{
 			Check: f.Check, Decision: f.Decision, Claim: f.Claim, Severity: string(f.Severity),
 			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message,
-		}); err != nil {
+		}
+		for _, r := range f.Related {
+			jf.Related = append(jf.Related, jsonRelated{r.Pos.Filename, r.Pos.Line, r.Pos.Column, r.Message})
+		}
+		if err := enc.Encode(jf); err != nil {
 			return err
 		}
 	}
@@ -158,15 +192,18 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 		Region           *region  `json:"region,omitempty"`
 	}
 	type loc struct {
+		ID               *int     `json:"id,omitempty"`
 		PhysicalLocation physical `json:"physicalLocation"`
+		Message          *msg     `json:"message,omitempty"`
 	}
 	type result struct {
-		RuleID     string            `json:"ruleId"`
-		RuleIndex  int               `json:"ruleIndex"`
-		Level      string            `json:"level"`
-		Message    msg               `json:"message"`
-		Locations  []loc             `json:"locations"`
-		Properties map[string]string `json:"properties,omitempty"`
+		RuleID           string            `json:"ruleId"`
+		RuleIndex        int               `json:"ruleIndex"`
+		Level            string            `json:"level"`
+		Message          msg               `json:"message"`
+		Locations        []loc             `json:"locations"`
+		RelatedLocations []loc             `json:"relatedLocations,omitempty"`
+		Properties       map[string]string `json:"properties,omitempty"`
 	}
 	sorted := append([]RuleDoc(nil), rules...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
@@ -190,7 +227,15 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 		res := result{
 			RuleID: f.Check, RuleIndex: index[f.Check], Level: level,
 			Message:   msg{f.Message + " (" + f.Tag() + ")"},
-			Locations: []loc{{physical{artifact{f.Pos.Filename, "%SRCROOT%"}, reg}}},
+			Locations: []loc{{PhysicalLocation: physical{artifact{f.Pos.Filename, "%SRCROOT%"}, reg}}},
+		}
+		for i, r := range f.Related {
+			id := i
+			var rreg *region
+			if r.Pos.Line > 0 {
+				rreg = &region{StartLine: r.Pos.Line, StartColumn: r.Pos.Column}
+			}
+			res.RelatedLocations = append(res.RelatedLocations, loc{ID: &id, PhysicalLocation: physical{artifact{r.Pos.Filename, "%SRCROOT%"}, rreg}, Message: &msg{r.Message}})
 		}
 		if f.Decision != "" {
 			res.Properties = map[string]string{"decision": f.Decision, "claim": f.Claim}

@@ -11,6 +11,7 @@ package register
 import (
 	"bytes"
 	"fmt"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
 	"regexp"
 	"sort"
@@ -26,15 +27,6 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-)
-
-// Rule ids of the findings this package reports; the check package documents
-// them.
-const (
-	RuleRegister = "CL001" // register rows and decision files correspond
-	RuleStatus   = "CL002" // statuses and supersession
-	RuleClaims   = "CL006" // claim tables are well-formed
-	RuleParse    = "CL008" // Markdown is readable: UTF-8, front matter
 )
 
 // Statuses a decision may have.
@@ -149,7 +141,23 @@ type Decision struct {
 	// ConfirmationPos is the Confirmation heading, when there is one.
 	ConfirmationPos token.Position
 	HasConfirmation bool
-	Findings        []diag.Finding
+	// ClaimsNone is the reason given by "claims: none, <reason>" in the
+	// front matter: an accepted decision that has no claims on purpose.
+	ClaimsNone string
+	// Adopted is set for a record of an existing collection read in place
+	// (docs/adr/0007-x.md, 20200925-x.md): history, never rewritten.
+	Adopted bool
+	// RawStatus is the status as an adopted record wrote it.
+	RawStatus string
+	// Date is the record's date: front matter, for ordering date-named
+	// records.
+	Date string
+	// Links are an adopted record's relations as written; the check
+	// resolves them into Supersedes, SupersededBy and Relations.
+	Links []RecordLink
+	// Relations are the resolved relations other than whole supersession.
+	Relations []Relation
+	Findings  []diag.Finding
 }
 
 // KeyPos returns the position of a front-matter key, or line 1.
@@ -234,7 +242,7 @@ func checkUTF8(path string, src []byte) (diag.Finding, bool) {
 		off += size
 	}
 	p := newLines(path, src).pos(off)
-	return finding(p, RuleParse, "file is not valid UTF-8 (invalid byte 0x%02x at offset %d); save it as UTF-8", src[off], off), false
+	return finding(p, ruleid.Markdown, "file is not valid UTF-8 (invalid byte 0x%02x at offset %d); save it as UTF-8", src[off], off), false
 }
 
 // cell is the decoded text of a table cell and its position.
@@ -386,7 +394,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 		return ast.WalkContinue, nil
 	})
 	if table == nil {
-		reg.Findings = append(reg.Findings, finding(top, RuleRegister,
+		reg.Findings = append(reg.Findings, finding(top, ruleid.Register,
 			"no register table: add a GFM table whose first header cell is ID, one D<n> row per decision"))
 		return reg
 	}
@@ -405,7 +413,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	}
 	reg.HasStatus = statusCol >= 0
 	if statusCol < 0 && opts.Default == "" && len(opts.Markers) == 0 {
-		reg.Findings = append(reg.Findings, finding(rowPos(header, ln, top), RuleRegister,
+		reg.Findings = append(reg.Findings, finding(rowPos(header, ln, top), ruleid.Register,
 			"register table has no Status column: add one so row and file statuses can be compared"))
 	}
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
@@ -416,7 +424,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 		pos := rowPos(cells, ln, top)
 		m := idCellRE.FindStringSubmatch(cells[0].raw)
 		if m == nil {
-			reg.Findings = append(reg.Findings, finding(cells[0].pos, RuleRegister,
+			reg.Findings = append(reg.Findings, finding(cells[0].pos, ruleid.Register,
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
@@ -446,7 +454,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 			row.Status, row.StatusFrom = opts.Default, StatusFromDefault
 		}
 		if row.StatusFrom == "" && statusCol < 0 && (opts.Default != "" || len(opts.Markers) > 0) {
-			reg.Findings = append(reg.Findings, finding(pos, RuleRegister,
+			reg.Findings = append(reg.Findings, finding(pos, ruleid.Register,
 				"%s: no Status column, no status marker in the row and no inline.status default in %s: its status is unknown", row.ID, ".claimslint.yml"))
 		}
 		for _, c := range cells {
@@ -474,7 +482,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	}
 	ln := newLines(path, src)
 	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
-		d.Findings = append(d.Findings, finding(top, RuleParse,
+		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
@@ -482,7 +490,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	fm, err := meta.TryGet(ctx)
 	if err != nil {
-		d.Findings = append(d.Findings, finding(top, RuleParse,
+		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"front matter is not valid YAML: %s", oneLine(err.Error())))
 		return d
 	}
@@ -508,7 +516,7 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		fm, err := meta.TryGet(ctx)
 		if err != nil {
-			d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, RuleParse,
+			d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, ruleid.Markdown,
 				"front matter is not valid YAML: %s", oneLine(err.Error())))
 			return d
 		}
@@ -561,61 +569,40 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 		case int, float64, bool:
 			return fmt.Sprint(v)
 		default:
-			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a string, got %s", key, yamlKind(v)))
+			d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Markdown, "front matter %s: want a string, got %s", key, yamlKind(v)))
 			return ""
-		}
-	}
-	list := func(key string) []string {
-		v, ok := fm[key]
-		if !ok || v == nil {
-			return nil
-		}
-		switch v := v.(type) {
-		case string:
-			if strings.TrimSpace(v) == "" {
-				return nil
-			}
-			return []string{strings.TrimSpace(v)}
-		case []any:
-			var out []string
-			for _, e := range v {
-				switch e := e.(type) {
-				case string:
-					out = append(out, strings.TrimSpace(e))
-				case nil:
-				default:
-					out = append(out, fmt.Sprint(e))
-				}
-			}
-			return out
-		default:
-			d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleParse, "front matter %s: want a list such as [a, b], got %s", key, yamlKind(v)))
-			return nil
 		}
 	}
 	if d.Inline {
 		// A claims file's decision is its register row: id and status
 		// come from there; the front matter may name issues.
-		d.Tracker = list("tracker")
-		d.Residuals = list("residuals")
+		d.Tracker = d.fmList(fm, "tracker")
+		d.Residuals = d.fmList(fm, "residuals")
 		return
 	}
 	d.ID = str("id")
 	d.Status = strings.ToLower(str("status"))
 	if d.ID == "" {
-		d.Findings = append(d.Findings, finding(d.KeyPos("id"), RuleParse, "front matter has no id: add id: %s", orDefault(d.FileID, "D<n>")))
+		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Markdown, "front matter has no id: add id: %s", orDefault(d.FileID, "D<n>")))
 	} else if IDNumber(d.ID) == 0 {
-		d.Findings = append(d.Findings, finding(d.KeyPos("id"), RuleRegister, "front matter id %q is not a decision id D<n>", d.ID))
+		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 	}
 	if d.Status == "" {
-		d.Findings = append(d.Findings, finding(d.KeyPos("status"), RuleParse, "front matter has no status: add status: proposed (or %s)", strings.Join(Statuses[1:], ", ")))
+		d.Findings = append(d.Findings, finding(d.KeyPos("status"), ruleid.Markdown, "front matter has no status: add status: proposed (or %s)", strings.Join(Statuses[1:], ", ")))
 	}
+	d.readRefs(fm)
+}
+
+// readRefs reads the keys every decision file may have, adopted or not:
+// supersedes, superseded-by, tracker, residuals and claims.
+func (d *Decision) readRefs(fm map[string]any) {
+	list := func(key string) []string { return d.fmList(fm, key) }
 	refs := func(key string) []Ref {
 		var out []Ref
 		for _, s := range list(key) {
 			m := refRE.FindStringSubmatch(s)
 			if m == nil {
-				d.Findings = append(d.Findings, finding(d.KeyPos(key), RuleStatus, "%s: %q is not a decision reference (write D3 or D3(6))", key, s))
+				d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Status, "%s: %q is not a decision reference (write D3 or D3(6))", key, s))
 				continue
 			}
 			out = append(out, Ref{ID: m[1], Clause: m[2]})
@@ -626,6 +613,51 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 	d.SupersededBy = refs("superseded-by")
 	d.Tracker = list("tracker")
 	d.Residuals = list("residuals")
+	if v, ok := fm["claims"]; ok {
+		s, _ := v.(string)
+		m := claimsNoneRE.FindStringSubmatch(strings.TrimSpace(s))
+		switch {
+		case m == nil:
+			d.Findings = append(d.Findings, finding(d.KeyPos("claims"), ruleid.Claims, "front matter claims: want \"none, <reason>\" (a decision with no claims on purpose); claims themselves go in the Confirmation table"))
+		case strings.TrimSpace(m[1]) == "":
+			d.Findings = append(d.Findings, finding(d.KeyPos("claims"), ruleid.Claims, "claims: none needs a reason: write claims: none, <why nothing in the code can check this decision>"))
+		default:
+			d.ClaimsNone = strings.TrimSpace(m[1])
+		}
+	}
+}
+
+// claimsNoneRE reads "none, reason", "none - reason", "none: reason".
+var claimsNoneRE = regexp.MustCompile(`(?is)^none\b[\s,;:\-\x{2013}\x{2014}()]*(.*?)\)?$`)
+
+// fmList reads a front-matter key that holds a list (or one string).
+func (d *Decision) fmList(fm map[string]any, key string) []string {
+	v, ok := fm[key]
+	if !ok || v == nil {
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil
+		}
+		return []string{strings.TrimSpace(v)}
+	case []any:
+		var out []string
+		for _, e := range v {
+			switch e := e.(type) {
+			case string:
+				out = append(out, strings.TrimSpace(e))
+			case nil:
+			default:
+				out = append(out, fmt.Sprint(e))
+			}
+		}
+		return out
+	default:
+		d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Markdown, "front matter %s: want a list such as [a, b], got %s", key, yamlKind(v)))
+		return nil
+	}
 }
 
 func orDefault(s, def string) string {
@@ -686,6 +718,13 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			col[name] = i
 		}
 	}
+	if d.Adopted && d.ID == "" {
+		// A MADR 4 record's "Confirmation" section is the team's prose; a
+		// table there is a claims table only if it says so.
+		if _, ok := col["claim"]; !ok {
+			return
+		}
+	}
 	var missing []string
 	for _, c := range claimColumns {
 		if _, ok := col[c]; !ok {
@@ -693,7 +732,7 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 		}
 	}
 	if len(missing) > 0 {
-		d.Findings = append(d.Findings, finding(hpos, RuleClaims,
+		d.Findings = append(d.Findings, finding(hpos, ruleid.Claims,
 			"claims table lacks column %s: the header must be | Claim | Kind | Path | Anchor | Require | Why |",
 			strings.Join(missing, ", ")))
 		return
@@ -733,11 +772,11 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 		c.Cells["require"] = p
 		c.Why, _ = get("why")
 		if c.ID == "" {
-			d.Findings = append(d.Findings, finding(pos, RuleClaims, "claim row has no id in the Claim column: write C1, C2..."))
+			d.Findings = append(d.Findings, finding(pos, ruleid.Claims, "claim row has no id in the Claim column: write C1, C2..."))
 			continue
 		}
 		if prev, dup := seen[c.ID]; dup {
-			d.Findings = append(d.Findings, finding(c.CellPos("claim"), RuleClaims,
+			d.Findings = append(d.Findings, finding(c.CellPos("claim"), ruleid.Claims,
 				"claim id %s is used twice in %s (first at line %d)", c.ID, d.ID, prev.Line))
 			continue
 		}

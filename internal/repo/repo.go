@@ -11,12 +11,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Repo is a snapshot of the files under a root directory.
@@ -164,30 +166,61 @@ func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.Fr
 // directories, which claimslint never reads as code.
 var ErrNotRegular = errors.New("not a regular file")
 
-// ReadFile reads rel without following a symbolic link, so a link loop or a
-// link out of the repository can never be read as code. Files over max bytes
+// ReadFile reads rel without following a symbolic link in any component of
+// its path, so a link loop, or a link out of the repository at the file or
+// at any parent directory, can never be read as code. Files over max bytes
 // (when max > 0) are refused with ErrTooLarge.
 func (r *Repo) ReadFile(rel string, max int64) ([]byte, error) {
-	return r.read(rel, max, os.Lstat)
+	return r.read(rel, max, false)
 }
 
-// ReadDoc reads rel following symbolic links, for documents the
-// configuration names explicitly (the register, range sites): a linked
-// register is a legitimate layout, and a link loop is reported by the
-// operating system as such.
+// ReadDoc reads rel for documents the configuration names explicitly (the
+// register, range sites, decision files, the tracker export). It follows
+// symbolic links that stay inside the repository, since a linked register is
+// a legitimate layout, and refuses with ErrOutside a path that any of its
+// components leads out of the repository.
 func (r *Repo) ReadDoc(rel string, max int64) ([]byte, error) {
-	return r.read(rel, max, os.Stat)
+	return r.read(rel, max, true)
 }
 
-func (r *Repo) read(rel string, max int64, stat func(string) (os.FileInfo, error)) ([]byte, error) {
-	p := r.Abs(rel)
-	st, err := stat(p)
+// ErrOutside is returned by ReadDoc for a path that resolves outside the
+// repository through a symbolic link.
+var ErrOutside = errors.New("outside the repository")
+
+// read opens rel beneath Root with os.Root, which refuses any path that
+// leaves Root, even one that a concurrent change turns into a link between
+// the checks below and the open. Without follow, every component is first
+// checked with Lstat and a symbolic link anywhere is refused.
+func (r *Repo) read(rel string, max int64, follow bool) ([]byte, error) {
+	name := filepath.FromSlash(rel)
+	if !filepath.IsLocal(name) {
+		return nil, fmt.Errorf("%w: %s is not a path inside the repository", ErrOutside, rel)
+	}
+	root, err := os.OpenRoot(r.Root)
+	if err != nil {
+		return nil, fmt.Errorf("open repository root: %w", err)
+	}
+	defer root.Close()
+	if follow {
+		if err := r.inside(rel); err != nil {
+			return nil, err
+		}
+	} else if err := noLinks(root, name); err != nil {
+		return nil, err
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes") {
+			return nil, fmt.Errorf("%w: %s leads out through a symbolic link", ErrOutside, rel)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("%w: a symbolic link", ErrNotRegular)
 	case st.IsDir():
 		return nil, fmt.Errorf("%w: a directory", ErrNotRegular)
 	case !st.Mode().IsRegular():
@@ -196,7 +229,59 @@ func (r *Repo) read(rel string, max int64, stat func(string) (os.FileInfo, error
 	if max > 0 && st.Size() > max {
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size(), max)
 	}
-	return os.ReadFile(p)
+	var rd io.Reader = f
+	if max > 0 {
+		// The file may grow between the Stat and the read.
+		rd = io.LimitReader(f, max+1)
+	}
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 && int64(len(data)) > max {
+		return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, max)
+	}
+	return data, nil
+}
+
+// noLinks refuses name when any of its components, parents included, is a
+// symbolic link.
+func noLinks(root *os.Root, name string) error {
+	parts := strings.Split(name, string(filepath.Separator))
+	for k := range parts {
+		p := filepath.Join(parts[:k+1]...)
+		st, err := root.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			if k == len(parts)-1 {
+				return fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+			}
+			return fmt.Errorf("%w: a symbolic link at %s", ErrNotRegular, filepath.ToSlash(p))
+		}
+	}
+	return nil
+}
+
+// inside resolves every link in rel and refuses a target outside Root.
+func (r *Repo) inside(rel string) error {
+	base, err := filepath.EvalSymlinks(r.Root)
+	if err != nil {
+		return fmt.Errorf("resolve repository root: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(r.Abs(rel))
+	if err != nil {
+		if strings.Contains(err.Error(), "too many links") {
+			// EvalSymlinks words a loop its own way; report it as open does.
+			return &fs.PathError{Op: "open", Path: rel, Err: syscall.ELOOP}
+		}
+		return err
+	}
+	if in, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(in) {
+		return fmt.Errorf("%w: %s resolves to %s through a symbolic link", ErrOutside, rel, real)
+	}
+	return nil
 }
 
 // ErrTooLarge is returned by ReadFile for a file over the size limit.
@@ -269,4 +354,30 @@ func ChangedLines(dir, rev, rel string) (map[int]bool, error) {
 		}
 	}
 	return changed, nil
+}
+
+// FindRoot returns the repository root that contains start: the nearest
+// directory, start itself or above it, that holds .claimslint.yml or .git
+// (D43). With neither anywhere above, it returns start, so a plain
+// directory is checked as it is.
+func FindRoot(start string) (string, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", start, err)
+	}
+	for dir := abs; ; {
+		for _, marker := range []string{".claimslint.yml", ".git"} {
+			if _, err := os.Lstat(filepath.Join(dir, marker)); err == nil {
+				if dir == abs {
+					return start, nil
+				}
+				return dir, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return start, nil
+		}
+		dir = parent
+	}
 }

@@ -48,3 +48,67 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("big.txt: err = %v, want ErrTooLarge", err)
 	}
 }
+
+// TestReadNeverLeavesRoot puts a symbolic link out of the repository at
+// each component of a path, and one inside it, and checks both readers:
+// ReadFile follows no link at all, ReadDoc follows links that stay inside.
+func TestReadNeverLeavesRoot(t *testing.T) {
+	base := t.TempDir()
+	root, out := filepath.Join(base, "repo"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(root, "sub"), filepath.Join(root, "deep"), filepath.Join(out, "x")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "sub", "a.go"), "inside\n")
+	write(filepath.Join(out, "secret.go"), "outside\n")
+	write(filepath.Join(out, "x", "secret.go"), "outside\n")
+	link("../outside", "lnk")                       // first component
+	link("../../outside", "deep/x")                 // a middle component
+	link("sub", "in")                               // a parent inside the repository
+	link("../outside/secret.go", "last.md")         // the last component
+	link(filepath.Join(out, "secret.go"), "abs.md") // an absolute target
+	link("sub/a.go", "doc.md")                      // a file link inside
+	link("lnk/secret.go", "chain.md")               // a link through a link
+	r := &Repo{Root: root}
+	for _, tc := range []struct {
+		rel       string
+		file, doc error // nil: read succeeds with "inside"
+	}{
+		{"sub/a.go", nil, nil},
+		{"lnk/secret.go", ErrNotRegular, ErrOutside},
+		{"deep/x/secret.go", ErrNotRegular, ErrOutside},
+		{"in/a.go", ErrNotRegular, nil},
+		{"last.md", ErrNotRegular, ErrOutside},
+		{"abs.md", ErrNotRegular, ErrOutside},
+		{"doc.md", ErrNotRegular, nil},
+		{"chain.md", ErrNotRegular, ErrOutside},
+		{"../outside/secret.go", ErrOutside, ErrOutside},
+	} {
+		for _, rd := range []struct {
+			name string
+			fn   func(string, int64) ([]byte, error)
+			want error
+		}{{"ReadFile", r.ReadFile, tc.file}, {"ReadDoc", r.ReadDoc, tc.doc}} {
+			data, err := rd.fn(tc.rel, 0)
+			switch {
+			case rd.want == nil && (err != nil || string(data) != "inside\n"):
+				t.Errorf("%s(%s) = %q, %v; want the inside content", rd.name, tc.rel, data, err)
+			case rd.want != nil && !errors.Is(err, rd.want):
+				t.Errorf("%s(%s) = %q, %v; want %v", rd.name, tc.rel, data, err, rd.want)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/author"
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/format"
 )
 
 // fixture is a repository made by init, plus a decision whose claim fails.
@@ -49,10 +52,31 @@ func render(t *testing.T, dir, url string) string {
 }
 
 func TestReportContent(t *testing.T) {
-	html := render(t, fixture(t), "https://example.invalid/org/repo")
+	dir := fixture(t)
+	html := render(t, dir, "https://example.invalid/org/repo")
+	// Needs attention is exactly what check prints, line for line.
+	res, err := check.Run(check.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := format.Text(&out, res.Findings); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		t.Fatal("the fixture should have a check finding")
+	}
+	for _, l := range lines {
+		if !strings.Contains(html, "<code>"+template.HTMLEscapeString(l)+"</code>") {
+			t.Errorf("report lacks check's line %q", l)
+		}
+	}
+	if n := strings.Count(html, `<li class="finding">`); n != len(lines) {
+		t.Errorf("report lists %d findings, check prints %d", n, len(lines))
+	}
 	for _, want := range []string{
-		`<table id="attention-table">`,
-		`<span class="badge failed">failed</span></td><td>Anchor `, // the failing claim is listed first
+		`<ul id="findings">`,
 		`id="D2"`, `<span class="badge accepted">accepted</span>`,
 		`claims: 2 ok, 1 failed`,
 	} {
@@ -89,8 +113,8 @@ func TestReportInBrowser(t *testing.T) {
 	if n := strings.Count(string(dom), `<tr class="claim">`); n != 3 {
 		t.Errorf("the browser's DOM has %d claim rows, want 3", n)
 	}
-	if !strings.Contains(string(dom), `id="attention-table"`) {
-		t.Error("the browser's DOM has no attention table")
+	if !strings.Contains(string(dom), `id="findings"`) {
+		t.Error("the browser's DOM has no findings list")
 	}
 	shot := filepath.Join(t.TempDir(), "report.png")
 	if out, err := exec.Command(chrome, append(flags, "--screenshot="+shot, "--window-size=1200,900", "file://"+page)...).CombinedOutput(); err != nil {

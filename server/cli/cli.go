@@ -20,6 +20,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -28,6 +29,10 @@ const (
 	ExitOK       = 0
 	ExitNo       = 1 // export --check found drift, an --if-version conflict, a merge collision
 	ExitBadInput = 2 // bad input or usage, or the tool failed; nothing was changed
+	// ExitUnexported: the write is committed to the index (and its result
+	// printed), but the export could not be rewritten; the next docket
+	// command rewrites it from the index.
+	ExitUnexported = 3
 )
 
 // Version is reported to MCP clients and by docket version; when not set
@@ -180,7 +185,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type runner struct {
 	env   Env
 	o     opts
-	store *sqlite.DB
+	store *docket.Service
 }
 
 // exitError carries a chosen exit code and an already-worded message.
@@ -194,6 +199,10 @@ func (e *exitError) Error() string { return e.msg }
 func (r *runner) exit(name string, err error) int {
 	if err == nil {
 		return ExitOK
+	}
+	if errors.Is(err, server.ErrUnexported) {
+		fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
+		return ExitUnexported
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -216,7 +225,7 @@ func (r *runner) usage(w io.Writer) {
 		c := cmds[n]
 		fmt.Fprintf(w, "  %-8s %s\n           docket %s %s\n", n, firstLine(c.help), n, c.args)
 	}
-	fmt.Fprintln(w, "\nexit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed")
+	fmt.Fprintln(w, "\nexit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed;\n3 the change is committed to the index but the export could not be rewritten (the next command rewrites it)")
 	fmt.Fprintln(w, "docket <command> -h lists a command's flags.")
 }
 
@@ -279,12 +288,13 @@ func (r *runner) now() time.Time {
 }
 
 // open opens the store; prefix is only set by init.
-func (r *runner) open(ctx context.Context, prefix string) (*sqlite.DB, error) {
+func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, error) {
 	db, export, _, err := r.paths()
 	if err != nil {
 		return nil, err
 	}
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now})
+	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
+	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now, Warn: warn})
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -174,7 +177,7 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 	if err := needArgs(args, 0, "init [--prefix dk]"); err != nil {
 		return err
 	}
-	db, export, _, err := r.paths()
+	db, export, root, err := r.paths()
 	if err != nil {
 		return err
 	}
@@ -198,6 +201,64 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 		return err
 	}
 	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), len(all), db, export)
+	return installMergeDriver(r.env.Stdout, root, export)
+}
+
+// mergeDriver is the git merge driver docket init configures when the
+// repository has none: two branches that both change issues merge by id
+// (D18) instead of leaving conflict markers no command can read.
+const mergeDriver = "docket merge %O %A %B"
+
+// installMergeDriver sets merge.docket.driver in the repository's git
+// config unless one is set, and adds the export's merge=docket line to
+// .gitattributes unless it is there. Outside a repository (--db and
+// --export given) there is nothing to configure.
+func installMergeDriver(w io.Writer, root, export string) error {
+	if root == "" {
+		return nil
+	}
+	rel, err := filepath.Rel(root, export)
+	if err != nil || !filepath.IsLocal(rel) {
+		fmt.Fprintf(w, "merge driver not installed: the export %s is outside the repository %s\n", export, root)
+		return nil
+	}
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		return strings.TrimSpace(string(out)), err
+	}
+	if cur, _ := git("config", "--get", "merge.docket.driver"); cur == "" {
+		_, err := git("config", "merge.docket.name", "docket export merge")
+		if err == nil {
+			_, err = git("config", "merge.docket.driver", mergeDriver)
+		}
+		if err != nil {
+			// The tracker works without it; say how to finish by hand.
+			fmt.Fprintf(w, "merge driver not configured (git config: %v): run git config merge.docket.driver %q\n", err, mergeDriver)
+		} else {
+			fmt.Fprintf(w, "git config merge.docket.driver %q\n", mergeDriver)
+		}
+	}
+	line := filepath.ToSlash(rel) + " merge=docket"
+	ga := filepath.Join(root, ".gitattributes")
+	have, err := os.ReadFile(ga)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read .gitattributes: %w", err)
+	}
+	for _, l := range strings.Split(string(have), "\n") {
+		if strings.TrimSpace(l) == line {
+			return nil
+		}
+	}
+	if len(have) > 0 && !bytes.HasSuffix(have, []byte("\n")) {
+		have = append(have, '\n')
+	}
+	have = append(have, "# The tracker export merges by id: docket merge (git config merge.docket.driver).\n"+line+"\n"...)
+	if err := os.WriteFile(ga, have, 0o644); err != nil {
+		return fmt.Errorf("write .gitattributes: %w", err)
+	}
+	fmt.Fprintf(w, "added %q to .gitattributes (commit it)\n", line)
 	return nil
 }
 
@@ -217,14 +278,21 @@ func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		Title: args[0], Description: r.o.desc, Type: typ, Priority: r.o.priority,
 		Labels: r.o.labels, Decisions: r.o.decisions,
 	})
-	if err != nil {
+	if !committed(err) {
 		return err
 	}
 	if r.o.json {
-		return r.print(i)
+		return errors.Join(err, r.print(i))
 	}
-	_, err = fmt.Fprintf(r.env.Stdout, "created %s: %s\n", i.ID, i.Title)
-	return err
+	_, perr := fmt.Fprintf(r.env.Stdout, "created %s: %s\n", i.ID, i.Title)
+	return errors.Join(err, perr)
+}
+
+// committed reports whether a write's result is stored: no error, or
+// ErrUnexported (stored in the index, the export behind). Such a result is
+// printed as any other, and the command then exits 3.
+func committed(err error) bool {
+	return err == nil || errors.Is(err, server.ErrUnexported)
 }
 
 func runList(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -339,20 +407,22 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 		return err
 	}
 	i, err := s.Update(ctx, args[0], p)
-	if err != nil {
-		return err
-	}
-	return r.done("updated", i)
+	return r.done("updated", i, err)
 }
 
 // done reports a write: the record as JSON, or one line naming the new
-// version so the next --if-version has it at hand.
-func (r *runner) done(verb string, i server.Issue) error {
+// version so the next --if-version has it at hand. werr is the write's
+// error: nothing is printed for a write that did not commit, and
+// ErrUnexported is passed on after the record.
+func (r *runner) done(verb string, i server.Issue, werr error) error {
+	if !committed(werr) {
+		return werr
+	}
 	if r.o.json {
-		return r.print(i)
+		return errors.Join(werr, r.print(i))
 	}
 	_, err := fmt.Fprintf(r.env.Stdout, "%s %s (version %d)\n", verb, i.ID, i.Version)
-	return err
+	return errors.Join(werr, err)
 }
 
 func runClose(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -364,10 +434,7 @@ func runClose(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) er
 		return err
 	}
 	i, err := s.CloseIssue(ctx, args[0], r.o.reason, r.o.ifVersion)
-	if err != nil {
-		return err
-	}
-	return r.done("closed", i)
+	return r.done("closed", i, err)
 }
 
 func runReopen(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -379,10 +446,7 @@ func runReopen(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return err
 	}
 	i, err := s.Reopen(ctx, args[0], r.o.ifVersion)
-	if err != nil {
-		return err
-	}
-	return r.done("reopened", i)
+	return r.done("reopened", i, err)
 }
 
 func runComment(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -394,10 +458,7 @@ func runComment(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) 
 		return err
 	}
 	i, err := s.Comment(ctx, args[0], r.author(), args[1])
-	if err != nil {
-		return err
-	}
-	return r.done("commented on", i)
+	return r.done("commented on", i, err)
 }
 
 func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -413,10 +474,7 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		return err
 	}
 	i, err := s.AddDep(ctx, args[1], server.Dep{Type: t, ID: args[3]})
-	if err != nil {
-		return err
-	}
-	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i)
+	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i, err)
 }
 
 func runReady(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -513,11 +571,14 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return fmt.Errorf("%w (nothing was imported)", err)
 	}
 	res, err := s.Import(ctx, set)
-	if err != nil {
+	if !committed(err) {
 		return err
 	}
-	_, err = fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies added\n", name, res.Created, res.Updated, res.Unchanged, res.Edges)
-	return err
+	for _, d := range res.Dangling {
+		fmt.Fprintf(r.env.Stderr, "%s:%d: warning: %s: %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	}
+	_, perr := fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies in records, %d added to stored records\n", name, res.Created, res.Updated, res.Unchanged, res.Deps, res.Edges)
+	return errors.Join(err, perr)
 }
 
 func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -540,6 +601,18 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	out, err := server.Canonical(merged)
 	if err != nil {
 		return err
+	}
+	// The result must be an export docket reads: one prefix, the one of
+	// the first record of ours (else theirs, else base).
+	var prefix string
+	for _, k := range []int{1, 2, 0} {
+		if len(sides[k]) > 0 {
+			prefix, _, _ = server.SplitID(sides[k][0].ID)
+			break
+		}
+	}
+	if _, err := server.ReadJSONL("merge result", bytes.NewReader(out), prefix); err != nil {
+		return &exitError{ExitBadInput, fmt.Sprintf("the merged export would not be one docket reads (%v): the two sides use different id prefixes, or a side was not a %s tracker; OURS left as it was", err, prefix)}
 	}
 	if err := os.WriteFile(args[1], out, 0o644); err != nil {
 		return fmt.Errorf("write merge result: %w", err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -43,7 +44,7 @@ const seedIssue = `{"id":"dk-aaa","title":"seeded","description":"","status":"op
 `
 
 // newStore opens a tracker in a temporary directory holding one issue.
-func newStore(t testing.TB) (*sqlite.DB, string) {
+func newStore(t testing.TB) (*docket.Service, string) {
 	t.Helper()
 	dir := t.TempDir()
 	export := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")

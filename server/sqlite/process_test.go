@@ -22,7 +22,9 @@ import (
 // start this test binary again with DOCKET_WORKER set, so every writer is
 // its own process with its own connections, as several agents would be.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("DOCKET_WORKER"); mode != "" {
+	if mode := os.Getenv("DOCKET_WORKER"); strings.HasPrefix(mode, "step:") {
+		os.Exit(stepWorker(strings.TrimPrefix(mode, "step:")))
+	} else if mode != "" {
 		os.Exit(worker(mode))
 	}
 	os.Exit(m.Run())
