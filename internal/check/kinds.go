@@ -146,7 +146,10 @@ are *_test.go and anything under testdata/ or tests/.
 
 Status gates claims: claims of accepted decisions fail the run; claims of
 proposed decisions that do not hold yet are reported as pending and never fail
-it; claims of rejected, deprecated and superseded decisions are not evaluated.`)
+it; claims of rejected, deprecated and superseded decisions are not evaluated.
+
+An accepted decision with no claims is a finding, unless its front matter
+says why: claims: none, <reason>. Adopted records without an id: are exempt.`)
 	return b.String()
 }
 

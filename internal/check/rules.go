@@ -23,6 +23,10 @@ first cell is a decision id D<n>. Each decision lives in
 front matter (id:) and the row agree; a row's link, when it has one, points at
 the decision's file; the row's Status cell and the file's status: agree.
 
+Adopted records (adopt: in .claimslint.yml) keep their names: the register
+row that links a record gives its id, and a record with no row is a finding
+until claimslint init --adopt registers it.
+
 Fix: add the missing row or file, rename the file, or correct the id or status
 so the two sides say the same thing.`}
 
@@ -35,7 +39,13 @@ superseded-by: are reciprocal: D47 supersedes D43 (or one clause of it,
 written D43(6)) if and only if D43 lists D47 in superseded-by:. A decision
 superseded whole (no clause) must have status superseded or deprecated.
 
-Fix: write the reference on both sides, or correct the status.`}
+Adopted records are history: their status words are mapped through the
+statuses: vocabulary (a word it does not know is a finding that names the
+entry to add), one-way links are completed from the other side, and a link
+to no registered record is a warning. They are never asked to change.
+
+Fix: write the reference on both sides, or correct the status; for an
+adopted record, add a statuses: entry or write the successor's supersedes:.`}
 
 // rangeRuleV is CL003.
 var rangeRuleV = &Rule{ID: ruleid.Range, Name: "live-range", Run: rangeRule, Doc: `Every range site carries the live range D1..Dn.
@@ -99,7 +109,8 @@ var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, Doc: ""}
 var markdownRule = &Rule{ID: ruleid.Markdown, Name: "markdown", Run: reportParse, Doc: `Register and decision files are readable.
 
 Each file must be valid UTF-8; a decision file starts with a YAML front
-matter block ('---' ... '---') that parses and holds at least id: and status:;
+matter block ('---' ... '---') that parses and holds at least id: and status:
+(an adopted record may have no front matter, or one without id:);
 list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
 
 Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`}
@@ -120,7 +131,8 @@ specific pattern), or narrow Path.`}
 // countRuleV is CL010.
 var countRuleV = &Rule{ID: ruleid.Count, Name: "count-before-list", Run: countRule, Doc: `A count stated right before a list equals the list's length.
 
-In the register and the decision files, a paragraph that ends in a colon and
+In the register and the decision files (not adopted records, whose prose is
+history), a paragraph that ends in a colon and
 states a count in its last sentence ("Three residuals stay OPEN:", "the 4
 scripts below:") and is followed by a list must state the number of items
 the list has. A count is two or more, in digits or a word up to twenty, and

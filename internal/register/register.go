@@ -371,7 +371,8 @@ func ParseRegister(path string, src []byte) *Register {
 func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register {
 	reg := &Register{Path: path}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
+	src, f, ok := checkSource(path, src)
+	if !ok {
 		reg.Findings = append(reg.Findings, f)
 		return reg
 	}
@@ -476,8 +477,9 @@ func ParseDecision(path string, src []byte) *Decision {
 		d.FileID = "D" + m[1]
 	}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
-		d.Findings = append(d.Findings, f)
+	src, bad, ok := checkSource(path, src)
+	if !ok {
+		d.Findings = append(d.Findings, bad)
 		return d
 	}
 	ln := newLines(path, src)

@@ -43,6 +43,9 @@ type Options struct {
 	Out     io.Writer
 	Log     *slog.Logger
 	Version string
+	// MaxInFlight and MaxReply bound the transport (0: the defaults).
+	MaxInFlight int
+	MaxReply    int
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -57,7 +60,9 @@ func Serve(ctx context.Context, o Options) error {
 	s := NewServer(o)
 	ended := make(chan struct{})
 	runErr := make(chan error, 1)
-	go func() { runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended}) }()
+	go func() {
+		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply})
+	}()
 	var err error
 	select {
 	case err = <-runErr:
@@ -85,6 +90,7 @@ func NewServer(o Options) *sdk.Server {
 		SupportedProtocolVersions: ProtocolVersions,
 		Instructions:              "docket is this repository's issue tracker and decision register. Issues live in .knowledge/tracker/issues.jsonl; decisions in docs/PRD.md and docs/decisions/. claims_check tells whether the code still does what the decisions say.",
 	})
+	s.AddReceivingMiddleware(logWrites)
 	t := &tools{store: o.Store, dir: o.Dir}
 	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", OutputSchema: outSchema[IssueOut](), Description: "Create an issue; returns it with its new id."}, t.create)
 	sdk.AddTool(s, &sdk.Tool{Name: "issue_list", OutputSchema: outSchema[IssuesOut](), Description: "List issues, most urgent first; closed ones only with all or status."}, t.list)
@@ -240,10 +246,8 @@ type CommentIn struct {
 
 func (t *tools) comment(ctx context.Context, req *sdk.CallToolRequest, in CommentIn) (*sdk.CallToolResult, IssueOut, error) {
 	author := in.Author
-	if author == "" && req != nil && req.Session != nil {
-		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-			author = p.ClientInfo.Name
-		}
+	if author == "" {
+		author = clientName(req)
 	}
 	i, err := t.store.Comment(ctx, in.ID, author, in.Text)
 	return nil, IssueOut{i}, err
@@ -391,7 +395,7 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 			return nil, CheckOut{}, err
 		}
 	}
-	res, err := t.run(in.Decision)
+	res, err := bounded(ctx, func() (*check.Result, error) { return t.run(in.Decision) })
 	if err != nil {
 		return nil, CheckOut{}, err
 	}
