@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -35,7 +36,7 @@ type writersResult struct {
 // seedStore imports n issues; closedEvery > 0 closes every issue whose
 // index is not a multiple of it (most of a mature tracker is closed),
 // otherwise a fifth are closed.
-func seedStore(dir string, n, openEvery int) (*sqlite.DB, []string, error) {
+func seedStore(dir string, n, openEvery int) (*docket.Service, []string, error) {
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
 	if err != nil {

@@ -61,15 +61,28 @@ var Types = []Type{TypeBug, TypeFeature, TypeTask, TypeChore, TypeDecision, Type
 // parent) in A's, and "A related B" in A's.
 type DepType string
 
-// The dependency types.
+// The dependency types docket itself creates, and the two it reads with a
+// meaning: depends-on (held by the blocked issue, naming its blocker: how
+// beads stores "blocks") and parent-child (beads' parent edge, held by the
+// child). Any other type an import brings is kept verbatim and drives
+// nothing.
 const (
-	DepBlocks  DepType = "blocks"
-	DepParent  DepType = "parent"
-	DepRelated DepType = "related"
+	DepBlocks      DepType = "blocks"
+	DepParent      DepType = "parent"
+	DepRelated     DepType = "related"
+	DepDependsOn   DepType = "depends-on"
+	DepParentChild DepType = "parent-child"
 )
 
-// DepTypes lists every valid dependency type.
+// DepTypes lists the dependency types a user can add.
 var DepTypes = []DepType{DepBlocks, DepParent, DepRelated}
+
+// Blocking reports whether an edge of type t keeps an issue from being
+// ready: blocks (held by the blocker) and depends-on (held by the blocked).
+func (t DepType) Blocking() bool { return t == DepBlocks || t == DepDependsOn }
+
+// Parent reports whether an edge of type t names the holder's parent.
+func (t DepType) Parent() bool { return t == DepParent || t == DepParentChild }
 
 // MaxPriority is the lowest priority; 0 is the most urgent.
 const MaxPriority = 4
@@ -77,17 +90,22 @@ const MaxPriority = 4
 // DefaultPriority is the priority of an issue created without one.
 const DefaultPriority = 2
 
-// Dep is one typed edge from the issue that holds it to ID.
+// Dep is one typed edge from the issue that holds it to ID. Extra keeps
+// the fields an import brought that docket has no key for (beads'
+// created_at, created_by, metadata).
 type Dep struct {
-	Type DepType `json:"type"`
-	ID   string  `json:"id"`
+	Type  DepType `json:"type"`
+	ID    string  `json:"id"`
+	Extra Raw     `json:"extra,omitempty"`
 }
 
-// Comment is one remark on an issue. Comments are append-only.
+// Comment is one remark on an issue. Comments are append-only. Extra keeps
+// fields an import brought that docket has no key for.
 type Comment struct {
 	Time   string `json:"time"`
 	Author string `json:"author"`
 	Text   string `json:"text"`
+	Extra  Raw    `json:"extra,omitempty"`
 }
 
 // Issue is one record of the export, with its fields in export order. The
@@ -110,6 +128,10 @@ type Issue struct {
 	CloseReason string    `json:"close_reason"`
 	Version     int64     `json:"version"`
 	Schema      int       `json:"schema"`
+	// Extra keeps, as one JSON object with sorted keys, the fields an
+	// import brought that docket has no key for; absent when there are
+	// none, so records without foreign fields keep their bytes.
+	Extra Raw `json:"extra,omitempty"`
 }
 
 // Errors a Store returns, tested with errors.Is. Each is a user mistake or a
@@ -151,8 +173,15 @@ var (
 	decisionRE = regexp.MustCompile(`^D[1-9][0-9]*$`)
 	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
 	prefixRE   = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
-	idRE       = regexp.MustCompile(`^([a-z][a-z0-9]{0,15})-([0-9a-z]{1,16})$`)
+	// An id is a prefix, a dash, and a rest of letters, digits, dashes,
+	// underscores and dots: docket's own dk-x7q, and what other trackers
+	// write (beads' bd-au0.7, bd-wisp-0385z, hq-cv-d46qe).
+	idRE    = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
+	tokenRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
+
+// MaxIDLen is the longest id a record may have.
+const MaxIDLen = 128
 
 // ValidPrefix reports whether p can prefix ids: a lower-case letter, then up
 // to 15 lower-case letters or digits.
@@ -163,14 +192,38 @@ func ValidPrefix(p string) error {
 	return nil
 }
 
-// SplitID returns the prefix and the base36 part of id, or ok=false when id
-// is not of the form <prefix>-<base36>.
+// SplitID returns the prefix (up to the first dash) and the rest of id, or
+// ok=false when id is not an id: a letter, letters, digits or underscores,
+// a dash, then letters, digits, dashes, underscores and dots, at most
+// MaxIDLen bytes.
 func SplitID(id string) (prefix, rest string, ok bool) {
+	if len(id) > MaxIDLen {
+		return "", "", false
+	}
 	m := idRE.FindStringSubmatch(id)
 	if m == nil {
 		return "", "", false
 	}
 	return m[1], m[2], true
+}
+
+// externalRE is beads' reference to an issue of another project,
+// external:<project>:<id>.
+var externalRE = regexp.MustCompile(`^external:[A-Za-z0-9][A-Za-z0-9_.-]*:[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// IsExternal reports whether id names an issue of another project
+// (external:<project>:<id>, as beads writes): a dependency target that is
+// never in this tracker, and never dangling.
+func IsExternal(id string) bool { return len(id) <= MaxIDLen && externalRE.MatchString(id) }
+
+// checkToken accepts a status, type or dependency type kept verbatim from
+// an import: lower-case letters, digits, dashes and underscores, starting
+// with a letter, at most 64 bytes.
+func checkToken(what, s string) error {
+	if !tokenRE.MatchString(s) || len(s) > 64 {
+		return Invalidf("%s %q: use lower-case letters, digits, - and _ (at most 64), starting with a letter", what, s)
+	}
+	return nil
 }
 
 // ParseStatus checks s against the statuses.
@@ -222,7 +275,7 @@ func checkText(what, s string, newlines bool) error {
 		return Invalidf("%s is not valid UTF-8", what)
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\t')) {
+		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\r' || r == '\t')) {
 			return Invalidf("%s contains control character %U", what, r)
 		}
 	}
@@ -256,77 +309,99 @@ func CheckDecision(d string) error {
 
 // Validate checks every field of a record as read from an export or an
 // import, so that a hand edit that breaks a rule is reported, not stored.
-// prefix, when not empty, is the tracker's id prefix.
+// prefix, when not empty, is the only id prefix accepted. Statuses, types
+// and dependency types outside docket's sets are accepted as long as they
+// are tokens: an import keeps them verbatim and the workflow maps them.
 func (i *Issue) Validate(prefix string) error {
 	p, _, ok := SplitID(i.ID)
 	if !ok {
-		return Invalidf("id %q is not <prefix>-<base36>", i.ID)
+		return Invalidf("id %q is not <prefix>-<rest> (letters, digits, - _ and .)", i.ID)
 	}
 	if prefix != "" && p != prefix {
 		return Invalidf("id %s has prefix %q but this tracker uses %q", i.ID, p, prefix)
 	}
-	if i.Schema != Schema {
-		return Invalidf("%s: schema %d, this docket reads schema %d", i.ID, i.Schema, Schema)
-	}
-	if err := CheckTitle(i.Title); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, err)
-	}
-	if err := checkText("description", i.Description, true); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, err)
-	}
-	if _, err := ParseStatus(string(i.Status)); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, err)
-	}
-	if _, err := ParseType(string(i.Type)); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, err)
-	}
-	if err := CheckPriority(i.Priority); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, err)
-	}
-	for _, l := range i.Labels {
-		if err := CheckLabel(l); err != nil {
-			return fmt.Errorf("%s: %w", i.ID, err)
-		}
-	}
-	for _, d := range i.Decisions {
-		if err := CheckDecision(d); err != nil {
-			return fmt.Errorf("%s: %w", i.ID, err)
-		}
+	if err := i.ValidateContent(); err != nil {
+		return fmt.Errorf("%s: %w", i.ID, unwrapInvalid(err))
 	}
 	for _, d := range i.Deps {
-		if _, err := ParseDepType(string(d.Type)); err != nil {
-			return fmt.Errorf("%s: %w", i.ID, err)
-		}
-		if _, _, ok := SplitID(d.ID); !ok {
-			return Invalidf("%s: dependency on %q, which is not an id", i.ID, d.ID)
-		}
 		if d.ID == i.ID {
 			return Invalidf("%s: depends on itself", i.ID)
 		}
 	}
+	return nil
+}
+
+// unwrapInvalid strips the "invalid input: " of an error already wrapping
+// ErrInvalid, so that a wrapper adding the id keeps one prefix.
+func unwrapInvalid(err error) error {
+	if errors.Is(err, ErrInvalid) {
+		return Invalidf("%s", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+	}
+	return err
+}
+
+// ValidateContent checks every field but the id: what Create checks before
+// an id is drawn.
+func (i *Issue) ValidateContent() error {
+	if i.Schema != Schema {
+		return Invalidf("schema %d, this docket reads schema %d", i.Schema, Schema)
+	}
+	if err := CheckTitle(i.Title); err != nil {
+		return err
+	}
+	if err := checkText("description", i.Description, true); err != nil {
+		return err
+	}
+	if err := checkToken("status", string(i.Status)); err != nil {
+		return err
+	}
+	if err := checkToken("type", string(i.Type)); err != nil {
+		return err
+	}
+	if err := CheckPriority(i.Priority); err != nil {
+		return err
+	}
+	for _, l := range i.Labels {
+		if err := CheckLabel(l); err != nil {
+			return err
+		}
+	}
+	for _, d := range i.Decisions {
+		if err := CheckDecision(d); err != nil {
+			return err
+		}
+	}
+	for _, d := range i.Deps {
+		if err := checkToken("dependency type", string(d.Type)); err != nil {
+			return err
+		}
+		if _, _, ok := SplitID(d.ID); !ok && !IsExternal(d.ID) {
+			return Invalidf("dependency on %q, which is not an id", d.ID)
+		}
+	}
 	for _, c := range i.Comments {
 		if _, err := time.Parse(TimeFormat, c.Time); err != nil {
-			return Invalidf("%s: comment time %q is not RFC 3339", i.ID, c.Time)
+			return Invalidf("comment time %q is not RFC 3339", c.Time)
 		}
 		if err := checkText("comment", c.Text, true); err != nil {
-			return fmt.Errorf("%s: %w", i.ID, err)
+			return err
 		}
 	}
 	for _, ts := range []struct{ name, v string }{{"created_at", i.CreatedAt}, {"updated_at", i.UpdatedAt}} {
 		if _, err := time.Parse(TimeFormat, ts.v); err != nil {
-			return Invalidf("%s: %s %q is not an RFC 3339 time", i.ID, ts.name, ts.v)
+			return Invalidf("%s %q is not an RFC 3339 time", ts.name, ts.v)
 		}
 	}
 	if (i.Status == StatusClosed) != (i.ClosedAt != nil) {
-		return Invalidf("%s: closed_at must be set exactly when the status is closed", i.ID)
+		return Invalidf("closed_at must be set exactly when the status is closed")
 	}
 	if i.ClosedAt != nil {
 		if _, err := time.Parse(TimeFormat, *i.ClosedAt); err != nil {
-			return Invalidf("%s: closed_at %q is not an RFC 3339 time", i.ID, *i.ClosedAt)
+			return Invalidf("closed_at %q is not an RFC 3339 time", *i.ClosedAt)
 		}
 	}
 	if i.Version < 1 {
-		return Invalidf("%s: version %d, versions start at 1", i.ID, i.Version)
+		return Invalidf("version %d, versions start at 1", i.Version)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // NewIssue is what a caller supplies to create an issue; the store fills in
@@ -43,7 +44,13 @@ type Filter struct {
 
 // ImportResult counts what an import did.
 type ImportResult struct {
-	Created, Updated, Unchanged, Edges int
+	Created, Updated, Unchanged int
+	// Deps counts the dependencies the imported records carry; Edges the
+	// ones added to records already stored.
+	Deps, Edges int
+	// Dangling lists the dependencies on ids that neither the file nor the
+	// tracker holds: kept, and reported.
+	Dangling []Edge
 }
 
 // ErrUnexported is wrapped by a write that committed to the index but could
@@ -75,4 +82,109 @@ type Store interface {
 	// Export returns the canonical export of the committed state.
 	Export(ctx context.Context) ([]byte, error)
 	Close() error
+}
+
+// Sort is the order of a listing.
+type Sort string
+
+// The orders a listing can take. SortPriority (most urgent first, then
+// oldest) is the default.
+const (
+	SortPriority Sort = "priority"
+	SortCreated  Sort = "created"
+	SortUpdated  Sort = "updated"
+	SortID       Sort = "id"
+)
+
+// Sorts lists every valid order.
+var Sorts = []Sort{SortPriority, SortCreated, SortUpdated, SortID}
+
+// ParseSort checks s against the orders; "" is SortPriority.
+func ParseSort(s string) (Sort, error) {
+	if s == "" {
+		return SortPriority, nil
+	}
+	for _, x := range Sorts {
+		if string(x) == s {
+			return x, nil
+		}
+	}
+	return "", Invalidf("sort %q: use one of %s", s, joinStrings(Sorts))
+}
+
+// Key is a row's position in a listing: what a cursor resumes after.
+type Key struct {
+	Priority int
+	Time     string // created_at, or updated_at for SortUpdated
+	ID       string
+}
+
+// Query selects index rows for list, ready, blocked and search. The
+// service fills the status sets from the workflow; an index only matches
+// them.
+type Query struct {
+	Statuses []Status // match any of these; empty matches every status
+	Exclude  []Status // and none of these
+	Type     Type
+	Label    string
+	Decision string
+	// Text keeps rows whose title or description contains every word.
+	Text string
+	// Ready keeps rows that nothing unfinished blocks, directly or through
+	// a parent.
+	Ready bool
+	// Blocked keeps rows whose status is in BlockedStatuses or that
+	// something unfinished blocks, directly or through a parent.
+	Blocked         bool
+	BlockedStatuses []Status
+	// Finished are the statuses whose issues no longer block.
+	Finished []Status
+	Sort     Sort
+	After    *Key
+	Limit    int // 0: no limit
+}
+
+// Row is what an index keeps in columns for listings, so a page is served
+// without decoding records.
+type Row struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Status    Status `json:"status"`
+	Type      Type   `json:"type"`
+	Priority  int    `json:"priority"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+// RowOf returns the index row of a record.
+func RowOf(i Issue) Row {
+	return Row{ID: i.ID, Title: i.Title, Status: i.Status, Type: i.Type, Priority: i.Priority, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt}
+}
+
+// KeyOf returns r's position in a listing ordered by s.
+func KeyOf(r Row, s Sort) Key {
+	switch s {
+	case SortUpdated:
+		return Key{Priority: 0, Time: r.UpdatedAt, ID: r.ID}
+	case SortCreated:
+		return Key{Time: r.CreatedAt, ID: r.ID}
+	case SortID:
+		return Key{ID: r.ID}
+	}
+	return Key{Priority: r.Priority, Time: r.CreatedAt, ID: r.ID}
+}
+
+// CompareKeys orders two keys of the same sort: priority ascending, then
+// time (descending for SortUpdated, newest first), then id.
+func CompareKeys(s Sort, a, b Key) int {
+	if a.Priority != b.Priority {
+		return a.Priority - b.Priority
+	}
+	if c := strings.Compare(a.Time, b.Time); c != 0 {
+		if s == SortUpdated {
+			return -c
+		}
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }

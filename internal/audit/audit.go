@@ -8,12 +8,17 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
 // Role says how a decision names an issue.
@@ -27,6 +32,8 @@ const (
 type Ref struct {
 	Decision string `json:"decision"`
 	Role     string `json:"role"`
+
+	pos token.Position // where the decision names it
 }
 
 // Row is one issue id named by the register or naming a decision.
@@ -53,6 +60,8 @@ type Problem struct {
 	ID       string `json:"id"`
 	Decision string `json:"decision,omitempty"`
 	Message  string `json:"message"`
+
+	pos token.Position // where to fix it
 }
 
 // Report is the audit.
@@ -62,17 +71,18 @@ type Report struct {
 	Problems []Problem `json:"problems"`
 }
 
-// Run audits the repository at dir.
+// Run audits the repository at dir. It loads the snapshot and evaluates no
+// claim: the audit reads the register and the export only.
 func Run(dir string) (*Report, error) {
-	res, err := check.Run(check.Options{Dir: dir})
+	snap, err := snapshot.Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	return Build(res), nil
+	return Build(snap), nil
 }
 
-// Build audits a check result the caller already has.
-func Build(res *check.Result) *Report {
+// Build audits a snapshot the caller already has.
+func Build(res *snapshot.Snapshot) *Report {
 	rep := &Report{Export: res.Config.Tracker.Export, Rows: []Row{}, Problems: []Problem{}}
 	rows := map[string]*Row{}
 	get := func(id string) *Row {
@@ -92,23 +102,23 @@ func Build(res *check.Result) *Report {
 	for _, d := range res.Decisions {
 		known[d.FileID] = true
 		names[d.FileID] = map[string]bool{}
-		add := func(id, role string) {
+		add := func(id, role string, pos token.Position) {
 			r := get(id)
-			ref := Ref{Decision: d.FileID, Role: role}
-			if !slices.Contains(r.NamedBy, ref) {
+			ref := Ref{Decision: d.FileID, Role: role, pos: pos}
+			if !slices.ContainsFunc(r.NamedBy, func(x Ref) bool { return x.Decision == ref.Decision && x.Role == ref.Role }) {
 				r.NamedBy = append(r.NamedBy, ref)
 			}
 			names[d.FileID][id] = true
 		}
 		for _, id := range d.Tracker {
-			add(id, RoleTracker)
+			add(id, RoleTracker, d.KeyPos("tracker"))
 		}
 		for _, id := range d.Residuals {
-			add(id, RoleResidual)
+			add(id, RoleResidual, d.KeyPos("residuals"))
 		}
 		for _, c := range d.Claims {
-			if c.Kind == check.KindTracker && c.Anchor != "" {
-				add(c.Anchor, RoleClaim)
+			for _, id := range check.ClaimIssues(c) {
+				add(id, RoleClaim, c.CellPos("anchor"))
 			}
 		}
 	}
@@ -124,31 +134,95 @@ func Build(res *check.Result) *Report {
 		rep.Rows = append(rep.Rows, *r)
 	}
 	slices.SortFunc(rep.Rows, func(a, b Row) int { return strings.Compare(a.ID, b.ID) })
-	problem := func(kind, id, dec, format string, args ...any) {
-		rep.Problems = append(rep.Problems, Problem{Kind: kind, ID: id, Decision: dec, Message: fmt.Sprintf(format, args...)})
+	problem := func(pos token.Position, kind, id, dec, format string, args ...any) {
+		rep.Problems = append(rep.Problems, Problem{Kind: kind, ID: id, Decision: dec, Message: fmt.Sprintf(format, args...), pos: pos})
 	}
 	for _, r := range rep.Rows {
+		issuePos := token.Position{Filename: rep.Export, Line: 1, Column: 1}
+		if iss, ok := res.Export.Lookup(r.ID); ok {
+			issuePos.Line = iss.Line
+		}
 		for _, ref := range r.NamedBy {
 			switch {
 			case isPlaceholder(r.ID):
-				problem(ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id", ref.Decision, r.ID)
+				problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id in %s, or remove %s from there", ref.Decision, r.ID, where(ref), r.ID)
 			case r.Status == "":
-				problem(ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s", ref.Decision, r.ID, rep.Export)
+				problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s: correct the id in %s, or remove it from there", ref.Decision, r.ID, rep.Export, where(ref))
 			case ref.Role == RoleResidual && (r.Status == "closed" || r.Status == "tombstone"):
-				problem(ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it out of residuals: (or reopen it)", ref.Decision, r.ID, r.Status)
+				// Moving it to tracker: keeps the back-link the issue may
+				// have; dropping it would trade this problem for a
+				// no-backlink one (D43).
+				problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it from residuals: to tracker: in %s's front matter (or reopen it)", ref.Decision, r.ID, r.Status, ref.Decision)
 			}
 		}
 		for _, dec := range r.Decisions {
 			switch {
 			case !known[dec]:
-				problem(ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file", r.ID, dec)
+				problem(issuePos, ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file: remove %s from the issue's decisions%s", r.ID, dec, dec, removeHint(res, r.ID, dec))
 			case !names[dec][r.ID]:
-				problem(ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to its tracker: or residuals:", r.ID, dec, dec, r.ID)
+				problem(issuePos, ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to %s's tracker: (or residuals: if it is still open work)", r.ID, dec, dec, r.ID, dec)
 			}
 		}
 	}
 	return rep
 }
+
+// where names the place in a decision that names an issue, for advice.
+func where(ref Ref) string {
+	switch ref.Role {
+	case RoleTracker:
+		return ref.Decision + "'s tracker:"
+	case RoleResidual:
+		return ref.Decision + "'s residuals:"
+	}
+	return ref.Decision + "'s tracker claim row"
+}
+
+// removeHint is the command that removes a decision from an issue, for
+// trackers claimslint knows how to edit.
+func removeHint(res *snapshot.Snapshot, id, dec string) string {
+	if res.Config.Tracker.Format == config.FormatDocket {
+		return " (docket update " + id + " --remove-decision " + dec + ")"
+	}
+	return ""
+}
+
+// Findings returns the problems as findings, for the formats every command
+// shares (text, json lines, sarif, github): a dangling id or a placeholder
+// is CL004, as check reports it; a missing back-link, an unknown decision
+// and a closed residual are CL013.
+func (rep *Report) Findings() []diag.Finding {
+	var out []diag.Finding
+	for _, p := range rep.Problems {
+		rule := ruleid.Backlinks
+		if p.Kind == ProblemDangling || p.Kind == ProblemPlaceholder {
+			rule = ruleid.Tracker
+		}
+		out = append(out, diag.Finding{Pos: p.pos, Check: rule, Decision: p.Decision, Severity: diag.SeverityError, Message: p.Kind + ": " + p.Message})
+	}
+	return diag.Dedupe(out)
+}
+
+// Rule is CL013, the audit's own rule: its documentation is what
+// `claimslint explain CL013` prints and what SARIF output carries. Audit
+// runs it; check does not.
+var Rule = &check.Rule{ID: ruleid.Backlinks, Name: "tracker-backlinks", Doc: `The register and the tracker name each other (claimslint audit).
+
+Every residual a decision lists (residuals:) is still open in the tracker
+export; every decision an issue says it carries exists and names the issue
+back (in tracker:, residuals: or a tracker claim). Dangling ids and
+placeholders are CL004, as check reports them.
+
+Fix: move a closed residual out of residuals: (or reopen it); add the
+issue's id to the decision it carries, or correct the issue's decisions.`,
+	Run: func(p *check.Pass) error {
+		for _, f := range Build(p.Snap).Findings() {
+			if f.Check == ruleid.Backlinks {
+				p.Report(f)
+			}
+		}
+		return nil
+	}}
 
 // WriteText prints the table and the problems for a terminal.
 func (rep *Report) WriteText(w io.Writer) error {
@@ -197,7 +271,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // isPlaceholder applies check's placeholder rule (CL004) to a whole id.
 func isPlaceholder(id string) bool {
 	i := strings.LastIndexByte(id, '-')
-	return i >= 0 && check.IsPlaceholder(id[i+1:])
+	return i >= 0 && snapshot.IsPlaceholder(id[i+1:])
 }
 
 func refs(rs []Ref) string {

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -47,6 +47,9 @@ type Plan struct {
 	Existing string
 	// Adopted lists, for init --adopt, each existing record and its id.
 	Adopted []string
+	// Notes are what the user should know: records skipped, statuses not
+	// in the vocabulary.
+	Notes []string
 }
 
 var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)
@@ -67,7 +70,7 @@ func New(o NewOptions) (*Plan, error) {
 	default:
 		return nil, fmt.Errorf("status %q: a new decision is proposed or accepted", o.Status)
 	}
-	res, err := check.Run(check.Options{Dir: o.Dir})
+	res, err := snapshot.Load(o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +111,24 @@ func New(o NewOptions) (*Plan, error) {
 	n++
 	id := fmt.Sprintf("D%d", n)
 	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
+	if res.Config.Adopt != "" {
+		// After adoption there is one author of new records: the next one
+		// is written in the collection's own style, so the team's old
+		// tool and claimslint never pick the same name (D41).
+		adir := strings.TrimSuffix(path.Clean(res.Config.Adopt), "/")
+		var names []register.RecordName
+		for _, d := range res.Decisions {
+			if dir, base := path.Split(d.Path); d.Adopted && strings.TrimSuffix(dir, "/") == adir {
+				if n, ok := register.ParseRecordName(base); ok {
+					names = append(names, n)
+				}
+			}
+		}
+		if o.Date.IsZero() {
+			o.Date = time.Now()
+		}
+		file = adir + "/" + NextRecordName(names, title, o.Date)
+	}
 	if _, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(file))); err == nil {
 		return nil, fmt.Errorf("%s already exists; remove it or pick another title", file)
 	}
@@ -122,7 +143,7 @@ func New(o NewOptions) (*Plan, error) {
 		if b, ok := edits[rel]; ok {
 			return b, nil
 		}
-		return os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		return readIn(o.Dir, rel)
 	}
 	regSrc, err := read(res.Config.Register)
 	if err != nil {
@@ -148,18 +169,40 @@ func New(o NewOptions) (*Plan, error) {
 		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
 	}
 	if old != nil {
-		src, err := read(old.Path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", old.Path, err)
+		whole := !strings.Contains(o.Supersedes, "(")
+		// An adopted record is history: its side is inferred by check and
+		// its text is never rewritten (D41). Any other decision gets the
+		// reciprocal reference and, when superseded whole, its status.
+		if !old.Adopted || old.ID != "" {
+			src, err := read(old.Path)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", old.Path, err)
+			}
+			out, err := addSupersededBy(src, id)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", old.Path, err)
+			}
+			if whole {
+				if out, err = setStatus(out, "superseded"); err != nil {
+					return nil, fmt.Errorf("%s: %w", old.Path, err)
+				}
+			}
+			edits[old.Path] = out
 		}
-		out, err := addSupersededBy(src, id)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", old.Path, err)
+		if whole && old.Status != "superseded" && old.Status != "deprecated" {
+			regSrc, err := read(res.Config.Register)
+			if err != nil {
+				return nil, err
+			}
+			out, err := setRowStatus(regSrc, old.FileID, "superseded")
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", res.Config.Register, err)
+			}
+			edits[res.Config.Register] = out
 		}
-		edits[old.Path] = out
 	}
 	for _, rel := range sortedKeys(edits) {
-		orig, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		orig, err := readIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}
@@ -208,22 +251,41 @@ func (p *Plan) Diff() []byte {
 
 // Apply writes the plan under dir. Each file is replaced by rename, so a
 // crash leaves every file either old or new.
+//
+// Every path is opened beneath dir with os.Root: a register, range site or
+// directory that is a symbolic link out of the repository is refused, never
+// read or written through (issue 16).
 func (p *Plan) Apply(dir string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, c := range p.Changes {
-		abs := filepath.Join(dir, filepath.FromSlash(c.Path))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
-		}
-		tmp := abs + ".claimslint-new"
-		if err := os.WriteFile(tmp, c.New, 0o644); err != nil {
+		name := filepath.FromSlash(c.Path)
+		if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
-		if err := os.Rename(tmp, abs); err != nil {
-			os.Remove(tmp)
+		tmp := name + ".claimslint-new"
+		if err := root.WriteFile(tmp, c.New, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := root.Rename(tmp, name); err != nil {
+			root.Remove(tmp)
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	return nil
+}
+
+// readIn reads rel beneath dir, following links only inside it.
+func readIn(dir, rel string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(filepath.FromSlash(rel))
 }
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
@@ -304,6 +366,50 @@ func newRow(src []byte, reg *register.Register, id, title, link, status string) 
 	}
 	out := append(append(append([]string{}, lines[:last]...), row), lines[last:]...)
 	return []byte(strings.Join(out, "")), nil
+}
+
+var statusKeyRE = regexp.MustCompile(`(?m)^status:[ \t]*[^\n]*$`)
+
+// setStatus sets the status: key of a decision's front matter (D43: new
+// --supersedes D3 makes D3 superseded, so check passes at once).
+func setStatus(src []byte, status string) ([]byte, error) {
+	s := string(src)
+	end := strings.Index(s[4:], "\n---")
+	if !strings.HasPrefix(s, "---\n") || end < 0 {
+		return nil, fmt.Errorf("no front matter to write status: into")
+	}
+	fm := s[4 : 4+end+1]
+	if !statusKeyRE.MatchString(fm) {
+		fm += "status: " + status + "\n"
+	} else {
+		fm = statusKeyRE.ReplaceAllLiteralString(fm, "status: "+status)
+	}
+	return []byte("---\n" + fm + s[4+end+1:]), nil
+}
+
+// setRowStatus rewrites the Status cell of decision id's register row.
+func setRowStatus(src []byte, id, status string) ([]byte, error) {
+	reg := register.ParseRegister("register", src)
+	lines := strings.SplitAfter(string(src), "\n")
+	for _, row := range reg.Rows {
+		if row.ID != id || !reg.HasStatus {
+			continue
+		}
+		i := row.StatusPos.Line - 1
+		if i < 0 || i >= len(lines) || row.StatusPos.Column < 1 {
+			break
+		}
+		l := lines[i]
+		start := row.StatusPos.Column - 1
+		stop := strings.IndexByte(l[start:], '|')
+		if stop < 0 {
+			break
+		}
+		cell := l[start : start+stop]
+		lines[i] = l[:start] + status + l[start+len(strings.TrimRight(cell, " ")):]
+		return []byte(strings.Join(lines, "")), nil
+	}
+	return nil, fmt.Errorf("no register row for %s with a Status cell to set to %s", id, status)
 }
 
 // addSupersededBy adds id to the superseded-by list of a decision's front

@@ -1,17 +1,22 @@
 package author
 
 import (
+	"bytes"
 	"errors"
-	"slices"
-
 	"fmt"
-	"github.com/claimslint/claimslint/internal/register"
-	"github.com/claimslint/claimslint/server"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/server"
 )
 
 // InitOptions are the inputs of Init.
@@ -19,64 +24,151 @@ type InitOptions struct {
 	Dir    string
 	Prefix string // tracker id prefix, default dk
 	Date   time.Time
-	// Adopt registers existing MADR / adr-tools records (NNNN-title.md in
-	// docs/adr, doc/adr, docs/architecture/decisions or docs/decisions) as
-	// D<NNNN>, in place; the first claimslint decision takes the next id.
-	Adopt bool
+	// Adopt registers an existing collection of decision records in place
+	// (D41). AdoptDir names its directory; empty means adopt: from
+	// .claimslint.yml, then adr-tools' .adr-dir, then AdoptDirs.
+	Adopt    bool
+	AdoptDir string
+	// Source and Ref say where the generated workflow builds claimslint
+	// from: a GitHub repository and a pinned commit or tag (D43).
+	Source, Ref string
 }
 
 // AdoptDirs are where init --adopt looks for existing records, in order.
-var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions"}
+var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
 
-// adopted is one existing record init --adopt registers.
-type adopted struct {
-	n             int
-	id, path      string
-	title, status string
+// record is one existing record of the adopted collection.
+type record struct {
+	path string
+	name register.RecordName
+	d    *register.Decision
+	id   string
 }
 
-func findAdopted(dir string) (string, []adopted, error) {
-	for _, ad := range AdoptDirs {
-		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(ad)))
+// collection is the adopted directory and its records, in id order.
+type collection struct {
+	dir     string
+	records []*record
+	skipped []string
+}
+
+// findCollection lists the records of dir (or of the first directory of
+// AdoptDirs that has any), ordered as their ids are given: numbered names
+// by number, date-named ones by date, each then by name.
+func findCollection(root, dir string, statuses map[string]string) (*collection, error) {
+	dirs := AdoptDirs
+	if dir != "" {
+		if err := config.InsideRepo(dir); err != nil {
+			return nil, fmt.Errorf("--adopt %s: %w", dir, err)
+		}
+		dirs = []string{path.Clean(filepath.ToSlash(dir))}
+	}
+	for _, ad := range dirs {
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(ad)))
 		if err != nil {
+			if dir != "" {
+				return nil, fmt.Errorf("--adopt %s: %w", dir, err)
+			}
 			continue
 		}
-		var out []adopted
+		c := &collection{dir: ad}
 		for _, e := range entries {
-			id := register.AdoptedID(e.Name())
-			if e.IsDir() || id == "" {
+			if e.IsDir() || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
 				continue
 			}
 			rel := ad + "/" + e.Name()
-			src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+			name, ok := register.ParseRecordName(e.Name())
+			if !ok {
+				c.skipped = append(c.skipped, rel)
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 			if err != nil {
-				return "", nil, err
+				return nil, err
 			}
-			d := register.ParseAdopted(rel, src)
-			n, _ := idNumber(id)
-			status := d.Status
-			if status == "" {
-				status = "proposed"
-			}
-			out = append(out, adopted{n: n, id: id, path: rel, title: strings.ReplaceAll(d.Title, "|", "-"), status: status})
+			c.records = append(c.records, &record{path: rel, name: name, d: register.ParseAdopted(rel, src, statuses)})
 		}
-		if len(out) > 0 {
-			slices.SortFunc(out, func(a, b adopted) int { return a.n - b.n })
-			for k := 1; k < len(out); k++ {
-				if out[k].n == out[k-1].n {
-					return "", nil, fmt.Errorf("%s and %s both map to %s: renumber one of them first", out[k-1].path, out[k].path, out[k].id)
+		if len(c.records) > 0 {
+			slices.SortFunc(c.records, func(a, b *record) int {
+				switch {
+				case (a.name.Date == "") != (b.name.Date == ""):
+					if a.name.Date == "" {
+						return -1
+					}
+					return 1
+				case a.name.Date != b.name.Date:
+					return strings.Compare(a.name.Date, b.name.Date)
+				case a.name.Number != b.name.Number:
+					return a.name.Number - b.name.Number
 				}
-			}
-			return ad, out, nil
+				return strings.Compare(a.path, b.path)
+			})
+			return c, nil
+		}
+		if dir != "" {
+			return nil, fmt.Errorf("--adopt %s: no numbered (0001-title.md) or dated (20200925-title.md) records there", dir)
 		}
 	}
-	return "", nil, fmt.Errorf("--adopt: no NNNN-title.md records in %s", strings.Join(AdoptDirs, ", "))
+	return nil, fmt.Errorf("--adopt: no numbered (0001-title.md) or dated (20200925-title.md) records in %s; name the directory with --adopt DIR", strings.Join(dirs, ", "))
+}
+
+// numberIDs reports whether every record can keep its number as its id:
+// all numbered, none 0000, no number twice.
+func (c *collection) numberIDs() bool {
+	seen := map[int]bool{}
+	for _, r := range c.records {
+		if r.name.Date != "" || r.name.Number == 0 || seen[r.name.Number] {
+			return false
+		}
+		seen[r.name.Number] = true
+	}
+	return true
+}
+
+// NextRecordName returns the file name the next record of an adopted
+// collection gets, in the collection's own style: the next number at the
+// same width (0008-title.md), or today's date (20261130-title.md).
+func NextRecordName(names []register.RecordName, title string, date time.Time) string {
+	dated, maxN, width := false, -1, 0
+	for _, n := range names {
+		if n.Date != "" {
+			dated = true
+			continue
+		}
+		maxN = max(maxN, n.Number)
+		width = max(width, n.Width)
+	}
+	if width == 0 {
+		width = 4
+	}
+	if dated && maxN < 0 {
+		return date.UTC().Format("20060102") + "-" + slug(title) + ".md"
+	}
+	return fmt.Sprintf("%0*d-%s.md", width, maxN+1, slug(title))
+}
+
+var adrDirRE = regexp.MustCompile(`^[^\n]+`)
+
+// detectAdoptDir returns the collection directory named by the repository's
+// own tools: .claimslint.yml's adopt:, then adr-tools' .adr-dir.
+func detectAdoptDir(root string, cfg config.Config) string {
+	if cfg.Adopt != "" {
+		return cfg.Adopt
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".adr-dir")); err == nil {
+		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
+			return strings.TrimSpace(string(m))
+		}
+	}
+	return ""
 }
 
 // Init plans the files that make a repository decision-tracked: the
 // configuration, a register with one row, a first decision whose claims
 // hold in the new repository, and a workflow that runs the gate. It
-// refuses, changing nothing, when any of them exists.
+// refuses, changing nothing, when any of them exists, except for init
+// --adopt in a repository already set up: that registers the records that
+// have no row yet, and changes nothing else.
 func Init(o InitOptions) (*Plan, error) {
 	if o.Prefix == "" {
 		o.Prefix = "dk"
@@ -87,31 +179,77 @@ func Init(o InitOptions) (*Plan, error) {
 	if o.Date.IsZero() {
 		o.Date = time.Now()
 	}
+	if o.Source == "" {
+		o.Source = "claimslint/claimslint"
+	}
+	if o.Ref == "" {
+		o.Ref = "main"
+	}
+	cfg, err := config.Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	adoptDir := o.AdoptDir
+	if o.Adopt && adoptDir == "" {
+		adoptDir = detectAdoptDir(o.Dir, cfg)
+	}
+	_, cfgErr := os.Lstat(filepath.Join(o.Dir, config.FileName))
+	_, regErr := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
+	if o.Adopt && cfgErr == nil && regErr == nil {
+		return adoptAgain(o, cfg, adoptDir)
+	}
 	date := o.Date.UTC().Format("2006-01-02")
-	var adoptDir string
-	var recs []adopted
+	var col *collection
 	if o.Adopt {
-		var err error
-		if adoptDir, recs, err = findAdopted(o.Dir); err != nil {
+		if col, err = findCollection(o.Dir, adoptDir, cfg.Statuses); err != nil {
 			return nil, err
 		}
 	}
 	n := 1
-	if len(recs) > 0 {
-		n = recs[len(recs)-1].n + 1
+	var rows strings.Builder
+	firstFile := "docs/decisions/D1-record-decisions-with-claimslint.md"
+	regLink := "decisions/D1-record-decisions-with-claimslint.md"
+	adoptKey := ""
+	var notes []string
+	if col != nil {
+		keep := col.numberIDs()
+		var ds []*register.Decision
+		for i, r := range col.records {
+			r.id = fmt.Sprintf("D%d", i+1)
+			if keep {
+				r.id = fmt.Sprintf("D%d", r.name.Number)
+			}
+			r.d.FileID = r.id
+			ds = append(ds, r.d)
+			n = max(n, register.IDNumber(r.id)+1)
+		}
+		snapshot.Relate(ds)
+		var names []register.RecordName
+		for _, r := range col.records {
+			names = append(names, r.name)
+			link, _ := filepath.Rel("docs", r.path)
+			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+		}
+		base := NextRecordName(names, "record decisions with claimslint", o.Date)
+		firstFile = col.dir + "/" + base
+		l, _ := filepath.Rel("docs", firstFile)
+		regLink = filepath.ToSlash(l)
+		how := "NNNN-title.md keeps its number as its id"
+		if !keep {
+			how = "ids follow the records' order (numbers, then dates); the register row is the mapping"
+		}
+		adoptKey = "# Existing records, read in place; " + how + ".\nadopt: " + col.dir + "\n" +
+			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
+		notes = col.notes()
 	}
 	id := fmt.Sprintf("D%d", n)
-	adoptKey := ""
-	var rows strings.Builder
-	for _, r := range recs {
-		link, _ := filepath.Rel("docs", r.path)
-		fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, r.title, filepath.ToSlash(link), r.status)
-	}
-	if adoptDir != "" {
-		adoptKey = "# Existing records, read in place: NNNN-title.md is decision D<NNNN>.\nadopt: " + adoptDir + "\n"
+	dirLink := "decisions/"
+	if col != nil {
+		l, _ := filepath.Rel("docs", col.dir)
+		dirLink = filepath.ToSlash(l) + "/"
 	}
 	files := []Change{
-		{Path: ".claimslint.yml", New: []byte(fmt.Sprintf(`# claimslint settings; every key is optional (defaults shown).
+		{Path: config.FileName, New: []byte(fmt.Sprintf(`# claimslint settings; every key is optional (defaults shown).
 register: docs/PRD.md
 decisions: docs/decisions
 tracker:
@@ -124,7 +262,7 @@ workflows: '.github/workflows/*.{yml,yaml}'
 %s`, o.Prefix, adoptKey))},
 		{Path: "docs/PRD.md", New: []byte(`# Decision register
 
-One row per decision, one file per decision in [decisions/](decisions/).
+One row per decision, one file per decision in [` + dirLink + `](` + dirLink + `).
 Each file's Confirmation table lists claims that ` + "`claimslint check`" + `
 proves against the code on every push.
 
@@ -132,9 +270,9 @@ Live range: D1..` + id + `.
 
 | ID | Decision | Status |
 |---|---|---|
-` + rows.String() + `| ` + id + ` | [Record decisions with claimslint](decisions/` + id + `-record-decisions-with-claimslint.md) | accepted |
+` + rows.String() + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
 `)},
-		{Path: "docs/decisions/" + id + "-record-decisions-with-claimslint.md", New: []byte(`---
+		{Path: firstFile, New: []byte(`---
 id: ` + id + `
 status: accepted
 date: ` + date + `
@@ -148,7 +286,7 @@ Design decisions written in prose drift from the code, and nothing notices.
 ## Decision Outcome
 
 Every behaviour-level decision is a row in docs/PRD.md and a file in
-docs/decisions/, written before or with its code. Its Confirmation table
+` + path.Dir(firstFile) + `/, written before or with its code. Its Confirmation table
 lists claims on the production lines that implement it, and the doc-lint
 workflow runs ` + "`claimslint check`" + ` on every push and pull request. Add the
 next decision with ` + "`claimslint new \"Title\"`" + `.
@@ -160,24 +298,7 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 | C1 | anchored | ` + "`.github/workflows/doc-lint.yml`" + ` | ` + "`run: .*claimslint.* check`" + ` | | the gate runs in CI |
 | C2 | anchored | ` + "`.claimslint.yml`" + ` | ` + "`^register: `" + ` | ` + "`docs/PRD.md`" + ` | this register is the one checked |
 `)},
-		{Path: ".github/workflows/doc-lint.yml", New: []byte(`# The decision register gate: make it a required check on your main branch.
-name: doc-lint
-on:
-  push:
-  pull_request:
-permissions:
-  contents: read
-jobs:
-  doc-lint:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-go@v5
-        with:
-          go-version: stable
-      - name: claimslint check
-        run: go run github.com/claimslint/claimslint/cmd/claimslint@latest check --format github
-`)},
+		{Path: ".github/workflows/doc-lint.yml", New: []byte(Workflow(o.Source, o.Ref))},
 	}
 	var exist []string
 	for _, f := range files {
@@ -192,9 +313,182 @@ jobs:
 	if len(exist) > 0 {
 		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new", strings.Join(exist, ", "))
 	}
-	p := &Plan{ID: id, File: files[2].Path, Changes: files}
-	for _, r := range recs {
-		p.Adopted = append(p.Adopted, r.path+" is "+r.id)
+	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
+	if col != nil {
+		for _, r := range col.records {
+			p.Adopted = append(p.Adopted, adoptedLine(r))
+		}
+	}
+	return p, nil
+}
+
+// Workflow is the doc-lint workflow init writes. claimslint has no public
+// release yet, so the workflow builds it from its source repository at a
+// pinned ref instead of `go install ...@latest`.
+func Workflow(source, ref string) string {
+	return `# The decision register gate: make it a required check on your main branch.
+# claimslint has no published release yet: this builds it from its source
+# at a pinned ref. Pin ref: to a commit or tag you have reviewed.
+name: doc-lint
+on:
+  push:
+  pull_request:
+permissions:
+  contents: read
+jobs:
+  doc-lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/checkout@v4
+        with:
+          repository: ` + source + `
+          ref: ` + ref + `
+          path: .claimslint-src
+      - uses: actions/setup-go@v5
+        with:
+          go-version: stable
+      - name: build claimslint
+        run: cd .claimslint-src && go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint
+      - name: claimslint check
+        run: '"$RUNNER_TEMP/claimslint" check --format github'
+`
+}
+
+func rowTitle(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "|", "-"), "\n", " ")
+}
+
+// rowStatus is the status init writes in a record's row: the mapped status,
+// or the record's own words when the vocabulary does not know them (check
+// then says which statuses: entry to add).
+func rowStatus(d *register.Decision) string {
+	if d.Status == "" {
+		return "proposed"
+	}
+	return strings.ReplaceAll(d.Status, "|", "-")
+}
+
+func adoptedLine(r *record) string {
+	s := r.path + " is " + r.id + ", " + rowStatus(r.d)
+	if w := register.StatusWords(r.d.RawStatus); w != "" && w != r.d.Status {
+		s += " (" + w + ")"
+	}
+	return s
+}
+
+// notes are the things init --adopt says about a collection besides the
+// mapping: files it skipped, statuses it could not map.
+func (c *collection) notes() []string {
+	var out []string
+	for _, s := range c.skipped {
+		out = append(out, "skipped "+s+": not a numbered or dated record name")
+	}
+	for _, r := range c.records {
+		if !register.ValidStatus(r.d.Status) {
+			out = append(out, fmt.Sprintf("%s: status %q is not in the status vocabulary: add it under statuses: in %s, then write the mapped status in its register row", r.path, r.d.RawStatus, config.FileName))
+		}
+	}
+	return out
+}
+
+// adoptAgain registers the records of the adopted collection that have no
+// register row yet: each takes the next id, in the collection's order.
+// Rows already written keep their ids; no record is touched.
+func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("%s exists and names no adopt: directory; run claimslint init --adopt DIR", config.FileName)
+	}
+	col, err := findCollection(o.Dir, dir, cfg.Statuses)
+	if err != nil {
+		return nil, err
+	}
+	res, err := snapshot.Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if !res.Register.Found || len(res.Register.Rows) == 0 {
+		return nil, fmt.Errorf("%s has no register table with a row to follow", cfg.Register)
+	}
+	registered := map[string]string{}
+	for _, d := range res.Decisions {
+		if d.FileID != "" {
+			registered[d.Path] = d.FileID
+		}
+	}
+	n := 0
+	for _, row := range res.Register.Rows {
+		n = max(n, row.N)
+	}
+	oldRange := fmt.Sprintf("D1..D%d", n)
+	regSrc, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
+	if err != nil {
+		return nil, fmt.Errorf("read register: %w", err)
+	}
+	p := &Plan{Notes: col.notes()}
+	reg := res.Register
+	var fresh []*record
+	for _, r := range col.records {
+		if _, ok := registered[r.path]; ok {
+			continue
+		}
+		n++
+		r.id = fmt.Sprintf("D%d", n)
+		r.d.FileID = r.id
+		fresh = append(fresh, r)
+	}
+	if len(fresh) == 0 {
+		p.Notes = append(p.Notes, "every record of "+col.dir+" is registered; nothing changed")
+		return p, nil
+	}
+	var ds []*register.Decision
+	for _, d := range res.Decisions {
+		if d.Adopted {
+			ds = append(ds, d)
+		}
+	}
+	for _, r := range fresh {
+		ds = append(ds, r.d)
+	}
+	snapshot.Relate(ds)
+	for _, r := range fresh {
+		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
+		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+		if err != nil {
+			return nil, err
+		}
+		reg = register.ParseRegister(cfg.Register, regSrc)
+		p.Adopted = append(p.Adopted, adoptedLine(r))
+	}
+	edits := map[string][]byte{cfg.Register: regSrc}
+	for _, site := range cfg.RangeSites {
+		src, ok := edits[site]
+		if !ok {
+			if src, err = os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(site))); err != nil {
+				return nil, fmt.Errorf("read range site %s: %w", site, err)
+			}
+		}
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	}
+	if cfg.Adopt == "" {
+		src, err := os.ReadFile(filepath.Join(o.Dir, config.FileName))
+		if err != nil {
+			return nil, err
+		}
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			src = append(src, '\n')
+		}
+		edits[config.FileName] = append(src, []byte("# Existing records, read in place; the register row is the mapping.\nadopt: "+col.dir+"\n")...)
+	}
+	for _, rel := range sortedKeys(edits) {
+		orig, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(orig, edits[rel]) {
+			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+		}
 	}
 	return p, nil
 }

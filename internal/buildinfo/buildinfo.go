@@ -23,3 +23,19 @@ func Version() string {
 	}
 	return v
 }
+
+// Revision returns the full VCS revision the binary was built from, or ""
+// when the build stamped none (go run, tests): init pins the workflow it
+// writes to it.
+func Revision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			return s.Value
+		}
+	}
+	return ""
+}

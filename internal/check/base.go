@@ -9,11 +9,21 @@ import (
 	"github.com/claimslint/claimslint/internal/repo"
 )
 
+// baseChangedRun (CL011) and baseDeletedRun (CL012) run with --base.
+func baseChangedRun(p *Pass) error { return baseRules(p, true) }
+
+func baseDeletedRun(p *Pass) error { return baseRules(p, false) }
+
 // baseRules compares each accepted decision's claim rows with the rows at
 // revision base. A row that changed while no line it anchors on changed is
 // CL011 (the spec moved, the code did not); a row that is gone is CL012
-// (claims are retired by superseding the decision, not by deletion).
-func (r *Result) baseRules(dir, base string) error {
+// (claims are retired by superseding the decision, not by deletion). The
+// pass reports its own rule's findings: changed rows, or deleted ones.
+func baseRules(p *Pass, changedRows bool) error {
+	base, dir, r := p.Opts.Base, p.Snap.Dir, p.res
+	if base == "" {
+		return nil
+	}
 	states := map[string]ClaimState{}
 	for _, st := range r.Claims {
 		states[st.Decision+"/"+st.Claim] = st
@@ -41,10 +51,11 @@ func (r *Result) baseRules(dir, base string) error {
 		if !existed {
 			continue // a new decision: every row is new
 		}
-		cur, err := r.Repo.ReadDoc(d.Path, maxMarkdown)
-		if err != nil {
+		doc := r.Doc(d.Path)
+		if doc == nil || doc.Err != nil {
 			continue
 		}
+		cur := doc.Src
 		oldDec := register.ParseDecision(d.Path, old)
 		oldRows := map[string]string{}
 		for _, c := range oldDec.Claims {
@@ -58,8 +69,8 @@ func (r *Result) baseRules(dir, base string) error {
 				continue // new rows document code that exists; unchanged rows are fine
 			}
 			st := states[d.FileID+"/"+c.ID]
-			if st.State != StateOK || (c.Kind != KindPresent && c.Kind != KindAnchored) {
-				continue // a failing claim is reported already; exec and tracker rows anchor on no line
+			if !changedRows || st.State != StateOK || !st.lines {
+				continue // a failing claim is reported already; a kind that reads no lines anchors on none
 			}
 			moved := false
 			for _, w := range st.Where {
@@ -76,13 +87,13 @@ func (r *Result) baseRules(dir, base string) error {
 				}
 			}
 			if !moved {
-				r.errorf(c.Pos, ruleBase, "%s %s: the row changed since %s but the line it anchors on (%s) did not: land the code the new row describes, or revert the row",
+				p.Reportf(c.Pos, "%s %s: the row changed since %s but the line it anchors on (%s) did not: land the code the new row describes, or revert the row",
 					d.FileID, c.ID, base, strings.Join(st.Where, ", "))
 			}
 		}
 		for _, c := range oldDec.Claims {
-			if !now[c.ID] {
-				r.errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, ruleDeleted,
+			if !now[c.ID] && !changedRows {
+				p.Reportf(token.Position{Filename: d.Path, Line: 1, Column: 1},
 					"%s %s was deleted since %s while %s is still accepted: restore the row, or supersede the decision (claimslint new --supersedes %s)", d.FileID, c.ID, base, d.FileID, d.FileID)
 			}
 		}

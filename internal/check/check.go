@@ -1,22 +1,23 @@
 // Package check evaluates a decision register against a repository: the
-// register rules (CL001-CL008) and the claims of every decision. It returns
-// structured findings and never prints; the caller sorts and formats them.
+// register rules and the claims of every decision, each rule a value (Rule)
+// run on a loaded snapshot through a Pass, each claim kind a value (Kind) in
+// a registry. It returns structured findings and never prints; the caller
+// formats them.
 package check
 
 import (
-	"errors"
 	"fmt"
 	"go/token"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
-	"github.com/claimslint/claimslint/internal/repo"
-	"github.com/claimslint/claimslint/internal/tracker"
+	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
 // Options configure a run.
@@ -30,6 +31,8 @@ type Options struct {
 	// must come with a change to the lines they anchor on (CL011), and
 	// rows of accepted decisions must not be deleted (CL012).
 	Base string
+	// Prove, when set, proves every claim that held able to fail (CL009).
+	Prove bool
 }
 
 // Claim states reported by list.
@@ -51,49 +54,96 @@ type ClaimState struct {
 	Where   []string `json:"where"`
 	Message string   `json:"message,omitempty"`
 	Row     string   `json:"row"`
+
+	lines bool // Where names code lines (the kind scans lines)
 }
 
-// Result is everything a run found.
+// Result is everything a run found, over the snapshot it ran on.
 type Result struct {
+	*snapshot.Snapshot
 	Findings []diag.Finding
 	Claims   []ClaimState
+	// Proofs are prove's outcomes, one per claim it mutated.
+	Proofs []Proof
 	// Notes are things the user should know that are not findings, such as
 	// files skipped because they are binary.
 	Notes []string
-	// Register and Decisions are the parsed inputs, for other commands.
-	Register  *register.Register
-	Decisions []*register.Decision
-	Config    config.Config
-	Repo      *repo.Repo
-	Export    *tracker.Export
 
-	globs map[string][]string // matchGlob's cache: claims share globs
+	opts     Options
+	prepared *prepared // the claims, validated once per run (CL006, CL007, CL009)
+	notesMu  sync.Mutex
 }
 
-// Run checks the repository at opts.Dir. An error means the check could not
-// be carried out (bad configuration, unreadable register); problems in the
-// register's content are findings.
+// Rule is one check, in the shape of a go/analysis Analyzer: its id, its
+// name, its documentation (`claimslint explain ID`) and the function that
+// runs it. A rule reports structured findings through its Pass and never
+// prints; the driver sorts, de-duplicates and formats them.
+type Rule struct {
+	ID   string
+	Name string
+	Doc  string
+	// Run reports the rule's findings on pass.Snap. An error means the rule
+	// could not be carried out (for example git failed), not a finding.
+	Run func(pass *Pass) error
+}
+
+// Pass is one rule's view of one run: the snapshot it reads and the sink
+// for its findings.
+type Pass struct {
+	Rule *Rule
+	Snap *snapshot.Snapshot
+	Opts Options
+	res  *Result
+}
+
+// Report records a finding of the pass's rule; a finding with no rule id
+// gets the pass's.
+func (p *Pass) Report(f diag.Finding) {
+	if f.Check == "" {
+		f.Check = p.Rule.ID
+	}
+	if f.Severity == "" {
+		f.Severity = diag.SeverityError
+	}
+	p.res.Findings = append(p.res.Findings, f)
+}
+
+// Reportf records an error finding of the pass's rule at pos.
+func (p *Pass) Reportf(pos token.Position, format string, args ...any) {
+	p.Report(diag.Finding{Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// Run loads the repository at opts.Dir and runs every rule on it. An error
+// means the check could not be carried out (bad configuration, unreadable
+// register); problems in the register's content are findings.
 func Run(opts Options) (*Result, error) {
-	cfg, err := config.Load(opts.Dir)
+	snap, err := snapshot.Load(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
-	rp, err := repo.Open(opts.Dir)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Config: cfg, Repo: rp}
-	if err := res.load(); err != nil {
-		return nil, err
-	}
-	res.registerRules()
-	res.rangeRule()
-	res.trackerRule()
-	res.countRule()
-	res.scriptRule()
-	res.evalClaims(opts.Decision)
-	if opts.Base != "" {
-		if err := res.baseRules(opts.Dir, opts.Base); err != nil {
+	return RunRules(snap, opts, Rules...)
+}
+
+// Claims evaluates the claims of snap (of one decision when decision is
+// set) and nothing else: the claim states `list` and the MCP decision
+// tools show, without the register rules.
+func Claims(snap *snapshot.Snapshot, decision string) *Result {
+	res, _ := RunRules(snap, Options{Dir: snap.Dir, Decision: decision}, claimRule) // claims report no errors
+	return res
+}
+
+// RunRules runs rules, in order, on snap. Each rule also reports the parse
+// findings of the snapshot that carry its id.
+func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, error) {
+	res := &Result{Snapshot: snap, opts: opts}
+	for _, rule := range rules {
+		pass := &Pass{Rule: rule, Snap: snap, Opts: opts, res: res}
+		for _, f := range snap.ParseFindings {
+			if f.Check == rule.ID {
+				pass.Report(f)
+			}
+		}
+		if err := rule.Run(pass); err != nil {
 			return nil, err
 		}
 	}
@@ -133,220 +183,125 @@ func trailingNumber(s string) int {
 	return n
 }
 
-func (r *Result) add(f diag.Finding) { r.Findings = append(r.Findings, f) }
-
-func (r *Result) errorf(pos token.Position, rule, format string, args ...any) {
-	r.add(diag.Finding{Pos: pos, Check: rule, Severity: diag.SeverityError, Message: fmt.Sprintf(format, args...)})
+func (r *Result) note(s string) {
+	r.notesMu.Lock()
+	r.Notes = append(r.Notes, s)
+	r.notesMu.Unlock()
 }
 
-// maxMarkdown bounds the size of a register or decision file.
-const maxMarkdown = 16 << 20
-
-func (r *Result) readDoc(rel string) ([]byte, error) {
-	data, err := r.Repo.ReadDoc(rel, maxMarkdown)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, describe(err))
-	}
-	return data, nil
-}
-
-// describe turns low-level file errors into a sentence a user can act on.
-func describe(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("no such file")
-	case strings.Contains(err.Error(), "too many levels of symbolic links"):
-		return errors.New("symbolic link loop")
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-func (r *Result) load() error {
-	cfg := r.Config
-	data, err := r.readDoc(cfg.Register)
-	if err != nil {
-		return fmt.Errorf("register: %w (set register: in %s)", err, config.FileName)
-	}
-	r.Register = register.ParseRegister(cfg.Register, data)
-	r.Findings = append(r.Findings, r.Register.Findings...)
-
-	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
-	for _, f := range r.Repo.Files {
-		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") {
-			continue
-		}
-		base := f[len(dir):]
-		if !register.FileNameRE.MatchString(base) {
-			if len(base) > 1 && base[0] == 'D' && base[1] >= '0' && base[1] <= '9' {
-				r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleRegister,
-					"decision file name %q: want D<n>-<slug>.md", base)
-			}
-			continue
-		}
-		r.addDecision(f, "decision file", register.ParseDecision)
-	}
-	if cfg.Adopt != "" {
-		// Existing MADR / adr-tools records, read in place (D33).
-		adir := strings.TrimSuffix(path.Clean(cfg.Adopt), "/") + "/"
-		for _, f := range r.Repo.Files {
-			if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") || register.AdoptedID(f[len(adir):]) == "" {
-				continue
-			}
-			r.addDecision(f, "adopted record", register.ParseAdopted)
+// registerRules checks that register rows and decision files correspond
+// (CL001) and that statuses and supersession are consistent (CL002); the
+// two rules share the walk, and each pass reports its own rule's findings.
+func registerRules(p *Pass) error {
+	r := p.Snap
+	errorf := func(pos token.Position, rule, format string, args ...any) {
+		if rule == p.Rule.ID {
+			p.Reportf(pos, format, args...)
 		}
 	}
-	sort.Slice(r.Decisions, func(i, j int) bool {
-		a, b := register.IDNumber(r.Decisions[i].FileID), register.IDNumber(r.Decisions[j].FileID)
-		if a != b {
-			return a < b
-		}
-		return r.Decisions[i].Path < r.Decisions[j].Path
-	})
-
-	if exp := cfg.Tracker.Export; exp != "" {
-		data, err := r.Repo.ReadFile(exp, tracker.MaxExport)
-		switch {
-		case err == nil:
-			var fs []diag.Finding
-			r.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data)
-			r.Findings = append(r.Findings, fs...)
-		case errors.Is(err, fs.ErrNotExist):
-			// Reported by the tracker rule only if an id needs resolving.
-		case errors.Is(err, repo.ErrTooLarge):
-			return fmt.Errorf("tracker export: %s: %w; claimslint reads exports up to %d MiB (split or archive closed issues)", exp, err, tracker.MaxExport>>20)
-		default:
-			return fmt.Errorf("tracker export: read %s: %w", exp, describe(err))
-		}
-	}
-	return nil
-}
-
-// byID indexes decisions by their file id; duplicates keep the first.
-func (r *Result) byID() map[string]*register.Decision {
-	m := map[string]*register.Decision{}
-	for _, d := range r.Decisions {
-		if d.FileID != "" {
-			if _, ok := m[d.FileID]; !ok {
-				m[d.FileID] = d
-			}
-		}
-	}
-	return m
-}
-
-// maxN is the highest decision id in the register.
-// addDecision reads one decision file with parse and records it and its
-// findings; an unreadable file is a finding at its first line.
-func (r *Result) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) {
-	data, err := r.Repo.ReadFile(f, maxMarkdown)
-	if err != nil {
-		r.errorf(token.Position{Filename: f, Line: 1, Column: 1}, register.RuleParse, "cannot read %s: %v", what, describe(err))
-		return
-	}
-	d := parse(f, data)
-	r.Decisions = append(r.Decisions, d)
-	r.Findings = append(r.Findings, d.Findings...)
-}
-
-func (r *Result) maxN() int {
-	n := 0
-	for _, row := range r.Register.Rows {
-		if row.N > n {
-			n = row.N
-		}
-	}
-	return n
-}
-
-func (r *Result) registerRules() {
 	reg := r.Register
 	files := map[string][]*register.Decision{}
 	for _, d := range r.Decisions {
+		if d.FileID == "" && d.Adopted {
+			continue // reported by loadAdopted
+		}
 		files[d.FileID] = append(files[d.FileID], d)
 	}
 	rows := map[string]register.Row{}
 	for _, row := range reg.Rows {
 		if prev, dup := rows[row.ID]; dup {
-			r.errorf(row.Pos, register.RuleRegister, "%s appears twice in the register (first at line %d): ids are unique", row.ID, prev.Pos.Line)
+			errorf(row.Pos, ruleid.Register, "%s appears twice in the register (first at line %d): ids are unique", row.ID, prev.Pos.Line)
 			continue
 		}
 		rows[row.ID] = row
 		if row.Status != "" && !register.ValidStatus(row.Status) {
-			r.errorf(row.StatusPos, register.RuleStatus, "%s: status %q in the register is not one of %s", row.ID, row.Status, strings.Join(register.Statuses, ", "))
+			errorf(row.StatusPos, ruleid.Status, "%s: status %q in the register is not one of %s", row.ID, row.Status, strings.Join(register.Statuses, ", "))
 		}
 		ds := files[row.ID]
+		if len(ds) > 0 && ds[0].Inline {
+			continue // the row is the decision (D35)
+		}
 		if len(ds) == 0 {
-			r.errorf(row.Pos, register.RuleRegister, "%s has no decision file: create %s/%s-<slug>.md", row.ID, r.Config.Decisions, row.ID)
+			errorf(row.Pos, ruleid.Register, "%s has no decision file: create %s/%s-<slug>.md", row.ID, r.Config.Decisions, row.ID)
 			continue
 		}
 		d := ds[0]
 		if row.Link != "" && !isExternal(row.Link) {
 			target := path.Clean(path.Join(path.Dir(reg.Path), strings.SplitN(row.Link, "#", 2)[0]))
 			if target != d.Path {
-				r.errorf(row.LinkPos, register.RuleRegister, "%s links to %s, but its decision file is %s", row.ID, target, d.Path)
+				errorf(row.LinkPos, ruleid.Register, "%s links to %s, but its decision file is %s", row.ID, target, d.Path)
 			}
 		}
+		if d.Adopted && !register.ValidStatus(d.Status) {
+			continue // one finding, at the record's status (statusAdvice)
+		}
 		if reg.HasStatus && d.Parsed && d.Status != "" && row.Status != d.Status {
-			r.errorf(row.StatusPos, register.RuleRegister, "%s is %q in the register but %q in %s: make them agree", row.ID, row.Status, d.Status, d.Path)
+			errorf(row.StatusPos, ruleid.Register, "%s is %q in the register but %q in %s: make them agree", row.ID, row.Status, d.Status, d.Path)
 		}
 	}
 	for id, ds := range files {
 		if len(ds) > 1 {
 			for _, d := range ds {
-				r.errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, register.RuleRegister, "%d files claim %s: each decision has exactly one file", len(ds), id)
+				errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, ruleid.Register, "%d files claim %s: each decision has exactly one file", len(ds), id)
 			}
 		}
 		if _, ok := rows[id]; !ok {
 			for _, d := range ds {
-				r.errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, register.RuleRegister, "%s is not in the register %s: add a row for it", id, reg.Path)
+				errorf(token.Position{Filename: d.Path, Line: 1, Column: 1}, ruleid.Register, "%s is not in the register %s: add a row for it", id, reg.Path)
 			}
 		}
 	}
-	byID := r.byID()
+	byID := r.ByID()
 	for _, d := range r.Decisions {
-		if !d.Parsed {
+		if !d.Parsed || d.Inline {
 			continue
 		}
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {
-			r.errorf(d.KeyPos("id"), register.RuleRegister, "front matter id %s does not match the file name's %s", d.ID, d.FileID)
+			errorf(d.KeyPos("id"), ruleid.Register, "front matter id %s does not match the file name's %s", d.ID, d.FileID)
 		}
-		if d.Status != "" && !register.ValidStatus(d.Status) {
-			r.errorf(d.KeyPos("status"), register.RuleStatus, "status %q is not one of %s", d.Status, strings.Join(register.Statuses, ", "))
+		if d.Adopted && d.FileID == "" {
+			continue
 		}
-		if d.Status == "superseded" && len(d.SupersededBy) == 0 {
-			r.errorf(d.KeyPos("status"), register.RuleStatus, "%s is superseded but names no successor: add superseded-by: [D<n>]", d.FileID)
+		if d.Adopted && d.Status == "" {
+			errorf(d.KeyPos("status"), ruleid.Status, "adopted record %s states no status: map records without one in %s (statuses: {%s: accepted})", d.FileID, config.FileName, register.Unstated)
+		} else if d.Adopted && !register.ValidStatus(d.Status) {
+			errorf(d.KeyPos("status"), ruleid.Status, "%s", statusAdvice(d))
+		} else if d.Status != "" && !register.ValidStatus(d.Status) {
+			errorf(d.KeyPos("status"), ruleid.Status, "status %q is not one of %s", d.Status, strings.Join(register.Statuses, ", "))
+		}
+		if d.Status == "superseded" && len(d.SupersededBy) == 0 && d.Adopted && d.ID == "" {
+			errorf(d.KeyPos("status"), ruleid.Status, "adopted record %s is superseded but names no registered successor: give the successor supersedes: [%s] in its front matter (the record itself stays as written)", d.FileID, d.FileID)
+		} else if d.Status == "superseded" && len(d.SupersededBy) == 0 {
+			errorf(d.KeyPos("status"), ruleid.Status, "%s is superseded but names no successor: add superseded-by: [D<n>]", d.FileID)
 		}
 		for _, ref := range d.Supersedes {
 			t, ok := byID[ref.ID]
 			if !ok {
-				r.errorf(d.KeyPos("supersedes"), register.RuleStatus, "%s supersedes %s, which has no decision file", d.FileID, ref)
+				errorf(d.KeyPos("supersedes"), ruleid.Status, "%s supersedes %s, which has no decision file", d.FileID, ref)
 				continue
 			}
 			if !t.Parsed {
 				continue
 			}
 			if !hasRef(t.SupersededBy, d.FileID) {
-				r.errorf(t.KeyPos("superseded-by"), register.RuleStatus, "%s supersedes %s, so %s must list %s in superseded-by", d.FileID, ref, t.FileID, d.FileID)
+				errorf(t.KeyPos("superseded-by"), ruleid.Status, "%s supersedes %s, so %s must list %s in superseded-by", d.FileID, ref, t.FileID, d.FileID)
 			}
 			if ref.Clause == "" && t.Status != "superseded" && t.Status != "deprecated" && d.Status == "accepted" {
-				r.errorf(t.KeyPos("status"), register.RuleStatus, "%s is superseded whole by %s: set status: superseded (or name a clause, %s(n), to supersede part of it)", t.FileID, d.FileID, t.FileID)
+				errorf(t.KeyPos("status"), ruleid.Status, "%s is superseded whole by %s: set status: superseded (or name a clause, %s(n), to supersede part of it)", t.FileID, d.FileID, t.FileID)
 			}
 		}
 		for _, ref := range d.SupersededBy {
 			t, ok := byID[ref.ID]
 			if !ok {
-				r.errorf(d.KeyPos("superseded-by"), register.RuleStatus, "%s is superseded by %s, which has no decision file", d.FileID, ref)
+				errorf(d.KeyPos("superseded-by"), ruleid.Status, "%s is superseded by %s, which has no decision file", d.FileID, ref)
 				continue
 			}
 			if t.Parsed && !hasRef(t.Supersedes, d.FileID) {
-				r.errorf(t.KeyPos("supersedes"), register.RuleStatus, "%s lists %s in superseded-by, so %s must list %s in supersedes", d.FileID, ref, t.FileID, d.FileID)
+				errorf(t.KeyPos("supersedes"), ruleid.Status, "%s lists %s in superseded-by, so %s must list %s in supersedes", d.FileID, ref, t.FileID, d.FileID)
 			}
 		}
 	}
+	return nil
 }
 
 func hasRef(refs []register.Ref, id string) bool {

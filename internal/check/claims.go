@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-	"regexp"
+
 	"runtime"
 	"sort"
 	"strings"
@@ -18,14 +18,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
-)
-
-// Claim kinds.
-const (
-	KindPresent  = "present"
-	KindAnchored = "anchored"
-	KindExec     = "exec"
-	KindTracker  = "tracker"
+	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
 // MaxFileSize is the largest file read as code; larger files are skipped
@@ -41,8 +34,10 @@ type hit struct {
 	file string
 	line int
 	col  int
-	// text is the masked (code-only) line.
+	// text is the line (or prose unit) as the claim's scope reads it.
 	text string
+	// last is the last line of a prose unit that spans lines, else 0.
+	last int
 }
 
 func (h hit) pos() token.Position {
@@ -51,29 +46,7 @@ func (h hit) pos() token.Position {
 
 func (h hit) String() string { return fmt.Sprintf("%s:%d", h.file, h.line) }
 
-// compiled is a claim ready to evaluate.
-type compiled struct {
-	c        register.Claim
-	d        *register.Decision
-	anchor   *regexp.Regexp // per line
-	filter   *regexp.Regexp // whole-file prefilter, (?m)
-	literal  []byte         // every anchor match contains it; may be empty
-	require  *regexp.Regexp
-	negate   bool
-	tests    bool // Path names test files explicitly
-	files    []string
-	evaluate bool
-
-	mu      sync.Mutex
-	code    []hit // anchor on a code line, Require satisfied
-	reqFail []hit // anchor on a code line, Require not satisfied
-	comment []hit // anchor only in a comment
-	test    []hit // anchor on a code line of an excluded test file
-	nCode   int   // all anchor hits on code lines (for ambiguity)
-	skipped []string
-}
-
-func (c *compiled) record(list *[]hit, h hit) {
+func (c *claim) record(list *[]hit, h hit) {
 	if len(*list) < maxHits {
 		*list = append(*list, h)
 	}
@@ -97,134 +70,140 @@ func namesTests(glob string) bool {
 	return strings.Contains(glob, "_test") || strings.Contains(glob, "testdata") || strings.Contains(glob, "tests/")
 }
 
-// compileRE compiles a claim pattern, reporting a CL006 finding at its cell.
-func (r *Result) compileRE(c register.Claim, col, pat string) (*regexp.Regexp, bool) {
-	re, err := regexp.Compile(pat)
-	if err != nil {
-		r.errorf(c.CellPos(col), ruleClaims, "%s %s: %s `%s` does not compile: %v (patterns are Go RE2; escape literal ( ) [ ] . with \\)",
-			c.Decision, c.ID, strings.ToUpper(col[:1])+col[1:], pat, unwrapRE(err))
-		return nil, false
-	}
-	return re, true
+// prepared is the claims of one run, each row validated once (CL006) and
+// readied by its kind.
+type prepared struct {
+	all []*claim // every row of every parsed decision, in order
+	bad []diag.Finding
 }
 
-func unwrapRE(err error) string {
-	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-}
-
-// prepare validates one claim (rule CL006) and returns it compiled, or nil
-// when it cannot be evaluated.
-func (r *Result) prepare(d *register.Decision, c register.Claim) *compiled {
-	cc := &compiled{c: c, d: d}
-	cl := c.Decision + " " + c.ID
-	switch c.Kind {
-	case KindPresent, KindAnchored:
-		if c.Path == "" || c.Anchor == "" {
-			r.errorf(c.Pos, ruleClaims, "%s: a %s claim needs Path and Anchor", cl, c.Kind)
-			return nil
-		}
-		var ok bool
-		if cc.anchor, ok = r.compileRE(c, "anchor", c.Anchor); !ok {
-			return nil
-		}
-		if cc.anchor.MatchString("") {
-			// An empty match satisfies every line: the claim could never
-			// fail. The usual cause is an unescaped | in a table cell.
-			r.errorf(c.CellPos("anchor"), ruleClaims, "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", cl, c.Anchor)
-			return nil
-		}
-		cc.filter = regexp.MustCompile("(?m)" + c.Anchor)
-		cc.literal = []byte(requiredLiteral(c.Anchor))
-		if req := c.Require; req != "" {
-			if strings.HasPrefix(req, "!") {
-				cc.negate = true
-				req = req[1:]
-			}
-			if cc.require, ok = r.compileRE(c, "require", req); !ok {
-				return nil
-			}
-		}
-	case KindExec:
-		if c.Path == "" {
-			r.errorf(c.Pos, ruleClaims, "%s: an exec claim needs Path (a glob of scripts)", cl)
-			return nil
-		}
-	case KindTracker:
-		if c.Anchor == "" {
-			r.errorf(c.Pos, ruleClaims, "%s: a tracker claim needs the issue id in Anchor", cl)
-			return nil
-		}
-		if c.Require != "" && strings.ContainsAny(c.Require, " |") {
-			r.errorf(c.CellPos("require"), ruleClaims, "%s: Require of a tracker claim is one status (open, closed...), not %q", cl, c.Require)
-			return nil
-		}
-		return cc
-	case "":
-		r.errorf(c.CellPos("kind"), ruleClaims, "%s has no Kind: write present, anchored, exec or tracker", cl)
-		return nil
-	default:
-		r.errorf(c.CellPos("kind"), ruleClaims, "%s: unknown kind %q: write present, anchored, exec or tracker", cl, c.Kind)
-		return nil
+// prepare validates every claim row once per run.
+func (r *Result) prepare() *prepared {
+	if r.prepared != nil {
+		return r.prepared
 	}
-	if msg := validGlob(c.Path); msg != "" {
-		r.errorf(c.CellPos("path"), ruleClaims, "%s: Path %s", cl, msg)
-		return nil
-	}
-	cc.tests = namesTests(c.Path)
-	cc.files = r.matchGlob(c.Path)
-	return cc
-}
-
-// evalClaims evaluates every claim of every decision whose status is
-// evaluated. Files are read once each, in parallel, and every claim that
-// touches a file is matched in that one pass.
-func (r *Result) evalClaims(only string) {
-	var all []*compiled
+	p := &prepared{}
 	for _, d := range r.Decisions {
 		if !d.Parsed {
 			continue
 		}
-		for _, c := range d.Claims {
-			cc := r.prepare(d, c)
-			retired := d.Status != "accepted" && d.Status != "proposed"
-			state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line), Where: []string{}}
-			if only != "" && d.FileID != only {
-				continue
+		for _, row := range d.Claims {
+			c := newClaim(r.Snapshot, d, row)
+			if !c.prepareRow() {
+				c.kind = nil // cannot be evaluated
 			}
-			switch {
-			case retired:
-				state.State = StateRetired
-				r.Claims = append(r.Claims, state)
-				continue
-			case cc == nil:
-				state.State = StateFailed
-				if d.Status == "proposed" {
-					state.State = StatePending
-				}
-				state.Message = "claim row is malformed (CL006)"
-				r.Claims = append(r.Claims, state)
-				continue
-			}
-			cc.evaluate = true
-			all = append(all, cc)
+			p.bad = append(p.bad, c.bad...)
+			p.all = append(p.all, c)
 		}
 	}
-	r.scan(all)
-	for _, cc := range all {
-		r.conclude(cc)
+	r.prepared = p
+	return p
+}
+
+// prepareRow checks the Kind cell and lets the kind validate the rest.
+func (c *claim) prepareRow() bool {
+	switch {
+	case c.c.Kind == "":
+		c.malformed(c.c.CellPos("kind"), "%s has no Kind: write %s", c.name(), kindList())
+		return false
+	case c.kind == nil:
+		c.malformed(c.c.CellPos("kind"), "%s: unknown kind %q: write %s", c.name(), c.c.Kind, kindList())
+		return false
 	}
+	if _, ok := c.kind.(scopedKind); !ok && c.scope != "" {
+		c.malformed(c.c.CellPos("kind"), "%s: kind %s takes no scope (%q): only the kinds that read lines do", c.name(), c.kind.Name(), c.c.Kind)
+		return false
+	}
+	switch c.scope {
+	case "":
+		c.scope = ScopeCode
+	case ScopeCode, ScopeAny, ScopeComment, ScopeProse:
+	default:
+		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write code, any, comment or prose", c.name(), c.scope, c.c.Kind)
+		return false
+	}
+	return c.kind.Prepare(c)
+}
+
+// claimTableRun (CL006) reports the rows that cannot be evaluated.
+func claimTableRun(p *Pass) error {
+	for _, f := range p.res.prepare().bad {
+		p.Report(f)
+	}
+	return nil
+}
+
+// claimRun (CL007) evaluates every claim of every decision whose status is
+// evaluated. Files are read once each, in parallel, and every claim that
+// touches a file is matched in that one pass.
+func claimRun(p *Pass) error {
+	noClaimsRule(p)
+	r := p.res
+	only := p.Opts.Decision
+	var live []*claim
+	for _, c := range r.prepare().all {
+		d := c.d
+		if only != "" && d.FileID != only {
+			continue
+		}
+		retired := d.Status != "accepted" && d.Status != "proposed"
+		state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.c.ID, Kind: c.c.Kind, Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: []string{}}
+		switch {
+		case retired:
+			state.State = StateRetired
+			r.Claims = append(r.Claims, state)
+			continue
+		case c.kind == nil:
+			state.State = StateFailed
+			if d.Status == "proposed" {
+				state.State = StatePending
+			}
+			state.Message = "claim row is malformed (CL006)"
+			r.Claims = append(r.Claims, state)
+			continue
+		}
+		live = append(live, c)
+	}
+	r.scan(live)
+	for _, c := range live {
+		st := c.conclude()
+		r.Claims = append(r.Claims, st)
+		for _, f := range c.fails {
+			p.Report(f)
+		}
+	}
+	return nil
+}
+
+// conclude lets the claim's kind evaluate it and returns its state.
+func (c *claim) conclude() ClaimState {
+	c.fails, c.where = nil, nil
+	c.kind.Evaluate(c)
+	st := ClaimState{Decision: c.d.FileID, Status: c.d.Status, Claim: c.c.ID, Kind: c.c.Kind,
+		Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: append([]string{}, c.where...), lines: c.lines != nil}
+	switch {
+	case len(c.fails) == 0:
+		st.State = StateOK
+	case c.fails[0].Severity == diag.SeverityError:
+		st.State = StateFailed
+		st.Message = c.fails[0].Message
+	default:
+		st.State = StatePending
+		st.Message = c.fails[0].Message
+	}
+	return st
 }
 
 // scan reads every file some present or anchored claim touches, once, on
 // all cores.
-func (r *Result) scan(all []*compiled) {
+func (r *Result) scan(all []*claim) {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
-	byGlob := map[string][]*compiled{}
+	byGlob := map[string][]*claim{}
 	var globs []string
 	for _, cc := range all {
-		if cc.c.Kind != KindPresent && cc.c.Kind != KindAnchored {
+		if cc.lines == nil {
 			continue
 		}
 		if _, ok := byGlob[cc.c.Path]; !ok {
@@ -245,7 +224,7 @@ func (r *Result) scan(all []*compiled) {
 	// Files touched by the same globs share one claim list and, when it is
 	// long enough, one multi-literal matcher.
 	type group struct {
-		ccs  []*compiled
+		ccs  []*claim
 		once sync.Once
 		mm   *multiMatcher
 		idx  []int // per claim of the set: its literal's index, or -1
@@ -266,7 +245,6 @@ func (r *Result) scan(all []*compiled) {
 	}
 	work := make(chan string)
 	var wg sync.WaitGroup
-	var notesMu sync.Mutex
 	workers := runtime.GOMAXPROCS(0)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -280,9 +258,9 @@ func (r *Result) scan(all []*compiled) {
 					g.once.Do(func() {
 						var lits [][]byte
 						for _, cc := range g.ccs {
-							if len(cc.literal) > 0 {
+							if len(cc.lines.literal) > 0 {
 								g.idx = append(g.idx, len(lits))
-								lits = append(lits, cc.literal)
+								lits = append(lits, cc.lines.literal)
 							} else {
 								g.idx = append(g.idx, -1)
 							}
@@ -292,9 +270,7 @@ func (r *Result) scan(all []*compiled) {
 					mm, idx = g.mm, g.idx
 				}
 				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx); note != "" {
-					notesMu.Lock()
-					r.Notes = append(r.Notes, note)
-					notesMu.Unlock()
+					r.note(note)
 				}
 			}
 		}()
@@ -312,7 +288,7 @@ const multiMin = 4
 
 // scanFile matches every claim in ccs against one file. It returns a note
 // when the file is skipped.
-func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*compiled, mm *multiMatcher, litIdx []int) string {
+func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int) string {
 	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
@@ -334,7 +310,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	test := isTestFile(rel)
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
-	var codeLines, rawLines []string
+	var codeLines, rawLines, commentLines []string
 	var starts []int
 	split := func() {
 		if codeLines == nil {
@@ -342,16 +318,44 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			starts = lineStarts(src)
 		}
 	}
+	var units []register.Unit
+	unitsRead := false
 	var found []bool
 	if mm != nil {
 		found = mm.match(src)
 	}
 	for k, cc := range ccs {
-		if test && !cc.tests && cc.c.Kind == KindAnchored {
+		spec := cc.lines
+		if test && !spec.tests && spec.skipTests {
+			continue
+		}
+		if spec.scope == ScopeProse {
+			if !unitsRead {
+				units, unitsRead = register.ProseUnits(rel, src), true
+				split()
+			}
+			cc.mu.Lock()
+			for _, u := range units {
+				if spec.skip.Covers(rel, u.Start, u.End) {
+					continue // a claim table's pattern cell is not prose
+				}
+				loc := spec.anchor.FindStringIndex(u.Text)
+				if loc == nil {
+					continue
+				}
+				ln := sort.SearchInts(starts, u.Start+1) - 1
+				h := hit{rel, ln + 1, u.Start - starts[ln] + 1, u.Text, sort.SearchInts(starts, u.End)}
+				if (test || regions.InTest(u.Start)) && !spec.tests {
+					cc.record(&cc.test, h)
+					continue
+				}
+				cc.inScope(h)
+			}
+			cc.mu.Unlock()
 			continue
 		}
 		var lines []int // the lines to try, nil for all
-		if len(cc.literal) > 0 {
+		if len(spec.literal) > 0 {
 			// Every match contains the literal, so only the lines that
 			// contain it can match: the regexp runs on those lines alone,
 			// never on the whole file.
@@ -359,38 +363,47 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if !found[litIdx[k]] {
 					continue
 				}
-			} else if !bytes.Contains(src, cc.literal) {
+			} else if !bytes.Contains(src, spec.literal) {
 				continue
 			}
 			split()
-			lines = candidateLines(src, cc.literal, starts)
+			lines = candidateLines(src, spec.literal, starts)
 		} else {
-			if !cc.filter.Match(masked) && !cc.filter.Match(src) {
+			if !spec.filter.Match(masked) && !spec.filter.Match(src) {
 				continue
 			}
 			split()
 		}
+		if spec.scope == ScopeComment && commentLines == nil {
+			commentLines = splitLines(commentText(src, &regions))
+		}
 		cc.mu.Lock()
 		try := func(ln int) {
-			codeLine := codeLines[ln]
-			loc := cc.anchor.FindStringIndex(codeLine)
+			var scoped string
+			switch spec.scope {
+			case ScopeAny:
+				scoped = rawLines[ln]
+			case ScopeComment:
+				scoped = commentLines[ln]
+			default:
+				scoped = codeLines[ln]
+			}
+			loc := spec.anchor.FindStringIndex(scoped)
 			if loc == nil {
-				if raw := rawLines[ln]; len(cc.comment) < maxHits && cc.anchor.MatchString(raw) {
-					cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
+				// A match outside the scope (in a comment for a code
+				// claim, in code for a comment claim) is kept for the
+				// message.
+				if raw := rawLines[ln]; len(cc.comment) < maxHits && spec.anchor.MatchString(raw) {
+					cc.record(&cc.comment, hit{file: rel, line: ln + 1, col: 1, text: raw})
 				}
 				return
 			}
-			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
-			if (test || regions.InTest(starts[ln]+loc[0])) && !cc.tests {
+			h := hit{file: rel, line: ln + 1, col: loc[0] + 1, text: scoped}
+			if (test || regions.InTest(starts[ln]+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}
-			cc.nCode++
-			if cc.c.Kind == KindAnchored || cc.requireOK(codeLine) {
-				cc.record(&cc.code, h)
-			} else {
-				cc.record(&cc.reqFail, h)
-			}
+			cc.inScope(h)
 		}
 		if lines != nil {
 			for _, ln := range lines {
@@ -404,6 +417,36 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// inScope records a line (or prose unit) of the claim's scope on which
+// its anchor matched. The caller holds cc.mu.
+func (cc *claim) inScope(h hit) {
+	cc.nCode++
+	if !cc.lines.requireAtScan || cc.requireOK(h.text) {
+		cc.record(&cc.code, h)
+	} else {
+		cc.record(&cc.reqFail, h)
+	}
+}
+
+// commentText returns src with every byte outside a comment blanked
+// (newlines kept): the text a comment-scoped claim reads (D38).
+func commentText(src []byte, r *codeline.Regions) []byte {
+	out := make([]byte, len(src))
+	for i, c := range src {
+		if c == '\n' || c == '\r' {
+			out[i] = c
+		} else {
+			out[i] = ' '
+		}
+	}
+	for _, sp := range r.Spans {
+		if sp.Kind == codeline.Comment {
+			copy(out[sp.Start:sp.End], src[sp.Start:sp.End])
+		}
+	}
+	return out
 }
 
 // lineStarts returns the byte offset of the start of each line of src.
@@ -457,14 +500,7 @@ func describeSkip(err error) string {
 	case errors.Is(err, repo.ErrNotRegular):
 		return strings.TrimPrefix(err.Error(), repo.ErrNotRegular.Error()+": ") + ", not followed"
 	}
-	return describe(err).Error()
-}
-
-func (cc *compiled) requireOK(line string) bool {
-	if cc.require == nil {
-		return true
-	}
-	return cc.require.MatchString(line) != cc.negate
+	return snapshot.Describe(err).Error()
 }
 
 func quoteRE(s string) string { return "`" + s + "`" }
@@ -479,111 +515,4 @@ func listHits(hs []hit, max int) string {
 		parts = append(parts, h.String())
 	}
 	return strings.Join(parts, ", ")
-}
-
-// conclude turns a scanned claim into its state and findings.
-func (r *Result) conclude(cc *compiled) {
-	c := cc.c
-	st := ClaimState{Decision: cc.d.FileID, Status: cc.d.Status, Claim: c.ID, Kind: c.Kind, Row: fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line), Where: []string{}}
-	sev := severityFor(cc.d.Status)
-	var fails []diag.Finding
-	fail := func(pos token.Position, check, format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		if sev != diag.SeverityError {
-			msg = "pending: " + msg
-		}
-		fails = append(fails, diag.Finding{Pos: pos, Check: check, Decision: cc.d.FileID, Claim: c.ID, Severity: sev, Message: msg})
-	}
-	noFiles := func() bool {
-		if len(cc.files) > 0 {
-			return false
-		}
-		fail(c.CellPos("path"), ruleClaims, "Path %s matches no file", quoteRE(c.Path))
-		return true
-	}
-	switch c.Kind {
-	case KindPresent:
-		if noFiles() {
-			break
-		}
-		if len(cc.code) > 0 {
-			st.Where = append(st.Where, cc.code[0].String())
-			break
-		}
-		switch {
-		case len(cc.reqFail) > 0:
-			fail(c.Pos, ruleClaim, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(c.Anchor), listHits(cc.reqFail, 3), quoteRE(c.Require))
-		case len(cc.test) > 0:
-			fail(c.Pos, ruleClaim, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(c.Anchor), listHits(cc.test, 3))
-		case len(cc.comment) > 0:
-			fail(c.Pos, ruleClaim, "Anchor %s appears only in comments (%s); a claim needs a code line", quoteRE(c.Anchor), listHits(cc.comment, 3))
-		default:
-			fail(c.Pos, ruleClaim, "no code line of %s matches Anchor %s", quoteRE(c.Path), quoteRE(c.Anchor))
-		}
-	case KindAnchored:
-		if noFiles() {
-			break
-		}
-		switch {
-		case cc.nCode == 0:
-			extra := ""
-			if len(cc.comment) > 0 {
-				extra = fmt.Sprintf(" (it appears only in comments: %s)", listHits(cc.comment, 3))
-			}
-			fail(c.Pos, ruleClaim, "anchor vanished: no code line of %s matches %s%s", quoteRE(c.Path), quoteRE(c.Anchor), extra)
-		case cc.nCode > 1:
-			for _, h := range cc.code {
-				fail(h.pos(), ruleClaim, "anchor ambiguous: %s matches %d code lines (%s); make it match exactly one", quoteRE(c.Anchor), cc.nCode, listHits(cc.code, 5))
-			}
-			for _, h := range cc.code {
-				st.Where = append(st.Where, h.String())
-			}
-		default:
-			h := cc.code[0]
-			st.Where = append(st.Where, h.String())
-			if !cc.requireOK(h.text) {
-				if cc.negate {
-					fail(h.pos(), ruleClaim, "anchored line matches forbidden %s", quoteRE(strings.TrimPrefix(c.Require, "!")))
-				} else {
-					fail(h.pos(), ruleClaim, "anchored line does not match Require %s", quoteRE(c.Require))
-				}
-			}
-		}
-	case KindExec:
-		if noFiles() {
-			break
-		}
-		for _, f := range cc.files {
-			if msg := r.execProblem(f); msg != "" {
-				fail(token.Position{Filename: f, Line: 1, Column: 1}, ruleClaim, "%s", msg)
-			} else {
-				st.Where = append(st.Where, f)
-			}
-		}
-	case KindTracker:
-		id := c.Anchor
-		iss, ok := r.Export.Lookup(id)
-		switch {
-		case r.Export == nil:
-			fail(c.CellPos("anchor"), ruleClaim, "%s cannot be resolved: the tracker export %s does not exist", id, r.Config.Tracker.Export)
-		case !ok:
-			fail(c.CellPos("anchor"), ruleClaim, "%s is not in the tracker export %s", id, r.Config.Tracker.Export)
-		case !iss.Satisfies(c.Require):
-			fail(c.CellPos("require"), ruleClaim, "%s is %s in the tracker, want %s", id, iss.Status, c.Require)
-		default:
-			st.Where = append(st.Where, fmt.Sprintf("%s:%d", r.Export.Path, iss.Line))
-		}
-	}
-	switch {
-	case len(fails) == 0:
-		st.State = StateOK
-	case sev == diag.SeverityError:
-		st.State = StateFailed
-		st.Message = fails[0].Message
-	default:
-		st.State = StatePending
-		st.Message = fails[0].Message
-	}
-	r.Findings = append(r.Findings, fails...)
-	r.Claims = append(r.Claims, st)
 }

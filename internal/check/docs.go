@@ -1,190 +1,115 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
-)
-
-// Rule ids reported by this package (the rest come from register and tracker).
-const (
-	ruleRange   = "CL003"
-	ruleTracker = "CL004"
-	ruleScripts = "CL005"
-	ruleClaims  = "CL006"
-	ruleClaim   = "CL007"
-	ruleVacuous = "CL009"
-	ruleCount   = "CL010"
-	ruleBase    = "CL011"
-	ruleDeleted = "CL012"
+	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
 var liveRangeRE = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
 
-func (r *Result) rangeRule() {
-	n := r.maxN()
+// frozenMarkerRE marks a range kept on purpose, on its own line (D37).
+var frozenMarkerRE = regexp.MustCompile(`claimslint:\s*frozen`)
+
+// rangeRule (CL003): every range site carries the live range D1..Dn, and
+// every other range there is frozen on purpose (frozen_ranges, or a
+// "claimslint: frozen" marker on its line) or stale (D37).
+func rangeRule(p *Pass) error {
+	r := p.Snap
+	n := r.MaxN()
 	if n == 0 {
-		return
-	}
-	want := fmt.Sprintf("D1..D%d", n)
-	for _, site := range r.Config.RangeSites {
-		data, err := r.Repo.ReadDoc(site, maxMarkdown)
-		if err != nil {
-			r.errorf(token.Position{Filename: site, Line: 1, Column: 1}, ruleRange,
-				"range site %s cannot be read (%v): create it with the live range %s, or drop it from range_sites in %s", site, describe(err), want, config.FileName)
-			continue
-		}
-		ms := liveRangeRE.FindAllSubmatchIndex(data, -1)
-		live := false
-		for _, m := range ms {
-			if string(data[m[0]:m[1]]) == want {
-				live = true
-			}
-		}
-		if live {
-			continue
-		}
-		if len(ms) == 0 {
-			r.errorf(token.Position{Filename: site, Line: 1, Column: 1}, ruleRange,
-				"range site has no live range: write %s", want)
-			continue
-		}
-		for _, m := range ms {
-			r.errorf(register.NewLines(site, data).Pos(m[0]), ruleRange,
-				"stale range %s: write %s", data[m[0]:m[1]], want)
-		}
-	}
-}
-
-// corpus returns the register, decision and range-site files whose text the
-// tracker rule scans, each once.
-func (r *Result) corpus() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	add(r.Register.Path)
-	for _, d := range r.Decisions {
-		add(d.Path)
-	}
-	for _, s := range r.Config.RangeSites {
-		add(s)
-	}
-	return out
-}
-
-// maskFences blanks fenced code blocks, which hold examples rather than
-// references.
-func maskFences(src []byte) []byte {
-	out := append([]byte(nil), src...)
-	lines := strings.SplitAfter(string(src), "\n")
-	off := 0
-	fence := ""
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		start := off
-		off += len(l)
-		if fence == "" {
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-				fence = t[:3]
-				blankRange(out, start, off)
-			}
-			continue
-		}
-		blankRange(out, start, off)
-		if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-			fence = ""
-		}
-	}
-	return out
-}
-
-func blankRange(b []byte, from, to int) {
-	for i := from; i < to; i++ {
-		if b[i] != '\n' {
-			b[i] = ' '
-		}
-	}
-}
-
-var (
-	base36RE      = regexp.MustCompile(`^[0-9a-z]+$`)
-	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
-)
-
-// IDPattern returns the regular expression that finds tracker ids of the
-// configured prefixes in prose; the last group is the id's suffix.
-func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == config.FormatGitHub {
-		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
-	}
-	quoted := make([]string, len(cfg.Tracker.Prefixes))
-	for i, p := range cfg.Tracker.Prefixes {
-		quoted[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+|\?+|_+)`)
-}
-
-// IsPlaceholder reports whether the suffix of a tracker id (after
-// "<prefix>-") stands for no issue, like TBD or XXX.
-func IsPlaceholder(suffix string) bool {
-	return placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix)
-}
-
-// IDMention is one tracker id found in the register corpus.
-type IDMention struct {
-	ID  string
-	Pos token.Position
-	// Placeholder is set for ids such as dk-TBD that stand for no issue.
-	Placeholder bool
-}
-
-// Mentions returns every tracker id in the register corpus.
-func (r *Result) Mentions() []IDMention {
-	if len(r.Config.Tracker.Prefixes) == 0 && r.Config.Tracker.Format != config.FormatGitHub {
 		return nil
 	}
-	re := IDPattern(r.Config)
-	var out []IDMention
-	for _, f := range r.corpus() {
-		data, err := r.Repo.ReadDoc(f, maxMarkdown)
-		if err != nil {
-			continue // reported by the rule that owns the file
+	want := fmt.Sprintf("D1..D%d", n)
+	frozen := map[string]map[string]bool{} // site -> range
+	used := map[string]map[string]bool{}
+	for _, f := range r.Config.FrozenRanges {
+		if frozen[f.Path] == nil {
+			frozen[f.Path], used[f.Path] = map[string]bool{}, map[string]bool{}
 		}
-		text := maskFences(data)
-		ln := register.NewLines(f, data)
-		for _, m := range re.FindAllSubmatchIndex(text, -1) {
-			prefix := string(text[m[2]:m[3]])
-			suffix := string(text[m[4]:m[5]])
-			id := prefix + "-" + suffix
-			if prefix == "#" {
-				id = "#" + suffix
+		frozen[f.Path][f.Range] = true
+	}
+	for _, site := range r.Config.RangeSites {
+		doc := r.Doc(site)
+		if doc.Err != nil {
+			p.Reportf(token.Position{Filename: site, Line: 1, Column: 1},
+				"range site %s cannot be read (%v): create it with the live range %s, or drop it from range_sites in %s", site, doc.Err, want, config.FileName)
+			continue
+		}
+		data := doc.Src
+		live, stale := false, false
+		var kept []string
+		for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
+			got := string(data[m[0]:m[1]])
+			if got == want {
+				live = true
+				continue
 			}
-			ph := prefix != "#" && IsPlaceholder(suffix)
-			out = append(out, IDMention{ID: id, Pos: ln.Pos(m[2]), Placeholder: ph})
+			pos := doc.Lines.Pos(m[0])
+			switch {
+			case frozen[site][got]:
+				used[site][got] = true
+				kept = append(kept, got)
+				p.res.note(fmt.Sprintf("%s:%d: frozen range %s kept on purpose (frozen_ranges)", site, pos.Line, got))
+			case frozenMarkerRE.Match(lineAt(data, m[0])):
+				kept = append(kept, got)
+				p.res.note(fmt.Sprintf("%s:%d: frozen range %s kept on purpose (marker)", site, pos.Line, got))
+			default:
+				stale = true
+				p.Reportf(pos, "stale range %s: write %s (or, if it records an older cascade on purpose, mark it frozen: \"claimslint: frozen\" on its line, or frozen_ranges in %s)", got, want, config.FileName)
+			}
+		}
+		if !live && !stale {
+			extra := ""
+			if len(kept) > 0 {
+				extra = fmt.Sprintf(" (its %s is frozen, which does not count as live)", strings.Join(kept, ", "))
+			}
+			p.Reportf(token.Position{Filename: site, Line: 1, Column: 1}, "range site has no live range: write %s%s", want, extra)
 		}
 	}
-	return out
+	isSite := map[string]bool{}
+	for _, s := range r.Config.RangeSites {
+		isSite[s] = true
+	}
+	for _, f := range r.Config.FrozenRanges {
+		pos := token.Position{Filename: config.FileName, Line: 1, Column: 1}
+		switch {
+		case !isSite[f.Path]:
+			p.Reportf(pos, "frozen_ranges names %s, which is not a range site: add it to range_sites or remove the entry", f.Path)
+		case !used[f.Path][f.Range]:
+			p.Reportf(pos, "frozen_ranges: %s no longer holds %s: remove the entry", f.Path, f.Range)
+		}
+	}
+	return nil
 }
 
-func (r *Result) trackerRule() {
-	// A tracker claim's own Anchor is checked by the claim; reporting it
-	// here too would say the same thing twice.
+// lineAt returns the line of data holding offset off.
+func lineAt(data []byte, off int) []byte {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	end := bytes.IndexByte(data[off:], '\n')
+	if end < 0 {
+		return data[start:]
+	}
+	return data[start : off+end]
+}
+
+// trackerRule (CL004): every tracker id the corpus mentions resolves.
+func trackerRule(p *Pass) error {
+	r := p.Snap
+	// A claim that names an issue checks it itself; reporting it here too
+	// would say the same thing twice.
 	claimRows := map[string]bool{}
 	for _, d := range r.Decisions {
 		for _, c := range d.Claims {
-			if c.Kind == KindTracker {
+			if len(ClaimIssues(c)) > 0 {
 				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
 			}
 		}
@@ -195,82 +120,22 @@ func (r *Result) trackerRule() {
 		}
 		switch {
 		case m.Placeholder:
-			r.errorf(m.Pos, ruleTracker, "placeholder tracker id %s: file the issue and write its id", m.ID)
+			p.Reportf(m.Pos, "placeholder tracker id %s: file the issue and write its id", m.ID)
 		case r.Export == nil:
-			r.errorf(m.Pos, ruleTracker, "%s cannot be resolved: the tracker export %s does not exist", m.ID, r.Config.Tracker.Export)
+			p.Reportf(m.Pos, "%s cannot be resolved: the tracker export %s does not exist", m.ID, r.Config.Tracker.Export)
 		default:
 			if _, ok := r.Export.Lookup(m.ID); !ok {
-				r.errorf(m.Pos, ruleTracker, "%s is not in the tracker export %s", m.ID, r.Config.Tracker.Export)
+				p.Reportf(m.Pos, "%s is not in the tracker export %s", m.ID, r.Config.Tracker.Export)
 			}
 		}
 	}
-}
-
-// globPrefix is the literal directory part of a glob, up to its first
-// meta character, ending in '/' (or empty).
-func globPrefix(glob string) string {
-	i := strings.IndexAny(glob, "*?[{\\")
-	if i < 0 {
-		return glob
-	}
-	return glob[:strings.LastIndexByte(glob[:i], '/')+1]
-}
-
-// matchGlob returns the universe files that glob matches. Files are sorted,
-// so only those under the glob's literal prefix are tested.
-func (r *Result) matchGlob(glob string) []string {
-	if fs, ok := r.globs[glob]; ok {
-		return fs
-	}
-	if r.globs == nil {
-		r.globs = map[string][]string{}
-	}
-	fs := r.matchGlobUncached(glob)
-	r.globs[glob] = fs
-	return fs
-}
-
-func (r *Result) matchGlobUncached(glob string) []string {
-	prefix := globPrefix(glob)
-	files := r.Repo.Files
-	lo := lowerBound(files, prefix)
-	var out []string
-	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
-		if ok, _ := doublestar.Match(glob, files[i]); ok {
-			out = append(out, files[i])
-		}
-	}
-	return out
-}
-
-func lowerBound(files []string, s string) int {
-	lo, hi := 0, len(files)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if files[m] < s {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
-// validGlob reports why glob cannot name repository files, or "".
-func validGlob(glob string) string {
-	if err := config.InsideRepo(glob); err != nil {
-		return err.Error()
-	}
-	if !doublestar.ValidatePattern(glob) {
-		return fmt.Sprintf("%q is not a valid glob", glob)
-	}
-	return ""
+	return nil
 }
 
 // execProblem says why rel is not an executable script, or "".
-func (r *Result) execProblem(rel string) string {
-	if r.Repo.Git {
-		switch mode := r.Repo.IndexMode(rel); mode {
+func execProblem(s *snapshot.Snapshot, rel string) string {
+	if s.Repo.Git {
+		switch mode := s.Repo.IndexMode(rel); mode {
 		case "100755":
 		case "":
 			return fmt.Sprintf("%s is not in the git index: git add --chmod=+x %s", rel, rel)
@@ -278,24 +143,26 @@ func (r *Result) execProblem(rel string) string {
 			return fmt.Sprintf("%s is mode %s in the git index, not 100755: git update-index --chmod=+x %s", rel, mode, rel)
 		}
 	}
-	if !r.Repo.Executable(rel) {
+	if !s.Repo.Executable(rel) {
 		return fmt.Sprintf("%s is not executable on disk: chmod +x %s", rel, rel)
 	}
 	return ""
 }
 
-func (r *Result) scriptRule() {
+// scriptRule (CL005): check scripts are executable and run by a workflow.
+func scriptRule(p *Pass) error {
+	r := p.Snap
 	if r.Config.Scripts == "" {
-		return
+		return nil
 	}
-	if msg := validGlob(r.Config.Scripts); msg != "" {
-		r.errorf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, ruleScripts, "scripts: %s", msg)
-		return
+	if msg := snapshot.ValidGlob(r.Config.Scripts); msg != "" {
+		p.Reportf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, "scripts: %s", msg)
+		return nil
 	}
-	scripts := r.matchGlob(r.Config.Scripts)
+	scripts := r.Match(r.Config.Scripts)
 	var workflows []string
-	if r.Config.Workflows != "" && validGlob(r.Config.Workflows) == "" {
-		workflows = r.matchGlob(r.Config.Workflows)
+	if r.Config.Workflows != "" && snapshot.ValidGlob(r.Config.Workflows) == "" {
+		workflows = r.Match(r.Config.Workflows)
 	}
 	type wf struct {
 		path string
@@ -304,17 +171,17 @@ func (r *Result) scriptRule() {
 	}
 	var wfs []wf
 	for _, w := range workflows {
-		data, err := r.Repo.ReadFile(w, maxMarkdown)
+		data, err := r.Repo.ReadFile(w, snapshot.MaxMarkdown)
 		if err != nil {
-			r.errorf(token.Position{Filename: w, Line: 1, Column: 1}, ruleScripts, "cannot read workflow: %v", describe(err))
+			p.Reportf(token.Position{Filename: w, Line: 1, Column: 1}, "cannot read workflow: %v", snapshot.Describe(err))
 			continue
 		}
 		wfs = append(wfs, wf{w, data, codeline.Mask(w, data)})
 	}
 	for _, s := range scripts {
 		pos := token.Position{Filename: s, Line: 1, Column: 1}
-		if msg := r.execProblem(s); msg != "" {
-			r.errorf(pos, ruleScripts, "%s", msg)
+		if msg := execProblem(r, s); msg != "" {
+			p.Reportf(pos, "%s", msg)
 		}
 		re := regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?` + regexp.QuoteMeta(s) + `(?:$|[\s"';|&)])`)
 		run := false
@@ -325,25 +192,29 @@ func (r *Result) scriptRule() {
 			}
 		}
 		if !run {
-			r.errorf(pos, ruleScripts, "no workflow step runs %s: add one to a file matching %s", s, r.Config.Workflows)
+			p.Reportf(pos, "no workflow step runs %s: add one to a file matching %s", s, r.Config.Workflows)
 		}
 	}
 	// Every script path a workflow names must exist.
-	prefix := globPrefix(r.Config.Scripts)
+	prefix := snapshot.GlobPrefix(r.Config.Scripts)
 	if prefix == "" {
-		return
+		return nil
 	}
 	ref := regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?(` + regexp.QuoteMeta(prefix) + `[^\s"';|&)]+)`)
 	for _, w := range wfs {
-		ln := register.NewLines(w.path, w.raw)
+		var ln *register.Lines
 		for _, m := range ref.FindAllSubmatchIndex(w.code, -1) {
-			p := string(w.code[m[2]:m[3]])
-			if ok, _ := doublestar.Match(r.Config.Scripts, p); !ok || r.Repo.Has(p) || strings.ContainsAny(p, "$*{") {
+			path := string(w.code[m[2]:m[3]])
+			if !snapshot.GlobMatch(r.Config.Scripts, path) || r.Repo.Has(path) || strings.ContainsAny(path, "$*{") {
 				continue
 			}
-			r.errorf(ln.Pos(m[2]), ruleScripts, "workflow runs %s, which does not exist", p)
+			if ln == nil {
+				ln = register.NewLines(w.path, w.raw)
+			}
+			p.Reportf(ln.Pos(m[2]), "workflow runs %s, which does not exist", path)
 		}
 	}
+	return nil
 }
 
 // severityFor gates a claim finding by its decision's status.
@@ -356,16 +227,23 @@ func severityFor(status string) diag.Severity {
 
 // countRule (CL010): a count stated right before a list equals the list's
 // length.
-func (r *Result) countRule() {
-	for _, f := range r.corpus() {
-		data, err := r.readDoc(f)
-		if err != nil {
-			continue // unreadable files are reported by the rules that need them
+func countRule(p *Pass) error {
+	history := map[string]bool{}
+	for _, d := range p.Snap.Decisions {
+		if d.Adopted && d.ID == "" {
+			history[d.Path] = true // an adopted record's prose is history (D41)
 		}
-		for _, cl := range register.CountedLists(f, data) {
+	}
+	// The Markdown the mentions globs add is read too (D36).
+	for _, doc := range append(p.Snap.Corpus(), p.Snap.MentionDocs()...) {
+		if history[doc.Path] {
+			continue
+		}
+		for _, cl := range doc.Counted {
 			if cl.Stated != cl.Items {
-				r.errorf(cl.Pos, ruleCount, "%q states %d but the list below has %d item(s): correct the count or the list", cl.Word, cl.Stated, cl.Items)
+				p.Reportf(cl.Pos, "%q states %d but the list below has %d item(s): correct the count or the list", cl.Word, cl.Stated, cl.Items)
 			}
 		}
 	}
+	return nil
 }

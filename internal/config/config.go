@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v2"
@@ -37,13 +38,70 @@ type Tracker struct {
 type Config struct {
 	Register  string `yaml:"register"`
 	Decisions string `yaml:"decisions"`
-	// Adopt is a directory of existing MADR or adr-tools records
-	// (NNNN-title.md) read as decisions D<NNNN> without renaming them.
-	Adopt      string   `yaml:"adopt"`
-	Tracker    Tracker  `yaml:"tracker"`
-	RangeSites []string `yaml:"range_sites"`
-	Scripts    string   `yaml:"scripts"`
-	Workflows  string   `yaml:"workflows"`
+	// Adopt is a directory of existing MADR, adr-tools or log4brains
+	// records (NNNN-title.md, YYYYMMDD-title.md) read in place; the
+	// register row that links a record gives its decision id.
+	Adopt string `yaml:"adopt"`
+	// Statuses maps the status words of adopted records to the five
+	// statuses (D42). Keys are lower case; DefaultStatuses fills in the
+	// common ones, and a key here overrides its default.
+	Statuses   map[string]string `yaml:"statuses"`
+	Tracker    Tracker           `yaml:"tracker"`
+	RangeSites []string          `yaml:"range_sites"`
+	Scripts    string            `yaml:"scripts"`
+	Workflows  string            `yaml:"workflows"`
+	// Inline, when set, lets register rows stand without a decision file
+	// (D35).
+	Inline *Inline `yaml:"inline"`
+	// RequireClaims, when false, lets an accepted decision carry no
+	// claims (D35); unset means true (D43).
+	RequireClaims *bool `yaml:"require_claims"`
+	// Mentions are globs of files whose tracker ids CL004 checks too: in
+	// the comments of code files, in the text of Markdown files (D36).
+	Mentions []string `yaml:"mentions"`
+	// FrozenRanges are older live ranges kept on purpose at a site (D37).
+	FrozenRanges []Frozen `yaml:"frozen_ranges"`
+}
+
+// Inline configures a register whose rows may stand without a file.
+type Inline struct {
+	// Claims is the directory of claims files: Claims/D47.md holds D47's
+	// Confirmation table when D47 has no decision file.
+	Claims string `yaml:"claims"`
+	// Status is the status of a row that has no Status column and no
+	// marker; empty means such a row is a finding.
+	Status string `yaml:"status"`
+	// Markers set a row's status from its text: the first pattern that
+	// matches the row wins over Status.
+	Markers []Marker `yaml:"markers"`
+}
+
+// Marker maps a pattern in a register row's text to a status.
+type Marker struct {
+	Pattern string `yaml:"pattern"`
+	Status  string `yaml:"status"`
+}
+
+// Frozen is a range a site keeps on purpose: the record of an older
+// cascade, not a range someone forgot to bump.
+type Frozen struct {
+	Path  string `yaml:"path"`
+	Range string `yaml:"range"`
+}
+
+// ClaimsRequired reports whether every accepted decision must carry a
+// claim (or say claims: none): true unless require_claims: false.
+func (c Config) ClaimsRequired() bool { return c.RequireClaims == nil || *c.RequireClaims }
+
+// DefaultClaimsDir is where claims files live when inline.claims is unset.
+const DefaultClaimsDir = "docs/claims"
+
+// ClaimsDir returns the directory of claims files.
+func (c Config) ClaimsDir() string {
+	if c.Inline != nil && c.Inline.Claims != "" {
+		return c.Inline.Claims
+	}
+	return DefaultClaimsDir
 }
 
 // Default returns the settings used when no .claimslint.yml exists; they are
@@ -60,15 +118,45 @@ func Default() Config {
 		RangeSites: []string{"docs/PRD.md"},
 		Scripts:    "checks/**",
 		Workflows:  ".github/workflows/*.{yml,yaml}",
+		Statuses:   DefaultStatuses(),
+	}
+}
+
+// DefaultStatuses is the status vocabulary every repository starts with:
+// the words adr-tools, MADR, log4brains and hand-written records use for
+// the five statuses. "unstated" is a record with no status at all (MADR's
+// own 0000 record); "partly superseded" and "amended" keep the decision
+// live, since only part of it changed.
+func DefaultStatuses() map[string]string {
+	return map[string]string{
+		"approved": "accepted", "agreed": "accepted", "adopted": "accepted", "done": "accepted",
+		"implemented": "accepted", "decided": "accepted", "active": "accepted",
+		"partly superseded": "accepted", "partially superseded": "accepted", "amended": "accepted",
+		"pending": "proposed", "in review": "proposed", "under review": "proposed", "draft": "proposed",
+		"on hold": "proposed", "open": "proposed", "proposal": "proposed", "suggested": "proposed", "wip": "proposed",
+		"in progress": "proposed", "under discussion": "proposed",
+		"declined": "rejected", "refused": "rejected", "withdrawn": "rejected", "abandoned": "rejected",
+		"obsolete": "deprecated", "retired": "deprecated", "deprecate": "deprecated",
+		"replaced": "superseded", "superceded": "superseded",
+		"unstated": "accepted",
 	}
 }
 
 // Load reads dir/.claimslint.yml over the defaults. A missing file is not an
-// error; an unknown key, a bad value or a path that leaves the repository is.
+// error; an unknown key, a bad value or a path that leaves the repository is,
+// and so is a configuration file that is a link out of dir (it is read
+// through os.Root, which refuses that).
 func Load(dir string) (Config, error) {
 	cfg := Default()
-	p := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(p)
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil // the caller reports the missing directory
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+	}
+	defer root.Close()
+	data, err := root.ReadFile(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -83,10 +171,27 @@ func Load(dir string) (Config, error) {
 // ignored.
 func Parse(data []byte, base Config) (Config, error) {
 	cfg := base
+	cfg.Statuses = nil
 	if len(bytes.TrimSpace(data)) > 0 {
 		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
 			return base, fmt.Errorf("%s: %w", FileName, err)
 		}
+	}
+	// statuses: adds to the base vocabulary; it never empties it.
+	own := cfg.Statuses
+	cfg.Statuses = map[string]string{}
+	for k, v := range base.Statuses {
+		cfg.Statuses[k] = v
+	}
+	for k, v := range own {
+		key := strings.Join(strings.Fields(strings.ToLower(k)), " ")
+		if !validStatus(v) {
+			return base, fmt.Errorf("%s: statuses: %q maps to %q: want proposed, accepted, rejected, deprecated or superseded", FileName, k, v)
+		}
+		if validStatus(key) && key != v {
+			return base, fmt.Errorf("%s: statuses: %q is itself a status and cannot mean %q", FileName, k, v)
+		}
+		cfg.Statuses[key] = v
 	}
 	if err := cfg.validate(); err != nil {
 		return base, fmt.Errorf("%s: %w", FileName, err)
@@ -134,10 +239,49 @@ func (c *Config) validate() error {
 			return err
 		}
 	}
+	if in := c.Inline; in != nil {
+		if err := check("inline.claims", in.Claims, false); err != nil {
+			return err
+		}
+		if in.Status != "" && !validStatus(in.Status) {
+			return fmt.Errorf("inline.status %q: want one of %s", in.Status, "proposed, accepted, rejected, deprecated, superseded")
+		}
+		for i, m := range in.Markers {
+			if _, err := regexp.Compile(m.Pattern); err != nil || m.Pattern == "" {
+				return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
+			}
+			if !validStatus(m.Status) {
+				return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, "proposed, accepted, rejected, deprecated, superseded")
+			}
+		}
+	}
+	for _, g := range c.Mentions {
+		if err := check("mentions", g, true); err != nil {
+			return err
+		}
+	}
+	for i, f := range c.FrozenRanges {
+		if err := check("frozen_ranges.path", f.Path, true); err != nil {
+			return err
+		}
+		if !frozenRE.MatchString(f.Range) {
+			return fmt.Errorf("frozen_ranges[%d].range %q: want a range such as D1..D46", i, f.Range)
+		}
+	}
 	if err := check("scripts", c.Scripts, false); err != nil {
 		return err
 	}
 	return check("workflows", c.Workflows, false)
+}
+
+var frozenRE = regexp.MustCompile(`^D1\.\.D[1-9][0-9]*$`)
+
+func validStatus(s string) bool {
+	switch s {
+	case "proposed", "accepted", "rejected", "deprecated", "superseded":
+		return true
+	}
+	return false
 }
 
 // InsideRepo reports an error when p (a path or glob) is absolute or climbs

@@ -34,6 +34,30 @@ type Finding struct {
 	Claim    string
 	Severity Severity
 	Message  string
+	// Related are other positions the finding is about, such as the other
+	// lines an ambiguous anchor matches; formats that can show them do.
+	Related []Related
+}
+
+// Related is one secondary position of a finding.
+type Related struct {
+	Pos     token.Position
+	Message string
+}
+
+// Same reports whether f and g are the same finding: same position, rule,
+// claim, severity, message and related positions.
+func (f Finding) Same(g Finding) bool {
+	if f.Pos != g.Pos || f.Check != g.Check || f.Decision != g.Decision || f.Claim != g.Claim ||
+		f.Severity != g.Severity || f.Message != g.Message || len(f.Related) != len(g.Related) {
+		return false
+	}
+	for i := range f.Related {
+		if f.Related[i] != g.Related[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Tag is the parenthesised suffix of a text finding: D12/C2 for a claim, the
@@ -72,7 +96,7 @@ func Dedupe(fs []Finding) []Finding {
 	Sort(fs)
 	out := fs[:0]
 	for i, f := range fs {
-		if i > 0 && f == fs[i-1] {
+		if i > 0 && f.Same(fs[i-1]) {
 			continue
 		}
 		out = append(out, f)

@@ -21,38 +21,104 @@ type RuleDoc struct {
 	ID, Name, Doc string
 }
 
+// Formatter writes findings in one output format. Every command that
+// reports findings (check, prove, audit) writes them through one (D46).
+type Formatter interface {
+	Format(w io.Writer, fs []diag.Finding) error
+}
+
+// FormatterFunc adapts a function to Formatter.
+type FormatterFunc func(w io.Writer, fs []diag.Finding) error
+
+// Format calls f.
+func (f FormatterFunc) Format(w io.Writer, fs []diag.Finding) error { return f(w, fs) }
+
+// New returns the formatter called name; rules and version are what SARIF
+// output carries.
+func New(name string, rules []RuleDoc, version string) (Formatter, error) {
+	switch name {
+	case "text", "":
+		return FormatterFunc(Text), nil
+	case "json":
+		return FormatterFunc(JSON), nil
+	case "sarif":
+		return FormatterFunc(func(w io.Writer, fs []diag.Finding) error { return SARIF(w, fs, rules, version) }), nil
+	case "github":
+		return FormatterFunc(GitHub), nil
+	}
+	return nil, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
+}
+
 // Write writes findings in the named format. Findings must already be
 // sorted and de-duplicated.
 func Write(w io.Writer, name string, fs []diag.Finding, rules []RuleDoc, version string) error {
-	switch name {
-	case "text", "":
-		return Text(w, fs)
-	case "json":
-		return JSON(w, fs)
-	case "sarif":
-		return SARIF(w, fs, rules, version)
-	case "github":
-		return GitHub(w, fs)
+	f, err := New(name, rules, version)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
+	return f.Format(w, fs)
 }
 
 func location(f diag.Finding) string {
 	p := f.Pos
+	name := visible(p.Filename)
 	switch {
 	case p.Line > 0 && p.Column > 0:
-		return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+		return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
 	case p.Line > 0:
-		return fmt.Sprintf("%s:%d", p.Filename, p.Line)
+		return fmt.Sprintf("%s:%d", name, p.Line)
 	}
-	return p.Filename
+	return name
+}
+
+// visible escapes the runes a terminal or a log viewer would act on rather
+// than show: C0 controls other than tab and newline, DEL, C1 controls and
+// the bidirectional overrides. A claim cell or a file name can carry any of
+// them (an ESC sequence that rewrites the screen, a NUL that cuts a log);
+// the text and github formats print them as \x1b, \u202e. Newlines are
+// left to each format.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if hidden(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !hidden(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+func hidden(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r':
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // Text writes one line per finding: path:line:col: message (D12/C2).
 func Text(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
 		// One finding, one line: a message never breaks the line format.
-		msg := strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " ")
+		msg := visible(strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " "))
 		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), msg, f.Tag()); err != nil {
 			return err
 		}
@@ -61,14 +127,22 @@ func Text(w io.Writer, fs []diag.Finding) error {
 }
 
 type jsonFinding struct {
-	Check    string `json:"check"`
-	Decision string `json:"decision,omitempty"`
-	Claim    string `json:"claim,omitempty"`
-	Severity string `json:"severity"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Message  string `json:"message"`
+	Check    string        `json:"check"`
+	Decision string        `json:"decision,omitempty"`
+	Claim    string        `json:"claim,omitempty"`
+	Severity string        `json:"severity"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Column   int           `json:"column"`
+	Message  string        `json:"message"`
+	Related  []jsonRelated `json:"related,omitempty"`
+}
+
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 // JSON writes one JSON object per finding, one per line, so that a stream
@@ -76,10 +150,14 @@ type jsonFinding struct {
 func JSON(w io.Writer, fs []diag.Finding) error {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
-		if err := enc.Encode(jsonFinding{
+		jf := jsonFinding{
 			Check: f.Check, Decision: f.Decision, Claim: f.Claim, Severity: string(f.Severity),
 			File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message,
-		}); err != nil {
+		}
+		for _, r := range f.Related {
+			jf.Related = append(jf.Related, jsonRelated{r.Pos.Filename, r.Pos.Line, r.Pos.Column, r.Message})
+		}
+		if err := enc.Encode(jf); err != nil {
 			return err
 		}
 	}
@@ -117,7 +195,7 @@ func escapeProperty(s string) string {
 func GitHub(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
 		level := levelName(f.Severity, "notice")
-		props := []string{"file=" + escapeProperty(f.Pos.Filename)}
+		props := []string{"file=" + escapeProperty(visible(f.Pos.Filename))}
 		if f.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
 		}
@@ -125,7 +203,7 @@ func GitHub(w io.Writer, fs []diag.Finding) error {
 			props = append(props, fmt.Sprintf("col=%d", f.Pos.Column))
 		}
 		props = append(props, "title="+escapeProperty("claimslint "+f.Tag()))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(f.Message+" ("+f.Tag()+")")); err != nil {
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(visible(f.Message)+" ("+f.Tag()+")")); err != nil {
 			return err
 		}
 	}
@@ -158,15 +236,18 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 		Region           *region  `json:"region,omitempty"`
 	}
 	type loc struct {
+		ID               *int     `json:"id,omitempty"`
 		PhysicalLocation physical `json:"physicalLocation"`
+		Message          *msg     `json:"message,omitempty"`
 	}
 	type result struct {
-		RuleID     string            `json:"ruleId"`
-		RuleIndex  int               `json:"ruleIndex"`
-		Level      string            `json:"level"`
-		Message    msg               `json:"message"`
-		Locations  []loc             `json:"locations"`
-		Properties map[string]string `json:"properties,omitempty"`
+		RuleID           string            `json:"ruleId"`
+		RuleIndex        int               `json:"ruleIndex"`
+		Level            string            `json:"level"`
+		Message          msg               `json:"message"`
+		Locations        []loc             `json:"locations"`
+		RelatedLocations []loc             `json:"relatedLocations,omitempty"`
+		Properties       map[string]string `json:"properties,omitempty"`
 	}
 	sorted := append([]RuleDoc(nil), rules...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
@@ -190,7 +271,15 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 		res := result{
 			RuleID: f.Check, RuleIndex: index[f.Check], Level: level,
 			Message:   msg{f.Message + " (" + f.Tag() + ")"},
-			Locations: []loc{{physical{artifact{f.Pos.Filename, "%SRCROOT%"}, reg}}},
+			Locations: []loc{{PhysicalLocation: physical{artifact{f.Pos.Filename, "%SRCROOT%"}, reg}}},
+		}
+		for i, r := range f.Related {
+			id := i
+			var rreg *region
+			if r.Pos.Line > 0 {
+				rreg = &region{StartLine: r.Pos.Line, StartColumn: r.Pos.Column}
+			}
+			res.RelatedLocations = append(res.RelatedLocations, loc{ID: &id, PhysicalLocation: physical{artifact{r.Pos.Filename, "%SRCROOT%"}, rreg}, Message: &msg{r.Message}})
 		}
 		if f.Decision != "" {
 			res.Properties = map[string]string{"decision": f.Decision, "claim": f.Claim}

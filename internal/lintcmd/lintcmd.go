@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,10 +20,13 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,7 +58,7 @@ func usageErr(format string, args ...any) error {
 // the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(flagsFirst(app, args))
+	err := app.Run(flagsFirst(app, adoptArg(args)))
 	if err == nil {
 		return ExitClean
 	}
@@ -118,7 +122,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Usage: "make this repository decision-tracked: .claimslint.yml, docs/PRD.md, a first decision, a doc-lint workflow (never overwrites)",
 				Flags: []cli.Flag{dirFlag,
 					&cli.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
-					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR / adr-tools records (NNNN-title.md) in place as D<NNNN>"},
+					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory); run again to register new ones"},
+					&cli.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
+					&cli.StringFlag{Name: "source", Value: "claimslint/claimslint", Usage: "GitHub repository the generated workflow builds claimslint from"},
+					&cli.StringFlag{Name: "ref", Usage: "commit or tag the generated workflow builds claimslint at (default: this binary's commit, else main)"},
 					&cli.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
 				},
 				OnUsageError: subUsage,
@@ -144,7 +151,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "audit",
 				Usage:        "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json", "markdown")},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", auditFormats...)},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runAudit(c, stdout)
@@ -172,6 +179,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:      "migrate",
+				Usage:     "write one claims file per shell claims gate (P1@path@regex@why and Q1@path@anchor@regex@why rows); --compare runs each script and check and prints both verdicts row by row",
+				ArgsUsage: "SCRIPT...",
+				Flags: []cli.Flag{dirFlag,
+					&cli.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runMigrate(c, stdout)
+				},
+			},
+			{
 				Name:      "explain",
 				Usage:     "print the documentation of a rule",
 				ArgsUsage: "CL001",
@@ -179,7 +198,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return usageErr("explain takes one rule id, such as CL004")
 					}
-					doc, err := check.Explain(c.Args().First())
+					doc, err := check.Explain(c.Args().First(), allRules())
 					if err != nil {
 						return &exitError{ExitError, err}
 					}
@@ -199,14 +218,54 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// dirOf is the repository root a command works on: --dir when given,
+// else the nearest directory above the working directory that holds
+// .claimslint.yml or .git, so claimslint runs from any subdirectory.
+func dirOf(c *cli.Context) string {
+	if c.IsSet("dir") {
+		return c.String("dir")
+	}
+	root, err := repo.FindRoot(c.String("dir"))
+	if err != nil {
+		return c.String("dir")
+	}
+	return root
+}
+
+// adoptArg rewrites "init --adopt DIR" and "init --adopt=DIR" into the
+// --adopt-dir flag: --adopt alone stays a switch.
+func adoptArg(args []string) []string {
+	if len(args) < 2 || args[1] != "init" {
+		return args
+	}
+	out := append([]string{}, args[:2]...)
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case strings.HasPrefix(a, "--adopt=") || strings.HasPrefix(a, "-adopt="):
+			out = append(out, "--adopt", "--adopt-dir", a[strings.IndexByte(a, '=')+1:])
+		case (a == "--adopt" || a == "-adopt") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+			out = append(out, "--adopt", "--adopt-dir", args[i+1])
+			i++
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", err) }
 
 // Version returns the module version and VCS revision from the build info.
 func Version() string { return buildinfo.Version() }
 
+// allRules is every rule claimslint reports: check's and audit's.
+func allRules() []*check.Rule { return append(append([]*check.Rule{}, check.Rules...), audit.Rule) }
+
 func ruleDocs() []format.RuleDoc {
-	out := make([]format.RuleDoc, len(check.Rules))
-	for i, r := range check.Rules {
+	rules := allRules()
+	out := make([]format.RuleDoc, len(rules))
+	for i, r := range rules {
 		out[i] = format.RuleDoc{ID: r.ID, Name: r.Name, Doc: r.Doc}
 	}
 	return out
@@ -225,7 +284,7 @@ func run(c *cli.Context) (*check.Result, error) {
 	if c.NArg() > 0 {
 		return nil, usageErr("%s takes no arguments (got %q); use --dir DIR", c.Command.Name, c.Args().First())
 	}
-	opts := check.Options{Dir: c.String("dir")}
+	opts := check.Options{Dir: dirOf(c)}
 	if c.Command.Name == "check" {
 		opts.Base = c.String("base")
 	}
@@ -256,15 +315,80 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 	return findingsExit(res.Findings)
 }
 
+func runMigrate(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() == 0 {
+		return usageErr("migrate takes the gate scripts to translate: claimslint migrate scripts/checks/*-claims.sh")
+	}
+	dir := c.String("dir")
+	cfg, err := config.Load(dir)
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	opts := migrate.Options{Dir: dir, ClaimsDir: cfg.ClaimsDir(), TrackerExport: cfg.Tracker.Export, Prefixes: cfg.Tracker.Prefixes}
+	var scripts []string
+	for _, a := range c.Args().Slice() {
+		rel, err := repoRelative(dir, a)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		scripts = append(scripts, rel)
+	}
+	var ok bool
+	if c.Bool("compare") {
+		ok, err = migrate.Compare(opts, scripts, func() (map[string]migrate.ClaimState, error) {
+			res, err := check.Run(check.Options{Dir: dir})
+			if err != nil {
+				return nil, err
+			}
+			out := map[string]migrate.ClaimState{}
+			for _, st := range res.Claims {
+				out[st.Decision+"/"+st.Claim] = migrate.ClaimState{State: st.State, Message: st.Message}
+			}
+			return out, nil
+		}, stdout)
+	} else {
+		ok, err = migrate.Write(opts, scripts, stdout)
+	}
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if !ok {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// repoRelative turns a script argument, given relative to the working
+// directory, into a path relative to the repository root dir.
+func repoRelative(dir, arg string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside the repository %s", arg, dir)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 func runList(c *cli.Context, stdout io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, []string{"text", "json"}); err != nil {
 		return err
 	}
-	res, err := run(c)
-	if err != nil {
-		return err
+	if c.NArg() > 0 {
+		return usageErr("list takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
+	snap, err := snapshot.Load(dirOf(c))
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	res := check.Claims(snap, "")
 	if f == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -296,7 +420,7 @@ func runProve(c *cli.Context, stdout, stderr io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("prove takes no arguments (got %q); use --decision D12", c.Args().First())
 	}
-	res, proofs, err := check.Prove(check.Options{Dir: c.String("dir"), Decision: c.String("decision")})
+	res, proofs, err := check.Prove(check.Options{Dir: dirOf(c), Decision: c.String("decision")})
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
@@ -329,7 +453,7 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() != 1 {
 		return usageErr(`new takes one quoted title: claimslint new "Answer every frame"`)
 	}
-	o := author.NewOptions{Dir: c.String("dir"), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes")}
+	o := author.NewOptions{Dir: dirOf(c), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes")}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
 		if err != nil {
@@ -349,13 +473,9 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 		_, err := stdout.Write(plan.Diff())
 		return err
 	}
-	dirty, err := repo.Dirty(o.Dir, plan.Paths())
-	if err != nil {
-		return &exitError{ExitError, err}
-	}
-	if len(dirty) > 0 {
-		return &exitError{ExitError, fmt.Errorf("%s: uncommitted changes; commit or stash them first, or look with --dry-run (nothing changed)", strings.Join(dirty, ", "))}
-	}
+	// Uncommitted changes are fine: the plan was made from the files as
+	// they are now, so it keeps them; it only refuses to replace a file it
+	// did not read (the new decision's own file, checked when planning).
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
 	}
@@ -410,13 +530,13 @@ func flagsFirst(app *cli.App, args []string) []string {
 
 func runAudit(c *cli.Context, stdout io.Writer) error {
 	f := c.String("format")
-	if err := validFormat(f, []string{"text", "json", "markdown"}); err != nil {
+	if err := validFormat(f, auditFormats); err != nil {
 		return err
 	}
 	if c.NArg() > 0 {
 		return usageErr("audit takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
-	rep, err := audit.Run(c.String("dir"))
+	rep, err := audit.Run(dirOf(c))
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
@@ -425,8 +545,12 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 		err = rep.WriteJSON(stdout)
 	case "markdown":
 		err = rep.WriteMarkdown(stdout)
-	default:
+	case "text":
 		err = rep.WriteText(stdout)
+	default:
+		// sarif and github: the problems as findings, through the
+		// formatters check uses.
+		err = format.Write(stdout, f, rep.Findings(), ruleDocs(), Version())
 	}
 	if err != nil {
 		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
@@ -437,11 +561,18 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
+// auditFormats: the audit table (text, markdown), its JSON document, and
+// the finding formats every command shares.
+var auditFormats = []string{"text", "json", "markdown", "sarif", "github"}
+
 func runInit(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
-	o := author.InitOptions{Dir: c.String("dir"), Prefix: c.String("prefix"), Adopt: c.Bool("adopt")}
+	o := author.InitOptions{Dir: dirOf(c), Prefix: c.String("prefix"), Adopt: c.Bool("adopt") || c.String("adopt-dir") != "", AdoptDir: c.String("adopt-dir"), Source: c.String("source"), Ref: c.String("ref")}
+	if o.Ref == "" {
+		o.Ref = buildinfo.Revision()
+	}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
 		if err != nil {
@@ -460,9 +591,20 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "adopted %s\n", a)
 	}
 	for _, ch := range plan.Changes {
-		fmt.Fprintf(stdout, "created %s\n", ch.Path)
+		if ch.Old == nil {
+			fmt.Fprintf(stdout, "created %s\n", ch.Path)
+		} else {
+			fmt.Fprintf(stdout, "updated %s\n", ch.Path)
+		}
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
+	if plan.ID == "" {
+		return nil // init --adopt again: only new records were registered
 	}
 	fmt.Fprintln(stdout, "next: claimslint check, then claimslint new \"Your first real decision\"")
+	fmt.Fprintln(stdout, "tracker: decisions cite issue ids (dk-...) from .knowledge/tracker/issues.jsonl; start it with docket init --prefix "+o.Prefix+" (docket builds from the same source as claimslint), or set tracker.format: github or beads in .claimslint.yml")
 	return nil
 }
 
@@ -471,7 +613,7 @@ func runReport(c *cli.Context, stdout io.Writer) error {
 		return usageErr("report takes no arguments (got %q); use --html FILE", c.Args().First())
 	}
 	var buf strings.Builder
-	if err := report.Write(&buf, report.Options{Dir: c.String("dir"), RepoURL: c.String("repo-url"), Now: time.Now()}); err != nil {
+	if err := report.Write(&buf, report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now()}); err != nil {
 		return &exitError{ExitError, err}
 	}
 	if out := c.String("html"); out != "-" {

@@ -2,121 +2,465 @@ package register
 
 import (
 	"bytes"
+	"fmt"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
 
+	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
-// AdoptedNameRE matches the file names MADR and adr-tools write:
-// NNNN-title.md. The number becomes the decision id: 0007 is D7.
-var AdoptedNameRE = regexp.MustCompile(`^0*([1-9][0-9]*)-[^/]+\.md$`)
+// RecordName is what an adopted record's file name says about it: MADR and
+// adr-tools number their records (0007-title.md, any width, 0000
+// included); log4brains dates them (20200925-title.md).
+type RecordName struct {
+	// Number is the record number of a numbered name (0 for 0000-...).
+	Number int
+	// Width is the number of digits, so the next record keeps the style.
+	Width int
+	// Date is YYYYMMDD for a date-named record, "" for a numbered one.
+	Date string
+}
 
-// AdoptedID returns the decision id of an adopted file name, or "".
-func AdoptedID(base string) string {
-	m := AdoptedNameRE.FindStringSubmatch(base)
-	if m == nil {
-		return ""
+var (
+	datedNameRE    = regexp.MustCompile(`^((?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01]))-[^/]*[^/.][^/]*\.md$`)
+	numberedNameRE = regexp.MustCompile(`^([0-9]{1,9})-[^/]*[^/.][^/]*\.md$`)
+)
+
+// ParseRecordName classifies the base name of an adopted record. ok is
+// false for names that are neither numbered nor dated (README.md,
+// template.md, index.md): init --adopt lists them as skipped.
+func ParseRecordName(base string) (RecordName, bool) {
+	if m := datedNameRE.FindStringSubmatch(base); m != nil {
+		return RecordName{Date: m[1], Width: 8}, true
 	}
-	return "D" + m[1]
+	if m := numberedNameRE.FindStringSubmatch(base); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			return RecordName{}, false
+		}
+		return RecordName{Number: n, Width: len(m[1])}, true
+	}
+	return RecordName{}, false
+}
+
+// Relation verbs of adopted records, as adr-tools, MADR and log4brains
+// write them, normalised. Supersession becomes Supersedes/SupersededBy;
+// the others are kept as Relations, and keep the older decision live.
+const (
+	RelSupersedes         = "supersedes"
+	RelSupersededBy       = "superseded-by"
+	RelPartlySupersedes   = "partly-supersedes"
+	RelPartlySupersededBy = "partly-superseded-by"
+	RelAmends             = "amends"
+	RelAmendedBy          = "amended-by"
+	RelClarifies          = "clarifies"
+	RelClarifiedBy        = "clarified-by"
+)
+
+// relationVerbs maps the words records use to the normalised verbs;
+// "superceded"/"supercedes" are adr-tools' own spelling. Longer phrases
+// come first so "partly superseded by" is not read as "superseded by".
+var relationVerbs = []struct{ words, verb string }{
+	{"partly superseded by", RelPartlySupersededBy},
+	{"partially superseded by", RelPartlySupersededBy},
+	{"partly superceded by", RelPartlySupersededBy},
+	{"partly supersedes", RelPartlySupersedes},
+	{"partially supersedes", RelPartlySupersedes},
+	{"superseded by", RelSupersededBy},
+	{"superceded by", RelSupersededBy},
+	{"replaced by", RelSupersededBy},
+	{"supersedes", RelSupersedes},
+	{"supercedes", RelSupersedes},
+	{"replaces", RelSupersedes},
+	{"amended by", RelAmendedBy},
+	{"amends", RelAmends},
+	{"clarified by", RelClarifiedBy},
+	{"clarifies", RelClarifies},
+}
+
+// Inverse returns the verb the other record of a relation would write.
+func Inverse(verb string) string {
+	switch verb {
+	case RelSupersedes:
+		return RelSupersededBy
+	case RelSupersededBy:
+		return RelSupersedes
+	case RelPartlySupersedes:
+		return RelPartlySupersededBy
+	case RelPartlySupersededBy:
+		return RelPartlySupersedes
+	case RelAmends:
+		return RelAmendedBy
+	case RelAmendedBy:
+		return RelAmends
+	case RelClarifies:
+		return RelClarifiedBy
+	case RelClarifiedBy:
+		return RelClarifies
+	}
+	return ""
+}
+
+// RecordLink is one relation an adopted record states, before the check
+// resolves its target to a decision id: a Markdown link to another record
+// (Target, a repository-relative path) or a bare "ADR-0123" (Number; -1
+// when the record names no number).
+type RecordLink struct {
+	Verb   string
+	Target string
+	Number int
+	// Text is what the record wrote, for messages.
+	Text string
+	Pos  token.Position
+}
+
+// Relation is a resolved relation between two decisions that is not whole
+// supersession: amends, clarifies, partly supersedes, and their inverses.
+type Relation struct {
+	Verb string
+	Ref  Ref
+	// Inferred is set when only the other record states it.
+	Inferred bool
 }
 
 var (
 	numberedTitle = regexp.MustCompile(`^(?:ADR[- ]?)?[0-9]+[.:]?\s+`)
-	statusLine    = regexp.MustCompile(`(?im)^\s*[*-]?\s*status:\s*(.+)$`)
-	adoptedLink   = regexp.MustCompile(`\]\(([^)]*?([0-9]{1,5})-[^)/]*\.md)\)`)
+	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	mdLinkRE      = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()<>\s]+)>?(?:\s+"[^"]*")?\s*\)`)
+	bareRefRE     = regexp.MustCompile(`(?i)\b(?:ADR|RFC|DR)[- #]?([0-9]{1,9})\b`)
+	commentRE     = regexp.MustCompile(`(?s)<!--.*?-->`)
+	dateRE        = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 )
 
-// ParseAdopted reads an existing decision record in place. With a front
-// matter it is read as any decision (an id: is not required); without one,
-// as adr-tools and MADR write them: the title from the first heading
-// (without its "1. " number), the status from a "## Status" section or a
-// "Status: ..." line, and "Supersedes" / "Superseded by" links to other
-// NNNN-title.md records. A Confirmation table, if the team adds one, holds
-// its claims as in any decision.
-func ParseAdopted(path string, src []byte) *Decision {
-	base := path[strings.LastIndexByte(path, '/')+1:]
-	id := AdoptedID(base)
-	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
-		d := ParseDecision(path, src)
-		d.FileID = id
-		if d.ID == "" {
-			d.ID = id
-		}
-		d.Title = numberedTitle.ReplaceAllString(d.Title, "")
-		return d
-	}
-	d := &Decision{Path: path, FileID: id, ID: id, Keys: map[string]token.Position{}}
-	if f, ok := checkUTF8(path, src); !ok {
+// ParseAdopted reads an existing decision record in place, in the dialect
+// its tool wrote:
+//
+//   - MADR 3/4: YAML front matter with status, date, deciders or
+//     decision-makers, consulted, informed; no id (the register row that
+//     links the file gives it one).
+//   - MADR 2 and log4brains: "* Status: accepted" / "- Status: draft" lines
+//     under the title, and a "## Links" section.
+//   - Nygard / adr-tools: a "## Status" section whose first paragraph is
+//     the status and whose other lines are links: "Superceded by [2. X](0002-x.md)",
+//     "Supercedes", "Amends", "Amended by", "Clarifies", "Clarified by".
+//
+// The status word is mapped to one of Statuses with statuses (lower-case
+// word or phrase to status; see config); a word that is not in it is kept
+// as written, so the check reports it instead of guessing. Links are kept
+// unresolved in Links; the check maps them to decision ids through the
+// register. The record's text is never changed.
+func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
+	d := &Decision{Path: p, Adopted: true, Keys: map[string]token.Position{}}
+	top := token.Position{Filename: p, Line: 1, Column: 1}
+	src, f, ok := checkSource(p, src)
+	if !ok {
 		d.Findings = append(d.Findings, f)
 		return d
 	}
-	ln := newLines(path, src)
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	ln := newLines(p, src)
+	ctx := parser.NewContext()
+	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	var rawStatus string
+	statusPos := top
+	var linkLines []srcLine
+	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
+		fm, err := meta.TryGet(ctx)
+		if err != nil {
+			d.Findings = append(d.Findings, finding(top, ruleid.Markdown, "front matter is not valid YAML: %s", oneLine(err.Error())))
+			return d
+		}
+		d.keyPositions(src, ln)
+		d.readAdoptedFrontMatter(fm)
+		if v, ok := fm["status"]; ok && v != nil {
+			if s, ok := v.(string); ok {
+				rawStatus = s
+			} else {
+				rawStatus = strings.TrimSpace(strings.Trim(strings.ReplaceAll(yamlString(v), "\n", " "), "[]"))
+			}
+			statusPos = d.KeyPos("status")
+			linkLines = append(linkLines, srcLine{rawStatus, statusPos})
+		}
+	}
 	d.Parsed = true
 	d.readBody(doc, src, ln)
 	d.Title = numberedTitle.ReplaceAllString(d.Title, "")
-	status := statusSection(doc, src)
-	if status == "" {
-		if m := statusLine.FindSubmatch(src); m != nil {
-			status = string(m[1])
+	if d.Title == "" {
+		d.Title = strings.TrimSuffix(path.Base(p), ".md")
+	}
+	body := sections(doc, src, ln)
+	st := body["status"]
+	if rawStatus == "" {
+		if len(st) > 0 {
+			// The first line is the status, even when it is itself a link
+			// line: adr-tools drops "Accepted" when a record is superseded.
+			rawStatus, statusPos = st[0].text, st[0].pos
+		} else if s, pos, ok := statusLine(src, ln); ok {
+			rawStatus, statusPos = s, pos
+			linkLines = append(linkLines, srcLine{s, pos})
 		}
 	}
-	low := strings.ToLower(status)
-	for _, w := range []string{"superseded", "deprecated", "rejected", "accepted", "proposed"} {
-		if strings.Contains(low, w) {
-			d.Status = w
-			break
+	linkLines = append(linkLines, st...)
+	linkLines = append(linkLines, body["links"]...)
+	d.Keys["status"] = statusPos
+	d.RawStatus = strings.TrimSpace(commentRE.ReplaceAllString(rawStatus, ""))
+	if st, ok := MapStatus(d.RawStatus, statuses); ok {
+		d.Status = st
+	} else if d.RawStatus == "" {
+		d.Status = ""
+		if st, ok := statuses[Unstated]; ok {
+			d.Status = st
 		}
+	} else {
+		d.Status = StatusWords(d.RawStatus)
 	}
-	if d.Status == "" {
-		d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, RuleParse,
-			"adopted record has no status: add a \"## Status\" section (Accepted, Superseded by ...) or a front matter with status:"))
-	}
-	for _, line := range strings.Split(status, "\n") {
-		l := strings.ToLower(line)
-		for _, m := range adoptedLink.FindAllStringSubmatch(line, -1) {
-			n, _ := strconv.Atoi(m[2])
-			ref := Ref{ID: "D" + strconv.Itoa(n)}
-			switch {
-			case strings.Contains(l, "superseded by"):
-				d.SupersededBy = append(d.SupersededBy, ref)
-			case strings.Contains(l, "supersedes"):
-				d.Supersedes = append(d.Supersedes, ref)
+	seen := map[string]bool{}
+	dir := path.Dir(p)
+	for _, l := range linkLines {
+		for _, rl := range recordLinks(l, dir) {
+			key := rl.Verb + "\x00" + rl.Target + "\x00" + strconv.Itoa(rl.Number)
+			if !seen[key] {
+				seen[key] = true
+				d.Links = append(d.Links, rl)
 			}
 		}
 	}
 	return d
 }
 
-// statusSection returns the raw text under a "Status" heading, up to the
-// next heading.
-func statusSection(doc ast.Node, src []byte) string {
-	var b strings.Builder
-	in := false
-	level := 0
+// Unstated is the statuses: key for a record that states no status at all,
+// as MADR's own 0000 record and MADR 2 records with the optional status
+// line removed do.
+const Unstated = "unstated"
+
+type srcLine struct {
+	text string
+	pos  token.Position
+}
+
+// sections returns the non-empty lines of each level-2+ section whose
+// heading is Status or Links (lower-cased), comments removed.
+func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
+	out := map[string][]srcLine{}
+	cur, level := "", 0
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			t := strings.TrimSpace(string(headingText(h, src)))
-			if in && h.Level <= level {
-				break
+			t := strings.ToLower(strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), "")))
+			if cur != "" && h.Level > level {
+				continue
 			}
-			if !in && strings.EqualFold(t, "Status") {
-				in, level = true, h.Level
+			cur = ""
+			if h.Level > 1 && (t == "status" || t == "links") {
+				cur, level = t, h.Level
 			}
 			continue
 		}
-		if in && n.Lines().Len() > 0 {
-			for i := 0; i < n.Lines().Len(); i++ {
-				s := n.Lines().At(i)
-				b.Write(s.Value(src))
+		if cur == "" {
+			continue
+		}
+		// List items hold their text in child blocks; take every line of
+		// every text block below n.
+		_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering || c.Type() != ast.TypeBlock || c.Lines().Len() == 0 {
+				return ast.WalkContinue, nil
 			}
-			b.WriteByte('\n')
+			for i := 0; i < c.Lines().Len(); i++ {
+				seg := c.Lines().At(i)
+				s := strings.TrimSpace(commentRE.ReplaceAllString(string(seg.Value(src)), ""))
+				if s != "" {
+					out[cur] = append(out[cur], srcLine{s, ln.pos(seg.Start)})
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		})
+	}
+	return out
+}
+
+// statusLine finds a "Status: ..." line (MADR 2, log4brains) above the first
+// second-level heading.
+func statusLine(src []byte, ln *lines) (string, token.Position, bool) {
+	off := 0
+	fence := false
+	for off < len(src) {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		line := strings.TrimRight(string(src[off:off+end]), "\r")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence {
+			if strings.HasPrefix(t, "## ") {
+				break
+			}
+			if m := statusLineRE.FindStringSubmatch(line); m != nil {
+				return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[1]), "*_")), ln.pos(off), true
+			}
+		}
+		off += end + 1
+	}
+	return "", token.Position{}, false
+}
+
+// recordLinks reads the relations one line states. A verb applies to the
+// links after it, up to the next verb: "Supersedes [a](a.md), [b](b.md)".
+func recordLinks(l srcLine, dir string) []RecordLink {
+	low := strings.ToLower(l.text)
+	type at struct {
+		off  int
+		verb string
+		n    int
+	}
+	var verbs []at
+	for i := 0; i < len(low); i++ {
+		if i > 0 && isWordByte(low[i-1]) {
+			continue
+		}
+		for _, v := range relationVerbs {
+			if strings.HasPrefix(low[i:], v.words) && (i+len(v.words) == len(low) || !isWordByte(low[i+len(v.words)])) {
+				verbs = append(verbs, at{i, v.verb, len(v.words)})
+				i += len(v.words) - 1
+				break
+			}
 		}
 	}
-	return strings.TrimSpace(b.String())
+	var out []RecordLink
+	for k, v := range verbs {
+		end := len(l.text)
+		if k+1 < len(verbs) {
+			end = verbs[k+1].off
+		}
+		seg := l.text[v.off+v.n : end]
+		found := false
+		for _, m := range mdLinkRE.FindAllStringSubmatchIndex(seg, -1) {
+			dest := seg[m[4]:m[5]]
+			if i := strings.IndexByte(dest, '#'); i >= 0 {
+				dest = dest[:i]
+			}
+			if strings.Contains(dest, "://") || !strings.HasSuffix(strings.ToLower(dest), ".md") {
+				continue
+			}
+			found = true
+			out = append(out, RecordLink{Verb: v.verb, Target: path.Clean(path.Join(dir, dest)), Number: -1, Text: strings.TrimSpace(seg[m[0]:m[1]]), Pos: l.pos})
+		}
+		if found {
+			continue
+		}
+		for _, m := range bareRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1) {
+			n, err := strconv.Atoi(m[1])
+			if err != nil {
+				continue
+			}
+			found = true
+			out = append(out, RecordLink{Verb: v.verb, Number: n, Text: m[0], Pos: l.pos})
+		}
+		if !found {
+			out = append(out, RecordLink{Verb: v.verb, Number: -1, Text: strings.TrimSpace(seg), Pos: l.pos})
+		}
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// StatusWords returns the status phrase of a raw status: Markdown links,
+// brackets, emphasis and anything from the first relation verb or
+// punctuation on removed, lower case, single spaces. "Superseded by
+// [ADR-0005](0005-x.md)" gives "superseded"; "**On hold** (2020)" gives "on hold".
+func StatusWords(raw string) string {
+	s := mdLinkRE.ReplaceAllString(raw, " ")
+	s = strings.ToLower(s)
+	if i := strings.IndexAny(s, "([{,;:.!?\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '*', '_', '`', '~', '"', '\'', ']', ')', '}':
+			return ' '
+		}
+		return r
+	}, s)
+	words := strings.Fields(s)
+	for i, w := range words {
+		if w == "by" {
+			words = words[:i]
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// MapStatus maps a raw status to one of Statuses: the five themselves, or
+// the longest leading phrase of it found in vocab. ok is false for a status
+// that is not understood (the caller keeps it as written and reports it).
+func MapStatus(raw string, vocab map[string]string) (string, bool) {
+	words := strings.Fields(StatusWords(raw))
+	for i := len(words); i > 0; i-- {
+		w := strings.Join(words[:i], " ")
+		if ValidStatus(w) {
+			return w, true
+		}
+		if st, ok := vocab[w]; ok && ValidStatus(st) {
+			return st, true
+		}
+	}
+	return "", false
+}
+
+// readAdoptedFrontMatter reads the keys claimslint uses from an adopted
+// record's front matter: id (optional), supersedes/superseded-by when the
+// record was written by claimslint new, tracker, residuals, claims. MADR's
+// date, deciders, decision-makers, consulted and informed are the team's
+// and are left alone.
+func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
+	if v, ok := fm["id"]; ok && v != nil {
+		if s, ok := v.(string); ok {
+			d.ID = strings.TrimSpace(s)
+			if IDNumber(d.ID) == 0 {
+				d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
+				d.ID = ""
+			}
+		}
+	}
+	if v, ok := fm["date"]; ok && v != nil {
+		if s, ok := v.(string); ok && dateRE.MatchString(strings.TrimSpace(s)) {
+			d.Date = strings.TrimSpace(s)
+		}
+	}
+	sub := &Decision{Path: d.Path, Keys: d.Keys}
+	sub.readRefs(fm)
+	d.Supersedes, d.SupersededBy = sub.Supersedes, sub.SupersededBy
+	d.Tracker, d.Residuals, d.ClaimsNone = sub.Tracker, sub.Residuals, sub.ClaimsNone
+	d.Findings = append(d.Findings, sub.Findings...)
+}
+
+func yamlString(v any) string {
+	switch v := v.(type) {
+	case []any:
+		var parts []string
+		for _, e := range v {
+			parts = append(parts, yamlString(e))
+		}
+		return strings.Join(parts, " ")
+	case map[any]any:
+		var parts []string
+		for k, e := range v {
+			parts = append(parts, yamlString(k)+" "+yamlString(e))
+		}
+		return strings.Join(parts, " ")
+	case nil:
+		return ""
+	}
+	return strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
 }

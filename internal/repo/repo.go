@@ -289,7 +289,16 @@ var ErrTooLarge = errors.New("file too large")
 
 // Executable reports whether rel has an execute bit on disk.
 func (r *Repo) Executable(rel string) bool {
-	st, err := os.Lstat(r.Abs(rel))
+	root, err := os.OpenRoot(r.Root)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	name := filepath.FromSlash(rel)
+	if !filepath.IsLocal(name) || noLinks(root, name) != nil {
+		return false // not even the mode of a file outside is read
+	}
+	st, err := root.Lstat(name)
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
@@ -354,4 +363,30 @@ func ChangedLines(dir, rev, rel string) (map[int]bool, error) {
 		}
 	}
 	return changed, nil
+}
+
+// FindRoot returns the repository root that contains start: the nearest
+// directory, start itself or above it, that holds .claimslint.yml or .git
+// (D43). With neither anywhere above, it returns start, so a plain
+// directory is checked as it is.
+func FindRoot(start string) (string, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", start, err)
+	}
+	for dir := abs; ; {
+		for _, marker := range []string{".claimslint.yml", ".git"} {
+			if _, err := os.Lstat(filepath.Join(dir, marker)); err == nil {
+				if dir == abs {
+					return start, nil
+				}
+				return dir, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return start, nil
+		}
+		dir = parent
+	}
 }

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -14,7 +15,10 @@ import (
 
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Options configure Write.
@@ -37,6 +41,7 @@ type link struct {
 type decisionView struct {
 	ID, Title, Status, File string
 	Supersedes, SupersededB []string
+	Relations               []string
 	Tracker, Residuals      []string
 	Claims                  []claimView
 	Failed                  int
@@ -44,16 +49,22 @@ type decisionView struct {
 
 type page struct {
 	Title, Commit, Generated string
-	Attention                []attention
-	Decisions                []decisionView
-	Edges                    []string
-	Tracker                  []audit.Row
-	Problems                 []audit.Problem
-	Counts                   map[string]int
+	// Findings are check's findings, each exactly as check prints it.
+	Findings  []finding
+	Attention []attention
+	Decisions []decisionView
+	Edges     []string
+	Tracker   []audit.Row
+	Problems  []audit.Problem
+	Counts    map[string]int
 }
 
 type attention struct {
 	Decision, Claim, What, Message string
+}
+
+type finding struct {
+	Severity, Text string
 }
 
 // Write runs check, prove and audit on the repository and writes the page.
@@ -62,8 +73,8 @@ func Write(w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	rep := audit.Build(res)
-	commit := gitHead(o.Dir)
+	rep := audit.Build(res.Snapshot)
+	commit := cleanHead(o.Dir)
 	p := page{Title: "Decision register", Commit: commit, Generated: o.Now.UTC().Format(time.RFC3339),
 		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}
 	vac := map[string]check.Proof{}
@@ -77,15 +88,49 @@ func Write(w io.Writer, o Options) error {
 		states[st.Decision] = append(states[st.Decision], st)
 		p.Counts[st.State]++
 	}
+	// Needs attention is check's own list: the same findings, printed by
+	// the same formatter (D44). prove's vacuous claims and the audit's
+	// problems follow it.
+	var checkFindings []diag.Finding
+	for _, f := range res.Findings {
+		if f.Check != ruleid.Vacuous {
+			checkFindings = append(checkFindings, f)
+		}
+	}
+	for _, f := range checkFindings {
+		var b strings.Builder
+		if err := format.Text(&b, []diag.Finding{f}); err != nil {
+			return err
+		}
+		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n")})
+	}
+	edges := map[string]bool{}
+	edge := func(s string) {
+		if !edges[s] {
+			edges[s] = true
+			p.Edges = append(p.Edges, s)
+		}
+	}
 	for _, d := range res.Decisions {
 		dv := decisionView{ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status, File: d.Path,
 			Tracker: d.Tracker, Residuals: d.Residuals}
 		for _, r := range d.Supersedes {
 			dv.Supersedes = append(dv.Supersedes, refString(r))
-			p.Edges = append(p.Edges, fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)))
+			edge(fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)))
 		}
 		for _, r := range d.SupersededBy {
 			dv.SupersededB = append(dv.SupersededB, refString(r))
+			edge(fmt.Sprintf("%s supersedes %s", r.ID, d.FileID))
+		}
+		for _, rel := range d.Relations {
+			verb := strings.ReplaceAll(rel.Verb, "-", " ")
+			dv.Relations = append(dv.Relations, verb+" "+refString(rel.Ref))
+			// The graph says each relation once, in the active voice.
+			if inv := register.Inverse(rel.Verb); strings.HasSuffix(rel.Verb, "-by") && inv != "" {
+				edge(fmt.Sprintf("%s %s %s", rel.Ref.ID, strings.ReplaceAll(inv, "-", " "), d.FileID))
+			} else {
+				edge(fmt.Sprintf("%s %s %s", d.FileID, verb, refString(rel.Ref)))
+			}
 		}
 		for _, st := range states[d.FileID] {
 			cv := claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message}
@@ -99,7 +144,6 @@ func Write(w io.Writer, o Options) error {
 			}
 			if st.State == check.StateFailed {
 				dv.Failed++
-				p.Attention = append(p.Attention, attention{st.Decision, st.Claim, "failed", st.Message})
 			}
 			dv.Claims = append(dv.Claims, cv)
 		}
@@ -131,11 +175,20 @@ func codeLink(repoURL, commit, where string) string {
 	return fmt.Sprintf("%s/blob/%s/%s#L%s", strings.TrimSuffix(repoURL, "/"), commit, where[:i], where[i+1:])
 }
 
-func gitHead(dir string) string {
+// cleanHead returns HEAD when the work tree is clean, so a line link at
+// that commit shows the line the report describes; with uncommitted
+// changes (or no git) it returns "" and lines are not linked (D44).
+func cleanHead(dir string) string {
 	cmd := exec.Command("git", "rev-parse", "HEAD")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
+		return ""
+	}
+	st := exec.Command("git", "status", "--porcelain", "--untracked-files=no")
+	st.Dir = dir
+	dirty, err := st.Output()
+	if err != nil || len(bytes.TrimSpace(dirty)) > 0 {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
@@ -154,10 +207,11 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem au
 h1{font-size:1.6rem;margin-bottom:.2rem} h2{margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa} code{font:12px ui-monospace,monospace}
-.badge{display:inline-block;border-radius:1em;padding:0 .6em;font-size:12px;font-weight:600;color:#fff}
-.accepted,.ok{background:#1a7f37}.proposed,.pending{background:#9a6700}.failed,.vacuous{background:#cf222e}
-.superseded,.deprecated,.rejected,.retired{background:#6e7781}.open,.in_progress{background:#0969da}.closed,.tombstone{background:#6e7781}
-.missing{background:#cf222e}.meta{color:#59636e}.attention{border:2px solid #cf222e;border-radius:6px;padding:.5rem 1rem}
+.badge{display:inline-block;border-radius:1em;padding:0 .6em;font-size:12px;font-weight:600;color:#fff;background:#57606a}
+.badge.accepted,.badge.ok{background:#1a7f37}.badge.proposed,.badge.pending,.badge.warning{background:#9a6700}
+.badge.failed,.badge.vacuous,.badge.error,.badge.missing,.badge.dangling,.badge.placeholder,.badge.no-backlink,.badge.closed-residual{background:#cf222e}
+.badge.superseded,.badge.deprecated,.badge.rejected,.badge.retired,.badge.closed,.badge.tombstone,.badge.note{background:#57606a}
+.badge.open,.badge.in_progress{background:#0969da}.meta{color:#59636e}.attention{border:2px solid #cf222e;border-radius:6px;padding:.5rem 1rem}
 .decision{margin-top:1.2rem}
 </style>
 </head>
@@ -167,16 +221,21 @@ th{background:#f6f8fa} code{font:12px ui-monospace,monospace}
 claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .Counts "pending"}} pending, {{index .Counts "retired"}} retired, {{index .Counts "vacuous"}} vacuous</p>
 
 <h2 id="attention">Needs attention</h2>
-{{if .Attention}}<div class="attention"><table id="attention-table"><tr><th>Decision</th><th>Claim or id</th><th>What</th><th>Detail</th></tr>
+{{if or .Findings .Attention}}<div class="attention">
+{{if .Findings}}<p>What <code>claimslint check</code> prints ({{len .Findings}}):</p>
+<ul id="findings">{{range .Findings}}<li class="finding"><span class="badge {{.Severity}}">{{.Severity}}</span> <code>{{.Text}}</code></li>
+{{end}}</ul>{{end}}
+{{if .Attention}}<p>Vacuous claims (<code>claimslint prove</code>) and tracker problems (<code>claimslint audit</code>):</p>
+<table id="attention-table"><tr><th>Decision</th><th>Claim or id</th><th>What</th><th>Detail</th></tr>
 {{range .Attention}}<tr><td><a href="#{{.Decision}}">{{.Decision}}</a></td><td>{{.Claim}}</td><td><span class="badge {{.What}}">{{.What}}</span></td><td>{{.Message}}</td></tr>
-{{end}}</table></div>{{else}}<p id="all-clear">Nothing: every claim of every accepted decision holds and can fail, and register and tracker agree.</p>{{end}}
+{{end}}</table>{{end}}</div>{{else}}<p id="all-clear">Nothing: check prints nothing, every claim of every accepted decision can fail, and register and tracker agree.</p>{{end}}
 
 <h2 id="register">Register</h2>
-<table id="register-table"><tr><th>ID</th><th>Decision</th><th>Status</th><th>Supersedes</th><th>Superseded by</th><th>Claims</th></tr>
-{{range .Decisions}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Title}}</td><td><span class="badge {{.Status}}">{{.Status}}</span></td><td>{{join .Supersedes ", "}}</td><td>{{join .SupersededB ", "}}</td><td>{{len .Claims}}{{if .Failed}} ({{.Failed}} failed){{end}}</td></tr>
+<table id="register-table"><tr><th>ID</th><th>Decision</th><th>Status</th><th>Supersedes</th><th>Superseded by</th><th>Other relations</th><th>Claims</th></tr>
+{{range .Decisions}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Title}}</td><td><span class="badge {{.Status}}">{{.Status}}</span></td><td>{{join .Supersedes ", "}}</td><td>{{join .SupersededB ", "}}</td><td>{{join .Relations ", "}}</td><td>{{len .Claims}}{{if .Failed}} ({{.Failed}} failed){{end}}</td></tr>
 {{end}}</table>
-<h3>Supersession graph</h3>
-{{if .Edges}}<ul id="supersession">{{range .Edges}}<li>{{.}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes another.</p>{{end}}
+<h3>Supersession and other relations</h3>
+{{if .Edges}}<ul id="supersession">{{range .Edges}}<li>{{.}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes, amends or clarifies another.</p>{{end}}
 
 <h2 id="decisions">Decisions and their claims</h2>
 {{range .Decisions}}<section class="decision" id="{{.ID}}">

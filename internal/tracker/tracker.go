@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // MaxExport bounds the size of a tracker export claimslint reads. An export
@@ -22,9 +23,6 @@ const MaxExport = 64 << 20
 
 // ghDefaultLimit is how many issues gh issue list prints without --limit.
 const ghDefaultLimit = 30
-
-// RuleTracker is the rule id of findings about the export itself.
-const RuleTracker = "CL004"
 
 // Issue is what claimslint needs of a tracker record.
 type Issue struct {
@@ -91,7 +89,7 @@ func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
 	bad := func(line int, format string, args ...any) {
 		fs = append(fs, diag.Finding{
 			Pos:      token.Position{Filename: path, Line: line, Column: 1},
-			Check:    RuleTracker,
+			Check:    ruleid.Tracker,
 			Severity: diag.SeverityError,
 			Message:  fmt.Sprintf(format, args...),
 		})
@@ -115,7 +113,7 @@ func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
 		// told otherwise; an export of that shape is probably cut short, and
 		// an id missing from it may exist.
 		warn := func(format string, args ...any) {
-			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: RuleTracker,
+			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker,
 				Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
 		}
 		if len(recs) == ghDefaultLimit {

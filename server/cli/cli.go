@@ -20,6 +20,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -81,8 +82,16 @@ type opts struct {
 	ifVersion                     int64
 	reason, author, format        string
 	label, decision               string
-	all, check                    bool
+	all, check, dryRun            bool
 	out                           string
+	mcp                           mcpOpts
+}
+
+// mcpOpts are docket mcp's flags.
+type mcpOpts struct {
+	maxInFlight, maxReplyMiB int
+	http, tokenFile          string
+	allowOrigins             multi
 }
 
 type multi []string
@@ -184,7 +193,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type runner struct {
 	env   Env
 	o     opts
-	store *sqlite.DB
+	store *docket.Service
 }
 
 // exitError carries a chosen exit code and an already-worded message.
@@ -287,7 +296,7 @@ func (r *runner) now() time.Time {
 }
 
 // open opens the store; prefix is only set by init.
-func (r *runner) open(ctx context.Context, prefix string) (*sqlite.DB, error) {
+func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, error) {
 	db, export, _, err := r.paths()
 	if err != nil {
 		return nil, err

@@ -6,15 +6,33 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server"
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// schemaOptions state what inference cannot see: server.Raw is a string in
+// Go and an object on the wire.
+var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[server.Raw](): {Type: "object", Description: "fields an import brought that docket has no key for"},
+}}
+
+// outSchema is the output schema of T. The types are fixed at compile time,
+// so an error here is a bug in this file, caught by every test that starts
+// a server.
+func outSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](schemaOptions)
+	if err != nil {
+		panic(fmt.Sprintf("output schema of %T: %v", *new(T), err))
+	}
+	return s
+}
 
 // Options configure Serve.
 type Options struct {
@@ -25,6 +43,9 @@ type Options struct {
 	Out     io.Writer
 	Log     *slog.Logger
 	Version string
+	// MaxInFlight and MaxReply bound the transport (0: the defaults).
+	MaxInFlight int
+	MaxReply    int
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -39,7 +60,9 @@ func Serve(ctx context.Context, o Options) error {
 	s := NewServer(o)
 	ended := make(chan struct{})
 	runErr := make(chan error, 1)
-	go func() { runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended}) }()
+	go func() {
+		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply})
+	}()
 	var err error
 	select {
 	case err = <-runErr:
@@ -67,14 +90,15 @@ func NewServer(o Options) *sdk.Server {
 		SupportedProtocolVersions: ProtocolVersions,
 		Instructions:              "docket is this repository's issue tracker and decision register. Issues live in .knowledge/tracker/issues.jsonl; decisions in docs/PRD.md and docs/decisions/. claims_check tells whether the code still does what the decisions say.",
 	})
+	s.AddReceivingMiddleware(logWrites)
 	t := &tools{store: o.Store, dir: o.Dir}
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", Description: "Create an issue; returns it with its new id."}, t.create)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_list", Description: "List issues, most urgent first; closed ones only with all or status."}, t.list)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_show", Description: "Show one issue by id."}, t.show)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_update", Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first."}, t.update)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_close", Description: "Close an issue with a reason; the record is kept."}, t.closeIssue)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_comment", Description: "Add a comment to an issue."}, t.comment)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_ready", Description: "List open issues that no unfinished issue blocks."}, t.ready)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", OutputSchema: outSchema[IssueOut](), Description: "Create an issue; returns it with its new id."}, t.create)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_list", OutputSchema: outSchema[IssuesOut](), Description: "List issues, most urgent first; closed ones only with all or status."}, t.list)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_show", OutputSchema: outSchema[IssueOut](), Description: "Show one issue by id."}, t.show)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_update", OutputSchema: outSchema[IssueOut](), Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first."}, t.update)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_close", OutputSchema: outSchema[IssueOut](), Description: "Close an issue with a reason; the record is kept."}, t.closeIssue)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_comment", OutputSchema: outSchema[IssueOut](), Description: "Add a comment to an issue."}, t.comment)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_ready", OutputSchema: outSchema[IssuesOut](), Description: "List open issues that no unfinished issue blocks."}, t.ready)
 	sdk.AddTool(s, &sdk.Tool{Name: "decision_list", Description: "List the register's decisions with their status and claim counts."}, t.decisionList)
 	sdk.AddTool(s, &sdk.Tool{Name: "decision_show", Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow)
 	sdk.AddTool(s, &sdk.Tool{Name: "claims_check", Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck)
@@ -222,10 +246,8 @@ type CommentIn struct {
 
 func (t *tools) comment(ctx context.Context, req *sdk.CallToolRequest, in CommentIn) (*sdk.CallToolResult, IssueOut, error) {
 	author := in.Author
-	if author == "" && req != nil && req.Session != nil {
-		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-			author = p.ClientInfo.Name
-		}
+	if author == "" {
+		author = clientName(req)
 	}
 	i, err := t.store.Comment(ctx, in.ID, author, in.Text)
 	return nil, IssueOut{i}, err
@@ -259,8 +281,19 @@ func (t *tools) run(decision string) (*check.Result, error) {
 	return check.Run(check.Options{Dir: t.dir, Decision: decision})
 }
 
+// claims loads the snapshot and evaluates the claims only (of one decision
+// when decision is set): the decision tools show claim states, not the
+// register rules' findings.
+func (t *tools) claims(decision string) (*check.Result, error) {
+	snap, err := snapshot.Load(t.dir)
+	if err != nil {
+		return nil, err
+	}
+	return check.Claims(snap, decision), nil
+}
+
 func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, DecisionsOut, error) {
-	res, err := t.run("")
+	res, err := t.claims("")
 	if err != nil {
 		return nil, DecisionsOut{}, err
 	}
@@ -304,7 +337,7 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 	if err := server.CheckDecision(in.ID); err != nil {
 		return nil, DecisionOut{}, err
 	}
-	res, err := t.run(in.ID)
+	res, err := t.claims(in.ID)
 	if err != nil {
 		return nil, DecisionOut{}, err
 	}
@@ -312,10 +345,14 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 		if d.ID != in.ID {
 			continue
 		}
-		text, err := os.ReadFile(filepath.Join(t.dir, filepath.FromSlash(d.Path)))
-		if err != nil {
-			return nil, DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, err)
+		doc := res.Doc(d.Path) // read once, by the snapshot
+		if doc == nil {
+			return nil, DecisionOut{}, fmt.Errorf("read %s: not loaded", d.Path)
 		}
+		if doc.Err != nil {
+			return nil, DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, doc.Err)
+		}
+		text := doc.Src
 		out := DecisionOut{ID: d.ID, Title: d.Title, Status: d.Status, File: d.Path, Tracker: append([]string{}, d.Tracker...), Text: string(text), Claims: []check.ClaimState{}}
 		for _, c := range res.Claims {
 			if c.Decision == d.ID {
@@ -358,7 +395,7 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 			return nil, CheckOut{}, err
 		}
 	}
-	res, err := t.run(in.Decision)
+	res, err := bounded(ctx, func() (*check.Result, error) { return t.run(in.Decision) })
 	if err != nil {
 		return nil, CheckOut{}, err
 	}

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // seed fills a tracker with n issues in one import: a fifth closed, a
 // blocks edge on every tenth, labels and decisions on all.
-func seed(b *testing.B, n int) (*DB, []string) {
+func seed(b *testing.B, n int) (*docket.Service, []string) {
 	e := newEnv(b)
 	s := e.open(b, "dk")
 	set := &server.ImportSet{}

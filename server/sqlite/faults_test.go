@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // stepWorker opens the tracker, arms the step hook, and creates one issue:
@@ -39,9 +40,20 @@ func stepWorker(name string) int {
 
 // inSync fails unless the export on disk is byte for byte what the index
 // holds, read without any repair.
-func inSync(t *testing.T, s *DB, e *env) {
+func inSync(t *testing.T, _ *docket.Service, e *env) {
 	t.Helper()
-	want, err := exportTx(context.Background(), s.rdb)
+	x, err := OpenIndex(context.Background(), e.db, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var want []byte
+	err = x.Read(context.Background(), func(r docket.Reader) error {
+		return r.Lines(func(line []byte) error {
+			want = append(append(want, line...), '\n')
+			return nil
+		})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

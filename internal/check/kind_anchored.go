@@ -1,0 +1,74 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/diag"
+)
+
+// anchored: Anchor matches exactly one code line across the files of Path,
+// and Require matches that line.
+type anchoredKind struct{}
+
+func init() { registerKind(20, anchoredKind{}) }
+
+func (anchoredKind) Name() string { return "anchored" }
+
+func (anchoredKind) scoped() {}
+
+func (anchoredKind) Doc() string {
+	return `Anchor matches exactly one code line across the files of Path;
+Require must match that line (!re: must not). No hit is "anchor
+vanished" (reported at the claim's row), several are "anchor
+ambiguous" (reported once, at the first hit, the others related).`
+}
+
+func (anchoredKind) Prepare(c *claim) bool {
+	return c.prepareLines(lineSpec{skipTests: true})
+}
+
+func (anchoredKind) Evaluate(c *claim) {
+	if c.noFiles() {
+		return
+	}
+	row := c.c
+	switch {
+	case c.nCode == 0:
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
+	case c.nCode > 1:
+		// One finding at the first hit; every other hit is a related
+		// position, so the problem is counted and fixed once (D46).
+		f := c.fail(c.code[0].pos(), "anchor ambiguous: %s matches %d %ss (%s); make it match exactly one (or use anchored-every)", quoteRE(row.Anchor), c.nCode, c.unit(), listHits(c.code, 5))
+		for _, h := range c.code[1:] {
+			f.Related = append(f.Related, diag.Related{Pos: h.pos(), Message: "also matches " + quoteRE(row.Anchor)})
+		}
+		for _, h := range c.code {
+			c.hold(h.String())
+		}
+	default:
+		h := c.code[0]
+		c.hold(h.String())
+		if !c.requireOK(h.text) {
+			if c.lines.negate {
+				c.fail(h.pos(), "anchored line matches forbidden %s", quoteRE(strings.TrimPrefix(row.Require, "!")))
+			} else {
+				c.fail(h.pos(), "anchored line does not match Require %s", quoteRE(row.Require))
+			}
+		}
+	}
+}
+
+func (anchoredKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }
+
+// vanishedWhere says where a vanished anchor still matches: outside the
+// scope, or in tests only.
+func (c *claim) vanishedWhere() string {
+	switch {
+	case len(c.comment) > 0:
+		return fmt.Sprintf(" (it appears %s: %s)", c.outside(), listHits(c.comment, 3))
+	case len(c.test) > 0:
+		return fmt.Sprintf(" (it appears only in tests: %s)", listHits(c.test, 3))
+	}
+	return ""
+}

@@ -1,0 +1,47 @@
+package check
+
+// present: at least one code line of the files of Path matches Anchor (and
+// Require on that line).
+type presentKind struct{}
+
+func init() { registerKind(10, presentKind{}) }
+
+func (presentKind) Name() string { return "present" }
+
+func (presentKind) scoped() {}
+
+func (presentKind) Doc() string {
+	return `at least one code line (not a comment, not a test file unless Path
+names test files) of the files matched by Path matches Anchor, and
+Require on that same line when given. With a scope, :any, :comment
+or :prose, the line (or unit) is read as that scope says (D38).`
+}
+
+func (presentKind) Prepare(c *claim) bool {
+	return c.prepareLines(lineSpec{requireAtScan: true})
+}
+
+func (presentKind) Evaluate(c *claim) {
+	if c.noFiles() {
+		return
+	}
+	if len(c.code) > 0 {
+		c.hold(c.code[0].String())
+		return
+	}
+	row := c.c
+	switch {
+	case len(c.reqFail) > 0:
+		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))
+	case len(c.test) > 0:
+		c.fail(row.Pos, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(row.Anchor), listHits(c.test, 3))
+	case len(c.comment) > 0 && c.scope == ScopeCode:
+		c.fail(row.Pos, "Anchor %s appears only in comments (%s); a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(c.comment, 3))
+	case len(c.comment) > 0:
+		c.fail(row.Pos, "Anchor %s appears %s (%s); no %s of %s matches it", quoteRE(row.Anchor), c.outside(), listHits(c.comment, 3), c.unit(), quoteRE(row.Path))
+	default:
+		c.fail(row.Pos, "no %s of %s matches Anchor %s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor))
+	}
+}
+
+func (presentKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }

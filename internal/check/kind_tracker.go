@@ -1,0 +1,60 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
+)
+
+// tracker: Anchor is an issue id in the tracker export, in the status
+// Require names.
+type trackerKind struct{}
+
+func init() { registerKind(40, trackerKind{}) }
+
+func (trackerKind) Name() string { return "tracker" }
+
+func (trackerKind) Doc() string {
+	return `Anchor is a tracker id that exists in the export; Require, when
+given, is the status it must have (open means not closed).`
+}
+
+func (trackerKind) Prepare(c *claim) bool {
+	if c.c.Anchor == "" {
+		c.malformed(c.c.Pos, "%s: a tracker claim needs the issue id in Anchor", c.name())
+		return false
+	}
+	if c.c.Require != "" && strings.ContainsAny(c.c.Require, " |") {
+		c.malformed(c.c.CellPos("require"), "%s: Require of a tracker claim is one status (open, closed...), not %q", c.name(), c.c.Require)
+		return false
+	}
+	return true
+}
+
+func (trackerKind) Evaluate(c *claim) {
+	s, row := c.snap, c.c
+	id := row.Anchor
+	iss, ok := s.Export.Lookup(id)
+	switch {
+	case s.Export == nil:
+		c.fail(row.CellPos("anchor"), "%s cannot be resolved: the tracker export %s does not exist", id, s.Config.Tracker.Export)
+	case !ok:
+		c.fail(row.CellPos("anchor"), "%s is not in the tracker export %s", id, s.Config.Tracker.Export)
+	case !iss.Satisfies(row.Require):
+		c.fail(row.CellPos("require"), "%s is %s in the tracker, want %s", id, iss.Status, row.Require)
+	default:
+		c.hold(fmt.Sprintf("%s:%d", s.Export.Path, iss.Line))
+	}
+}
+
+// Mutants: a tracker claim rests on the export, not on code lines.
+func (trackerKind) Mutants(*claim) ([]mutant, bool) { return nil, false }
+
+// Issues: the Anchor of a tracker claim is an issue id.
+func (trackerKind) Issues(c register.Claim) []string {
+	if c.Anchor == "" {
+		return nil
+	}
+	return []string{c.Anchor}
+}

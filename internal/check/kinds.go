@@ -1,0 +1,363 @@
+package check
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/snapshot"
+)
+
+// Kind is one claim kind (D47). A kind is one value in the registry: it
+// documents itself, validates and readies a row (Prepare), concludes the
+// claim once the files it asked for have been scanned (Evaluate), and
+// lists the in-memory mutants `prove` tries (Mutants). The engine, prove,
+// --base, audit and list call these methods; none of them switches on a
+// kind's name. Adding a kind is one file that calls registerKind from its
+// init function, one txtar script and its paragraph of documentation.
+type Kind interface {
+	// Name is the word written in the Kind column.
+	Name() string
+	// Doc is the kind's paragraph in `claimslint explain CL007`: lines of
+	// at most 68 columns, without indentation.
+	Doc() string
+	// Prepare validates c's row, reporting problems with c.malformed
+	// (CL006), and readies it: a kind that reads code lines sets c.lines,
+	// one that reads files sets c.files. It returns false when the claim
+	// cannot be evaluated.
+	Prepare(c *claim) bool
+	// Evaluate concludes c after the scan: c.fail for each way it does not
+	// hold, c.hold for each place it rests on.
+	Evaluate(c *claim)
+	// Mutants lists the edits prove applies, one at a time, to show the
+	// claim can fail; ok is false for kinds prove does not mutate.
+	Mutants(c *claim) (ms []mutant, ok bool)
+}
+
+// issueNamer is implemented by kinds whose row names tracker issues; the
+// tracker rule leaves those rows to the claim, and audit lists them.
+type issueNamer interface {
+	Issues(c register.Claim) []string
+}
+
+type kindEntry struct {
+	rank int
+	kind Kind
+}
+
+var (
+	kindsMu sync.RWMutex
+	kinds   []kindEntry
+)
+
+// registerKind adds k to the registry. rank orders kinds in messages and
+// documentation. A kind name registered twice is a programming error.
+func registerKind(rank int, k Kind) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	for _, e := range kinds {
+		if e.kind.Name() == k.Name() {
+			panic("check: claim kind " + k.Name() + " registered twice")
+		}
+	}
+	kinds = append(kinds, kindEntry{rank, k})
+	sort.SliceStable(kinds, func(i, j int) bool { return kinds[i].rank < kinds[j].rank })
+	claimRule.Doc = claimsDoc()
+}
+
+// unregisterKind removes the kind named name (tests register examples).
+func unregisterKind(name string) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	for i, e := range kinds {
+		if e.kind.Name() == name {
+			kinds = append(kinds[:i:i], kinds[i+1:]...)
+			break
+		}
+	}
+	claimRule.Doc = claimsDoc()
+}
+
+// kindOf returns the registered kind named name, or nil.
+func kindOf(name string) Kind {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	for _, e := range kinds {
+		if e.kind.Name() == name {
+			return e.kind
+		}
+	}
+	return nil
+}
+
+// KindNames lists the registered kinds, in rank order.
+func KindNames() []string {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	out := make([]string, len(kinds))
+	for i, e := range kinds {
+		out[i] = e.kind.Name()
+	}
+	return out
+}
+
+// kindList is "present, anchored, exec or tracker".
+func kindList() string {
+	n := KindNames()
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// ClaimIssues returns the tracker ids a claim row names through its kind,
+// or nil.
+func ClaimIssues(c register.Claim) []string {
+	if k, ok := kindOf(c.Kind).(issueNamer); ok {
+		return k.Issues(c)
+	}
+	return nil
+}
+
+// claimsDoc is CL007's documentation: one paragraph per registered kind.
+// The caller holds kindsMu.
+func claimsDoc() string {
+	var b strings.Builder
+	b.WriteString("The claims of accepted decisions hold.\n\n")
+	for _, e := range kinds {
+		for i, l := range strings.Split(strings.TrimRight(e.kind.Doc(), "\n"), "\n") {
+			name := ""
+			if i == 0 {
+				name = e.kind.Name()
+			}
+			fmt.Fprintf(&b, "%-10s%s\n", name, l)
+		}
+	}
+	b.WriteString(`
+Code lines: Go files are split exactly with go/scanner; other files by the
+comment syntax of their extension (//, /* */, #, --, <!-- -->). Test files
+are *_test.go and anything under testdata/ or tests/.
+
+Status gates claims: claims of accepted decisions fail the run; claims of
+proposed decisions that do not hold yet are reported as pending and never fail
+it; claims of rejected, deprecated and superseded decisions are not evaluated.
+
+An accepted decision with no claims is a finding, unless its front matter
+says why: claims: none, <reason>. Adopted records without an id: are exempt.`)
+	return b.String()
+}
+
+// Scopes of the text a line kind matches, written after the kind:
+// present:comment (D38).
+const (
+	ScopeCode    = "code"    // code lines: comments masked (the default)
+	ScopeAny     = "any"     // every line as written
+	ScopeComment = "comment" // the comment text of each line
+	ScopeProse   = "prose"   // Markdown/HTML paragraphs, list items, headings, table cells
+)
+
+// SplitKind splits a Kind cell into the kind's name and its scope ("" when
+// the cell names none).
+func SplitKind(cell string) (kind, scope string) {
+	kind, scope, _ = strings.Cut(strings.ToLower(strings.TrimSpace(cell)), ":")
+	return kind, scope
+}
+
+// scopedKind is implemented by the kinds that read lines and so take a
+// scope suffix.
+type scopedKind interface {
+	scoped()
+}
+
+// unit names what the claim's scope reads, for messages.
+func (c *claim) unit() string {
+	switch c.scope {
+	case ScopeAny:
+		return "line"
+	case ScopeComment:
+		return "comment line"
+	case ScopeProse:
+		return "prose unit"
+	}
+	return "code line"
+}
+
+// outside says where the anchor matched outside the claim's scope.
+func (c *claim) outside() string {
+	switch c.scope {
+	case ScopeComment:
+		return "only on code lines, outside comments"
+	case ScopeProse:
+		return "only outside prose"
+	}
+	return "only in comments"
+}
+
+// claim is one claim row being evaluated: its row, its kind, what the kind
+// prepared, what the scan found, and the outcome.
+type claim struct {
+	c    register.Claim
+	d    *register.Decision
+	kind Kind
+	snap *snapshot.Snapshot
+	// scope is the Kind cell's suffix, ScopeCode when it has none.
+	scope string
+
+	// files are the universe files the claim reads (its Path glob).
+	files []string
+	// lines, when set, asks the scan for the code lines of files that
+	// match an anchor.
+	lines *lineSpec
+
+	mu      sync.Mutex
+	code    []hit // anchor on a code line, Require satisfied (when checked at scan)
+	reqFail []hit // anchor on a code line, Require not satisfied
+	comment []hit // anchor only in a comment
+	test    []hit // anchor on a code line of an excluded test file
+	nCode   int   // all anchor hits on code lines (for ambiguity)
+	skipped []string
+
+	// read reads a file of the universe; prove replaces it with an
+	// overlay that holds the mutant.
+	read func(rel string, max int64) ([]byte, error)
+
+	bad   []diag.Finding // CL006
+	fails []diag.Finding // CL007
+	where []string
+}
+
+// lineSpec is what a line-reading kind asks of the scan.
+type lineSpec struct {
+	anchor  *regexp.Regexp // per line
+	filter  *regexp.Regexp // whole-file prefilter, (?m)
+	literal []byte         // every anchor match contains it; may be empty
+	require *regexp.Regexp
+	negate  bool
+	// tests: Path names test files explicitly, so test files count.
+	tests bool
+	// skipTests: test files are not scanned at all unless tests.
+	skipTests bool
+	// requireAtScan: Require is checked on each hit line during the scan
+	// (present); otherwise the kind checks it when it evaluates (anchored).
+	requireAtScan bool
+	// scope is the text the anchor is matched against (D38); skip holds
+	// the claim tables' pattern cells, which are never prose.
+	scope string
+	skip  snapshot.Spans
+}
+
+func newClaim(s *snapshot.Snapshot, d *register.Decision, c register.Claim) *claim {
+	name, scope := SplitKind(c.Kind)
+	return &claim{c: c, d: d, snap: s, kind: kindOf(name), scope: scope, read: s.Repo.ReadFile}
+}
+
+func (c *claim) name() string { return c.c.Decision + " " + c.c.ID }
+
+// malformed reports a CL006 finding about the claim's row.
+func (c *claim) malformed(pos token.Position, format string, args ...any) {
+	c.bad = append(c.bad, diag.Finding{Pos: pos, Check: ruleid.Claims, Severity: diag.SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+// fail records one way the claim does not hold (CL007), gated by its
+// decision's status, and returns the finding so the caller can add
+// related positions.
+func (c *claim) fail(pos token.Position, format string, args ...any) *diag.Finding {
+	sev := severityFor(c.d.Status)
+	msg := fmt.Sprintf(format, args...)
+	if sev != diag.SeverityError {
+		msg = "pending: " + msg
+	}
+	c.fails = append(c.fails, diag.Finding{Pos: pos, Check: ruleid.Claim, Decision: c.d.FileID, Claim: c.c.ID, Severity: sev, Message: msg})
+	return &c.fails[len(c.fails)-1]
+}
+
+// hold records a place the claim rests on: path:line, or a path.
+func (c *claim) hold(where string) { c.where = append(c.where, where) }
+
+// compileRE compiles a claim pattern, reporting a CL006 finding at its cell.
+func (c *claim) compileRE(col, pat string) (*regexp.Regexp, bool) {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		c.malformed(c.c.CellPos(col), "%s %s: %s `%s` does not compile: %v (patterns are Go RE2; escape literal ( ) [ ] . with \\)",
+			c.c.Decision, c.c.ID, strings.ToUpper(col[:1])+col[1:], pat, unwrapRE(err))
+		return nil, false
+	}
+	return re, true
+}
+
+func unwrapRE(err error) string {
+	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+}
+
+// prepareFiles validates the Path glob and lists the files it matches.
+func (c *claim) prepareFiles() bool {
+	if msg := snapshot.ValidGlob(c.c.Path); msg != "" {
+		c.malformed(c.c.CellPos("path"), "%s: Path %s", c.name(), msg)
+		return false
+	}
+	c.files = c.snap.Match(c.c.Path)
+	return true
+}
+
+// prepareLines readies a kind that matches Anchor (and Require) on the
+// code lines of the files of Path.
+func (c *claim) prepareLines(spec lineSpec) bool {
+	row := c.c
+	if row.Path == "" || row.Anchor == "" {
+		c.malformed(row.Pos, "%s: a %s claim needs Path and Anchor", c.name(), row.Kind)
+		return false
+	}
+	var ok bool
+	if spec.anchor, ok = c.compileRE("anchor", row.Anchor); !ok {
+		return false
+	}
+	if spec.anchor.MatchString("") {
+		// An empty match satisfies every line: the claim could never
+		// fail. The usual cause is an unescaped | in a table cell.
+		c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
+		return false
+	}
+	spec.filter = regexp.MustCompile("(?m)" + row.Anchor)
+	spec.literal = []byte(requiredLiteral(row.Anchor))
+	if req := row.Require; req != "" {
+		if strings.HasPrefix(req, "!") {
+			spec.negate = true
+			req = req[1:]
+		}
+		if spec.require, ok = c.compileRE("require", req); !ok {
+			return false
+		}
+	}
+	if !c.prepareFiles() {
+		return false
+	}
+	spec.tests = namesTests(row.Path)
+	spec.scope = c.scope
+	if spec.scope == ScopeProse {
+		spec.skip = c.snap.ClaimCells()
+	}
+	c.lines = &spec
+	return true
+}
+
+// noFiles fails the claim when its Path matches no file.
+func (c *claim) noFiles() bool {
+	if len(c.files) > 0 {
+		return false
+	}
+	c.fail(c.c.CellPos("path"), "Path %s matches no file", quoteRE(c.c.Path))
+	return true
+}
+
+func (c *claim) requireOK(line string) bool {
+	if c.lines.require == nil {
+		return true
+	}
+	return c.lines.require.MatchString(line) != c.lines.negate
+}

@@ -1,0 +1,53 @@
+package check_test
+
+import (
+	"testing"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/check/checktest"
+)
+
+// Each rule runs alone on its fixture; the fixture's files state the
+// findings they expect inline (want "...").
+func TestRulesOnFixtures(t *testing.T) {
+	byID := map[string]*check.Rule{}
+	for _, r := range check.Rules {
+		byID[r.ID] = r
+	}
+	for _, tc := range []struct {
+		dir   string
+		rules []string
+	}{
+		{"testdata/rules/claims", []string{"CL006", "CL007"}},
+		{"testdata/rules/range", []string{"CL003"}},
+		{"testdata/rules/count", []string{"CL010"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			var rules []*check.Rule
+			for _, id := range tc.rules {
+				rules = append(rules, byID[id])
+			}
+			checktest.Run(t, tc.dir, check.Options{}, rules...)
+		})
+	}
+}
+
+// A rule run alone reports only its own findings: the claim rule does not
+// report the claim-table rule's.
+func TestRuleAlone(t *testing.T) {
+	var cl007 *check.Rule
+	for _, r := range check.Rules {
+		if r.ID == "CL007" {
+			cl007 = r
+		}
+	}
+	res := checktest.RunQuiet(t, "testdata/rules/claims", check.Options{}, cl007)
+	for _, f := range res.Findings {
+		if f.Check != "CL007" {
+			t.Errorf("CL007 alone reported %s: %s", f.Check, f.Message)
+		}
+	}
+	if len(res.Findings) == 0 {
+		t.Fatal("CL007 reported nothing on a fixture with failing claims")
+	}
+}

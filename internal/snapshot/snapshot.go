@@ -1,0 +1,591 @@
+// Package snapshot loads, once, everything claimslint's rules read from a
+// repository: the configuration, the file universe with its git index
+// modes, the tracker export, and every Markdown document of the register
+// (the register file, each decision file, each range site), each read once
+// and parsed once together with its fence mask and its counted lists.
+//
+// Rules and commands share one Snapshot and never read these inputs again:
+// `new`, `audit`, `report`, `list` and the MCP decision tools read the
+// register from it without evaluating a claim (D45).
+package snapshot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
+	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/tracker"
+)
+
+// MaxMarkdown bounds the size of a register, decision or range-site file.
+const MaxMarkdown = 16 << 20
+
+// Doc is one document of the register corpus, read once.
+type Doc struct {
+	Path string
+	// Src is the file's bytes; nil when Err is set.
+	Src []byte
+	// Err says why the file could not be read, in words a user can act on.
+	Err error
+	// Lines turns byte offsets of Src into positions.
+	Lines *register.Lines
+	// Fenced is Src with fenced code blocks blanked (newlines kept): the
+	// text tracker ids are looked up in.
+	Fenced []byte
+	// Counted are the counts stated right before a list (CL010).
+	Counted []register.CountedList
+	// Code, for a code file the mentions globs add, holds its comment
+	// regions: the only mention sites in it (D36).
+	Code commentSpans
+}
+
+// Snapshot is a repository as the rules see it.
+type Snapshot struct {
+	// Dir is the directory Load was given.
+	Dir    string
+	Config config.Config
+	Repo   *repo.Repo
+	// Register is the parsed register; Decisions the parsed decision files
+	// and adopted records, sorted by id then path.
+	Register  *register.Register
+	Decisions []*register.Decision
+	// Export is the tracker export, nil when it does not exist.
+	Export *tracker.Export
+	// Findings are the problems found while parsing the inputs (CL001,
+	// CL002, CL004, CL006, CL008); each is reported by the rule of its id.
+	ParseFindings []diag.Finding
+
+	docs  map[string]*Doc
+	order []string // corpus order: register, decisions, range sites
+
+	mentionOnce sync.Once
+	mentionDocs []*Doc // files the mentions globs add (D36)
+
+	globMu sync.Mutex
+	globs  map[string][]string
+}
+
+// Load reads the repository at dir. An error means nothing can be checked
+// (bad configuration, unreadable register or export); problems in the
+// content of the files are Findings.
+func Load(dir string) (*Snapshot, error) {
+	cfg, err := config.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := repo.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Dir: dir, Config: cfg, Repo: rp, docs: map[string]*Doc{}}
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Describe turns low-level file errors into a sentence a user can act on.
+func Describe(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file")
+	case strings.Contains(err.Error(), "too many levels of symbolic links"):
+		return errors.New("symbolic link loop")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// addDoc reads rel once; read is repo.ReadDoc for documents the
+// configuration names and repo.ReadFile for files found by listing.
+func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) *Doc {
+	if d, ok := s.docs[rel]; ok {
+		return d
+	}
+	d := &Doc{Path: rel}
+	data, err := read(rel, MaxMarkdown)
+	if err != nil {
+		d.Err = Describe(err)
+	} else {
+		d.Src = data
+		d.Lines = register.NewLines(rel, data)
+		d.Fenced = maskFences(data)
+		d.Counted = register.CountedLists(rel, data)
+	}
+	s.docs[rel] = d
+	s.order = append(s.order, rel)
+	return d
+}
+
+func (s *Snapshot) load() error {
+	cfg := s.Config
+	reg := s.addDoc(cfg.Register, s.Repo.ReadDoc)
+	if reg.Err != nil {
+		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
+	}
+	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, registerOptions(cfg))
+	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
+
+	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
+	for _, f := range s.Repo.Files {
+		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		base := f[len(dir):]
+		if !register.FileNameRE.MatchString(base) {
+			if len(base) > 1 && base[0] == 'D' && base[1] >= '0' && base[1] <= '9' {
+				s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Register,
+					"decision file name %q: want D<n>-<slug>.md", base)
+			}
+			continue
+		}
+		s.addDecision(f, "decision file", register.ParseDecision)
+	}
+	s.loadAdopted()
+	sort.Slice(s.Decisions, func(i, j int) bool {
+		a, b := register.IDNumber(s.Decisions[i].FileID), register.IDNumber(s.Decisions[j].FileID)
+		if a != b {
+			return a < b
+		}
+		return s.Decisions[i].Path < s.Decisions[j].Path
+	})
+	s.resolveAdopted()
+	if cfg.Inline != nil {
+		s.addInline()
+	}
+	for _, site := range cfg.RangeSites {
+		s.addDoc(site, s.Repo.ReadDoc)
+	}
+
+	if exp := cfg.Tracker.Export; exp != "" {
+		data, err := s.Repo.ReadFile(exp, tracker.MaxExport)
+		switch {
+		case err == nil:
+			var fs []diag.Finding
+			s.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data)
+			s.ParseFindings = append(s.ParseFindings, fs...)
+		case errors.Is(err, fs.ErrNotExist):
+			// Reported by the tracker rule only if an id needs resolving.
+		case errors.Is(err, repo.ErrTooLarge):
+			return fmt.Errorf("tracker export: %s: %w; claimslint reads exports up to %d MiB (split or archive closed issues)", exp, err, tracker.MaxExport>>20)
+		default:
+			return fmt.Errorf("tracker export: read %s: %w", exp, Describe(err))
+		}
+	}
+	return nil
+}
+
+// registerOptions turns the inline configuration into the register
+// parser's status rules (D35).
+func registerOptions(cfg config.Config) register.RegisterOptions {
+	var o register.RegisterOptions
+	if cfg.Inline == nil {
+		return o
+	}
+	o.Default = cfg.Inline.Status
+	for _, m := range cfg.Inline.Markers {
+		// Validated when the configuration was loaded.
+		o.Markers = append(o.Markers, register.StatusMarker{Pattern: regexp.MustCompile(m.Pattern), Status: m.Status})
+	}
+	return o
+}
+
+// addInline makes a decision of every register row that has no decision
+// file (D35): its claims come from the claims file <claims>/D<n>.md when
+// there is one; its id, title and status come from the row.
+func (s *Snapshot) addInline() {
+	has := map[string]bool{}
+	for _, d := range s.Decisions {
+		has[d.FileID] = true
+	}
+	dir := s.Config.ClaimsDir()
+	seen := map[string]bool{}
+	var added []*register.Decision
+	for _, row := range s.Register.Rows {
+		if has[row.ID] || seen[row.ID] {
+			continue
+		}
+		seen[row.ID] = true
+		f := path.Join(dir, row.ID+".md")
+		var d *register.Decision
+		if s.Repo.Has(f) {
+			d = s.addDecision(f, "claims file", func(p string, src []byte) *register.Decision {
+				return register.ParseClaims(p, row.ID, src)
+			})
+			if d == nil {
+				continue
+			}
+		} else {
+			d = &register.Decision{Path: s.Register.Path, FileID: row.ID, ID: row.ID, Inline: true, Parsed: true, Keys: map[string]token.Position{}}
+			s.Decisions = append(s.Decisions, d)
+		}
+		d.Status = row.Status
+		if _, ok := d.Keys["status"]; !ok {
+			d.Keys["status"] = row.StatusPos
+		}
+		if d.Title == "" {
+			d.Title = row.Title
+		}
+		added = append(added, d)
+	}
+	if len(added) > 0 {
+		sort.SliceStable(s.Decisions, func(i, j int) bool {
+			return register.IDNumber(s.Decisions[i].FileID) < register.IDNumber(s.Decisions[j].FileID)
+		})
+	}
+	// A claims file whose id has no row, or whose decision has a file, is
+	// reported, not ignored.
+	prefix := strings.TrimSuffix(path.Clean(dir), "/") + "/"
+	for _, f := range s.Repo.Files {
+		if !strings.HasPrefix(f, prefix) || strings.Contains(f[len(prefix):], "/") || !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		id := strings.TrimSuffix(f[len(prefix):], ".md")
+		if register.IDNumber(id) == 0 || seen[id] {
+			continue
+		}
+		pos := token.Position{Filename: f, Line: 1, Column: 1}
+		if has[id] {
+			s.errorf(pos, ruleid.Register, "%s has claims in %s but also a decision file: move them into its Confirmation section", id, f)
+			continue
+		}
+		s.errorf(pos, ruleid.Register, "%s has claims in %s but no register row: add a %s row to %s", id, f, id, s.Register.Path)
+	}
+}
+
+func (s *Snapshot) errorf(pos token.Position, rule, format string, args ...any) {
+	s.ParseFindings = append(s.ParseFindings, diag.Finding{Pos: pos, Check: rule, Severity: diag.SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+// addDecision reads one decision file once and parses it with parse; an
+// unreadable file is a finding at its first line.
+func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) *register.Decision {
+	doc := s.addDoc(f, s.Repo.ReadFile)
+	if doc.Err != nil {
+		s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Markdown, "cannot read %s: %v", what, doc.Err)
+		return nil
+	}
+	d := parse(f, doc.Src)
+	s.Decisions = append(s.Decisions, d)
+	s.ParseFindings = append(s.ParseFindings, d.Findings...)
+	return d
+}
+
+// Doc returns the corpus document rel (the register, a decision file or a
+// range site), or nil when rel is not one.
+func (s *Snapshot) Doc(rel string) *Doc { return s.docs[rel] }
+
+// Corpus returns the register, decision and range-site documents, each
+// once, in that order.
+func (s *Snapshot) Corpus() []*Doc {
+	out := make([]*Doc, 0, len(s.order))
+	for _, p := range s.order {
+		out = append(out, s.docs[p])
+	}
+	return out
+}
+
+// ByID indexes decisions by their file id; duplicates keep the first.
+func (s *Snapshot) ByID() map[string]*register.Decision {
+	m := map[string]*register.Decision{}
+	for _, d := range s.Decisions {
+		if d.FileID != "" {
+			if _, ok := m[d.FileID]; !ok {
+				m[d.FileID] = d
+			}
+		}
+	}
+	return m
+}
+
+// Decision returns the decision with file id id, or nil.
+func (s *Snapshot) Decision(id string) *register.Decision {
+	for _, d := range s.Decisions {
+		if d.FileID == id {
+			return d
+		}
+	}
+	return nil
+}
+
+// MaxN is the highest decision id in the register.
+func (s *Snapshot) MaxN() int {
+	n := 0
+	for _, row := range s.Register.Rows {
+		if row.N > n {
+			n = row.N
+		}
+	}
+	return n
+}
+
+// maskFences blanks fenced code blocks, which hold examples rather than
+// references.
+func maskFences(src []byte) []byte {
+	out := append([]byte(nil), src...)
+	lines := strings.SplitAfter(string(src), "\n")
+	off := 0
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		start := off
+		off += len(l)
+		if fence == "" {
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence = t[:3]
+				blankRange(out, start, off)
+			}
+			continue
+		}
+		blankRange(out, start, off)
+		if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+			fence = ""
+		}
+	}
+	return out
+}
+
+func blankRange(b []byte, from, to int) {
+	for i := from; i < to; i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+}
+
+// globPrefix is the literal directory part of a glob, up to its first
+// meta character, ending in '/' (or empty).
+func globPrefix(glob string) string {
+	i := strings.IndexAny(glob, "*?[{\\")
+	if i < 0 {
+		return glob
+	}
+	return glob[:strings.LastIndexByte(glob[:i], '/')+1]
+}
+
+// GlobPrefix is the literal directory part of glob (see globPrefix).
+func GlobPrefix(glob string) string { return globPrefix(glob) }
+
+// Match returns the universe files glob matches, sorted. Results are
+// cached: claims share globs. Files are sorted, so only those under the
+// glob's literal prefix are tested.
+func (s *Snapshot) Match(glob string) []string {
+	s.globMu.Lock()
+	defer s.globMu.Unlock()
+	if fs, ok := s.globs[glob]; ok {
+		return fs
+	}
+	if s.globs == nil {
+		s.globs = map[string][]string{}
+	}
+	fs := s.matchUncached(glob)
+	s.globs[glob] = fs
+	return fs
+}
+
+func (s *Snapshot) matchUncached(glob string) []string {
+	prefix := globPrefix(glob)
+	files := s.Repo.Files
+	lo := sort.SearchStrings(files, prefix)
+	var out []string
+	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
+		if ok, _ := doublestar.Match(glob, files[i]); ok {
+			out = append(out, files[i])
+		}
+	}
+	return out
+}
+
+// ValidGlob reports why glob cannot name repository files, or "".
+func ValidGlob(glob string) string {
+	if err := config.InsideRepo(glob); err != nil {
+		return err.Error()
+	}
+	if !doublestar.ValidatePattern(glob) {
+		return fmt.Sprintf("%q is not a valid glob", glob)
+	}
+	return ""
+}
+
+// GlobMatch reports whether the repository path p matches glob.
+func GlobMatch(glob, p string) bool {
+	ok, _ := doublestar.Match(glob, p)
+	return ok
+}
+
+var (
+	base36RE      = regexp.MustCompile(`^[0-9a-z]+$`)
+	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
+)
+
+// IDPattern returns the regular expression that finds tracker ids of the
+// configured prefixes in prose; the last group is the id's suffix.
+func IDPattern(cfg config.Config) *regexp.Regexp {
+	if cfg.Tracker.Format == config.FormatGitHub {
+		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
+	}
+	quoted := make([]string, len(cfg.Tracker.Prefixes))
+	for i, p := range cfg.Tracker.Prefixes {
+		quoted[i] = regexp.QuoteMeta(p)
+	}
+	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
+	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
+}
+
+// IsPlaceholder reports whether the suffix of a tracker id (after
+// "<prefix>-") stands for no issue, like TBD or XXX. A hierarchical
+// suffix (lp9.25) is judged by its root (lp9).
+func IsPlaceholder(suffix string) bool {
+	root, _, _ := strings.Cut(suffix, ".")
+	return placeholderRE.MatchString(root) || !base36RE.MatchString(root)
+}
+
+// IDMention is one tracker id found in the register corpus.
+type IDMention struct {
+	ID  string
+	Pos token.Position
+	// Placeholder is set for ids such as dk-TBD that stand for no issue.
+	Placeholder bool
+}
+
+// Mentions returns every tracker id in the register corpus and at the
+// configured mention sites (D36): in the text of Markdown files, in the
+// comments of code files. Fenced examples and the Path, Anchor and Require
+// cells of claim tables are not mention sites.
+func (s *Snapshot) Mentions() []IDMention {
+	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != config.FormatGitHub {
+		return nil
+	}
+	re := IDPattern(s.Config)
+	cells := s.ClaimCells()
+	var out []IDMention
+	docs := append(s.Corpus(), s.MentionDocs()...)
+	for _, doc := range docs {
+		if doc.Err != nil {
+			continue // reported by the rule that owns the file
+		}
+		text := doc.Fenced
+		for _, m := range re.FindAllSubmatchIndex(text, -1) {
+			if cells.Covers(doc.Path, m[2], m[1]) {
+				continue
+			}
+			if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
+				continue
+			}
+			prefix := string(text[m[2]:m[3]])
+			suffix := string(text[m[4]:m[5]])
+			id := prefix + "-" + suffix
+			if prefix == "#" {
+				id = "#" + suffix
+			}
+			ph := prefix != "#" && IsPlaceholder(suffix)
+			out = append(out, IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph})
+		}
+	}
+	return out
+}
+
+// Spans are byte ranges per file that are not text: the Path, Anchor and
+// Require cells of claim tables (D36, D38).
+type Spans map[string][][2]int
+
+// Covers reports whether [from, to) of file overlaps a span.
+func (sp Spans) Covers(file string, from, to int) bool {
+	for _, r := range sp[file] {
+		if from < r[1] && to > r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// ClaimCells returns the pattern cells of every claim table.
+func (s *Snapshot) ClaimCells() Spans {
+	out := Spans{}
+	for _, d := range s.Decisions {
+		for _, c := range d.Claims {
+			for _, sp := range c.Spans {
+				out[d.Path] = append(out[d.Path], sp)
+			}
+		}
+	}
+	return out
+}
+
+// commentSpans are the comment regions of a code file.
+type commentSpans []codeline.Region
+
+func (cs commentSpans) inComment(from, to int) bool {
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > from })
+	return i < len(cs) && cs[i].Start <= from && to <= cs[i].End
+}
+
+// MentionDocs returns the files the mentions globs name that are not in
+// the register corpus, each read once (D36). A Markdown or HTML file is
+// all text; in a code file only comments are, and Doc.Code holds them.
+func (s *Snapshot) MentionDocs() []*Doc {
+	s.mentionOnce.Do(func() {
+		seen := map[string]bool{}
+		for _, p := range s.order {
+			seen[p] = true
+		}
+		for _, g := range s.Config.Mentions {
+			if ValidGlob(g) != "" {
+				continue
+			}
+			for _, f := range s.Match(g) {
+				if seen[f] {
+					continue
+				}
+				seen[f] = true
+				d := &Doc{Path: f}
+				data, err := s.Repo.ReadFile(f, MaxMarkdown)
+				if err != nil {
+					continue // not text we can read: no mention site
+				}
+				if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
+					continue
+				}
+				d.Src = data
+				d.Lines = register.NewLines(f, data)
+				if register.IsProse(f) {
+					d.Fenced = maskFences(d.Src)
+					if strings.HasSuffix(strings.ToLower(f), ".md") {
+						d.Counted = register.CountedLists(f, data)
+					}
+				} else {
+					d.Fenced = data
+					var r codeline.Regions
+					codeline.Scan(f, data, &r)
+					cs := commentSpans{}
+					for _, sp := range r.Spans {
+						if sp.Kind == codeline.Comment {
+							cs = append(cs, sp)
+						}
+					}
+					d.Code = cs
+				}
+				s.mentionDocs = append(s.mentionDocs, d)
+			}
+		}
+	})
+	return s.mentionDocs
+}

@@ -1,0 +1,430 @@
+package docket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/claimslint/claimslint/server"
+)
+
+func (s *Service) now() string { return server.FormatTime(s.opts.Now()) }
+
+// Create allocates a fresh id inside the write transaction and stores the
+// new issue at version 1.
+func (s *Service) Create(ctx context.Context, n server.NewIssue) (server.Issue, error) {
+	if s.prefix == "" {
+		return server.Issue{}, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+	}
+	if n.Type == "" {
+		n.Type = server.TypeTask
+	}
+	now := s.now()
+	i := server.Issue{
+		Title:       n.Title,
+		Description: n.Description,
+		Status:      server.StatusOpen,
+		Type:        n.Type,
+		Priority:    n.Priority,
+		Labels:      n.Labels,
+		Decisions:   n.Decisions,
+		CreatedAt:   now,
+		UpdatedAt:   now,
+		Version:     1,
+		Schema:      server.Schema,
+	}
+	i.Normalize()
+	// The record has no id yet: its content is checked on its own, so no
+	// message names a placeholder.
+	if err := i.ValidateContent(); err != nil {
+		return server.Issue{}, err
+	}
+	err := s.write(ctx, true, func(w Writer) error {
+		id, err := s.allocate(w)
+		if err != nil {
+			return err
+		}
+		i.ID = id
+		return put(w, i)
+	})
+	return i, err
+}
+
+// allocate draws ids until one is free. The index remembers every id ever
+// drawn, so ids are never reused.
+func (s *Service) allocate(w Writer) (string, error) {
+	n, err := w.Allocated()
+	if err != nil {
+		return "", err
+	}
+	for try := 0; try < 64; try++ {
+		id, err := server.NewID(s.prefix, n+try*10) // longer ids after repeated collisions
+		if err != nil {
+			return "", err
+		}
+		free, err := w.Allocate(id)
+		if err != nil {
+			return "", err
+		}
+		if free {
+			return id, nil
+		}
+	}
+	return "", errors.New("allocate id: 64 draws all collided")
+}
+
+// Get returns one issue.
+func (s *Service) Get(ctx context.Context, id string) (server.Issue, error) {
+	var i server.Issue
+	err := s.read(ctx, func(r Reader) error {
+		var err error
+		i, err = r.Get(id)
+		return err
+	})
+	return i, err
+}
+
+// query fills a query's status sets from the workflow.
+func (s *Service) query(q server.Query) server.Query {
+	q.Finished = s.opts.Workflow.Of(server.ClassClosed)
+	if q.Blocked {
+		q.BlockedStatuses = s.opts.Workflow.Of(server.ClassBlocked)
+	}
+	if q.Sort == "" {
+		q.Sort = server.SortPriority
+	}
+	return q
+}
+
+// unfinished is the default status filter: every status not mapped onto
+// the closed class.
+func (s *Service) unfinished(q *server.Query) {
+	if len(q.Statuses) == 0 {
+		q.Exclude = s.opts.Workflow.Of(server.ClassClosed)
+	}
+}
+
+func (s *Service) records(ctx context.Context, q server.Query) ([]server.Issue, error) {
+	out := []server.Issue{}
+	err := s.read(ctx, func(r Reader) error {
+		rows, err := r.Rows(s.query(q))
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			i, err := r.Get(row.ID)
+			if err != nil {
+				return err
+			}
+			out = append(out, i)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// List returns the issues that match f, most urgent first, then oldest.
+func (s *Service) List(ctx context.Context, f server.Filter) ([]server.Issue, error) {
+	return s.records(ctx, server.Query{Statuses: f.Status, Type: f.Type, Label: f.Label, Decision: f.Decision})
+}
+
+// Ready lists the issues whose status is mapped onto the open class and that
+// nothing unfinished blocks, directly or through a parent.
+func (s *Service) Ready(ctx context.Context) ([]server.Issue, error) {
+	return s.records(ctx, server.Query{Statuses: s.opts.Workflow.Of(server.ClassOpen), Ready: true})
+}
+
+// modify reads id inside a write transaction, checks ifVersion, applies fn,
+// validates, bumps version and updated_at, and stores the result.
+func (s *Service) modify(ctx context.Context, id string, ifVersion int64, fn func(w Writer, i *server.Issue) error) (server.Issue, error) {
+	var out server.Issue
+	err := s.write(ctx, true, func(w Writer) error {
+		i, err := w.Get(id)
+		if err != nil {
+			return err
+		}
+		if ifVersion != 0 && i.Version != ifVersion {
+			return &server.ConflictError{ID: id, Want: ifVersion, Have: i.Version}
+		}
+		if err := fn(w, &i); err != nil {
+			return err
+		}
+		i.Version++
+		i.UpdatedAt = s.now()
+		i.Normalize()
+		if err := i.Validate(""); err != nil {
+			return err
+		}
+		out = i
+		return put(w, i)
+	})
+	return out, err
+}
+
+// Update applies a patch. Closing goes through CloseIssue, which records a
+// reason; reopening through Reopen.
+func (s *Service) Update(ctx context.Context, id string, p server.Patch) (server.Issue, error) {
+	return s.modify(ctx, id, p.IfVersion, func(_ Writer, i *server.Issue) error {
+		if p.Title != nil {
+			i.Title = *p.Title
+		}
+		if p.Description != nil {
+			i.Description = *p.Description
+		}
+		if p.Status != nil {
+			if *p.Status == server.StatusClosed || i.Status == server.StatusClosed {
+				return server.Invalidf("%s: use docket close ID --reason or docket reopen ID to change whether an issue is closed", id)
+			}
+			i.Status = *p.Status
+		}
+		if p.Type != nil {
+			i.Type = *p.Type
+		}
+		if p.Priority != nil {
+			i.Priority = *p.Priority
+		}
+		i.Labels = slices.DeleteFunc(append(i.Labels, p.AddLabels...), func(l string) bool { return slices.Contains(p.RemoveLabels, l) })
+		i.Decisions = slices.DeleteFunc(append(i.Decisions, p.AddDecisions...), func(x string) bool { return slices.Contains(p.RemoveDecisions, x) })
+		return nil
+	})
+}
+
+// CloseIssue closes an issue with a reason. The record stays, so every id a
+// decision names keeps resolving.
+func (s *Service) CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (server.Issue, error) {
+	if strings.TrimSpace(reason) == "" {
+		return server.Issue{}, server.Invalidf("close %s: give a --reason, it is what a reader of the export will want to know", id)
+	}
+	return s.modify(ctx, id, ifVersion, func(_ Writer, i *server.Issue) error {
+		if i.Status == server.StatusClosed {
+			return server.Invalidf("%s is already closed", id)
+		}
+		now := s.now()
+		i.Status = server.StatusClosed
+		i.ClosedAt = &now
+		i.CloseReason = reason
+		return nil
+	})
+}
+
+// Reopen sets a closed issue back to open and clears its close fields.
+func (s *Service) Reopen(ctx context.Context, id string, ifVersion int64) (server.Issue, error) {
+	return s.modify(ctx, id, ifVersion, func(_ Writer, i *server.Issue) error {
+		if i.Status != server.StatusClosed {
+			return server.Invalidf("%s is not closed (it is %s)", id, i.Status)
+		}
+		i.Status = server.StatusOpen
+		i.ClosedAt = nil
+		i.CloseReason = ""
+		return nil
+	})
+}
+
+// Comment appends a comment.
+func (s *Service) Comment(ctx context.Context, id, author, text string) (server.Issue, error) {
+	if strings.TrimSpace(text) == "" {
+		return server.Issue{}, server.Invalidf("comment on %s: the text is empty", id)
+	}
+	if strings.TrimSpace(author) == "" {
+		author = "unknown"
+	}
+	return s.modify(ctx, id, 0, func(_ Writer, i *server.Issue) error {
+		i.Comments = append(i.Comments, server.Comment{Time: s.now(), Author: author, Text: text})
+		return nil
+	})
+}
+
+// AddDep adds a typed edge from id to dep.ID. Both issues must exist, and a
+// blocks or parent edge that would close a cycle is refused: a cycle of
+// blocks would make every issue on it never ready.
+func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server.Issue, error) {
+	if _, err := server.ParseDepType(string(dep.Type)); err != nil {
+		return server.Issue{}, err
+	}
+	if id == dep.ID {
+		return server.Issue{}, server.Invalidf("%s cannot depend on itself", id)
+	}
+	return s.modify(ctx, id, 0, func(w Writer, i *server.Issue) error {
+		if _, err := w.Get(dep.ID); err != nil {
+			return err
+		}
+		if err := checkCycle(w, id, dep); err != nil {
+			return err
+		}
+		i.Deps = append(i.Deps, dep)
+		return nil
+	})
+}
+
+// checkCycle refuses an edge that would close a cycle of blocking edges
+// (blocks, depends-on) or of parent edges (parent, parent-child).
+func checkCycle(r Reader, id string, dep server.Dep) error {
+	switch {
+	case dep.Type.Blocking():
+		// id blocks dep.ID (or, for depends-on, dep.ID blocks id): a cycle
+		// when the blocked one already blocks the blocker, transitively.
+		blocker, blocked := id, dep.ID
+		if dep.Type == server.DepDependsOn {
+			blocker, blocked = dep.ID, id
+		}
+		found, err := reach(blocker, blocked, r.Blockers)
+		if err != nil {
+			return fmt.Errorf("check for a cycle: %w", err)
+		}
+		if found {
+			return server.Invalidf("%s %s %s would close a cycle of blocking edges", id, dep.Type, dep.ID)
+		}
+	case dep.Type.Parent():
+		// dep.ID becomes id's parent: a cycle when id is already an
+		// ancestor of dep.ID.
+		found, err := reach(dep.ID, id, func(x string) ([]string, error) {
+			i, err := r.Get(x)
+			if errors.Is(err, server.ErrNotFound) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			var ps []string
+			for _, d := range i.Deps {
+				if d.Type.Parent() {
+					ps = append(ps, d.ID)
+				}
+			}
+			return ps, nil
+		})
+		if err != nil {
+			return fmt.Errorf("check for a cycle: %w", err)
+		}
+		if found {
+			return server.Invalidf("%s %s %s would close a cycle of parent edges", id, dep.Type, dep.ID)
+		}
+	}
+	return nil
+}
+
+// reach reports whether target is reachable from start by next.
+func reach(start, target string, next func(string) ([]string, error)) (bool, error) {
+	seen := map[string]bool{start: true}
+	todo := []string{start}
+	for len(todo) > 0 {
+		x := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if x == target {
+			return true, nil
+		}
+		ns, err := next(x)
+		if err != nil {
+			return false, err
+		}
+		for _, n := range ns {
+			if !seen[n] {
+				seen[n] = true
+				todo = append(todo, n)
+			}
+		}
+	}
+	return false, nil
+}
+
+// errDryRun rolls back a dry-run import after its counts are taken.
+var errDryRun = errors.New("dry run")
+
+// Import upserts a decoded file in one transaction: a record that is new
+// is created as given, a record that differs replaces the stored one with
+// its version set one past the higher of the two, and edges land on stored
+// issues. Any failure rolls everything back.
+func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, false)
+}
+
+// DryRun counts what Import would do, and reports the same dangling
+// dependencies, then rolls back: nothing changes, not even the export.
+func (s *Service) DryRun(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, true)
+}
+
+func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool) (server.ImportResult, error) {
+	var res server.ImportResult
+	if s.prefix == "" {
+		return res, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+	}
+	for _, i := range set.Issues {
+		if err := i.Validate(""); err != nil {
+			return res, err
+		}
+	}
+	err := s.write(ctx, true, func(w Writer) error {
+		res = server.ImportResult{}
+		for _, in := range set.Issues {
+			in = in.Clone()
+			in.Normalize()
+			cur, err := w.Get(in.ID)
+			switch {
+			case errors.Is(err, server.ErrNotFound):
+				res.Created++
+			case err != nil:
+				return err
+			default:
+				a, _ := server.MarshalLine(cur)
+				given := in.Version
+				in.Version = cur.Version
+				b, _ := server.MarshalLine(in)
+				if string(a) == string(b) {
+					res.Unchanged++
+					continue
+				}
+				in.Version = max(cur.Version, given) + 1
+				res.Updated++
+			}
+			if _, err := w.Allocate(in.ID); err != nil {
+				return err
+			}
+			if err := put(w, in); err != nil {
+				return err
+			}
+		}
+		for _, e := range set.Edges {
+			i, err := w.Get(e.From)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", e.Line, err)
+			}
+			if slices.Contains(i.Deps, e.Dep) {
+				continue
+			}
+			i.Deps = append(i.Deps, e.Dep)
+			i.Version++
+			if err := put(w, i); err != nil {
+				return err
+			}
+			res.Edges++
+		}
+		// A dependency on an id neither the file nor the tracker holds is
+		// kept (the export it came from may be partial) and reported.
+		for _, in := range set.Issues {
+			for _, d := range in.Deps {
+				res.Deps++
+				if server.IsExternal(d.ID) {
+					continue
+				}
+				ok, err := w.Has(d.ID)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					res.Dangling = append(res.Dangling, server.Edge{From: in.ID, Dep: d, Line: set.Lines[in.ID]})
+				}
+			}
+		}
+		if dry {
+			return errDryRun
+		}
+		return nil
+	})
+	if dry && errors.Is(err, errDryRun) {
+		err = nil
+	}
+	return res, err
+}

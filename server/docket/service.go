@@ -1,0 +1,453 @@
+// Package docket is docket's domain service: the record rules (validation,
+// id allocation, status transitions, dependency cycles) and the export
+// protocol (the canonical JSONL file is the truth, the index a cache),
+// over the narrow Index interface. server/sqlite keeps only SQL; memindex
+// serves tests; the CLI and the MCP tools call this package, so both share
+// one validation.
+package docket
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+)
+
+// Options configure Open.
+type Options struct {
+	// Export is the canonical JSONL file.
+	Export string
+	// Prefix is set by init. Otherwise the index's prefix is used, or the
+	// one the export's first id carries.
+	Prefix string
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+	// Workflow maps statuses onto classes; nil means server.DefaultWorkflow.
+	Workflow server.Workflow
+	// Warn receives notes about repairs a command made or could not make
+	// (an export rewritten from the index, an export that stays stale while
+	// a read goes on); nil discards them.
+	Warn func(msg string)
+	// Step, when set (by fault-injection tests only, in a child process
+	// they SIGKILL), is called at each step of a write: "commit" before the
+	// index commit, "committed" after it, "temp" once the new export is
+	// fsynced under its temp name, "renamed" after the rename and before
+	// the hash is recorded.
+	Step func(step string)
+}
+
+// Service is a docket tracker: an index kept in line with its export.
+type Service struct {
+	idx    Index
+	opts   Options
+	prefix string
+
+	// seen remembers the export's size and mtime when this process last
+	// found it in sync, so a long-lived reader (docket mcp) does not hash
+	// the whole file on every call (dk-aut).
+	seenMu sync.Mutex
+	seen   fileKey
+}
+
+// fileKey identifies a version of the export cheaply. verified is when the
+// hash was last found equal; a key is trusted only for a file whose mtime
+// is older than verified minus racyWindow, because a write within the same
+// clock tick can keep size and mtime (git's "racily clean" rule).
+type fileKey struct {
+	size     int64
+	mtime    time.Time
+	verified time.Time
+}
+
+const racyWindow = time.Second
+
+var _ server.Store = (*Service)(nil)
+
+// ErrNoTracker is returned by Open when neither an index nor an export
+// exists and no prefix was given: there is no tracker here yet.
+var ErrNoTracker = errors.New("no docket tracker here")
+
+// Open brings idx in line with the export: rebuilt from it if the export
+// changed, or the export rewritten if a previous writer died between its
+// commit and its rewrite. The service owns idx from here and closes it.
+func Open(ctx context.Context, idx Index, opts Options) (*Service, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Workflow == nil {
+		opts.Workflow = server.DefaultWorkflow
+	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	if opts.Step == nil {
+		opts.Step = func(string) {}
+	}
+	s := &Service{idx: idx, opts: opts}
+	if err := s.init(ctx); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the index.
+func (s *Service) Close() error { return s.idx.Close() }
+
+// Prefix returns the id prefix of the tracker.
+func (s *Service) Prefix() string { return s.prefix }
+
+// Workflow returns the status mapping the service uses.
+func (s *Service) Workflow() server.Workflow { return s.opts.Workflow }
+
+// init records the prefix, then syncs the index with the export. When the
+// prefix is already the one asked for, nothing is written, so reads work
+// on a full disk.
+func (s *Service) init(ctx context.Context) error {
+	var p string
+	err := s.idx.Read(ctx, func(r Reader) error {
+		var err error
+		p, err = r.Meta("prefix")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if s.opts.Prefix != "" && p != s.opts.Prefix {
+		err = s.idx.Write(ctx, func(w Writer) error {
+			p, err := w.Meta("prefix")
+			if err != nil {
+				return err
+			}
+			if err := server.ValidPrefix(s.opts.Prefix); err != nil {
+				return err
+			}
+			if p != "" && p != s.opts.Prefix {
+				return server.Invalidf("this tracker's prefix is %q, not %q", p, s.opts.Prefix)
+			}
+			return w.SetMeta("prefix", s.opts.Prefix)
+		})
+		if err != nil {
+			return err
+		}
+		p = s.opts.Prefix
+	}
+	s.prefix = p
+	return s.ensureSynced(ctx)
+}
+
+// write runs fn in a write transaction after bringing the index in line
+// with the export. When changed is true (or the sync found the export
+// stale) the transaction marks the export dirty and the export is rewritten
+// from the committed state afterwards. fn may be nil: then write only
+// syncs.
+func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) error) error {
+	var export bool
+	err := s.idx.Write(ctx, func(w Writer) error {
+		stale, err := s.syncTx(w)
+		if err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(w); err != nil {
+				return err
+			}
+		}
+		export = changed || stale
+		if export {
+			// Marked in the same transaction as the change: a writer killed
+			// after this commit and before its export rewrite leaves a flag
+			// the next start acts on.
+			if err := w.SetMeta("export_dirty", "1"); err != nil {
+				return err
+			}
+		}
+		s.opts.Step("commit")
+		return nil
+	})
+	if err != nil || !export {
+		return err
+	}
+	s.opts.Step("committed")
+	if err := s.idx.Write(ctx, s.rewriteExport); err != nil {
+		// The change is committed and the dirty flag says so: this is not
+		// "nothing changed", and the next command repairs the export.
+		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", server.ErrUnexported, err)
+	}
+	return nil
+}
+
+// syncTx brings the index in line with the export inside a write
+// transaction. When the export's hash differs from the one recorded at the
+// last rewrite, the export changed under the index (a pull, a checkout, a
+// merge, a hand edit) and the index is rebuilt from it; an export that does
+// not parse leaves the index untouched and returns the bad line. stale
+// reports that the export must be rewritten from the index: it is missing,
+// or the last writer died between its commit and its rewrite.
+func (s *Service) syncTx(w Writer) (stale bool, err error) {
+	data, err := os.ReadFile(s.opts.Export)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read export: %w", err)
+	}
+	stored, dirty, err := exportState(w)
+	if err != nil {
+		return false, err
+	}
+	h := server.Hash(data)
+	if h == stored {
+		return dirty, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// Records are never deleted, so an empty export beside an index
+		// that holds issues was truncated (a full disk, a stray
+		// redirection), not emptied on purpose: it is treated like a
+		// missing export and rewritten from the index.
+		n, err := w.Count(server.Query{})
+		if err != nil {
+			return false, err
+		}
+		if n > 0 {
+			s.opts.Warn(fmt.Sprintf("the export %s is empty but the index holds %d issues; records are never deleted, so it is rewritten from the index", s.opts.Export, n))
+			return true, nil
+		}
+	}
+	if err := s.rebuild(w, data); err != nil {
+		return false, err
+	}
+	if err := w.SetMeta("export_hash", h); err != nil {
+		return false, err
+	}
+	return false, w.SetMeta("export_dirty", "0")
+}
+
+// exportState reads the hash of the export this index last wrote and
+// whether a committed change is still waiting to be exported.
+func exportState(r Reader) (hash string, dirty bool, err error) {
+	if hash, err = r.Meta("export_hash"); err != nil {
+		return "", false, err
+	}
+	d, err := r.Meta("export_dirty")
+	return hash, d == "1", err
+}
+
+// rebuild replaces the index's issues with the export's. Allocated ids are
+// kept, so ids drawn on another branch stay taken.
+func (s *Service) rebuild(w Writer, data []byte) error {
+	prefix := s.prefix
+	if prefix == "" {
+		prefix = inferPrefix(data)
+	}
+	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
+	if err != nil {
+		return fmt.Errorf("the export cannot be read, so the index was not rebuilt from it (nothing changed); fix the line or restore the file with git: %w", err)
+	}
+	if err := w.Clear(); err != nil {
+		return err
+	}
+	for _, i := range issues {
+		if err := put(w, i); err != nil {
+			return err
+		}
+		if _, err := w.Allocate(i.ID); err != nil {
+			return err
+		}
+	}
+	if s.prefix == "" && prefix != "" {
+		s.prefix = prefix
+		return w.SetMeta("prefix", prefix)
+	}
+	return nil
+}
+
+// inferPrefix reads the prefix off the export's first id, for an index
+// created from a fresh clone.
+func inferPrefix(data []byte) string {
+	line, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
+	issues, err := server.ReadJSONL("", bytes.NewReader(line), "")
+	if err != nil || len(issues) == 0 {
+		return ""
+	}
+	p, _, _ := server.SplitID(issues[0].ID)
+	return p
+}
+
+// put stores a normalized record with its canonical line.
+func put(w Writer, i server.Issue) error {
+	i.Normalize()
+	line, err := server.MarshalLine(i)
+	if err != nil {
+		return err
+	}
+	return w.Put(i, line)
+}
+
+// rewriteExport writes the committed state to the export inside a write
+// transaction, so two writers cannot interleave their rewrites and leave an
+// older state on disk: temp file in the same directory, fsync, rename,
+// fsync of the directory, then the new hash is recorded and the dirty flag
+// cleared.
+func (s *Service) rewriteExport(w Writer) error {
+	data, err := exportOf(w)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(s.opts.Export, data, s.opts.Step); err != nil {
+		return err
+	}
+	if err := w.SetMeta("export_hash", server.Hash(data)); err != nil {
+		return err
+	}
+	return w.SetMeta("export_dirty", "0")
+}
+
+// exportOf joins the stored canonical lines in id order.
+func exportOf(r Reader) ([]byte, error) {
+	var buf bytes.Buffer
+	err := r.Lines(func(line []byte) error {
+		buf.Write(line)
+		buf.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeAtomic replaces path with data: temp file, fsync, rename, fsync of
+// the directory. It runs under the index's write lock, so any temp file of
+// an earlier rewrite still there was left by a killed writer and is
+// removed. The file keeps its permission bits (a read-only export stays
+// read-only); a new one is 0644.
+func writeAtomic(path string, data []byte, step func(string)) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create export directory: %w", err)
+	}
+	pattern := "." + filepath.Base(path) + ".tmp-"
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), pattern) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, pattern+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return fmt.Errorf("write export: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename this is a no-op
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write export: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("fsync export: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write export: %w", err)
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return fmt.Errorf("write export: %w", err)
+	}
+	step("temp")
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("replace export: %w", err)
+	}
+	step("renamed")
+	// The rename is durable only once the directory entry is on disk.
+	if df, err := os.Open(dir); err == nil {
+		df.Sync()
+		df.Close()
+	}
+	return nil
+}
+
+// ensureSynced is the read path's check: a cheap comparison of the export's
+// hash in a read transaction, and a locked sync only when it differs.
+func (s *Service) ensureSynced(ctx context.Context) error {
+	fi, statErr := os.Stat(s.opts.Export)
+	if statErr == nil {
+		s.seenMu.Lock()
+		k := s.seen
+		s.seenMu.Unlock()
+		if k.size == fi.Size() && k.mtime.Equal(fi.ModTime()) && fi.ModTime().Before(k.verified.Add(-racyWindow)) {
+			return nil // unchanged since it was last found in sync
+		}
+	}
+	verified := time.Now()
+	data, err := os.ReadFile(s.opts.Export)
+	if err == nil {
+		var stored string
+		var dirty bool
+		err := s.idx.Read(ctx, func(r Reader) error {
+			var err error
+			stored, dirty, err = exportState(r)
+			return err
+		})
+		if err == nil && stored == server.Hash(data) && !dirty {
+			if statErr == nil && int64(len(data)) == fi.Size() {
+				s.seenMu.Lock()
+				s.seen = fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
+				s.seenMu.Unlock()
+			}
+			return nil
+		}
+	}
+	err = s.write(ctx, false, nil)
+	if errors.Is(err, server.ErrUnexported) {
+		// The index is in sync and committed; only the export is behind.
+		// A read goes on (a full disk must not stop list or show), and the
+		// next command tries again.
+		s.opts.Warn(err.Error())
+		return nil
+	}
+	return err
+}
+
+// read syncs, then runs fn on a snapshot.
+func (s *Service) read(ctx context.Context, fn func(r Reader) error) error {
+	if err := s.ensureSynced(ctx); err != nil {
+		return err
+	}
+	return s.idx.Read(ctx, fn)
+}
+
+// Export returns the canonical export of the committed state.
+func (s *Service) Export(ctx context.Context) ([]byte, error) {
+	var data []byte
+	err := s.read(ctx, func(r Reader) error {
+		var err error
+		data, err = exportOf(r)
+		return err
+	})
+	return data, err
+}
+
+// RewriteExport writes the canonical export of the index to the export
+// path, for an export that was hand-edited into a valid but non-canonical
+// form, or deleted.
+func (s *Service) RewriteExport(ctx context.Context) error {
+	if err := s.ensureSynced(ctx); err != nil {
+		return err
+	}
+	return s.idx.Write(ctx, s.rewriteExport)
+}

@@ -1,0 +1,550 @@
+// Package storetest is the store suite every docket.Index runs: the same
+// record rules and export protocol, checked through docket.Service over
+// server/sqlite and over memindex alike.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
+	"github.com/google/go-cmp/cmp"
+)
+
+// NewIndex opens the index that lives at key (a path under a test's
+// temporary directory): the same key reopens the same index, a new key an
+// empty one.
+type NewIndex func(t testing.TB, key string) docket.Index
+
+// Env is one tracker under test: an index key, an export path and a clock.
+type Env struct {
+	New      NewIndex
+	Dir, Key string
+	Export   string
+	Clock    time.Time
+	Workflow server.Workflow
+}
+
+// NewEnv returns an environment in a fresh temporary directory.
+func NewEnv(t testing.TB, n NewIndex) *Env {
+	dir := t.TempDir()
+	return &Env{New: n, Dir: dir, Key: filepath.Join(dir, ".docket", "index.db"), Export: filepath.Join(dir, "tracker", "issues.jsonl"),
+		Clock: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+// Open opens the service over the environment's index.
+func (e *Env) Open(t testing.TB, prefix string) *docket.Service {
+	t.Helper()
+	s, err := docket.Open(context.Background(), e.New(t, e.Key), docket.Options{Export: e.Export, Prefix: prefix, Now: func() time.Time { return e.Clock }, Workflow: e.Workflow})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// File returns the export on disk.
+func (e *Env) File(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(e.Export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Agree asserts that the export on disk is exactly what the index would
+// write.
+func Agree(t testing.TB, s *docket.Service, e *Env) {
+	t.Helper()
+	want, err := s.Export(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.File(t); !bytes.Equal(got, want) {
+		t.Fatalf("export on disk differs from the index:\n--- disk\n%s\n--- index\n%s", got, want)
+	}
+}
+
+// Run runs the suite.
+func Run(t *testing.T, n NewIndex) {
+	for _, c := range []struct {
+		name string
+		fn   func(*testing.T, NewIndex)
+	}{
+		{"Lifecycle", lifecycle},
+		{"ExportImportRoundTrip", roundTrip},
+		{"ImportIsAllOrNothing", allOrNothing},
+		{"DanglingDepIsKept", danglingKept},
+		{"ForeignRecordsKeepEveryField", foreign},
+		{"ReadyFollowsBlockersAndParents", readyGraph},
+		{"PagesResumeAfterTheCursor", pages},
+		{"RebuildFromChangedExport", rebuild},
+		{"DirtyExportIsRewritten", dirty},
+		{"FreshCloneBuildsIndexFromExport", freshClone},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.fn(t, n) })
+	}
+}
+
+func ids(is []server.Issue) []string {
+	out := []string{}
+	for _, i := range is {
+		out = append(out, i.ID)
+	}
+	return out
+}
+
+func lifecycle(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	if got := e.File(t); len(got) != 0 {
+		t.Fatalf("init export = %q, want an empty file", got)
+	}
+	a, err := s.Create(ctx, server.NewIssue{Title: "first", Priority: 1, Labels: []string{"x"}, Decisions: []string{"D3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Create(ctx, server.NewIssue{Title: "second", Priority: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rest, ok := server.SplitID(a.ID); !ok || len(rest) != 3 || a.ID == b.ID {
+		t.Fatalf("ids %s %s", a.ID, b.ID)
+	}
+	if _, err := s.Create(ctx, server.NewIssue{Title: "  "}); !errors.Is(err, server.ErrInvalid) || strings.Contains(err.Error(), "dk-") {
+		t.Errorf("empty title: err = %v, want invalid input naming no id", err)
+	}
+	Agree(t, s, e)
+
+	// a blocks b: b is not ready until a is closed.
+	if _, err := s.AddDep(ctx, a.ID, server.Dep{Type: server.DepBlocks, ID: b.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddDep(ctx, b.ID, server.Dep{Type: server.DepBlocks, ID: a.ID}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("cycle: err = %v", err)
+	}
+	ready := func() []string {
+		is, err := s.Ready(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(is)
+	}
+	if diff := cmp.Diff([]string{a.ID}, ready()); diff != "" {
+		t.Errorf("ready before close (-want +got):\n%s", diff)
+	}
+
+	// Optimistic concurrency: a stale --if-version is a conflict, not a lost write.
+	title := "first, renamed"
+	a2, err := s.Update(ctx, a.ID, server.Patch{Title: &title, IfVersion: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a2.Version != 3 {
+		t.Errorf("version %d after create, dep, update; want 3", a2.Version)
+	}
+	_, err = s.Update(ctx, a.ID, server.Patch{Title: &title, IfVersion: 2})
+	var ce *server.ConflictError
+	if !errors.As(err, &ce) || ce.Have != 3 {
+		t.Errorf("stale update: err = %v, want a conflict at version 3", err)
+	}
+
+	e.Clock = e.Clock.Add(time.Hour)
+	if _, err := s.CloseIssue(ctx, a.ID, "", 0); !errors.Is(err, server.ErrInvalid) {
+		t.Errorf("close without reason: err = %v", err)
+	}
+	closed, err := s.CloseIssue(ctx, a.ID, "done", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed.ClosedAt == nil || *closed.ClosedAt != "2026-03-01T13:00:00Z" || closed.UpdatedAt != *closed.ClosedAt {
+		t.Errorf("closed_at %v updated_at %s", closed.ClosedAt, closed.UpdatedAt)
+	}
+	if diff := cmp.Diff([]string{b.ID}, ready()); diff != "" {
+		t.Errorf("ready after close (-want +got):\n%s", diff)
+	}
+	st := server.StatusClosed
+	if _, err := s.Update(ctx, b.ID, server.Patch{Status: &st}); !errors.Is(err, server.ErrInvalid) {
+		t.Errorf("update --status closed: err = %v", err)
+	}
+	if _, err := s.Reopen(ctx, a.ID, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Reopen(ctx, a.ID, 0); !errors.Is(err, server.ErrInvalid) {
+		t.Errorf("reopen an open issue: err = %v", err)
+	}
+	if _, err := s.Comment(ctx, b.ID, "me", "note"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "dk-zzzz"); !errors.Is(err, server.ErrNotFound) {
+		t.Errorf("unknown id: err = %v", err)
+	}
+	got, err := s.List(ctx, server.Filter{Label: "x", Decision: "D3"})
+	if err != nil || len(got) != 1 || got[0].ID != a.ID {
+		t.Errorf("list by label and decision = %v, %v", got, err)
+	}
+	Agree(t, s, e)
+}
+
+func roundTrip(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	for k := range 30 {
+		i, err := s.Create(ctx, server.NewIssue{Title: "issue " + string(rune('a'+k%26)), Labels: []string{"b", "a"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k%3 == 0 {
+			if _, err := s.Comment(ctx, i.ID, "x", "c"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	first, err := s.Export(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _ := s.Export(ctx)
+	if !bytes.Equal(first, second) {
+		t.Fatal("two exports of the same state differ")
+	}
+	// Import into a fresh tracker, export again: byte-identical.
+	e2 := NewEnv(t, n)
+	s2 := e2.Open(t, "dk")
+	set, err := server.DecodeImport("in", first, server.FormatDocket, "dk", e.Clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s2.Import(ctx, set)
+	if err != nil || res.Created != 30 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	if got := e2.File(t); !bytes.Equal(got, first) {
+		t.Fatalf("export -> import -> export differs")
+	}
+	// Re-importing the same file changes nothing.
+	res, err = s2.Import(ctx, set)
+	if err != nil || res.Unchanged != 30 {
+		t.Fatalf("re-import: %+v %v", res, err)
+	}
+	if got := e2.File(t); !bytes.Equal(got, first) {
+		t.Fatalf("re-import changed the export")
+	}
+}
+
+func record(id string) server.Issue {
+	i := server.Issue{ID: id, Title: "t " + id, Status: "open", Type: "task", Priority: 1, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: 1}
+	i.Normalize()
+	return i
+}
+
+func allOrNothing(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	if _, err := s.Create(ctx, server.NewIssue{Title: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	before := e.File(t)
+	good, bad := record("dk-new"), record("dk-bad")
+	bad.Priority = 9
+	_, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{good, bad}})
+	if !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "dk-bad") {
+		t.Fatalf("bad record: err = %v", err)
+	}
+	if got := e.File(t); !bytes.Equal(got, before) {
+		t.Error("a failed import changed the export")
+	}
+	if _, err := s.Get(ctx, "dk-new"); !errors.Is(err, server.ErrNotFound) {
+		t.Errorf("a failed import stored a record: %v", err)
+	}
+}
+
+func danglingKept(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	i := record("dk-new")
+	i.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "ub-nbz"}}
+	res, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{i}, Lines: map[string]int{"dk-new": 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dangling) != 1 || res.Dangling[0].Dep.ID != "ub-nbz" || res.Dangling[0].Line != 7 || res.Deps != 1 {
+		t.Errorf("result %+v, want one dangling dependency on ub-nbz from line 7", res)
+	}
+	got, err := s.Get(ctx, "dk-new")
+	if err != nil || len(got.Deps) != 1 {
+		t.Fatalf("the dangling dependency was not kept: %+v %v", got, err)
+	}
+	// A blocker that is not there blocks nothing.
+	r, err := s.Ready(ctx)
+	if err != nil || !slices.Equal(ids(r), []string{"dk-new"}) {
+		t.Errorf("ready = %v %v", ids(r), err)
+	}
+}
+
+// foreign imports records in another tracker's vocabulary: statuses,
+// types and dependency types docket does not create, hierarchical ids and
+// other prefixes, and fields docket has no key for. All are kept, and the
+// export reads back to the same bytes.
+func foreign(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "bd")
+	a, b, c := record("bd-au0.7"), record("hq-cv-d46qe"), record("bd-wisp-0385z")
+	a.Status, a.Type = "hooked", "molecule"
+	a.Extra = `{"assignee":"mayor","compaction_level":0}`
+	a.Deps = []server.Dep{{Type: "tracks", ID: "hq-cv-d46qe", Extra: `{"created_by":"mayor"}`}}
+	b.Status, b.Type = "pinned", "merge-request"
+	c.Deps = []server.Dep{{Type: "duplicates", ID: "bd-au0.7"}}
+	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{a, b, c}}); err != nil {
+		t.Fatal(err)
+	}
+	first := e.File(t)
+	for _, want := range []string{`"status":"hooked"`, `"type":"molecule"`, `"extra":{"assignee":"mayor","compaction_level":0}`, `{"type":"tracks","id":"hq-cv-d46qe","extra":{"created_by":"mayor"}}`, `"type":"duplicates"`} {
+		if !bytes.Contains(first, []byte(want)) {
+			t.Errorf("export lacks %s:\n%s", want, first)
+		}
+	}
+	e2 := NewEnv(t, n)
+	s2 := e2.Open(t, "bd")
+	set, err := server.DecodeImport("in", first, server.FormatDocket, "", e.Clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.Import(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if got := e2.File(t); !bytes.Equal(got, first) {
+		t.Errorf("round trip differs:\n%s\n---\n%s", first, got)
+	}
+	// hooked is active: not ready; pinned is deferred: not ready.
+	r, err := s2.Ready(ctx)
+	if err != nil || !slices.Equal(ids(r), []string{"bd-wisp-0385z"}) {
+		t.Errorf("ready = %v %v", ids(r), err)
+	}
+}
+
+func readyGraph(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	// blocker -> (depends-on, held by) waiting; child's parent is waiting;
+	// grandchild's parent is child; free has no edges; done blocks free2
+	// but is closed.
+	blocker, waiting, child, grand, free, done, free2 := record("dk-b"), record("dk-w"), record("dk-c"), record("dk-g"), record("dk-f"), record("dk-d"), record("dk-f2")
+	waiting.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "dk-b"}}
+	child.Deps = []server.Dep{{Type: server.DepParentChild, ID: "dk-w"}}
+	grand.Deps = []server.Dep{{Type: server.DepParent, ID: "dk-c"}}
+	closedAt := "2026-01-02T00:00:00Z"
+	done.Status, done.ClosedAt = server.StatusClosed, &closedAt
+	done.Deps = []server.Dep{{Type: server.DepBlocks, ID: "dk-f2"}}
+	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{blocker, waiting, child, grand, free, done, free2}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Ready(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"dk-b", "dk-f", "dk-f2"}, ids(r)); diff != "" {
+		t.Errorf("ready (-want +got):\n%s", diff)
+	}
+	p, err := s.Page(ctx, server.Query{}, docket.ViewBlocked, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, row := range p.Rows {
+		got = append(got, row.ID)
+	}
+	if diff := cmp.Diff([]string{"dk-c", "dk-g", "dk-w"}, got); diff != "" {
+		t.Errorf("blocked (-want +got):\n%s", diff)
+	}
+	// A parent edge that closes a cycle is refused.
+	if _, err := s.AddDep(ctx, "dk-w", server.Dep{Type: server.DepParent, ID: "dk-g"}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("parent cycle: err = %v", err)
+	}
+	// depends-on and blocks form one graph for cycles.
+	if _, err := s.AddDep(ctx, "dk-w", server.Dep{Type: server.DepBlocks, ID: "dk-b"}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("blocking cycle through depends-on: err = %v", err)
+	}
+}
+
+func pages(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	var set server.ImportSet
+	for k := range 23 {
+		i := record("dk-" + string(rune('a'+k)))
+		i.Priority = k % 3
+		i.Title = "page issue"
+		if k%5 == 0 {
+			i.Title = "needle in the page"
+		}
+		set.Issues = append(set.Issues, i)
+	}
+	if _, err := s.Import(ctx, &set); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.List(ctx, server.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sort := range server.Sorts {
+		var seen []string
+		q := server.Query{Limit: 5, Sort: sort}
+		cursor := ""
+		for range 10 {
+			p, err := s.Page(ctx, q, docket.ViewList, cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Total != 23 {
+				t.Errorf("%s: total %d, want 23", sort, p.Total)
+			}
+			for _, r := range p.Rows {
+				seen = append(seen, r.ID)
+			}
+			if p.Next == "" {
+				if p.More != 0 {
+					t.Errorf("%s: last page says %d more", sort, p.More)
+				}
+				break
+			}
+			if p.More != 23-len(seen) {
+				t.Errorf("%s: more = %d after %d rows", sort, p.More, len(seen))
+			}
+			cursor = p.Next
+		}
+		if len(seen) != 23 || len(slices.Compact(slices.Sorted(slices.Values(seen)))) != 23 {
+			t.Errorf("%s: pages gave %d rows (%v), want each of 23 once", sort, len(seen), seen)
+		}
+		if sort == server.SortPriority && !slices.Equal(seen, ids(all)) {
+			t.Errorf("paged order %v differs from list order %v", seen, ids(all))
+		}
+	}
+	if _, err := s.Page(ctx, server.Query{Sort: server.SortID}, docket.ViewList, "garbage"); !errors.Is(err, server.ErrInvalid) {
+		t.Errorf("bad cursor: err = %v", err)
+	}
+	hits, err := s.Page(ctx, server.Query{Text: "NEEDLE"}, docket.ViewSearch, "")
+	if err != nil || hits.Total != 5 {
+		t.Errorf("search: %+v %v, want 5 hits", hits, err)
+	}
+}
+
+func rebuild(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	a, err := s.Create(ctx, server.NewIssue{Title: "original"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pull changes the title in the export behind the index's back.
+	pulled := bytes.Replace(e.File(t), []byte(`"original"`), []byte(`"from upstream"`), 1)
+	if err := os.WriteFile(e.Export, pulled, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, a.ID)
+	if err != nil || got.Title != "from upstream" {
+		t.Fatalf("after a pull: %q, %v; the index should have rebuilt", got.Title, err)
+	}
+	// A hand edit into invalid JSON: refused, with the line; index unchanged.
+	if err := os.WriteFile(e.Export, append(pulled, []byte("{broken\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Get(ctx, a.ID)
+	if err == nil || !strings.Contains(err.Error(), "issues.jsonl:2:") {
+		t.Fatalf("broken export: err = %v, want the line", err)
+	}
+	if _, err := s.Create(ctx, server.NewIssue{Title: "must not land"}); err == nil {
+		t.Fatal("a write went through while the export is broken")
+	}
+	// Restored: everything works again and ids stay allocated.
+	if err := os.WriteFile(e.Export, pulled, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if all, err := s.List(ctx, server.Filter{}); err != nil || len(all) != 1 {
+		t.Errorf("index holds %d issues after refusing, want 1 (%v)", len(all), err)
+	}
+	if _, err := s.Create(ctx, server.NewIssue{Title: "after fix"}); err != nil {
+		t.Fatal(err)
+	}
+	Agree(t, s, e)
+}
+
+// dirty simulates a writer killed between its commit and its export
+// rewrite: the next start rewrites the export.
+func dirty(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	a, err := s.Create(ctx, server.NewIssue{Title: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// Commit a change the way the service does, but skip the rewrite.
+	idx := e.New(t, e.Key)
+	err = idx.Write(ctx, func(w docket.Writer) error {
+		i, err := w.Get(a.ID)
+		if err != nil {
+			return err
+		}
+		i.Title = "committed, not exported"
+		i.Version++
+		line, err := server.MarshalLine(i)
+		if err != nil {
+			return err
+		}
+		if err := w.Put(i, line); err != nil {
+			return err
+		}
+		return w.SetMeta("export_dirty", "1")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := docket.Open(ctx, idx, docket.Options{Export: e.Export, Now: func() time.Time { return e.Clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if !bytes.Contains(e.File(t), []byte("committed, not exported")) {
+		t.Fatal("the next start did not rewrite the export")
+	}
+	Agree(t, s2, e)
+}
+
+func freshClone(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "zz")
+	if _, err := s.Create(ctx, server.NewIssue{Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	before := e.File(t)
+	e.Key = filepath.Join(e.Dir, "clone", "index.db")
+	s2 := e.Open(t, "")
+	if s2.Prefix() != "zz" {
+		t.Errorf("prefix %q, want it read off the export", s2.Prefix())
+	}
+	Agree(t, s2, e)
+	if !bytes.Equal(before, e.File(t)) {
+		t.Error("opening a clone changed the export")
+	}
+}
