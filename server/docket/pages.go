@@ -23,6 +23,8 @@ const (
 	ViewBlocked View = "blocked"
 	// ViewSearch: every status, filtered by the query's text.
 	ViewSearch View = "search"
+	// viewAll: list --all, every status.
+	viewAll View = "all"
 )
 
 // Page is one page of index rows.
@@ -88,8 +90,10 @@ func (s *Service) Page(ctx context.Context, q server.Query, view View, cursor st
 	case ViewBlocked:
 		q.Statuses, q.Blocked = nil, true
 		q.Exclude = s.opts.Workflow.Of(server.ClassClosed)
+	case viewAll:
+		q.Statuses, q.Exclude = nil, nil
 	case ViewSearch:
-		if q.Text == "" {
+		if len(server.SearchWords(q.Text)) == 0 {
 			return Page{}, server.Invalidf("search needs words to look for")
 		}
 	default:

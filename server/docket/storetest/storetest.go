@@ -439,9 +439,14 @@ func pages(t *testing.T, n NewIndex) {
 	if _, err := s.Page(ctx, server.Query{Sort: server.SortID}, docket.ViewList, "garbage"); !errors.Is(err, server.ErrInvalid) {
 		t.Errorf("bad cursor: err = %v", err)
 	}
-	hits, err := s.Page(ctx, server.Query{Text: "NEEDLE"}, docket.ViewSearch, "")
-	if err != nil || hits.Total != 5 {
-		t.Errorf("search: %+v %v, want 5 hits", hits, err)
+	for _, c := range []struct {
+		text string
+		want int
+	}{{"NEEDLE", 5}, {"nee", 5}, {"page needle", 5}, {"page", 23}, {"eedle", 0}, {`"nee" *OR* (`, 0}, {`nee"*`, 5}} {
+		hits, err := s.Page(ctx, server.Query{Text: c.text}, docket.ViewSearch, "")
+		if err != nil || hits.Total != c.want {
+			t.Errorf("search %q: %d hits, %v; want %d", c.text, hits.Total, err, c.want)
+		}
 	}
 }
 
