@@ -220,6 +220,9 @@ func IsExternal(id string) bool { return len(id) <= MaxIDLen && externalRE.Match
 // one kept from an import), for filters.
 func CheckStatusToken(s string) error { return checkToken("status", s) }
 
+// CheckDepTypeToken accepts any dependency type a record may carry.
+func CheckDepTypeToken(s string) error { return checkToken("dependency type", s) }
+
 // CheckTypeToken accepts any type a record may carry, for filters.
 func CheckTypeToken(s string) error { return checkToken("type", s) }
 

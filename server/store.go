@@ -75,7 +75,12 @@ type Store interface {
 	CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (Issue, error)
 	Reopen(ctx context.Context, id string, ifVersion int64) (Issue, error)
 	Comment(ctx context.Context, id, author, text string) (Issue, error)
+	// AddDep adds an edge; an edge already there changes nothing.
 	AddDep(ctx context.Context, id string, d Dep) (Issue, error)
+	// RemoveDep removes an edge the issue holds.
+	RemoveDep(ctx context.Context, id string, d Dep) (Issue, error)
+	// Listing validates p and returns one page of view from index columns.
+	Listing(ctx context.Context, view View, p ListParams) (Page, error)
 	// Ready lists open issues that no unfinished issue blocks.
 	Ready(ctx context.Context) ([]Issue, error)
 	// Import upserts a decoded import file in one transaction.

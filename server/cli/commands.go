@@ -16,7 +16,6 @@ import (
 	"log/slog"
 
 	"github.com/claimslint/claimslint/server"
-	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
@@ -57,17 +56,17 @@ func commands() map[string]command {
 				fs.StringVar(&o.typ, "type", "", "only this type")
 				fs.BoolVar(&o.all, "all", false, "include closed issues")
 			},
-			run: listing(docket.ViewList),
+			run: listing(server.ViewList),
 		},
 		"blocked": {
 			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
-			flags: pageFlags, run: listing(docket.ViewBlocked),
+			flags: pageFlags, run: listing(server.ViewBlocked),
 		},
 		"search": {
 			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
-			flags: pageFlags, run: listing(docket.ViewSearch),
+			flags: pageFlags, run: listing(server.ViewSearch),
 		},
 		"show": {
 			name: "show", args: "ID", help: "Show one issue.",
@@ -123,7 +122,7 @@ func commands() map[string]command {
 		},
 		"ready": {
 			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
-			flags: pageFlags, run: listing(docket.ViewReady),
+			flags: pageFlags, run: listing(server.ViewReady),
 		},
 		"export": {
 			name: "export", args: "[--check] [-o FILE|-]",
@@ -313,7 +312,7 @@ func committed(err error) bool {
 
 func pageFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.json, "json", false, "print records as JSON")
-	fs.IntVar(&o.limit, "limit", docket.DefaultLimit, "at most N issues; 0 for all")
+	fs.IntVar(&o.limit, "limit", server.DefaultLimit, "at most N issues; 0 for all")
 	fs.StringVar(&o.cursor, "cursor", "", "resume after the page that printed this cursor")
 	fs.StringVar(&o.sort, "sort", "", "priority (default: most urgent, then oldest), created, updated (newest first) or id")
 	fs.StringVar(&o.fields, "fields", "", "comma-separated record keys to print (default: id, priority, status, type, title)")
@@ -321,10 +320,10 @@ func pageFlags(fs *flag.FlagSet, o *opts) {
 
 // listing runs list, ready, blocked or search: one page from index
 // columns, full records only when --json or --fields ask for them.
-func listing(view docket.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
 	return func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
-		p := docket.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
-		if view == docket.ViewSearch {
+		p := server.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
+		if view == server.ViewSearch {
 			if len(args) == 0 {
 				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
@@ -378,15 +377,15 @@ func listing(view docket.View) func(ctx context.Context, r *runner, fs *flag.Fla
 	}
 }
 
-func (r *runner) more(p docket.Page, w io.Writer) {
-	if l := docket.MoreLine(p, "--cursor", "--limit"); l != "" {
+func (r *runner) more(p server.Page, w io.Writer) {
+	if l := server.MoreLine(p, "--cursor", "--limit"); l != "" {
 		fmt.Fprintln(w, l)
 	}
 }
 
 // flagError words an argument error with the flag's name.
 func flagError(err error) error {
-	var ae *docket.ArgError
+	var ae *server.ArgError
 	if !errors.As(err, &ae) {
 		return err
 	}
