@@ -5,6 +5,7 @@
 //
 //	bench/run.sh            # full run, rewrites docs/benchmarks.md
 //	bench/run.sh --quick    # under a minute, for CI smoke; writes to --out
+//	bench/run.sh --only hostile --out -   # the hostile Markdown inputs of issue 16
 //
 // It is its own module so the baselines' dependencies never enter the
 // product's go.mod.
@@ -27,7 +28,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, mcp or store")
+	only    = flag.String("only", "", "run only this part: claims, mcp, store or hostile")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -75,6 +76,11 @@ func run() error {
 	if *only == "" || *only == "store" {
 		if err := benchStore(rep); err != nil {
 			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if *only == "" || *only == "hostile" {
+		if err := benchHostile(rep); err != nil {
+			return fmt.Errorf("hostile: %w", err)
 		}
 	}
 	text := rep.markdown()

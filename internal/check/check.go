@@ -220,6 +220,9 @@ func registerRules(p *Pass) error {
 			errorf(row.StatusPos, ruleid.Status, "%s: status %q in the register is not one of %s", row.ID, row.Status, strings.Join(register.Statuses, ", "))
 		}
 		ds := files[row.ID]
+		if len(ds) > 0 && ds[0].Inline {
+			continue // the row is the decision (D35)
+		}
 		if len(ds) == 0 {
 			errorf(row.Pos, ruleid.Register, "%s has no decision file: create %s/%s-<slug>.md", row.ID, r.Config.Decisions, row.ID)
 			continue
@@ -252,7 +255,7 @@ func registerRules(p *Pass) error {
 	}
 	byID := r.ByID()
 	for _, d := range r.Decisions {
-		if !d.Parsed {
+		if !d.Parsed || d.Inline {
 			continue
 		}
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {

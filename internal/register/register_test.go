@@ -44,7 +44,7 @@ func TestParseDecision(t *testing.T) {
 	}
 	opts := []cmp.Option{
 		cmpopts.IgnoreFields(Decision{}, "Keys", "ConfirmationPos", "Findings"),
-		cmpopts.IgnoreFields(Claim{}, "Pos", "Cells"),
+		cmpopts.IgnoreFields(Claim{}, "Pos", "Cells", "Spans"),
 	}
 	if diff := cmp.Diff(want, d, opts...); diff != "" {
 		t.Errorf("ParseDecision mismatch (-want +got):\n%s", diff)

@@ -82,7 +82,7 @@ type opts struct {
 	ifVersion                     int64
 	reason, author, format        string
 	label, decision               string
-	all, check                    bool
+	all, check, dryRun            bool
 	out                           string
 	mcp                           mcpOpts
 }
@@ -90,6 +90,8 @@ type opts struct {
 // mcpOpts are docket mcp's flags.
 type mcpOpts struct {
 	maxInFlight, maxReplyMiB int
+	http, tokenFile          string
+	allowOrigins             multi
 }
 
 type multi []string

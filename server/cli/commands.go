@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"log/slog"
 
@@ -124,10 +126,11 @@ func commands() map[string]command {
 			run: runExport,
 		},
 		"import": {
-			name: "import", args: "FILE|- [--format docket|beads|github]",
-			help: "Upsert records from a file. A bad line is reported with its number and nothing is applied.",
+			name: "import", args: "FILE|- [--format docket|beads|github] [--dry-run]",
+			help: "Upsert records from a file. Every bad line is reported (file:line: field: problem) and nothing is applied.\nFields, statuses, types and dependency types docket does not know are kept; what was changed is warned about.",
 			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.StringVar(&o.format, "format", server.FormatDocket, "docket, beads or github")
+				fs.StringVar(&o.format, "format", "", "docket, beads or github (default: detected from the file)")
+				fs.BoolVar(&o.dryRun, "dry-run", false, "print the counts and warnings, change nothing")
 			},
 			run: runImport,
 		},
@@ -147,6 +150,9 @@ func commands() map[string]command {
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
 				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
+				fs.StringVar(&o.mcp.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio")
+				fs.StringVar(&o.mcp.tokenFile, "token-file", "", "with --http: require Authorization: Bearer and the token on this `file`'s first line")
+				fs.Var(&o.mcp.allowOrigins, "allow-origin", "with --http: accept this Origin besides local pages (repeatable)")
 			},
 			run: runMCP,
 		},
@@ -551,7 +557,7 @@ func firstDiff(a, b []byte) (int, bool) {
 }
 
 func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github]"); err != nil {
+	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github] [--dry-run]"); err != nil {
 		return err
 	}
 	var data []byte
@@ -571,17 +577,49 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return err
 	}
 	set, err := server.DecodeImport(name, data, r.o.format, s.Prefix(), r.now())
+	var ps *server.Problems
+	if errors.As(err, &ps) {
+		return err // it says nothing was imported
+	}
 	if err != nil {
 		return fmt.Errorf("%w (nothing was imported)", err)
 	}
-	res, err := s.Import(ctx, set)
+	how := "given"
+	if set.Detected {
+		how = "detected; --format sets it"
+	}
+	fmt.Fprintf(r.env.Stdout, "format: %s (%s)\n", set.Format, how)
+	var res server.ImportResult
+	if r.o.dryRun {
+		res, err = s.DryRun(ctx, set)
+	} else {
+		res, err = s.Import(ctx, set)
+	}
 	if !committed(err) {
 		return err
 	}
-	for _, d := range res.Dangling {
-		fmt.Fprintf(r.env.Stderr, "%s:%d: warning: %s: %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	for _, w := range set.Warnings {
+		fmt.Fprintf(r.env.Stderr, "warning: %s\n", w)
 	}
-	_, perr := fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies in records, %d added to stored records\n", name, res.Created, res.Updated, res.Unchanged, res.Deps, res.Edges)
+	if set.WarningCount > len(set.Warnings) {
+		fmt.Fprintf(r.env.Stderr, "warning: ... and %d more\n", set.WarningCount-len(set.Warnings))
+	}
+	for k, d := range res.Dangling {
+		if k == server.MaxProblems {
+			fmt.Fprintf(r.env.Stderr, "warning: ... and %d more dependencies on ids not in the file nor the tracker\n", len(res.Dangling)-k)
+			break
+		}
+		fmt.Fprintf(r.env.Stderr, "warning: %s:%d: %s %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	}
+	if f := set.ForeignSummary(); f != "" {
+		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)
+	}
+	verb := "imported"
+	if r.o.dryRun {
+		verb = "dry run, nothing changed; would import"
+	}
+	_, perr := fmt.Fprintf(r.env.Stdout, "%s %s: %d created, %d updated, %d unchanged; %d dependencies in records (%d on ids not in the tracker), %d added to stored records; %d warnings\n",
+		verb, name, res.Created, res.Updated, res.Unchanged, res.Deps, len(res.Dangling), res.Edges, set.WarningCount+len(res.Dangling))
 	return errors.Join(err, perr)
 }
 
@@ -654,6 +692,28 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 {
 		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
 	}
-	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
-		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20})
+	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
+		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20}
+	if r.o.mcp.http == "" {
+		if r.o.mcp.tokenFile != "" || len(r.o.mcp.allowOrigins) > 0 {
+			return &exitError{ExitBadInput, "--token-file and --allow-origin apply to --http only"}
+		}
+		return mcp.Serve(ctx, o)
+	}
+	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins}
+	if r.o.mcp.tokenFile != "" {
+		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
+			return &exitError{ExitBadInput, err.Error()}
+		}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ready := make(chan string, 1)
+	h.Ready = ready
+	go func() {
+		if addr, ok := <-ready; ok {
+			fmt.Fprintf(r.env.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", addr, mcp.HTTPPath)
+		}
+	}()
+	return mcp.ServeHTTP(ctx, o, h)
 }

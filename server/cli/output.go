@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -63,6 +64,17 @@ func writeShow(w io.Writer, i server.Issue) error {
 	fmt.Fprintf(&b, "created: %s  updated: %s\n", i.CreatedAt, i.UpdatedAt)
 	if i.ClosedAt != nil {
 		fmt.Fprintf(&b, "closed: %s  reason: %s\n", *i.ClosedAt, i.CloseReason)
+	}
+	if i.Extra != "" {
+		m := i.Extra.Map()
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s: %s\n", k, m[k])
+		}
 	}
 	if i.Description != "" {
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(i.Description, "\n"))

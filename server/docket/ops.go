@@ -329,11 +329,24 @@ func reach(start, target string, next func(string) ([]string, error)) (bool, err
 	return false, nil
 }
 
+// errDryRun rolls back a dry-run import after its counts are taken.
+var errDryRun = errors.New("dry run")
+
 // Import upserts a decoded file in one transaction: a record that is new
 // is created as given, a record that differs replaces the stored one with
 // its version set one past the higher of the two, and edges land on stored
 // issues. Any failure rolls everything back.
 func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, false)
+}
+
+// DryRun counts what Import would do, and reports the same dangling
+// dependencies, then rolls back: nothing changes, not even the export.
+func (s *Service) DryRun(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, true)
+}
+
+func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool) (server.ImportResult, error) {
 	var res server.ImportResult
 	if s.prefix == "" {
 		return res, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
@@ -393,6 +406,9 @@ func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.Imp
 		for _, in := range set.Issues {
 			for _, d := range in.Deps {
 				res.Deps++
+				if server.IsExternal(d.ID) {
+					continue
+				}
 				ok, err := w.Has(d.ID)
 				if err != nil {
 					return err
@@ -402,7 +418,13 @@ func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.Imp
 				}
 			}
 		}
+		if dry {
+			return errDryRun
+		}
 		return nil
 	})
+	if dry && errors.Is(err, errDryRun) {
+		err = nil
+	}
 	return res, err
 }
