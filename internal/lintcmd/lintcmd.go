@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -176,6 +179,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:      "migrate",
+				Usage:     "write one claims file per shell claims gate (P1@path@regex@why and Q1@path@anchor@regex@why rows); --compare runs each script and check and prints both verdicts row by row",
+				ArgsUsage: "SCRIPT...",
+				Flags: []cli.Flag{dirFlag,
+					&cli.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runMigrate(c, stdout)
+				},
+			},
+			{
 				Name:      "explain",
 				Usage:     "print the documentation of a rule",
 				ArgsUsage: "CL001",
@@ -298,6 +313,67 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
 	}
 	return findingsExit(res.Findings)
+}
+
+func runMigrate(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() == 0 {
+		return usageErr("migrate takes the gate scripts to translate: claimslint migrate scripts/checks/*-claims.sh")
+	}
+	dir := c.String("dir")
+	cfg, err := config.Load(dir)
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	opts := migrate.Options{Dir: dir, ClaimsDir: cfg.ClaimsDir(), TrackerExport: cfg.Tracker.Export, Prefixes: cfg.Tracker.Prefixes}
+	var scripts []string
+	for _, a := range c.Args().Slice() {
+		rel, err := repoRelative(dir, a)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		scripts = append(scripts, rel)
+	}
+	var ok bool
+	if c.Bool("compare") {
+		ok, err = migrate.Compare(opts, scripts, func() (map[string]migrate.ClaimState, error) {
+			res, err := check.Run(check.Options{Dir: dir})
+			if err != nil {
+				return nil, err
+			}
+			out := map[string]migrate.ClaimState{}
+			for _, st := range res.Claims {
+				out[st.Decision+"/"+st.Claim] = migrate.ClaimState{State: st.State, Message: st.Message}
+			}
+			return out, nil
+		}, stdout)
+	} else {
+		ok, err = migrate.Write(opts, scripts, stdout)
+	}
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if !ok {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// repoRelative turns a script argument, given relative to the working
+// directory, into a path relative to the repository root dir.
+func repoRelative(dir, arg string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside the repository %s", arg, dir)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 func runList(c *cli.Context, stdout io.Writer) error {

@@ -92,6 +92,8 @@ type opts struct {
 // mcpOpts are docket mcp's flags.
 type mcpOpts struct {
 	maxInFlight, maxReplyMiB int
+	http, tokenFile          string
+	allowOrigins             multi
 }
 
 type multi []string

@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"log/slog"
 
@@ -158,6 +160,9 @@ func commands() map[string]command {
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
 				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
+				fs.StringVar(&o.mcp.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio")
+				fs.StringVar(&o.mcp.tokenFile, "token-file", "", "with --http: require Authorization: Bearer and the token on this `file`'s first line")
+				fs.Var(&o.mcp.allowOrigins, "allow-origin", "with --http: accept this Origin besides local pages (repeatable)")
 			},
 			run: runMCP,
 		},
@@ -744,6 +749,28 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 {
 		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
 	}
-	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
-		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20})
+	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
+		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20}
+	if r.o.mcp.http == "" {
+		if r.o.mcp.tokenFile != "" || len(r.o.mcp.allowOrigins) > 0 {
+			return &exitError{ExitBadInput, "--token-file and --allow-origin apply to --http only"}
+		}
+		return mcp.Serve(ctx, o)
+	}
+	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins}
+	if r.o.mcp.tokenFile != "" {
+		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
+			return &exitError{ExitBadInput, err.Error()}
+		}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ready := make(chan string, 1)
+	h.Ready = ready
+	go func() {
+		if addr, ok := <-ready; ok {
+			fmt.Fprintf(r.env.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", addr, mcp.HTTPPath)
+		}
+	}()
+	return mcp.ServeHTTP(ctx, o, h)
 }
