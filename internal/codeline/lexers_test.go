@@ -143,3 +143,23 @@ func TestMaskStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestShebang(t *testing.T) {
+	for src, want := range map[string]string{
+		"#!/bin/sh\n":                 "shell",
+		"#! /usr/bin/env bash\n":      "shell",
+		"#!/usr/bin/env -S bash -e\n": "shell",
+		"#!/usr/bin/env python3\n":    "python",
+		"#!/usr/bin/python3.11 -u\n":  "python",
+		"#!/usr/bin/perl -w\n":        "hash",
+		"#!\n":                        "hash",
+		"no shebang\n":                "none",
+	} {
+		if got := Name("bin/tool", []byte(src)); got != want {
+			t.Errorf("Name(bin/tool, %q) = %s, want %s", src, got, want)
+		}
+	}
+	if got := Name("tool.txt", []byte("#!/bin/sh\n")); got != "none" {
+		t.Errorf("a file with an extension is not read by its shebang: got %s", got)
+	}
+}
