@@ -70,6 +70,7 @@ func TestLexers(t *testing.T) {
 		{"a.py", "def f():\n    \"\"\"Doc needle().\"\"\"\n    return 1\n", []string{`c:"""Doc needle()."""`}},
 		{"a.py", "x = f'{a[\"k\"]} # {b}' # c\n", []string{"s:f'{", `s:"k"`, "s:} # {", "s:}'", "c:# c"}},
 		{"a.py", "x = (\n  'not a doc'\n)\n", []string{"s:'not a doc'"}},
+		{"a.py", "x = f'{id(a):#x}' # c\n", []string{"s:f'{", "s:}'", "c:# c"}},
 		{"a.py", `x = rb'\'' + u"y"`, []string{`s:rb'\''`, `s:u"y"`}},
 		// shell
 		{"a.sh", "echo $# ${#x} # note\n", []string{"c:# note"}},
