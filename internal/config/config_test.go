@@ -26,6 +26,15 @@ func TestParse(t *testing.T) {
 		{name: "escape", in: "decisions: a/../../b\n", err: "escapes the repository"},
 		{name: "absolute", in: "range_sites: [/etc/passwd]\n", err: "is absolute"},
 		{name: "bad prefix", in: "tracker: {prefixes: [a-b]}\n", err: "is not a prefix"},
+		{name: "statuses add to the defaults", in: "statuses:\n  Parked:  proposed\n  'On  Ice': deprecated\n", want: func(c *Config) {
+			c.Statuses["parked"] = "proposed"
+			c.Statuses["on ice"] = "deprecated"
+		}},
+		{name: "statuses override a default", in: "statuses: {draft: rejected}\n", want: func(c *Config) {
+			c.Statuses["draft"] = "rejected"
+		}},
+		{name: "status mapped to a non-status", in: "statuses: {parked: later}\n", err: `statuses: "parked" maps to "later"`},
+		{name: "status redefined", in: "statuses: {accepted: proposed}\n", err: `"accepted" is itself a status`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse([]byte(tc.in), Default())
