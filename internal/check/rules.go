@@ -112,8 +112,17 @@ Each file must be valid UTF-8; a decision file starts with a YAML front
 matter block ('---' ... '---') that parses and holds at least id: and status:
 (an adopted record may have no front matter, or one without id:);
 list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
+A byte order mark before the front matter is ignored.
 
-Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`}
+Markdown that would take the parser quadratic time is refused before it is
+parsed (D40): more than 32 block quotes or list items opened on one line, a
+table row of more than 64 cells, or too many unclosed inline openers
+(* _ [ ( < backtick ~ !) in one paragraph (the sum over paragraphs of their
+square above 50,000,000, about 7,000 in one paragraph).
+
+Fix: re-save the file as UTF-8 or correct the front matter at the reported
+key; split the paragraph or table, flatten the nesting, or put the text in
+a fenced code block.`}
 
 // vacuousRule is CL009.
 var vacuousRule = &Rule{ID: ruleid.Vacuous, Name: "vacuous-claim", Run: proveRun, Doc: `A claim must be able to fail (claimslint prove).

@@ -20,10 +20,7 @@ func pyCode(src []byte, i int, r *Regions, field bool, nest int) int {
 	n := len(src)
 	depth := 0
 	for i < n {
-		for i < n && !pySpecial[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, pySpecial); i >= n {
 			break
 		}
 		switch c := src[i]; c {

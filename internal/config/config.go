@@ -143,11 +143,20 @@ func DefaultStatuses() map[string]string {
 }
 
 // Load reads dir/.claimslint.yml over the defaults. A missing file is not an
-// error; an unknown key, a bad value or a path that leaves the repository is.
+// error; an unknown key, a bad value or a path that leaves the repository is,
+// and so is a configuration file that is a link out of dir (it is read
+// through os.Root, which refuses that).
 func Load(dir string) (Config, error) {
 	cfg := Default()
-	p := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(p)
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil // the caller reports the missing directory
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+	}
+	defer root.Close()
+	data, err := root.ReadFile(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

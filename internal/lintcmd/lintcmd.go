@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
@@ -170,9 +173,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
-				Name:         "list",
-				Usage:        "list every claim with its state and where it anchors now",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json")},
+				Name:  "list",
+				Usage: "list every claim with its state and where it anchors now",
+				Flags: []cli.Flag{dirFlag, formatFlag("text", "text", "json"),
+					&cli.BoolFlag{Name: "lexers", Usage: "list each file a claim reads with the lexer that reads it (D51) and the claims that read it"},
+				},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runList(c, stdout)
@@ -388,6 +393,9 @@ func runList(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
+	if c.Bool("lexers") {
+		return listLexers(snap, f, stdout)
+	}
 	res := check.Claims(snap, "")
 	if f == "json" {
 		enc := json.NewEncoder(stdout)
@@ -408,6 +416,55 @@ func runList(c *cli.Context, stdout io.Writer) error {
 			line += "\t" + s.Message
 		}
 		fmt.Fprintln(stdout, line)
+	}
+	return nil
+}
+
+// claimedFile is one file some claim reads, and the lexer that reads it.
+type claimedFile struct {
+	Path   string   `json:"path"`
+	Lexer  string   `json:"lexer"`
+	Claims []string `json:"claims"`
+}
+
+// listLexers writes every file that a claim's Path matches, with the name
+// of the lexer that separates its code from its comments, strings and
+// tests (D51), and the claims that read it, sorted by path.
+func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
+	byPath := map[string]*claimedFile{}
+	for _, d := range snap.Decisions {
+		for _, cl := range d.Claims {
+			if cl.Path == "" || strings.HasPrefix(cl.Kind, "exec") || strings.HasPrefix(cl.Kind, "tracker") || snapshot.ValidGlob(cl.Path) != "" {
+				continue
+			}
+			for _, p := range snap.Match(cl.Path) {
+				cf := byPath[p]
+				if cf == nil {
+					var head []byte
+					if path.Ext(p) == "" {
+						// Only a file without an extension is known by its
+						// shebang line.
+						head, _ = snap.Repo.ReadFile(p, check.MaxFileSize)
+					}
+					cf = &claimedFile{Path: p, Lexer: codeline.Name(p, head)}
+					byPath[p] = cf
+				}
+				cf.Claims = append(cf.Claims, cl.Decision+"/"+cl.ID)
+			}
+		}
+	}
+	files := make([]*claimedFile, 0, len(byPath))
+	for _, cf := range byPath {
+		files = append(files, cf)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	if f == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(files)
+	}
+	for _, cf := range files {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", cf.Path, cf.Lexer, strings.Join(cf.Claims, " "))
 	}
 	return nil
 }
