@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
@@ -33,8 +34,10 @@ type hit struct {
 	file string
 	line int
 	col  int
-	// text is the masked (code-only) line.
+	// text is the line (or prose unit) as the claim's scope reads it.
 	text string
+	// last is the last line of a prose unit that spans lines, else 0.
+	last int
 }
 
 func (h hit) pos() token.Position {
@@ -105,6 +108,18 @@ func (c *claim) prepareRow() bool {
 		return false
 	case c.kind == nil:
 		c.malformed(c.c.CellPos("kind"), "%s: unknown kind %q: write %s", c.name(), c.c.Kind, kindList())
+		return false
+	}
+	if _, ok := c.kind.(scopedKind); !ok && c.scope != "" {
+		c.malformed(c.c.CellPos("kind"), "%s: kind %s takes no scope (%q): only the kinds that read lines do", c.name(), c.kind.Name(), c.c.Kind)
+		return false
+	}
+	switch c.scope {
+	case "":
+		c.scope = ScopeCode
+	case ScopeCode, ScopeAny, ScopeComment, ScopeProse:
+	default:
+		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write code, any, comment or prose", c.name(), c.scope, c.c.Kind)
 		return false
 	}
 	return c.kind.Prepare(c)
@@ -295,7 +310,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	test := isTestFile(rel)
 	// Lines are split once per file and shared by every claim that needs
 	// them, not once per claim.
-	var codeLines, rawLines []string
+	var codeLines, rawLines, commentLines []string
 	var starts []int
 	split := func() {
 		if codeLines == nil {
@@ -303,6 +318,8 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			starts = lineStarts(src)
 		}
 	}
+	var units []register.Unit
+	unitsRead := false
 	var found []bool
 	if mm != nil {
 		found = mm.match(src)
@@ -310,6 +327,31 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	for k, cc := range ccs {
 		spec := cc.lines
 		if test && !spec.tests && spec.skipTests {
+			continue
+		}
+		if spec.scope == ScopeProse {
+			if !unitsRead {
+				units, unitsRead = register.ProseUnits(rel, src), true
+				split()
+			}
+			cc.mu.Lock()
+			for _, u := range units {
+				if spec.skip.Covers(rel, u.Start, u.End) {
+					continue // a claim table's pattern cell is not prose
+				}
+				loc := spec.anchor.FindStringIndex(u.Text)
+				if loc == nil {
+					continue
+				}
+				ln := sort.SearchInts(starts, u.Start+1) - 1
+				h := hit{rel, ln + 1, u.Start - starts[ln] + 1, u.Text, sort.SearchInts(starts, u.End)}
+				if (test || regions.InTest(u.Start)) && !spec.tests {
+					cc.record(&cc.test, h)
+					continue
+				}
+				cc.inScope(h)
+			}
+			cc.mu.Unlock()
 			continue
 		}
 		var lines []int // the lines to try, nil for all
@@ -332,27 +374,36 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			}
 			split()
 		}
+		if spec.scope == ScopeComment && commentLines == nil {
+			commentLines = splitLines(commentText(src, &regions))
+		}
 		cc.mu.Lock()
 		try := func(ln int) {
-			codeLine := codeLines[ln]
-			loc := spec.anchor.FindStringIndex(codeLine)
+			var scoped string
+			switch spec.scope {
+			case ScopeAny:
+				scoped = rawLines[ln]
+			case ScopeComment:
+				scoped = commentLines[ln]
+			default:
+				scoped = codeLines[ln]
+			}
+			loc := spec.anchor.FindStringIndex(scoped)
 			if loc == nil {
+				// A match outside the scope (in a comment for a code
+				// claim, in code for a comment claim) is kept for the
+				// message.
 				if raw := rawLines[ln]; len(cc.comment) < maxHits && spec.anchor.MatchString(raw) {
-					cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
+					cc.record(&cc.comment, hit{file: rel, line: ln + 1, col: 1, text: raw})
 				}
 				return
 			}
-			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
+			h := hit{file: rel, line: ln + 1, col: loc[0] + 1, text: scoped}
 			if (test || regions.InTest(starts[ln]+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}
-			cc.nCode++
-			if !spec.requireAtScan || cc.requireOK(codeLine) {
-				cc.record(&cc.code, h)
-			} else {
-				cc.record(&cc.reqFail, h)
-			}
+			cc.inScope(h)
 		}
 		if lines != nil {
 			for _, ln := range lines {
@@ -366,6 +417,36 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// inScope records a line (or prose unit) of the claim's scope on which
+// its anchor matched. The caller holds cc.mu.
+func (cc *claim) inScope(h hit) {
+	cc.nCode++
+	if !cc.lines.requireAtScan || cc.requireOK(h.text) {
+		cc.record(&cc.code, h)
+	} else {
+		cc.record(&cc.reqFail, h)
+	}
+}
+
+// commentText returns src with every byte outside a comment blanked
+// (newlines kept): the text a comment-scoped claim reads (D38).
+func commentText(src []byte, r *codeline.Regions) []byte {
+	out := make([]byte, len(src))
+	for i, c := range src {
+		if c == '\n' || c == '\r' {
+			out[i] = c
+		} else {
+			out[i] = ' '
+		}
+	}
+	for _, sp := range r.Spans {
+		if sp.Kind == codeline.Comment {
+			copy(out[sp.Start:sp.End], src[sp.Start:sp.End])
+		}
+	}
+	return out
 }
 
 // lineStarts returns the byte offset of the start of each line of src.
