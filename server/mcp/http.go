@@ -64,6 +64,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
+	softMemoryLimit()
 	addr := h.Addr
 	if addr == "" {
 		addr = DefaultHTTPAddr

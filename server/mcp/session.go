@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -122,4 +124,16 @@ func stopped(ctx context.Context) error {
 		return fmt.Errorf("claims_check did not finish within %s: check one decision at a time (the decision argument)", ClaimsCheckTimeout)
 	}
 	return errors.New("claims_check was cancelled")
+}
+
+// SoftMemoryLimit is the heap size past which the Go runtime collects
+// garbage eagerly in docket mcp, unless GOMEMLIMIT says otherwise. With the
+// in-flight cap it keeps RSS under 200 MiB while large replies pile up
+// (D54); it is a soft limit: live data over it is not refused.
+const SoftMemoryLimit = 128 << 20
+
+func softMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(SoftMemoryLimit)
+	}
 }

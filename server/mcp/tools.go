@@ -51,6 +51,7 @@ type Options struct {
 // Serve runs one MCP session over In and Out until In ends; it returns nil
 // after answering every request it read.
 func Serve(ctx context.Context, o Options) error {
+	softMemoryLimit()
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

@@ -50,7 +50,7 @@ var DrainGrace = 5 * time.Second
 // DefaultMaxInFlight is how many requests the server handles at once when
 // Transport.MaxInFlight is 0. Past it the transport stops reading its
 // input until a reply is written: the client's pipe fills, not our memory.
-const DefaultMaxInFlight = 16
+const DefaultMaxInFlight = 4
 
 // DefaultMaxReply is the largest reply frame written when
 // Transport.MaxReply is 0 (8 MiB). A larger reply is replaced by an error
@@ -749,6 +749,15 @@ func repairError(code int, msg, method string) (int, string) {
 func (c *conn) writeFrame(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if len(b) > 64<<10 {
+		// A large frame is not copied to append its newline: two writes,
+		// under the lock, so no other frame comes between them.
+		if _, err := c.out.Write(b); err != nil {
+			return fmt.Errorf("write stdout: %w", err)
+		}
+		_, err := c.out.Write([]byte{'\n'})
+		return err
+	}
 	buf := make([]byte, 0, len(b)+1)
 	buf = append(append(buf, b...), '\n')
 	if _, err := c.out.Write(buf); err != nil {

@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/claimslint/claimslint/server/sqlite"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkHTTP compares docket mcp --http's handler with go-sdk's stock
+// streamable handler serving the same SDK server and tools, over loopback
+// TCP with 64 requests in flight, each a tools/call issue_show inside one
+// 2025-11-25 session. docs/benchmarks.md quotes the medians of
+//
+//	go test ./server/mcp -run '^$' -bench HTTP -benchtime 1000x -count 3
+func BenchmarkHTTP(b *testing.B) {
+	dir := b.TempDir()
+	export := filepath.Join(dir, "issues.jsonl")
+	os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644)
+	store, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: export})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	o := Options{Store: store, Dir: dir, MaxInFlight: 64}
+	s := NewServer(o)
+	get := func(*http.Request) *sdk.Server { return s }
+	for _, c := range []struct {
+		name    string
+		handler http.Handler
+	}{
+		{"docket", NewHTTPHandler(o, HTTPOptions{})},
+		// The stock handler as it comes (SSE replies) and with JSON
+		// replies, the mode docket's front uses behind its screen.
+		{"sdk-stock", sdk.NewStreamableHTTPHandler(get, nil)},
+		{"sdk-stock-json", sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true})},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := httptest.NewServer(c.handler)
+			defer srv.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			post := func(session, body string) (*http.Response, []byte, error) {
+				r, _ := http.NewRequest("POST", srv.URL, bytes.NewReader([]byte(body)))
+				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Accept", "application/json, text/event-stream")
+				r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+				if session != "" {
+					r.Header.Set("Mcp-Session-Id", session)
+				}
+				resp, err := client.Do(r)
+				if err != nil {
+					return nil, nil, err
+				}
+				defer resp.Body.Close()
+				out, err := io.ReadAll(resp.Body)
+				return resp, out, err
+			}
+			resp, _, err := post("", `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			session := resp.Header.Get("Mcp-Session-Id")
+			post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			var next atomic.Int64
+			var failed atomic.Int64
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						k := next.Add(1)
+						if k > int64(b.N) {
+							return
+						}
+						_, out, err := post(session, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`, k))
+						if err != nil || !bytes.Contains(out, []byte(fmt.Sprintf(`"id":%d,"result"`, k))) {
+							failed.Add(1)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.StopTimer()
+			if n := failed.Load(); n > 0 {
+				b.Fatalf("%d of %d calls not answered with their result", n, b.N)
+			}
+		})
+	}
+}
