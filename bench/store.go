@@ -209,11 +209,7 @@ func beadsLines(n int) []byte {
 			id = fmt.Sprintf("bd-%04x.%d", k-1, k%7)
 		}
 		st := statuses[k%len(statuses)]
-		fmt.Fprintf(&b, `{"id":%q,"title":"Issue %d: make the sync path handle a renamed remote","description":"Steps:
-- run bd sync
-- rename the remote
-
-Expected: no error.",`, id, k)
+		fmt.Fprintf(&b, `{"id":%q,"title":"Issue %d: make the sync path handle a renamed remote","description":"Steps:\n- run bd sync\n- rename the remote\n\nExpected: no error.",`, id, k)
 		if k%8 == 0 {
 			b.WriteString(`"notes":"Looked at it on Monday; the fetch path needs the same fix.",`)
 		}
