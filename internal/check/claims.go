@@ -235,6 +235,7 @@ func (r *Result) scan(all []*claim) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sc := &scratch{}
 			for f := range work {
 				g := groupOf[f]
 				var mm *multiMatcher
@@ -254,7 +255,7 @@ func (r *Result) scan(all []*claim) {
 					})
 					mm, idx = g.mm, g.idx
 				}
-				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx); note != "" {
+				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx, sc); note != "" {
 					r.note(note)
 				}
 			}
@@ -271,9 +272,70 @@ func (r *Result) scan(all []*claim) {
 // multi-literal pass beats a bytes.Contains per claim.
 const multiMin = 4
 
+// scratch is one scan worker's reusable storage: the regions of the file
+// at hand, its masked text and its line index, so a file costs no
+// allocation beyond its bytes.
+type scratch struct {
+	regions codeline.Regions
+	mask    []byte
+	starts  []int
+}
+
+// lineIndex gives line bounds and numbers of src by byte offset. Lines are
+// never split into strings: a claim reads the bytes of its candidate lines
+// only (D49).
+type lineIndex struct {
+	src    []byte
+	sc     *scratch
+	lookup int
+	built  bool
+}
+
+// bounds returns the line holding byte off as [start, end): end excludes
+// the newline and a trailing '\r'; next is where the following line starts.
+func (l *lineIndex) bounds(off int) (start, end, next int) {
+	start = bytes.LastIndexByte(l.src[:off], '\n') + 1
+	end = bytes.IndexByte(l.src[off:], '\n')
+	if end < 0 {
+		end = len(l.src)
+		next = end + 1
+	} else {
+		end += off
+		next = end + 1
+	}
+	if end > start && l.src[end-1] == '\r' {
+		end--
+	}
+	return start, end, next
+}
+
+// number returns the 1-based number of the line starting at start. A few
+// lookups count newlines; past that, an index of line starts is built once
+// per file.
+func (l *lineIndex) number(start int) int {
+	l.lookup++
+	if l.lookup < 8 && !l.built {
+		return bytes.Count(l.src[:start], []byte{'\n'}) + 1
+	}
+	sc := l.sc
+	if !l.built {
+		sc.starts = append(sc.starts[:0], 0)
+		for i := 0; ; {
+			k := bytes.IndexByte(l.src[i:], '\n')
+			if k < 0 {
+				break
+			}
+			i += k + 1
+			sc.starts = append(sc.starts, i)
+		}
+		l.built = true
+	}
+	return sort.SearchInts(sc.starts, start+1)
+}
+
 // scanFile matches every claim in ccs against one file. It returns a note
-// when the file is skipped.
-func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int) string {
+// when the file is skipped. sc may be nil.
+func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
 	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
@@ -289,127 +351,124 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	if !utf8.Valid(src) {
 		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
 	}
-	var regions codeline.Regions
-	codeline.Scan(rel, src, &regions)
-	masked := regions.Masked(src)
-	test := isTestFile(rel)
-	// Lines are split once per file and shared by every claim that needs
-	// them, not once per claim.
-	var codeLines, rawLines []string
-	var starts []int
-	split := func() {
-		if codeLines == nil {
-			codeLines, rawLines = splitLines(masked), splitLines(src)
-			starts = lineStarts(src)
-		}
+	if sc == nil {
+		sc = &scratch{}
 	}
-	var found []bool
+	test := isTestFile(rel)
+	// Which claims can match at all: a claim whose required literal is not
+	// in the file cannot, and a file no claim can match is not lexed.
+	var found [][]int32
 	if mm != nil {
 		found = mm.match(src)
 	}
+	cand := make([]bool, len(ccs))
+	anyCand := false
 	for k, cc := range ccs {
 		spec := cc.lines
 		if test && !spec.tests && spec.skipTests {
 			continue
 		}
-		var lines []int // the lines to try, nil for all
 		if len(spec.literal) > 0 {
 			// Every match contains the literal, so only the lines that
 			// contain it can match: the regexp runs on those lines alone,
 			// never on the whole file.
 			if found != nil {
-				if !found[litIdx[k]] {
+				if found[litIdx[k]] == nil {
 					continue
 				}
 			} else if !bytes.Contains(src, spec.literal) {
 				continue
 			}
-			split()
-			lines = candidateLines(src, spec.literal, starts)
-		} else {
-			if !spec.filter.Match(masked) && !spec.filter.Match(src) {
-				continue
-			}
-			split()
 		}
+		cand[k], anyCand = true, true
+	}
+	if !anyCand {
+		return ""
+	}
+	codeline.Scan(rel, src, &sc.regions)
+	masked := src
+	if len(sc.regions.Spans) > 0 {
+		sc.mask = sc.regions.MaskTo(sc.mask, src)
+		masked = sc.mask
+	}
+	ln := &lineIndex{src: src, sc: sc}
+	for k, cc := range ccs {
+		if !cand[k] {
+			continue
+		}
+		spec := cc.lines
 		cc.mu.Lock()
-		try := func(ln int) {
-			codeLine := codeLines[ln]
-			loc := spec.anchor.FindStringIndex(codeLine)
+		try := func(start, end int) {
+			codeLine := masked[start:end]
+			loc := spec.anchor.FindIndex(codeLine)
 			if loc == nil {
-				if raw := rawLines[ln]; len(cc.comment) < maxHits && spec.anchor.MatchString(raw) {
-					cc.record(&cc.comment, hit{rel, ln + 1, 1, raw})
+				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
+					cc.record(&cc.comment, hit{rel, ln.number(start), 1, string(src[start:end])})
 				}
 				return
 			}
-			h := hit{rel, ln + 1, loc[0] + 1, codeLine}
-			if (test || regions.InTest(starts[ln]+loc[0])) && !spec.tests {
+			h := hit{rel, ln.number(start), loc[0] + 1, string(codeLine)}
+			if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}
 			cc.nCode++
-			if !spec.requireAtScan || cc.requireOK(codeLine) {
+			if !spec.requireAtScan || cc.requireOK(h.text) {
 				cc.record(&cc.code, h)
 			} else {
 				cc.record(&cc.reqFail, h)
 			}
 		}
-		if lines != nil {
-			for _, ln := range lines {
-				try(ln)
+		if lit := spec.literal; len(lit) > 0 {
+			// Candidate lines: those holding the literal, each once. The
+			// multi-literal pass already knows the first occurrences.
+			next := 0
+			visit := func(pos int) {
+				if pos < next {
+					return
+				}
+				start, end, nx := ln.bounds(pos)
+				try(start, end)
+				next = nx
 			}
-		} else {
-			for ln := range codeLines {
-				try(ln)
+			var known []int32
+			if found != nil {
+				known = found[litIdx[k]]
+			}
+			for _, e := range known {
+				visit(int(e) + 1 - len(lit))
+			}
+			if found == nil || len(known) == maxKnown {
+				// More occurrences than the pass kept: find the rest.
+				for next < len(src) {
+					i := bytes.Index(src[next:], lit)
+					if i < 0 {
+						break
+					}
+					visit(next + i)
+				}
+			}
+		} else if spec.filterRE().Match(masked) || spec.filterRE().Match(src) {
+			for start := 0; start <= len(src); {
+				end := bytes.IndexByte(src[start:], '\n')
+				next := len(src) + 1
+				if end < 0 {
+					end = len(src)
+				} else {
+					end += start
+					next = end + 1
+				}
+				e := end
+				if e > start && src[e-1] == '\r' {
+					e--
+				}
+				try(start, e)
+				start = next
 			}
 		}
 		cc.mu.Unlock()
 	}
 	return ""
-}
-
-// lineStarts returns the byte offset of the start of each line of src.
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// candidateLines returns, in order and once each, the 0-based lines of src
-// that contain lit.
-func candidateLines(src, lit []byte, starts []int) []int {
-	var out []int
-	for off := 0; ; {
-		i := bytes.Index(src[off:], lit)
-		if i < 0 {
-			return out
-		}
-		pos := off + i
-		ln := sort.SearchInts(starts, pos+1) - 1
-		if len(out) == 0 || out[len(out)-1] != ln {
-			out = append(out, ln)
-		}
-		// Continue after this line: one visit per line is enough.
-		if ln+1 < len(starts) {
-			off = starts[ln+1]
-		} else {
-			return out
-		}
-	}
-}
-
-// splitLines splits src at '\n' and drops a trailing '\r' from each line;
-// index i is line i+1.
-func splitLines(src []byte) []string {
-	lines := strings.Split(string(src), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }
 
 func describeSkip(err error) string {

@@ -23,7 +23,7 @@ ambiguous" (reported once, at the first hit, the others related).`
 }
 
 func (anchoredKind) Prepare(c *claim) bool {
-	return c.prepareLines(lineSpec{skipTests: true})
+	return c.prepareLines(&lineSpec{skipTests: true})
 }
 
 func (anchoredKind) Evaluate(c *claim) {

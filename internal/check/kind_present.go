@@ -15,7 +15,7 @@ Require on that same line when given.`
 }
 
 func (presentKind) Prepare(c *claim) bool {
-	return c.prepareLines(lineSpec{requireAtScan: true})
+	return c.prepareLines(&lineSpec{requireAtScan: true})
 }
 
 func (presentKind) Evaluate(c *claim) {

@@ -184,7 +184,9 @@ type claim struct {
 // lineSpec is what a line-reading kind asks of the scan.
 type lineSpec struct {
 	anchor  *regexp.Regexp // per line
-	filter  *regexp.Regexp // whole-file prefilter, (?m)
+	pattern string // the anchor's source, for filterRE
+	filter  *regexp.Regexp
+	once    sync.Once
 	literal []byte         // every anchor match contains it; may be empty
 	require *regexp.Regexp
 	negate  bool
@@ -251,7 +253,7 @@ func (c *claim) prepareFiles() bool {
 
 // prepareLines readies a kind that matches Anchor (and Require) on the
 // code lines of the files of Path.
-func (c *claim) prepareLines(spec lineSpec) bool {
+func (c *claim) prepareLines(spec *lineSpec) bool {
 	row := c.c
 	if row.Path == "" || row.Anchor == "" {
 		c.malformed(row.Pos, "%s: a %s claim needs Path and Anchor", c.name(), row.Kind)
@@ -267,7 +269,7 @@ func (c *claim) prepareLines(spec lineSpec) bool {
 		c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
 		return false
 	}
-	spec.filter = regexp.MustCompile("(?m)" + row.Anchor)
+	spec.pattern = row.Anchor
 	spec.literal = []byte(requiredLiteral(row.Anchor))
 	if req := row.Require; req != "" {
 		if strings.HasPrefix(req, "!") {
@@ -282,7 +284,7 @@ func (c *claim) prepareLines(spec lineSpec) bool {
 		return false
 	}
 	spec.tests = namesTests(row.Path)
-	c.lines = &spec
+	c.lines = spec
 	return true
 }
 
@@ -293,6 +295,13 @@ func (c *claim) noFiles() bool {
 	}
 	c.fail(c.c.CellPos("path"), "Path %s matches no file", quoteRE(c.c.Path))
 	return true
+}
+
+// filterRE is the anchor as a whole-file prefilter, (?m), compiled only for
+// the claims that have no required literal.
+func (s *lineSpec) filterRE() *regexp.Regexp {
+	s.once.Do(func() { s.filter = regexp.MustCompile("(?m)" + s.pattern) })
+	return s.filter
 }
 
 func (c *claim) requireOK(line string) bool {

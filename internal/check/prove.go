@@ -105,7 +105,7 @@ func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant)
 	c.read = read
 	if c.lines != nil {
 		for _, f := range c.files {
-			scanFile(read, f, []*claim{c}, nil, nil)
+			scanFile(read, f, []*claim{c}, nil, nil, nil)
 		}
 	}
 	return c, c.conclude()

@@ -126,8 +126,27 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 	return d
 }
 
+// dirPrefix is dir as a listing prefix: "" for the root, else "dir/".
+func dirPrefix(dir string) string {
+	d := strings.TrimSuffix(path.Clean(dir), "/")
+	if d == "." || d == "" {
+		return ""
+	}
+	return d + "/"
+}
+
 func (s *Snapshot) load() error {
 	cfg := s.Config
+	// Untracked files join the universe only where something looks: the
+	// directories the configuration names now, the claims' globs once the
+	// decisions are parsed (D49).
+	prefixes := []string{dirPrefix(cfg.Decisions)}
+	if cfg.Adopt != "" {
+		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
+	}
+	if err := s.Repo.ListUntracked(prefixes); err != nil {
+		return err
+	}
 	reg := s.addDoc(cfg.Register, s.Repo.ReadDoc)
 	if reg.Err != nil {
 		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
@@ -137,7 +156,7 @@ func (s *Snapshot) load() error {
 
 	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
 	for _, f := range s.Repo.Files {
-		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") {
+		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") || !s.Repo.Present(f) {
 			continue
 		}
 		base := f[len(dir):]
@@ -159,6 +178,17 @@ func (s *Snapshot) load() error {
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
 	s.resolveAdopted()
+	globs := []string{globPrefix(cfg.Scripts), globPrefix(cfg.Workflows)}
+	for _, d := range s.Decisions {
+		for _, c := range d.Claims {
+			if c.Path != "" {
+				globs = append(globs, globPrefix(c.Path))
+			}
+		}
+	}
+	if err := s.Repo.ListUntracked(globs); err != nil {
+		return err
+	}
 	for _, site := range cfg.RangeSites {
 		s.addDoc(site, s.Repo.ReadDoc)
 	}
@@ -317,7 +347,7 @@ func (s *Snapshot) matchUncached(glob string) []string {
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
-		if ok, _ := doublestar.Match(glob, files[i]); ok {
+		if ok, _ := doublestar.Match(glob, files[i]); ok && s.Repo.Present(files[i]) {
 			out = append(out, files[i])
 		}
 	}
