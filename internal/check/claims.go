@@ -85,13 +85,31 @@ func (r *Result) prepare() *prepared {
 			continue
 		}
 		for _, row := range d.Claims {
-			c := newClaim(r.Snapshot, d, row)
-			if !c.prepareRow() {
-				c.kind = nil // cannot be evaluated
-			}
-			p.bad = append(p.bad, c.bad...)
-			p.all = append(p.all, c)
+			p.all = append(p.all, newClaim(r.Snapshot, d, row))
 		}
+	}
+	// Rows are independent (compiling their patterns is most of the
+	// cost), so they are prepared on all cores; findings keep row order.
+	var wg sync.WaitGroup
+	next := make(chan *claim)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				if !c.prepareRow() {
+					c.kind = nil // cannot be evaluated
+				}
+			}
+		}()
+	}
+	for _, c := range p.all {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	for _, c := range p.all {
+		p.bad = append(p.bad, c.bad...)
 	}
 	r.prepared = p
 	return p
@@ -278,6 +296,7 @@ const multiMin = 4
 type scratch struct {
 	regions codeline.Regions
 	mask    []byte
+	line    []byte
 	starts  []int
 }
 
@@ -386,10 +405,18 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		return ""
 	}
 	codeline.Scan(rel, src, &sc.regions)
-	masked := src
-	if len(sc.regions.Spans) > 0 {
-		sc.mask = sc.regions.MaskTo(sc.mask, src)
-		masked = sc.mask
+	// Only candidate lines are masked, each alone; the whole file is
+	// masked only for a claim without a literal, which reads every line.
+	var masked []byte
+	whole := func() []byte {
+		if masked == nil {
+			masked = src
+			if len(sc.regions.Spans) > 0 {
+				sc.mask = sc.regions.MaskTo(sc.mask, src)
+				masked = sc.mask
+			}
+		}
+		return masked
 	}
 	ln := &lineIndex{src: src, sc: sc}
 	for k, cc := range ccs {
@@ -399,7 +426,13 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		spec := cc.lines
 		cc.mu.Lock()
 		try := func(start, end int) {
-			codeLine := masked[start:end]
+			var codeLine []byte
+			if masked != nil {
+				codeLine = masked[start:end]
+			} else {
+				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
+				codeLine = sc.line
+			}
 			loc := spec.anchor.FindIndex(codeLine)
 			if loc == nil {
 				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
@@ -448,7 +481,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 					visit(next + i)
 				}
 			}
-		} else if spec.filterRE().Match(masked) || spec.filterRE().Match(src) {
+		} else if spec.filterRE().Match(whole()) || spec.filterRE().Match(src) {
 			for start := 0; start <= len(src); {
 				end := bytes.IndexByte(src[start:], '\n')
 				next := len(src) + 1

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"unsafe"
 )
 
 // readNoLinks reads rel beneath Root with one openat per path component,
@@ -18,30 +21,10 @@ import (
 // call per component, where a Lstat of every prefix costs one per prefix
 // and component (D49).
 func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
-	dirfd, err := syscall.Open(r.Root, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	fd, err := r.openNoLinks(rel)
 	if err != nil {
-		return nil, fmt.Errorf("open repository root: %w", err)
-	}
-	parts := strings.Split(rel, "/")
-	for k, comp := range parts[:len(parts)-1] {
-		fd, err := openat(dirfd, comp, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC)
-		if err != nil {
-			err = r.linkOr(strings.Join(parts[:k+1], "/"), true, rel, err)
-			syscall.Close(dirfd)
-			return nil, err
-		}
-		syscall.Close(dirfd)
-		dirfd = fd
-	}
-	base := parts[len(parts)-1]
-	// O_NONBLOCK: a FIFO is refused below instead of blocking the open.
-	fd, err := openat(dirfd, base, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC)
-	if err != nil {
-		err = r.linkOr(rel, false, rel, err)
-		syscall.Close(dirfd)
 		return nil, err
 	}
-	syscall.Close(dirfd)
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
@@ -80,6 +63,113 @@ func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// openNoLinks opens rel for reading. Where the kernel has openat2, one
+// call with RESOLVE_NO_SYMLINKS and RESOLVE_BENEATH refuses a link at any
+// component and any escape from Root; elsewhere each component is opened
+// with O_NOFOLLOW in turn.
+func (r *Repo) openNoLinks(rel string) (int, error) {
+	root, err := r.rootFD()
+	if err != nil {
+		return -1, err
+	}
+	if !noOpenat2.Load() {
+		fd, err := openat2(root, rel, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, resolveNoSymlinks|resolveBeneath)
+		switch {
+		case err == nil:
+			return fd, nil
+		case err == syscall.ENOSYS || err == syscall.EPERM:
+			noOpenat2.Store(true) // old kernel or a seccomp filter: walk
+		case err == syscall.ELOOP || err == syscall.ENOTDIR || err == syscall.EXDEV:
+			return -1, r.whichLink(rel, err)
+		default:
+			return -1, &fs.PathError{Op: "open", Path: rel, Err: err}
+		}
+	}
+	dirfd, err := syscall.Dup(root)
+	if err != nil {
+		return -1, fmt.Errorf("open repository root: %w", err)
+	}
+	parts := strings.Split(rel, "/")
+	for k, comp := range parts[:len(parts)-1] {
+		fd, err := openat(dirfd, comp, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC)
+		syscall.Close(dirfd)
+		if err != nil {
+			return -1, r.linkOr(strings.Join(parts[:k+1], "/"), true, rel, err)
+		}
+		dirfd = fd
+	}
+	// O_NONBLOCK: a FIFO is refused after the open instead of blocking it.
+	fd, err := openat(dirfd, parts[len(parts)-1], syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC)
+	syscall.Close(dirfd)
+	if err != nil {
+		return -1, r.linkOr(rel, false, rel, err)
+	}
+	return fd, nil
+}
+
+// whichLink names the component of rel that is a symbolic link, after an
+// open refused one.
+func (r *Repo) whichLink(rel string, err error) error {
+	parts := strings.Split(rel, "/")
+	for k := range parts {
+		prefix := strings.Join(parts[:k+1], "/")
+		if st, lerr := os.Lstat(r.Abs(prefix)); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if k == len(parts)-1 {
+				return fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+			}
+			return fmt.Errorf("%w: a symbolic link at %s", ErrNotRegular, prefix)
+		}
+	}
+	return &fs.PathError{Op: "open", Path: rel, Err: err}
+}
+
+// rootFD is a descriptor of Root, opened once per Repo and closed when
+// the Repo is collected.
+func (r *Repo) rootFD() (int, error) {
+	r.rootOnce.Do(func() {
+		fd, err := syscall.Open(r.Root, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			r.rootErr = fmt.Errorf("open repository root: %w", err)
+			return
+		}
+		r.root = fd
+		runtime.AddCleanup(r, func(fd int) { syscall.Close(fd) }, fd)
+	})
+	return r.root, r.rootErr
+}
+
+var noOpenat2 atomic.Bool
+
+const (
+	sysOpenat2        = 437 // the same number on every Linux architecture
+	resolveNoSymlinks = 0x04
+	resolveBeneath    = 0x08
+)
+
+type openHow struct {
+	flags   uint64
+	mode    uint64
+	resolve uint64
+}
+
+func openat2(dirfd int, path string, flags int, resolve uint64) (int, error) {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return -1, err
+	}
+	how := openHow{flags: uint64(flags), resolve: resolve}
+	for {
+		fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		if errno == syscall.EINTR || errno == syscall.EAGAIN {
+			continue
+		}
+		if errno != 0 {
+			return -1, errno
+		}
+		return int(fd), nil
+	}
 }
 
 func openat(dirfd int, name string, flags int) (int, error) {

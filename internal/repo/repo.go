@@ -36,6 +36,10 @@ type Repo struct {
 	// listed are the prefixes whose untracked files are in Files.
 	listed  map[string]bool
 	present sync.Map // rel -> bool
+
+	rootOnce sync.Once
+	root     int // descriptor of Root (Linux reads)
+	rootErr  error
 }
 
 // Open lists the universe of dir. It fails when dir does not exist or git
