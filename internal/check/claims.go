@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/codeline"
@@ -33,8 +34,10 @@ type hit struct {
 	file string
 	line int
 	col  int
-	// text is the masked (code-only) line.
+	// text is the masked (code-only) line; size is its length in bytes
+	// where text is not kept (a line the anchor was not run on).
 	text string
+	size int
 }
 
 func (h hit) pos() token.Position {
@@ -167,7 +170,9 @@ func claimRun(p *Pass) error {
 		}
 		live = append(live, c)
 	}
-	r.scan(live)
+	if err := r.scan(live); err != nil {
+		return err
+	}
 	for _, c := range live {
 		st := c.conclude()
 		r.Claims = append(r.Claims, st)
@@ -199,7 +204,7 @@ func (c *claim) conclude() ClaimState {
 
 // scan reads every file some present or anchored claim touches, once, on
 // all cores.
-func (r *Result) scan(all []*claim) {
+func (r *Result) scan(all []*claim) error {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
@@ -255,6 +260,9 @@ func (r *Result) scan(all []*claim) {
 			defer wg.Done()
 			sc := &scratch{}
 			for f := range work {
+				if r.overBudget(f) {
+					continue // drain: the run has failed
+				}
 				g := groupOf[f]
 				var mm *multiMatcher
 				var idx []int
@@ -284,11 +292,40 @@ func (r *Result) scan(all []*claim) {
 	}
 	close(work)
 	wg.Wait()
+	return r.budgetErr()
 }
 
 // multiMin is the number of claims on one file from which one
 // multi-literal pass beats a bytes.Contains per claim.
 const multiMin = 4
+
+// DefaultBudget is how long one run may take when Options.Budget is zero.
+const DefaultBudget = 10 * time.Minute
+
+// overBudget reports whether the run's time budget is spent, recording the
+// first file it was spent on; a run over budget reads no further file.
+func (r *Result) overBudget(file string) bool {
+	r.budgetMu.Lock()
+	defer r.budgetMu.Unlock()
+	if r.overFile != "" {
+		r.skippedFiles++
+		return true
+	}
+	if r.deadline.IsZero() || time.Now().Before(r.deadline) {
+		return false
+	}
+	r.overFile = file
+	return true
+}
+
+// budgetErr is the run's error when its budget was spent: it names the
+// file the scan had reached and says how to go on (D56).
+func (r *Result) budgetErr() error {
+	if r.overFile == "" {
+		return nil
+	}
+	return fmt.Errorf("the check took longer than its budget of %s: it stopped at %s with %d more files unread; raise --budget, or narrow the claims' Path globs", r.budget, r.overFile, r.skippedFiles)
+}
 
 // scratch is one scan worker's reusable storage: the regions of the file
 // at hand, its masked text and its line index, so a file costs no
@@ -302,7 +339,7 @@ type scratch struct {
 
 // lineIndex gives line bounds and numbers of src by byte offset. Lines are
 // never split into strings: a claim reads the bytes of its candidate lines
-// only (D49).
+// only (D56).
 type lineIndex struct {
 	src    []byte
 	sc     *scratch
@@ -426,6 +463,10 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		spec := cc.lines
 		cc.mu.Lock()
 		try := func(start, end int) {
+			if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
+				cc.record(&cc.costly, hit{file: rel, line: ln.number(start), col: 1, size: end - start})
+				return
+			}
 			var codeLine []byte
 			if masked != nil {
 				codeLine = masked[start:end]
@@ -436,11 +477,11 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			loc := spec.anchor.FindIndex(codeLine)
 			if loc == nil {
 				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
-					cc.record(&cc.comment, hit{rel, ln.number(start), 1, string(src[start:end])})
+					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
 				}
 				return
 			}
-			h := hit{rel, ln.number(start), loc[0] + 1, string(codeLine)}
+			h := hit{file: rel, line: ln.number(start), col: loc[0] + 1, text: string(codeLine)}
 			if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return

@@ -31,6 +31,9 @@ func (anchoredKind) Evaluate(c *claim) {
 		return
 	}
 	row := c.c
+	if c.nCode <= 1 && c.notRun() {
+		return
+	}
 	switch {
 	case c.nCode == 0:
 		extra := ""

@@ -27,6 +27,9 @@ func (presentKind) Evaluate(c *claim) {
 		return
 	}
 	row := c.c
+	if c.notRun() {
+		return
+	}
 	switch {
 	case len(c.reqFail) > 0:
 		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))

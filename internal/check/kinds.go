@@ -165,6 +165,7 @@ type claim struct {
 	lines *lineSpec
 
 	mu      sync.Mutex
+	costly  []hit // lines the anchor was not run on: over maxMatchCost
 	code    []hit // anchor on a code line, Require satisfied (when checked at scan)
 	reqFail []hit // anchor on a code line, Require not satisfied
 	comment []hit // anchor only in a comment
@@ -184,16 +185,19 @@ type claim struct {
 // lineSpec is what a line-reading kind asks of the scan.
 type lineSpec struct {
 	anchor  *regexp.Regexp // per line
-	pattern string // the anchor's source, for filterRE
+	pattern string         // the anchor's source, for filterRE
 	filter  *regexp.Regexp
 	once    sync.Once
-	literal []byte         // every anchor match contains it; may be empty
+	literal []byte // every anchor match contains it; may be empty
 	require *regexp.Regexp
 	negate  bool
 	// tests: Path names test files explicitly, so test files count.
 	tests bool
 	// skipTests: test files are not scanned at all unless tests.
 	skipTests bool
+	// cost is the anchor's states per byte when it has no literal prefix
+	// (0 otherwise): a line of n bytes costs up to n*cost steps (D56).
+	cost int
 	// requireAtScan: Require is checked on each hit line during the scan
 	// (present); otherwise the kind checks it when it evaluates (anchored).
 	requireAtScan bool
@@ -270,7 +274,13 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		return false
 	}
 	spec.pattern = row.Anchor
-	spec.literal = []byte(requiredLiteral(row.Anchor))
+	lit, insts := analyse(row.Anchor)
+	spec.literal = []byte(lit)
+	if prefix, _ := spec.anchor.LiteralPrefix(); prefix == "" {
+		// Without a literal prefix the matcher tracks up to insts states
+		// at every byte of a line; with one it skips to the prefix.
+		spec.cost = insts
+	}
 	if req := row.Require; req != "" {
 		if strings.HasPrefix(req, "!") {
 			spec.negate = true
@@ -285,6 +295,23 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	spec.tests = namesTests(row.Path)
 	c.lines = spec
+	return true
+}
+
+// maxMatchCost bounds the steps one anchor may take on one line: a line
+// times the anchor's states. Above it (a hostile `[a-y]{999}z` on a 4 MB
+// line would take minutes) the anchor is not run on that line, and the
+// claim fails saying so (D56).
+const maxMatchCost = 1 << 30
+
+// notRun fails the claim when the anchor was not run on some line and
+// nothing else satisfied it; it reports whether it did.
+func (c *claim) notRun() bool {
+	if len(c.costly) == 0 {
+		return false
+	}
+	h := c.costly[0]
+	c.fail(h.pos(), "Anchor %s was not run on %s: a %d-byte line times the anchor's %d states is over the budget of %d steps; anchor on a literal, or narrow Path", quoteRE(c.c.Anchor), h, h.size, c.lines.cost, maxMatchCost)
 	return true
 }
 

@@ -8,7 +8,7 @@ const maxKnown = 16
 
 // denseLimit bounds the automaton kept as a full table (1 KiB a state);
 // a larger one (thousands of literals) keeps sparse edges instead, so ten
-// thousand claims on one file cost megabytes, not hundreds (D49).
+// thousand claims on one file cost megabytes, not hundreds (D56).
 var denseLimit = 4096
 
 // multiMatcher finds where each of many literals occurs in a text in one

@@ -71,6 +71,13 @@ func proveRun(p *Pass) error {
 		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
 			continue
 		}
+		where := c.c.Pos.Filename
+		if len(c.files) > 0 {
+			where = c.files[0]
+		}
+		if r.overBudget(where) {
+			return r.budgetErr()
+		}
 		pr, provable := r.prove(d, c.c)
 		if !provable {
 			continue

@@ -19,7 +19,7 @@ import (
 // makes the open fail instead of being followed, and no component can be
 // "..", so nothing outside Root is ever opened (D9). It costs one system
 // call per component, where a Lstat of every prefix costs one per prefix
-// and component (D49).
+// and component (D56).
 func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
 	fd, err := r.openNoLinks(rel)
 	if err != nil {

@@ -48,7 +48,7 @@ type Repo struct {
 // Inside git it runs `git ls-files -s` once: the tracked files and their
 // index modes. Untracked files (not ignored) join the universe through
 // ListUntracked, for the directories a caller names, so a tree whose
-// claims name a few directories is not walked whole (D49).
+// claims name a few directories is not walked whole (D56).
 func Open(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

@@ -44,8 +44,11 @@ type Doc struct {
 	// Fenced is Src with fenced code blocks blanked (newlines kept): the
 	// text tracker ids are looked up in.
 	Fenced []byte
-	// Counted are the counts stated right before a list (CL010).
+	// Counted are the counts stated right before a list (CL010), found in
+	// the parse of the register or decision, or in a parse of its own for
+	// a range site.
 	Counted []register.CountedList
+	counted bool
 }
 
 // Snapshot is a repository as the rules see it.
@@ -119,7 +122,6 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 		d.Src = data
 		d.Lines = register.NewLines(rel, data)
 		d.Fenced = maskFences(data)
-		d.Counted = register.CountedLists(rel, data)
 	}
 	s.docs[rel] = d
 	s.order = append(s.order, rel)
@@ -139,7 +141,7 @@ func (s *Snapshot) load() error {
 	cfg := s.Config
 	// Untracked files join the universe only where something looks: the
 	// directories the configuration names now, the claims' globs once the
-	// decisions are parsed (D49).
+	// decisions are parsed (D56).
 	prefixes := []string{dirPrefix(cfg.Decisions)}
 	if cfg.Adopt != "" {
 		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
@@ -152,6 +154,9 @@ func (s *Snapshot) load() error {
 		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
 	}
 	s.Register = register.ParseRegister(cfg.Register, reg.Src)
+	if s.Register.HasCounted {
+		reg.Counted, reg.counted = s.Register.Counted, true
+	}
 	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
 
 	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
@@ -192,6 +197,11 @@ func (s *Snapshot) load() error {
 	for _, site := range cfg.RangeSites {
 		s.addDoc(site, s.Repo.ReadDoc)
 	}
+	for _, doc := range s.docs {
+		if doc.Err == nil && !doc.counted {
+			doc.Counted, doc.counted = register.CountedLists(doc.Path, doc.Src), true
+		}
+	}
 
 	if exp := cfg.Tracker.Export; exp != "" {
 		data, err := s.Repo.ReadFile(exp, tracker.MaxExport)
@@ -224,6 +234,9 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 		return nil
 	}
 	d := parse(f, doc.Src)
+	if d.HasCounted {
+		doc.Counted, doc.counted = d.Counted, true // one parse: no second one for the counts
+	}
 	s.Decisions = append(s.Decisions, d)
 	s.ParseFindings = append(s.ParseFindings, d.Findings...)
 	return d
