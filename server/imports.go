@@ -3,8 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -17,222 +18,529 @@ const (
 	FormatGitHub = "github"
 )
 
+// MaxProblems caps how many problems (and how many warnings) an import
+// lists; the rest are counted.
+const MaxProblems = 50
+
 // Edge is a dependency to add to an issue that is not in the imported file
-// but must already be in the tracker (a beads "A depends on B" lands on B).
+// but must already be in the tracker, or a dependency an import reports.
 type Edge struct {
 	From string
 	Dep  Dep
 	Line int
 }
 
+// Problem is one thing wrong (or, as a warning, changed) in an import file,
+// at a line and a field.
+type Problem struct {
+	Path  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (p Problem) String() string {
+	if p.Field == "" {
+		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", p.Path, p.Line, p.Field, p.Msg)
+}
+
+// Problems is the error of an import that found bad records: every one it
+// found, in file order, at most MaxProblems listed. Nothing was imported.
+type Problems struct {
+	List  []Problem
+	Total int
+}
+
+func (e *Problems) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem(s); nothing was imported", e.Total)
+	for _, p := range e.List {
+		b.WriteString("\n")
+		b.WriteString(p.String())
+	}
+	if e.Total > len(e.List) {
+		fmt.Fprintf(&b, "\n... and %d more", e.Total-len(e.List))
+	}
+	return b.String()
+}
+
+// Is makes Problems an ErrInvalid: bad content, not a tool failure.
+func (e *Problems) Is(target error) bool { return target == ErrInvalid }
+
 // ImportSet is what an import file decodes to: whole records to upsert,
-// and edges to add to records already stored.
+// edges to add to records already stored, and what the decoder changed
+// or met on the way.
 type ImportSet struct {
-	Issues []Issue
-	Edges  []Edge
+	// Format is the format read; Detected says it was not given.
+	Format   string
+	Detected bool
+	Issues   []Issue
+	Edges    []Edge
 	// Lines maps an issue id to its line in the file, for messages.
 	Lines map[string]int
+	// Warnings lists what was normalised or kept with a note (at most
+	// MaxProblems); WarningCount counts them all.
+	Warnings     []Problem
+	WarningCount int
+	// Foreign counts values kept verbatim that docket does not create, by
+	// field (status, type, dependency type) and value.
+	Foreign map[string]map[string]int
 }
 
-// DecodeImport reads an import file in one of the formats. Every record is
-// converted and validated before anything is returned, so a bad line means
-// nothing is applied. now stamps records that carry no times.
-func DecodeImport(path string, data []byte, format, prefix string, now time.Time) (*ImportSet, error) {
-	switch format {
-	case FormatDocket, "":
-		issues, err := ReadJSONL(path, bytes.NewReader(data), prefix)
-		if err != nil {
-			return nil, err
-		}
-		set := &ImportSet{Issues: issues, Lines: map[string]int{}}
-		return set, nil
-	case FormatBeads:
-		return decodeBeads(path, data, prefix, now)
-	case FormatGitHub:
-		return decodeGitHub(path, data, prefix, now)
+type decoder struct {
+	path     string
+	now      time.Time
+	problems Problems
+	set      *ImportSet
+}
+
+func (d *decoder) bad(line int, field, format string, args ...any) {
+	d.problems.Total++
+	if len(d.problems.List) < MaxProblems {
+		d.problems.List = append(d.problems.List, Problem{d.path, line, field, fmt.Sprintf(format, args...)})
 	}
-	return nil, Invalidf("import format %q: use docket, beads or github", format)
 }
 
-type beadsDep struct {
-	IssueID     string `json:"issue_id"`
-	DependsOnID string `json:"depends_on_id"`
-	Type        string `json:"type"`
+func (d *decoder) warn(line int, field, format string, args ...any) {
+	d.set.WarningCount++
+	if len(d.set.Warnings) < MaxProblems {
+		d.set.Warnings = append(d.set.Warnings, Problem{d.path, line, field, fmt.Sprintf(format, args...)})
+	}
 }
 
-type beadsComment struct {
-	Author    string `json:"author"`
-	Text      string `json:"text"`
-	CreatedAt string `json:"created_at"`
+func (d *decoder) foreign(field, value string, known bool) {
+	if known {
+		return
+	}
+	if d.set.Foreign[field] == nil {
+		d.set.Foreign[field] = map[string]int{}
+	}
+	d.set.Foreign[field][value]++
 }
 
-type beadsIssue struct {
-	ID                 string         `json:"id"`
-	Title              string         `json:"title"`
-	Description        string         `json:"description"`
-	Design             string         `json:"design"`
-	AcceptanceCriteria string         `json:"acceptance_criteria"`
-	Notes              string         `json:"notes"`
-	Status             string         `json:"status"`
-	Priority           *int           `json:"priority"`
-	IssueType          string         `json:"issue_type"`
-	Labels             []string       `json:"labels"`
-	Dependencies       []beadsDep     `json:"dependencies"`
-	Comments           []beadsComment `json:"comments"`
-	CreatedAt          string         `json:"created_at"`
-	UpdatedAt          string         `json:"updated_at"`
-	ClosedAt           string         `json:"closed_at"`
-	CloseReason        string         `json:"close_reason"`
+// DetectFormat names the format of an import file: a JSON array is gh's;
+// a line holding docket's schema key is docket's; any other object per
+// line is beads'. ok is false when the file holds no JSON object at all.
+func DetectFormat(data []byte) (format string, ok bool) {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(t) == 0 {
+		return FormatDocket, true // an empty file imports nothing in any format
+	}
+	if t[0] == '[' {
+		return FormatGitHub, true
+	}
+	if t[0] != '{' {
+		return "", false
+	}
+	line, _, _ := bytes.Cut(t, []byte("\n"))
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		return "", false
+	}
+	if _, ok := probe["schema"]; ok {
+		return FormatDocket, true
+	}
+	return FormatBeads, true
 }
 
-// decodeBeads converts a beads issues.jsonl. Beads keeps edges on the
-// dependent ("A depends on B"); docket keeps a blocks edge on the blocker,
-// so "A depends on B" becomes "B blocks A". Design, acceptance criteria and
-// notes are kept as sections of the description rather than dropped.
-func decodeBeads(path string, data []byte, prefix string, now time.Time) (*ImportSet, error) {
-	set := &ImportSet{Lines: map[string]int{}}
-	byID := map[string]int{}
+// DecodeImport reads an import file in one of the formats ("" detects it).
+// Every record is converted and validated before anything is returned, and
+// every problem is collected (file:line: field: problem, at most
+// MaxProblems listed) into a *Problems error, so a caller applies all
+// records or none. now stamps records that carry no times. prefix is the
+// tracker's, for gh numbers; records of other trackers keep their ids.
+func DecodeImport(path string, data []byte, format, prefix string, now time.Time) (*ImportSet, error) {
+	set := &ImportSet{Format: format, Lines: map[string]int{}, Foreign: map[string]map[string]int{}}
+	if format == "" {
+		f, ok := DetectFormat(data)
+		if !ok {
+			return nil, &Problems{List: []Problem{{path, 1, "", "not JSON lines (docket or beads) nor a JSON array (gh issue list --json): give --format docket, beads or github"}}, Total: 1}
+		}
+		set.Format, set.Detected = f, true
+	}
+	d := &decoder{path: path, now: now, set: set}
+	switch set.Format {
+	case FormatDocket:
+		d.docket(data)
+	case FormatBeads:
+		d.beads(data)
+	case FormatGitHub:
+		if prefix == "" {
+			return nil, Invalidf("a GitHub import needs the tracker's prefix; run docket init --prefix first")
+		}
+		d.github(data, prefix)
+	default:
+		return nil, Invalidf("import format %q: use docket, beads or github", format)
+	}
+	if d.problems.Total > 0 {
+		return nil, &d.problems
+	}
+	return set, nil
+}
+
+// add validates a converted record and keeps it, reporting a duplicate id.
+func (d *decoder) add(n int, i Issue) {
+	i.Normalize()
+	if _, _, ok := SplitID(i.ID); !ok {
+		d.bad(n, "id", "%q is not <prefix>-<rest> (letters, digits, - _ and .)", i.ID)
+		return
+	}
+	err := i.ValidateContent()
+	if err == nil && slices.ContainsFunc(i.Deps, func(x Dep) bool { return x.ID == i.ID }) {
+		err = Invalidf("%s depends on itself", i.ID)
+	}
+	if err != nil {
+		d.bad(n, "", "%s", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+		return
+	}
+	if first, dup := d.set.Lines[i.ID]; dup {
+		d.bad(n, "id", "%s already on line %d", i.ID, first)
+		return
+	}
+	d.set.Lines[i.ID] = n
+	d.set.Issues = append(d.set.Issues, i)
+}
+
+func (d *decoder) lines(data []byte, fn func(n int, line []byte)) {
+	err := eachLine(bytes.NewReader(data), func(n int, line []byte) error {
+		fn(n, line)
+		return nil
+	})
+	if le, ok := err.(*LineError); ok {
+		d.bad(le.Line, "", "%v", le.Err)
+	} else if err != nil {
+		d.bad(0, "", "%v", err)
+	}
+}
+
+func (d *decoder) docket(data []byte) {
+	d.lines(data, func(n int, line []byte) {
+		i, err := decodeLine(line)
+		if err != nil {
+			if f, _ := DetectFormat(line); f == FormatBeads {
+				d.bad(n, "", "%v; this line looks like a beads export: import it with --format beads (or without --format)", err)
+			} else {
+				d.bad(n, "", "%v", err)
+			}
+			return
+		}
+		d.foreign("status", string(i.Status), slices.Contains(Statuses, i.Status))
+		d.foreign("type", string(i.Type), slices.Contains(Types, i.Type))
+		for _, dep := range i.Deps {
+			d.foreign("dependency type", string(dep.Type), knownDep(dep.Type))
+		}
+		d.add(n, i)
+	})
+}
+
+func knownDep(t DepType) bool {
+	return slices.Contains(DepTypes, t) || t == DepDependsOn || t == DepParentChild
+}
+
+// fields decodes one JSON object into its keys; extra collects the keys
+// the caller does not take.
+type fields struct {
+	d     *decoder
+	n     int
+	m     map[string]json.RawMessage
+	extra map[string]json.RawMessage
+	where string // "" for the record, "comments[2]" for a nested object
+}
+
+func (d *decoder) object(n int, raw []byte, where string) (*fields, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		what := "a JSON object"
+		if err != nil {
+			what = fmt.Sprintf("a JSON object (%v)", err)
+		}
+		d.bad(n, where, "want %s", what)
+		return nil, false
+	}
+	return &fields{d: d, n: n, m: m, extra: map[string]json.RawMessage{}, where: where}, true
+}
+
+func (f *fields) name(k string) string {
+	if f.where == "" {
+		return k
+	}
+	return f.where + "." + k
+}
+
+// take removes key k and decodes it into v; absent or null leaves v alone.
+func (f *fields) take(k string, v any) bool {
+	raw, ok := f.m[k]
+	if !ok {
+		return false
+	}
+	delete(f.m, k)
+	if string(raw) == "null" {
+		return false
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		f.d.bad(f.n, f.name(k), "want %s, got %s", kind(v), short(raw))
+		return false
+	}
+	return true
+}
+
+// keep puts the original value of k into extra, for a field whose value
+// docket normalised.
+func (f *fields) keep(k string, v any) {
+	b, _ := json.Marshal(v)
+	f.extra[k] = b
+}
+
+// rest moves every key not taken into extra and returns it canonically.
+func (f *fields) rest() Raw {
+	for k, v := range f.m {
+		f.extra[k] = v
+	}
+	r, err := RawOf(f.extra)
+	if err != nil {
+		f.d.bad(f.n, f.where, "%v", err)
+	}
+	return r
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case *string:
+		return "a string"
+	case *int, *int64:
+		return "a whole number"
+	case *[]string:
+		return "an array of strings"
+	case *[]json.RawMessage:
+		return "an array"
+	}
+	return "another JSON type"
+}
+
+func short(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
+}
+
+// time takes a time field: canonical in the record, the original kept in
+// extra when it differed (sub-second precision, a zone offset).
+func (f *fields) time(k string, required bool) (string, bool) {
+	var s string
+	if !f.take(k, &s) || s == "" {
+		if required {
+			f.d.warn(f.n, f.name(k), "missing; set to the import time %s", FormatTime(f.d.now))
+			return FormatTime(f.d.now), true
+		}
+		return "", false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		f.d.bad(f.n, f.name(k), "%q is not an RFC 3339 time", s)
+		return "", false
+	}
+	c := FormatTime(t)
+	if c != s {
+		f.keep(k, s)
+	}
+	return c, true
+}
+
+// title takes a title, folding line breaks into spaces with a warning; the
+// original is kept in extra.
+func (f *fields) title(k string) string {
+	var s string
+	f.take(k, &s)
+	if strings.ContainsAny(s, "\r\n\t") {
+		norm := strings.Join(strings.Fields(s), " ")
+		f.d.warn(f.n, f.name(k), "line breaks folded into spaces (%q); the original is kept in extra", norm)
+		f.keep(k, s)
+		return norm
+	}
+	return s
+}
+
+// labels takes labels, turning what docket's label rule refuses (spaces,
+// mostly, in gh labels) into dashes with a warning; the originals are then
+// kept in extra.
+func (f *fields) labels(names []string, original json.RawMessage, k string) []string {
+	var out []string
+	changed := false
+	for _, l := range names {
+		if CheckLabel(l) == nil {
+			out = append(out, l)
+			continue
+		}
+		norm := strings.Trim(strings.Map(func(r rune) rune {
+			if r < 0x80 && (r == '.' || r == '_' || r == ':' || r == '/' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return r
+			}
+			return '-'
+		}, l), "-._:/")
+		if CheckLabel(norm) != nil {
+			f.d.bad(f.n, f.name(k), "label %q cannot be made a docket label (letters, digits and ._:/-, at most 64)", l)
+			continue
+		}
+		f.d.warn(f.n, f.name(k), "label %q stored as %q; the original is kept in extra", l, norm)
+		out = append(out, norm)
+		changed = true
+	}
+	if changed || original != nil {
+		if original == nil {
+			original, _ = json.Marshal(names)
+		}
+		f.extra[k] = original
+	}
+	return out
+}
+
+// beads converts a beads issues.jsonl (internal/types.Issue as bd export
+// writes it). Every key docket has no field for is kept in the record's
+// extra, verbatim; statuses, types and dependency types are kept as
+// written. One mapping: beads keeps "A depends on B" (type blocks) on A,
+// which docket stores on A as depends-on B, so that a dependency whose
+// target is not in the file stays on the record that holds it.
+func (d *decoder) beads(data []byte) {
 	type pending struct {
 		from string
 		dep  Dep
 		line int
 	}
 	var edges []pending
-	err := eachLine(bytes.NewReader(data), func(n int, line []byte) error {
-		var b beadsIssue
-		if err := json.Unmarshal(line, &b); err != nil {
-			return &LineError{path, n, fmt.Errorf("not a beads record: %v", err)}
+	d.lines(data, func(n int, line []byte) {
+		f, ok := d.object(n, line, "")
+		if !ok {
+			return
 		}
-		i := Issue{
-			ID:          b.ID,
-			Title:       b.Title,
-			Description: b.Description,
-			Priority:    DefaultPriority,
-			Labels:      b.Labels,
-			CreatedAt:   orNow(b.CreatedAt, now),
-			UpdatedAt:   orNow(b.UpdatedAt, now),
-			CloseReason: b.CloseReason,
-			Version:     1,
-			Schema:      Schema,
+		var i Issue
+		i.Schema, i.Version = Schema, 1
+		f.take("id", &i.ID)
+		if _, _, ok := SplitID(i.ID); !ok {
+			d.bad(n, "id", "%q is not an id (<prefix>-<rest>: letters, digits, - _ and .)", i.ID)
+			return
 		}
-		for _, sec := range []struct{ head, text string }{{"Design", b.Design}, {"Acceptance criteria", b.AcceptanceCriteria}, {"Notes", b.Notes}} {
-			if strings.TrimSpace(sec.text) != "" {
-				i.Description = strings.TrimLeft(i.Description+"\n\n## "+sec.head+"\n\n"+sec.text, "\n")
-			}
+		i.Title = f.title("title")
+		f.take("description", &i.Description)
+		var st, typ string
+		f.take("status", &st)
+		if st == "" {
+			st = string(StatusOpen)
+			d.warn(n, "status", "missing; beads reads it as open")
 		}
-		if b.Priority != nil {
-			i.Priority = *b.Priority
+		i.Status = Status(st)
+		d.foreign("status", st, slices.Contains(Statuses, i.Status))
+		i.Priority = DefaultPriority
+		f.take("priority", &i.Priority)
+		f.take("issue_type", &typ)
+		if typ == "" {
+			typ = string(TypeTask)
+			d.warn(n, "issue_type", "missing; beads reads it as task")
 		}
-		switch b.Status {
-		case "tombstone":
-			i.Status = StatusClosed
-			if i.CloseReason == "" {
-				i.CloseReason = "deleted in beads"
-			}
-		case "":
-			i.Status = StatusOpen
-		default:
-			i.Status = Status(b.Status)
+		i.Type = Type(typ)
+		d.foreign("type", typ, slices.Contains(Types, i.Type))
+		var labels []string
+		if f.take("labels", &labels) {
+			i.Labels = f.labels(labels, nil, "labels")
 		}
-		switch b.IssueType {
-		case "epic":
-			i.Type = TypeFeature
-			i.Labels = append(i.Labels, "epic")
-		case "":
-			i.Type = TypeTask
-		default:
-			i.Type = Type(b.IssueType)
+		i.CreatedAt, _ = f.time("created_at", true)
+		if u, ok := f.time("updated_at", false); ok {
+			i.UpdatedAt = u
+		} else {
+			i.UpdatedAt = i.CreatedAt
 		}
+		closedRaw, hasClosed := f.m["closed_at"]
 		if i.Status == StatusClosed {
-			c := orNow(b.ClosedAt, now)
-			if b.ClosedAt == "" {
+			c, ok := f.time("closed_at", false)
+			if !ok {
 				c = i.UpdatedAt
+				d.warn(n, "closed_at", "missing on a closed issue; set to updated_at %s", c)
 			}
 			i.ClosedAt = &c
-		} else {
-			i.CloseReason = ""
+		} else if hasClosed {
+			// docket sets closed_at exactly on closed issues; a beads
+			// record of another status keeps it in extra.
+			delete(f.m, "closed_at")
+			f.extra["closed_at"] = closedRaw
 		}
-		for _, c := range b.Comments {
-			i.Comments = append(i.Comments, Comment{Time: orNow(c.CreatedAt, now), Author: c.Author, Text: c.Text})
-		}
-		for _, d := range b.Dependencies {
-			from := d.IssueID
-			if from == "" {
-				from = b.ID
+		f.take("close_reason", &i.CloseReason)
+		var comments []json.RawMessage
+		if f.take("comments", &comments) {
+			for k, raw := range comments {
+				c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
+				if !ok {
+					continue
+				}
+				var cm Comment
+				c.take("author", &cm.Author)
+				c.take("text", &cm.Text)
+				cm.Time, _ = c.time("created_at", true)
+				cm.Extra = c.rest()
+				i.Comments = append(i.Comments, cm)
 			}
-			switch d.Type {
-			case "blocks", "":
-				edges = append(edges, pending{d.DependsOnID, Dep{Type: DepBlocks, ID: from}, n})
-			case "parent-child":
-				edges = append(edges, pending{from, Dep{Type: DepParent, ID: d.DependsOnID}, n})
-			case "related", "discovered-from":
-				edges = append(edges, pending{from, Dep{Type: DepRelated, ID: d.DependsOnID}, n})
-			default:
-				return &LineError{path, n, Invalidf("beads dependency type %q: docket knows blocks, parent-child, related and discovered-from", d.Type)}
+		}
+		var deps []json.RawMessage
+		if f.take("dependencies", &deps) {
+			for k, raw := range deps {
+				c, ok := d.object(n, raw, fmt.Sprintf("dependencies[%d]", k))
+				if !ok {
+					continue
+				}
+				var from, to, typ string
+				c.take("issue_id", &from)
+				c.take("depends_on_id", &to)
+				c.take("type", &typ)
+				if _, _, ok := SplitID(to); !ok && !IsExternal(to) {
+					d.bad(n, c.name("depends_on_id"), "%q is not an id nor external:<project>:<id>", to)
+					continue
+				}
+				dep := Dep{Type: DepType(typ), ID: to}
+				if typ == "blocks" || typ == "" {
+					dep.Type = DepDependsOn
+					if typ == "" {
+						c.keep("type", "")
+					}
+				}
+				d.foreign("dependency type", typ, typ == "" || knownDep(DepType(typ)) || typ == "blocks")
+				if from != "" && from != i.ID {
+					c.keep("issue_id", from)
+				}
+				dep.Extra = c.rest()
+				if from == "" || from == i.ID {
+					i.Deps = append(i.Deps, dep)
+				} else {
+					edges = append(edges, pending{from, dep, n})
+				}
 			}
 		}
-		i.Normalize()
-		if err := i.Validate(prefix); err != nil {
-			return &LineError{path, n, err}
-		}
-		if first, dup := byID[i.ID]; dup {
-			return &LineError{path, n, fmt.Errorf("id %s already on line %d", i.ID, set.Lines[set.Issues[first].ID])}
-		}
-		byID[i.ID] = len(set.Issues)
-		set.Lines[i.ID] = n
-		set.Issues = append(set.Issues, i)
-		return nil
+		i.Extra = f.rest()
+		d.add(n, i)
 	})
-	if err != nil {
-		return nil, lineErr(path, err)
+	byID := map[string]int{}
+	for k, i := range d.set.Issues {
+		byID[i.ID] = k
 	}
 	for _, e := range edges {
 		if k, ok := byID[e.from]; ok {
-			set.Issues[k].Deps = append(set.Issues[k].Deps, e.dep)
-			set.Issues[k].Normalize()
-			if err := set.Issues[k].Validate(prefix); err != nil {
-				return nil, &LineError{path, e.line, err}
-			}
+			d.set.Issues[k].Deps = append(d.set.Issues[k].Deps, e.dep)
+			d.set.Issues[k].Normalize()
 			continue
 		}
-		if p, _, ok := SplitID(e.from); !ok || (prefix != "" && p != prefix) {
-			return nil, &LineError{path, e.line, Invalidf("dependency on %q, which is not an id of this tracker", e.from)}
+		if _, _, ok := SplitID(e.from); !ok {
+			d.bad(e.line, "dependencies.issue_id", "%q is not an id", e.from)
+			continue
 		}
-		set.Edges = append(set.Edges, Edge{From: e.from, Dep: e.dep, Line: e.line})
+		d.set.Edges = append(d.set.Edges, Edge{From: e.from, Dep: e.dep, Line: e.line})
 	}
-	return set, nil
 }
 
-type ghIssue struct {
-	Number      int64  `json:"number"`
-	Title       string `json:"title"`
-	Body        string `json:"body"`
-	State       string `json:"state"`
-	StateReason string `json:"stateReason"`
-	Labels      []struct {
-		Name string `json:"name"`
-	} `json:"labels"`
-	CreatedAt string `json:"createdAt"`
-	UpdatedAt string `json:"updatedAt"`
-	ClosedAt  string `json:"closedAt"`
-	Comments  []struct {
-		Author struct {
-			Login string `json:"login"`
-		} `json:"author"`
-		Body      string `json:"body"`
-		CreatedAt string `json:"createdAt"`
-	} `json:"comments"`
-}
-
-// decodeGitHub converts the JSON array `gh issue list --json
-// number,title,body,state,labels,createdAt,updatedAt,closedAt,comments`
-// prints. Issue #N becomes <prefix>-N, so a re-import updates the same
-// records.
-func decodeGitHub(path string, data []byte, prefix string, now time.Time) (*ImportSet, error) {
-	if prefix == "" {
-		return nil, Invalidf("a GitHub import needs the tracker's prefix; run docket init --prefix first")
-	}
-	set := &ImportSet{Lines: map[string]int{}}
+// github converts the JSON array `gh issue list --json ...` prints (any
+// field set; number and title at least). Issue #N becomes <prefix>-N, so a
+// re-import updates the same records. state OPEN and CLOSED become open and
+// closed; every field docket has no key for is kept in extra.
+func (d *decoder) github(data []byte, prefix string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	// lineAt is the line of the first byte of the next value at or after
 	// off (InputOffset points before the separating comma and spaces).
@@ -244,74 +552,138 @@ func decodeGitHub(path string, data []byte, prefix string, now time.Time) (*Impo
 	}
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
-		return nil, &LineError{path, 1, Invalidf("not the JSON array that gh issue list --json prints")}
+		d.bad(1, "", "not the JSON array that gh issue list --json prints")
+		return
 	}
 	for dec.More() {
 		n := lineAt(dec.InputOffset())
-		var g ghIssue
-		if err := dec.Decode(&g); err != nil {
-			return nil, &LineError{path, n, fmt.Errorf("not a gh issue record: %v", err)}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			d.bad(n, "", "not a gh issue record: %v", err)
+			return
 		}
-		if g.Number <= 0 {
-			return nil, &LineError{path, n, Invalidf("gh record without a positive number")}
+		f, ok := d.object(n, raw, "")
+		if !ok {
+			continue
 		}
-		i := Issue{
-			ID:          prefix + "-" + strconv.FormatInt(g.Number, 10),
-			Title:       g.Title,
-			Description: g.Body,
-			Status:      StatusOpen,
-			Type:        TypeTask,
-			Priority:    DefaultPriority,
-			CreatedAt:   orNow(g.CreatedAt, now),
-			UpdatedAt:   orNow(g.UpdatedAt, now),
-			Version:     1,
-			Schema:      Schema,
+		var num int64
+		f.take("number", &num)
+		if num <= 0 {
+			d.bad(n, "number", "want a positive issue number")
+			continue
 		}
-		for _, l := range g.Labels {
-			i.Labels = append(i.Labels, l.Name)
-		}
-		if strings.EqualFold(g.State, "closed") {
+		i := Issue{ID: prefix + "-" + strconv.FormatInt(num, 10), Status: StatusOpen, Type: TypeTask, Priority: DefaultPriority, Version: 1, Schema: Schema}
+		i.Title = f.title("title")
+		f.take("body", &i.Description)
+		var state string
+		f.take("state", &state)
+		switch strings.ToUpper(state) {
+		case "OPEN", "":
+		case "CLOSED":
 			i.Status = StatusClosed
-			c := orNow(g.ClosedAt, now)
-			i.ClosedAt = &c
-			i.CloseReason = "closed on GitHub"
-			if g.StateReason != "" {
-				i.CloseReason += " (" + strings.ToLower(g.StateReason) + ")"
+		default:
+			d.bad(n, "state", "%q: gh writes OPEN or CLOSED", state)
+		}
+		if raw, ok := f.m["labels"]; ok {
+			var ls []struct {
+				Name string `json:"name"`
+			}
+			delete(f.m, "labels")
+			if err := json.Unmarshal(raw, &ls); err != nil {
+				d.bad(n, "labels", "want an array of {name}, got %s", short(raw))
+			} else {
+				var names []string
+				plain := true
+				for _, l := range ls {
+					names = append(names, l.Name)
+				}
+				var objs []map[string]json.RawMessage
+				_ = json.Unmarshal(raw, &objs)
+				for _, o := range objs {
+					if len(o) != 1 {
+						plain = false
+					}
+				}
+				var orig json.RawMessage
+				if !plain {
+					orig = raw
+				}
+				i.Labels = f.labels(names, orig, "labels")
 			}
 		}
-		for _, c := range g.Comments {
-			i.Comments = append(i.Comments, Comment{Time: orNow(c.CreatedAt, now), Author: c.Author.Login, Text: c.Body})
+		i.CreatedAt, _ = f.time("createdAt", true)
+		if u, ok := f.time("updatedAt", false); ok {
+			i.UpdatedAt = u
+		} else {
+			i.UpdatedAt = i.CreatedAt
 		}
-		i.Normalize()
-		if err := i.Validate(prefix); err != nil {
-			return nil, &LineError{path, n, err}
+		if i.Status == StatusClosed {
+			c, ok := f.time("closedAt", false)
+			if !ok {
+				c = i.UpdatedAt
+				d.warn(n, "closedAt", "missing on a closed issue; set to updatedAt %s", c)
+			}
+			i.ClosedAt = &c
+			i.CloseReason = "closed on GitHub"
+			var reason string
+			if r, ok := f.m["stateReason"]; ok && json.Unmarshal(r, &reason) == nil && reason != "" {
+				i.CloseReason += " (" + strings.ToLower(reason) + ")"
+			}
 		}
-		if first, dup := set.Lines[i.ID]; dup {
-			return nil, &LineError{path, n, fmt.Errorf("issue #%d already on line %d", g.Number, first)}
+		var comments []json.RawMessage
+		if f.take("comments", &comments) {
+			for k, raw := range comments {
+				c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
+				if !ok {
+					continue
+				}
+				var cm Comment
+				if a, ok := c.m["author"]; ok {
+					var who struct {
+						Login string `json:"login"`
+					}
+					var obj map[string]json.RawMessage
+					if json.Unmarshal(a, &who) == nil && json.Unmarshal(a, &obj) == nil {
+						cm.Author = who.Login
+						if len(obj) == 1 {
+							delete(c.m, "author")
+						}
+					}
+				}
+				c.take("body", &cm.Text)
+				cm.Time, _ = c.time("createdAt", true)
+				cm.Extra = c.rest()
+				i.Comments = append(i.Comments, cm)
+			}
 		}
-		set.Lines[i.ID] = n
-		set.Issues = append(set.Issues, i)
+		i.Extra = f.rest()
+		d.add(n, i)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, &LineError{path, lineAt(dec.InputOffset()), fmt.Errorf("unterminated array: %v", err)}
+		d.bad(lineAt(dec.InputOffset()), "", "unterminated array: %v", err)
 	}
-	return set, nil
 }
 
-func orNow(s string, now time.Time) string {
-	if s == "" {
-		return FormatTime(now)
-	}
-	return s
-}
-
-func lineErr(path string, err error) error {
-	var le *LineError
-	if errors.As(err, &le) {
-		if le.Path == "" {
-			le.Path = path
+// ForeignSummary renders Foreign as "status hooked (4), pinned (3); type
+// event (299)", sorted by field and value.
+func (s *ImportSet) ForeignSummary() string {
+	var parts []string
+	fieldsOrder := []string{"status", "type", "dependency type"}
+	for _, fld := range fieldsOrder {
+		m := s.Foreign[fld]
+		if len(m) == 0 {
+			continue
 		}
-		return le
+		vals := make([]string, 0, len(m))
+		for v := range m {
+			vals = append(vals, v)
+		}
+		sort.Strings(vals)
+		var xs []string
+		for _, v := range vals {
+			xs = append(xs, fmt.Sprintf("%s (%d)", v, m[v]))
+		}
+		parts = append(parts, fld+" "+strings.Join(xs, ", "))
 	}
-	return fmt.Errorf("read %s: %w", path, err)
+	return strings.Join(parts, "; ")
 }

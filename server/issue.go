@@ -207,6 +207,25 @@ func SplitID(id string) (prefix, rest string, ok bool) {
 	return m[1], m[2], true
 }
 
+// externalRE is beads' reference to an issue of another project,
+// external:<project>:<id>.
+var externalRE = regexp.MustCompile(`^external:[A-Za-z0-9][A-Za-z0-9_.-]*:[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// IsExternal reports whether id names an issue of another project
+// (external:<project>:<id>, as beads writes): a dependency target that is
+// never in this tracker, and never dangling.
+func IsExternal(id string) bool { return len(id) <= MaxIDLen && externalRE.MatchString(id) }
+
+// CheckStatusToken accepts any status a record may carry (docket's own or
+// one kept from an import), for filters.
+func CheckStatusToken(s string) error { return checkToken("status", s) }
+
+// CheckDepTypeToken accepts any dependency type a record may carry.
+func CheckDepTypeToken(s string) error { return checkToken("dependency type", s) }
+
+// CheckTypeToken accepts any type a record may carry, for filters.
+func CheckTypeToken(s string) error { return checkToken("type", s) }
+
 // checkToken accepts a status, type or dependency type kept verbatim from
 // an import: lower-case letters, digits, dashes and underscores, starting
 // with a letter, at most 64 bytes.
@@ -266,7 +285,7 @@ func checkText(what, s string, newlines bool) error {
 		return Invalidf("%s is not valid UTF-8", what)
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\t')) {
+		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\r' || r == '\t')) {
 			return Invalidf("%s contains control character %U", what, r)
 		}
 	}
@@ -366,7 +385,7 @@ func (i *Issue) ValidateContent() error {
 		if err := checkToken("dependency type", string(d.Type)); err != nil {
 			return err
 		}
-		if _, _, ok := SplitID(d.ID); !ok {
+		if _, _, ok := SplitID(d.ID); !ok && !IsExternal(d.ID) {
 			return Invalidf("dependency on %q, which is not an id", d.ID)
 		}
 	}

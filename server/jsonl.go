@@ -88,16 +88,8 @@ func ReadJSONL(path string, r io.Reader, prefix string) ([]Issue, error) {
 	var out []Issue
 	seen := map[string]int{}
 	err := eachLine(r, func(n int, line []byte) error {
-		var i Issue
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&i); err != nil {
-			return &LineError{path, n, fmt.Errorf("not a docket record: %v", err)}
-		}
-		if dec.More() || trailing(dec) {
-			return &LineError{path, n, errors.New("more than one JSON value on the line")}
-		}
-		if err := requireKeys(line); err != nil {
+		i, err := decodeLine(line)
+		if err != nil {
 			return &LineError{path, n, err}
 		}
 		if err := i.Validate(prefix); err != nil {
@@ -122,6 +114,24 @@ func ReadJSONL(path string, r io.Reader, prefix string) ([]Issue, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return out, nil
+}
+
+// decodeLine decodes one export line: one JSON object with exactly the
+// record's keys (extra optional), and no other value after it.
+func decodeLine(line []byte) (Issue, error) {
+	var i Issue
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&i); err != nil {
+		return i, fmt.Errorf("not a docket record: %v", err)
+	}
+	if dec.More() || trailing(dec) {
+		return i, errors.New("more than one JSON value on the line")
+	}
+	if err := requireKeys(line); err != nil {
+		return i, err
+	}
+	return i, nil
 }
 
 // recordKeys are the keys every record must carry, so that a hand edit that

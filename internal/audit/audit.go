@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -144,23 +145,46 @@ func Build(res *snapshot.Snapshot) *Report {
 		for _, ref := range r.NamedBy {
 			switch {
 			case isPlaceholder(r.ID):
-				problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id", ref.Decision, r.ID)
+				problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id in %s, or remove %s from there", ref.Decision, r.ID, where(ref), r.ID)
 			case r.Status == "":
-				problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s", ref.Decision, r.ID, rep.Export)
+				problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s: correct the id in %s, or remove it from there", ref.Decision, r.ID, rep.Export, where(ref))
 			case ref.Role == RoleResidual && (r.Status == "closed" || r.Status == "tombstone"):
-				problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it out of residuals: (or reopen it)", ref.Decision, r.ID, r.Status)
+				// Moving it to tracker: keeps the back-link the issue may
+				// have; dropping it would trade this problem for a
+				// no-backlink one (D43).
+				problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it from residuals: to tracker: in %s's front matter (or reopen it)", ref.Decision, r.ID, r.Status, ref.Decision)
 			}
 		}
 		for _, dec := range r.Decisions {
 			switch {
 			case !known[dec]:
-				problem(issuePos, ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file", r.ID, dec)
+				problem(issuePos, ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file: remove %s from the issue's decisions%s", r.ID, dec, dec, removeHint(res, r.ID, dec))
 			case !names[dec][r.ID]:
-				problem(issuePos, ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to its tracker: or residuals:", r.ID, dec, dec, r.ID)
+				problem(issuePos, ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to %s's tracker: (or residuals: if it is still open work)", r.ID, dec, dec, r.ID, dec)
 			}
 		}
 	}
 	return rep
+}
+
+// where names the place in a decision that names an issue, for advice.
+func where(ref Ref) string {
+	switch ref.Role {
+	case RoleTracker:
+		return ref.Decision + "'s tracker:"
+	case RoleResidual:
+		return ref.Decision + "'s residuals:"
+	}
+	return ref.Decision + "'s tracker claim row"
+}
+
+// removeHint is the command that removes a decision from an issue, for
+// trackers claimslint knows how to edit.
+func removeHint(res *snapshot.Snapshot, id, dec string) string {
+	if res.Config.Tracker.Format == config.FormatDocket {
+		return " (docket update " + id + " --remove-decision " + dec + ")"
+	}
+	return ""
 }
 
 // Findings returns the problems as findings, for the formats every command

@@ -143,7 +143,7 @@ func New(o NewOptions) (*Plan, error) {
 		if b, ok := edits[rel]; ok {
 			return b, nil
 		}
-		return os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		return readIn(o.Dir, rel)
 	}
 	regSrc, err := read(res.Config.Register)
 	if err != nil {
@@ -202,7 +202,7 @@ func New(o NewOptions) (*Plan, error) {
 		}
 	}
 	for _, rel := range sortedKeys(edits) {
-		orig, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		orig, err := readIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}
@@ -251,22 +251,41 @@ func (p *Plan) Diff() []byte {
 
 // Apply writes the plan under dir. Each file is replaced by rename, so a
 // crash leaves every file either old or new.
+//
+// Every path is opened beneath dir with os.Root: a register, range site or
+// directory that is a symbolic link out of the repository is refused, never
+// read or written through (issue 16).
 func (p *Plan) Apply(dir string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, c := range p.Changes {
-		abs := filepath.Join(dir, filepath.FromSlash(c.Path))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
-		}
-		tmp := abs + ".claimslint-new"
-		if err := os.WriteFile(tmp, c.New, 0o644); err != nil {
+		name := filepath.FromSlash(c.Path)
+		if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
-		if err := os.Rename(tmp, abs); err != nil {
-			os.Remove(tmp)
+		tmp := name + ".claimslint-new"
+		if err := root.WriteFile(tmp, c.New, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := root.Rename(tmp, name); err != nil {
+			root.Remove(tmp)
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	return nil
+}
+
+// readIn reads rel beneath dir, following links only inside it.
+func readIn(dir, rel string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(filepath.FromSlash(rel))
 }
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)

@@ -349,7 +349,9 @@ jobs:
         with:
           go-version: stable
       - name: build claimslint
-        run: cd .claimslint-src && go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint
+        run: |
+          (cd .claimslint-src && go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint)
+          rm -rf .claimslint-src
       - name: claimslint check
         run: '"$RUNNER_TEMP/claimslint" check --format github'
 `

@@ -228,10 +228,15 @@ func registerRules(p *Pass) error {
 			continue
 		}
 		rows[row.ID] = row
-		if row.Status != "" && !register.ValidStatus(row.Status) {
+		// An adopted record's unknown status is reported once, at the
+		// record, with the statuses: entry that fixes both (D42).
+		if row.Status != "" && !register.ValidStatus(row.Status) && !unknownAdopted(files[row.ID]) {
 			errorf(row.StatusPos, ruleid.Status, "%s: status %q in the register is not one of %s", row.ID, row.Status, strings.Join(register.Statuses, ", "))
 		}
 		ds := files[row.ID]
+		if len(ds) > 0 && ds[0].Inline {
+			continue // the row is the decision (D35)
+		}
 		if len(ds) == 0 {
 			errorf(row.Pos, ruleid.Register, "%s has no decision file: create %s/%s-<slug>.md", row.ID, r.Config.Decisions, row.ID)
 			continue
@@ -264,7 +269,7 @@ func registerRules(p *Pass) error {
 	}
 	byID := r.ByID()
 	for _, d := range r.Decisions {
-		if !d.Parsed {
+		if !d.Parsed || d.Inline {
 			continue
 		}
 		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {
@@ -326,4 +331,10 @@ func hasRef(refs []register.Ref, id string) bool {
 
 func isExternal(link string) bool {
 	return strings.Contains(link, "://") || strings.HasPrefix(link, "#") || strings.HasPrefix(link, "mailto:")
+}
+
+// unknownAdopted reports an adopted record whose status the vocabulary does
+// not know.
+func unknownAdopted(ds []*register.Decision) bool {
+	return len(ds) > 0 && ds[0].Adopted && ds[0].Parsed && !register.ValidStatus(ds[0].Status)
 }

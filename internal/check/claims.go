@@ -17,6 +17,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
@@ -34,9 +35,12 @@ type hit struct {
 	file string
 	line int
 	col  int
-	// text is the masked (code-only) line; size is its length in bytes
-	// where text is not kept (a line the anchor was not run on).
+	// text is the line (or prose unit) as the claim's scope reads it;
+	// size is its length in bytes where text is not kept (a line the
+	// anchor was not run on).
 	text string
+	// last is the last line of a prose unit that spans lines, else 0.
+	last int
 	size int
 }
 
@@ -126,6 +130,18 @@ func (c *claim) prepareRow() bool {
 		return false
 	case c.kind == nil:
 		c.malformed(c.c.CellPos("kind"), "%s: unknown kind %q: write %s", c.name(), c.c.Kind, kindList())
+		return false
+	}
+	if _, ok := c.kind.(scopedKind); !ok && c.scope != "" {
+		c.malformed(c.c.CellPos("kind"), "%s: kind %s takes no scope (%q): only the kinds that read lines do", c.name(), c.kind.Name(), c.c.Kind)
+		return false
+	}
+	switch c.scope {
+	case "":
+		c.scope = ScopeCode
+	case ScopeCode, ScopeAny, ScopeComment, ScopeProse:
+	default:
+		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write code, any, comment or prose", c.name(), c.scope, c.c.Kind)
 		return false
 	}
 	return c.kind.Prepare(c)
@@ -389,6 +405,14 @@ func (l *lineIndex) number(start int) int {
 	return sort.SearchInts(sc.starts, start+1)
 }
 
+// count returns how many lines start before byte off (the line number of
+// the byte before off, 1-based), as sort.SearchInts(starts, off) does.
+func (l *lineIndex) count(off int) int {
+	l.lookup = 8 // build the index, if not built yet
+	l.number(0)
+	return sort.SearchInts(l.sc.starts, off)
+}
+
 // scanFile matches every claim in ccs against one file. It returns a note
 // when the file is skipped. sc may be nil.
 func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
@@ -424,7 +448,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		if test && !spec.tests && spec.skipTests {
 			continue
 		}
-		if len(spec.literal) > 0 {
+		if len(spec.literal) > 0 && spec.scope != ScopeProse {
 			// Every match contains the literal, so only the lines that
 			// contain it can match: the regexp runs on those lines alone,
 			// never on the whole file.
@@ -456,42 +480,71 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		return masked
 	}
 	ln := &lineIndex{src: src, sc: sc}
+	var units []register.Unit
+	unitsRead := false
 	for k, cc := range ccs {
 		if !cand[k] {
 			continue
 		}
 		spec := cc.lines
 		cc.mu.Lock()
+		if spec.scope == ScopeProse {
+			if !unitsRead {
+				units, unitsRead = register.ProseUnits(rel, src), true
+			}
+			for _, u := range units {
+				if spec.skip.Covers(rel, u.Start, u.End) {
+					continue // a claim table's pattern cell is not prose
+				}
+				loc := spec.anchor.FindStringIndex(u.Text)
+				if loc == nil {
+					continue
+				}
+				first := ln.number(bytes.LastIndexByte(src[:u.Start], '\n') + 1)
+				h := hit{file: rel, line: first, col: u.Start - (bytes.LastIndexByte(src[:u.Start], '\n') + 1) + 1, text: u.Text, last: ln.count(u.End)}
+				if (test || sc.regions.InTest(u.Start)) && !spec.tests {
+					cc.record(&cc.test, h)
+					continue
+				}
+				cc.inScope(h)
+			}
+			cc.mu.Unlock()
+			continue
+		}
 		try := func(start, end int) {
 			if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
 				cc.record(&cc.costly, hit{file: rel, line: ln.number(start), col: 1, size: end - start})
 				return
 			}
-			var codeLine []byte
-			if masked != nil {
-				codeLine = masked[start:end]
-			} else {
+			var scoped []byte
+			switch {
+			case spec.scope == ScopeAny:
+				scoped = src[start:end]
+			case spec.scope == ScopeComment:
+				sc.line = commentLine(sc.line, src, &sc.regions, start, end)
+				scoped = sc.line
+			case masked != nil:
+				scoped = masked[start:end]
+			default:
 				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
-				codeLine = sc.line
+				scoped = sc.line
 			}
-			loc := spec.anchor.FindIndex(codeLine)
+			loc := spec.anchor.FindIndex(scoped)
 			if loc == nil {
+				// A match outside the scope (in a comment for a code
+				// claim, in code for a comment claim) is kept for the
+				// message.
 				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
 					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
 				}
 				return
 			}
-			h := hit{file: rel, line: ln.number(start), col: loc[0] + 1, text: string(codeLine)}
+			h := hit{file: rel, line: ln.number(start), col: loc[0] + 1, text: string(scoped)}
 			if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}
-			cc.nCode++
-			if !spec.requireAtScan || cc.requireOK(h.text) {
-				cc.record(&cc.code, h)
-			} else {
-				cc.record(&cc.reqFail, h)
-			}
+			cc.inScope(h)
 		}
 		if lit := spec.literal; len(lit) > 0 {
 			// Candidate lines: those holding the literal, each once. The
@@ -543,6 +596,36 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.mu.Unlock()
 	}
 	return ""
+}
+
+// inScope records a line (or prose unit) of the claim's scope on which
+// its anchor matched. The caller holds cc.mu.
+func (cc *claim) inScope(h hit) {
+	cc.nCode++
+	if !cc.lines.requireAtScan || cc.requireOK(h.text) {
+		cc.record(&cc.code, h)
+	} else {
+		cc.record(&cc.reqFail, h)
+	}
+}
+
+// commentLine appends to dst[:0] the line src[start:end] with every byte
+// outside a comment blanked: what a comment-scoped claim reads (D38).
+func commentLine(dst, src []byte, r *codeline.Regions, start, end int) []byte {
+	out := append(dst[:0], src[start:end]...)
+	for i := range out {
+		if out[i] != '\r' {
+			out[i] = ' '
+		}
+	}
+	i := sort.Search(len(r.Spans), func(i int) bool { return r.Spans[i].End > start })
+	for ; i < len(r.Spans) && r.Spans[i].Start < end; i++ {
+		if sp := r.Spans[i]; sp.Kind == codeline.Comment {
+			a, b := max(sp.Start, start), min(sp.End, end)
+			copy(out[a-start:b-start], src[a:b])
+		}
+	}
+	return out
 }
 
 func describeSkip(err error) string {

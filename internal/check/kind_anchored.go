@@ -15,6 +15,8 @@ func init() { registerKind(20, anchoredKind{}) }
 
 func (anchoredKind) Name() string { return "anchored" }
 
+func (anchoredKind) scoped() {}
+
 func (anchoredKind) Doc() string {
 	return `Anchor matches exactly one code line across the files of Path;
 Require must match that line (!re: must not). No hit is "anchor
@@ -36,15 +38,11 @@ func (anchoredKind) Evaluate(c *claim) {
 	}
 	switch {
 	case c.nCode == 0:
-		extra := ""
-		if len(c.comment) > 0 {
-			extra = fmt.Sprintf(" (it appears only in comments: %s)", listHits(c.comment, 3))
-		}
-		c.fail(row.Pos, "anchor vanished: no code line of %s matches %s%s", quoteRE(row.Path), quoteRE(row.Anchor), extra)
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
 	case c.nCode > 1:
 		// One finding at the first hit; every other hit is a related
 		// position, so the problem is counted and fixed once (D46).
-		f := c.fail(c.code[0].pos(), "anchor ambiguous: %s matches %d code lines (%s); make it match exactly one", quoteRE(row.Anchor), c.nCode, listHits(c.code, 5))
+		f := c.fail(c.code[0].pos(), "anchor ambiguous: %s matches %d %ss (%s); make it match exactly one (or use anchored-every)", quoteRE(row.Anchor), c.nCode, c.unit(), listHits(c.code, 5))
 		for _, h := range c.code[1:] {
 			f.Related = append(f.Related, diag.Related{Pos: h.pos(), Message: "also matches " + quoteRE(row.Anchor)})
 		}
@@ -65,3 +63,15 @@ func (anchoredKind) Evaluate(c *claim) {
 }
 
 func (anchoredKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }
+
+// vanishedWhere says where a vanished anchor still matches: outside the
+// scope, or in tests only.
+func (c *claim) vanishedWhere() string {
+	switch {
+	case len(c.comment) > 0:
+		return fmt.Sprintf(" (it appears %s: %s)", c.outside(), listHits(c.comment, 3))
+	case len(c.test) > 0:
+		return fmt.Sprintf(" (it appears only in tests: %s)", listHits(c.test, 3))
+	}
+	return ""
+}

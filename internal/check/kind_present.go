@@ -8,10 +8,13 @@ func init() { registerKind(10, presentKind{}) }
 
 func (presentKind) Name() string { return "present" }
 
+func (presentKind) scoped() {}
+
 func (presentKind) Doc() string {
 	return `at least one code line (not a comment, not a test file unless Path
 names test files) of the files matched by Path matches Anchor, and
-Require on that same line when given.`
+Require on that same line when given. With a scope, :any, :comment
+or :prose, the line (or unit) is read as that scope says (D38).`
 }
 
 func (presentKind) Prepare(c *claim) bool {
@@ -35,10 +38,12 @@ func (presentKind) Evaluate(c *claim) {
 		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))
 	case len(c.test) > 0:
 		c.fail(row.Pos, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(row.Anchor), listHits(c.test, 3))
+	case len(c.comment) > 0 && c.scope == ScopeCode:
+		c.fail(row.Pos, "Anchor %s appears only in comments (%s); a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(c.comment, 3))
 	case len(c.comment) > 0:
-		c.fail(row.Pos, "Anchor %s appears only in comments (%s); a claim needs a code line", quoteRE(row.Anchor), listHits(c.comment, 3))
+		c.fail(row.Pos, "Anchor %s appears %s (%s); no %s of %s matches it", quoteRE(row.Anchor), c.outside(), listHits(c.comment, 3), c.unit(), quoteRE(row.Path))
 	default:
-		c.fail(row.Pos, "no code line of %s matches Anchor %s", quoteRE(row.Path), quoteRE(row.Anchor))
+		c.fail(row.Pos, "no %s of %s matches Anchor %s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor))
 	}
 }
 

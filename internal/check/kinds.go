@@ -146,8 +146,57 @@ are *_test.go and anything under testdata/ or tests/.
 
 Status gates claims: claims of accepted decisions fail the run; claims of
 proposed decisions that do not hold yet are reported as pending and never fail
-it; claims of rejected, deprecated and superseded decisions are not evaluated.`)
+it; claims of rejected, deprecated and superseded decisions are not evaluated.
+
+An accepted decision with no claims is a finding, unless its front matter
+says why: claims: none, <reason>. Adopted records without an id: are exempt.`)
 	return b.String()
+}
+
+// Scopes of the text a line kind matches, written after the kind:
+// present:comment (D38).
+const (
+	ScopeCode    = "code"    // code lines: comments masked (the default)
+	ScopeAny     = "any"     // every line as written
+	ScopeComment = "comment" // the comment text of each line
+	ScopeProse   = "prose"   // Markdown/HTML paragraphs, list items, headings, table cells
+)
+
+// SplitKind splits a Kind cell into the kind's name and its scope ("" when
+// the cell names none).
+func SplitKind(cell string) (kind, scope string) {
+	kind, scope, _ = strings.Cut(strings.ToLower(strings.TrimSpace(cell)), ":")
+	return kind, scope
+}
+
+// scopedKind is implemented by the kinds that read lines and so take a
+// scope suffix.
+type scopedKind interface {
+	scoped()
+}
+
+// unit names what the claim's scope reads, for messages.
+func (c *claim) unit() string {
+	switch c.scope {
+	case ScopeAny:
+		return "line"
+	case ScopeComment:
+		return "comment line"
+	case ScopeProse:
+		return "prose unit"
+	}
+	return "code line"
+}
+
+// outside says where the anchor matched outside the claim's scope.
+func (c *claim) outside() string {
+	switch c.scope {
+	case ScopeComment:
+		return "only on code lines, outside comments"
+	case ScopeProse:
+		return "only outside prose"
+	}
+	return "only in comments"
 }
 
 // claim is one claim row being evaluated: its row, its kind, what the kind
@@ -157,6 +206,8 @@ type claim struct {
 	d    *register.Decision
 	kind Kind
 	snap *snapshot.Snapshot
+	// scope is the Kind cell's suffix, ScopeCode when it has none.
+	scope string
 
 	// files are the universe files the claim reads (its Path glob).
 	files []string
@@ -201,10 +252,15 @@ type lineSpec struct {
 	// requireAtScan: Require is checked on each hit line during the scan
 	// (present); otherwise the kind checks it when it evaluates (anchored).
 	requireAtScan bool
+	// scope is the text the anchor is matched against (D38); skip holds
+	// the claim tables' pattern cells, which are never prose.
+	scope string
+	skip  snapshot.Spans
 }
 
 func newClaim(s *snapshot.Snapshot, d *register.Decision, c register.Claim) *claim {
-	return &claim{c: c, d: d, snap: s, kind: kindOf(c.Kind), read: s.Repo.ReadFile}
+	name, scope := SplitKind(c.Kind)
+	return &claim{c: c, d: d, snap: s, kind: kindOf(name), scope: scope, read: s.Repo.ReadFile}
 }
 
 func (c *claim) name() string { return c.c.Decision + " " + c.c.ID }
@@ -294,6 +350,10 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		return false
 	}
 	spec.tests = namesTests(row.Path)
+	spec.scope = c.scope
+	if spec.scope == ScopeProse {
+		spec.skip = c.snap.ClaimCells()
+	}
 	c.lines = spec
 	return true
 }

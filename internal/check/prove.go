@@ -2,7 +2,11 @@ package check
 
 import (
 	"fmt"
+	"regexp"
+	"regexp/syntax"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/codeline"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
@@ -29,13 +33,15 @@ type Proof struct {
 	Witness  string `json:"witness,omitempty"`
 }
 
-// mutant is one in-memory edit of one file.
+// mutant is one in-memory edit of one file (or, for anchored-every's
+// every-line deletion, of several: extra).
 type mutant struct {
 	file    string
 	line    int // 1-based
 	deleted bool
 	desc    string
 	src     []byte
+	extra   map[string][]byte
 }
 
 // Prove runs check, then proves every present and anchored claim of
@@ -106,6 +112,9 @@ func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant)
 			if rel == over.file {
 				return over.src, nil
 			}
+			if src, ok := over.extra[rel]; ok {
+				return src, nil
+			}
 			return r.Repo.ReadFile(rel, max)
 		}
 	}
@@ -165,8 +174,9 @@ func lineMutants(cc *claim) []mutant {
 		if h.line > len(lines) {
 			continue
 		}
-		del := strings.Join(append(append([]string{}, lines[:h.line-1]...), lines[h.line:]...), "")
-		out = append(out, mutant{h.file, h.line, true, fmt.Sprintf("%s:%d is deleted", h.file, h.line), []byte(del)})
+		last := min(max(h.last, h.line), len(lines)) // a prose unit goes whole
+		del := strings.Join(append(append([]string{}, lines[:h.line-1]...), lines[last:]...), "")
+		out = append(out, mutant{file: h.file, line: h.line, deleted: true, desc: fmt.Sprintf("%s:%d is deleted", h.file, h.line), src: []byte(del)})
 		if cc.lines.require != nil && !cc.lines.negate {
 			// One mutant per Require match, each removing that match only:
 			// a line that carries the requirement twice survives either.
@@ -178,9 +188,173 @@ func lineMutants(cc *claim) []mutant {
 				edited := line[:loc[0]] + line[loc[1]:]
 				mod := append(append([]string{}, lines[:h.line-1]...), edited)
 				mod = append(mod, lines[h.line:]...)
-				out = append(out, mutant{h.file, h.line, false, fmt.Sprintf("the Require match on %s:%d is removed", h.file, h.line), []byte(strings.Join(mod, ""))})
+				out = append(out, mutant{file: h.file, line: h.line, desc: fmt.Sprintf("the Require match on %s:%d is removed", h.file, h.line), src: []byte(strings.Join(mod, ""))})
 			}
 		}
 	}
 	return out
+}
+
+// everyMutants are, for an anchored-every claim, the deletion of every line
+// the anchor matches at once (one line gone still leaves the others), and
+// per line, its Require broken: the match removed, or for !re a sample of
+// re inserted.
+func everyMutants(cc *claim) []mutant {
+	var out []mutant
+	byFile := map[string][]int{}
+	var files []string
+	for _, h := range cc.code {
+		if _, ok := byFile[h.file]; !ok {
+			files = append(files, h.file)
+		}
+		byFile[h.file] = append(byFile[h.file], h.line)
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	all := mutant{deleted: true, extra: map[string][]byte{}}
+	for i, f := range files {
+		src, err := cc.snap.Repo.ReadFile(f, MaxFileSize)
+		if err != nil {
+			return nil
+		}
+		lines := strings.SplitAfter(string(src), "\n")
+		drop := map[int]bool{}
+		for _, l := range byFile[f] {
+			drop[l] = true
+		}
+		var kept []string
+		for k, l := range lines {
+			if !drop[k+1] {
+				kept = append(kept, l)
+			}
+		}
+		if i == 0 {
+			all.file, all.line, all.src = f, byFile[f][0], []byte(strings.Join(kept, ""))
+		} else {
+			all.extra[f] = []byte(strings.Join(kept, ""))
+		}
+		for _, ln := range byFile[f] {
+			if ln > len(lines) || cc.lines.require == nil {
+				continue
+			}
+			line := lines[ln-1]
+			var edited string
+			if cc.lines.negate {
+				sample, ok := sampleMatch(cc.lines.require)
+				if !ok {
+					continue
+				}
+				edited = strings.TrimRight(line, "\n") + " " + sample + "\n"
+			} else {
+				loc := cc.lines.require.FindStringIndex(line)
+				if loc == nil || loc[0] == loc[1] {
+					continue
+				}
+				edited = line[:loc[0]] + line[loc[1]:]
+			}
+			mod := append(append([]string{}, lines[:ln-1]...), edited)
+			mod = append(mod, lines[ln:]...)
+			out = append(out, mutant{file: f, line: ln, desc: fmt.Sprintf("the Require of %s:%d is broken", f, ln), src: []byte(strings.Join(mod, ""))})
+		}
+	}
+	all.desc = fmt.Sprintf("every line %s matches is deleted", quoteRE(cc.c.Anchor))
+	return append([]mutant{all}, out...)
+}
+
+// absentMutants insert one sample of the forbidden pattern into the first
+// file of the claim's Path, where the claim's scope reads it.
+func absentMutants(cc *claim) []mutant {
+	sample, ok := sampleMatch(cc.lines.anchor)
+	if !ok || len(cc.files) == 0 {
+		return nil
+	}
+	f := cc.files[0]
+	src, err := cc.snap.Repo.ReadFile(f, MaxFileSize)
+	if err != nil {
+		return nil
+	}
+	var add string
+	switch cc.scope {
+	case ScopeProse:
+		add = "\n\n" + sample + "\n"
+	case ScopeComment:
+		// The first comment form the file's lexer reads as a comment.
+		for _, form := range [][2]string{{"// ", ""}, {"# ", ""}, {"-- ", ""}, {"/* ", " */"}, {"<!-- ", " -->"}} {
+			try := "\n" + form[0] + sample + form[1] + "\n"
+			mut := append(append([]byte{}, src...), try...)
+			var r codeline.Regions
+			codeline.Scan(f, mut, &r)
+			if r.KindAt(len(src)+1+len(form[0])) == codeline.Comment {
+				add = try
+				break
+			}
+		}
+		if add == "" {
+			return nil
+		}
+	default:
+		add = "\n" + sample + "\n"
+	}
+	n := strings.Count(string(src), "\n") + 2
+	return []mutant{{file: f, line: n, desc: fmt.Sprintf("%q is added to %s", sample, f), src: append(append([]byte{}, src...), add...)}}
+}
+
+// sampleMatch builds a string re matches, for simple patterns: literals,
+// classes, groups, repeats; it reports false when it cannot.
+func sampleMatch(re *regexp.Regexp) (string, bool) {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var gen func(n *syntax.Regexp) bool
+	gen = func(n *syntax.Regexp) bool {
+		switch n.Op {
+		case syntax.OpLiteral:
+			b.WriteString(string(n.Rune))
+		case syntax.OpCharClass:
+			if len(n.Rune) == 0 {
+				return false
+			}
+			c := n.Rune[0]
+			if c < 'a' && n.Rune[1] >= 'a' {
+				c = 'a'
+			}
+			b.WriteRune(c)
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			b.WriteByte('x')
+		case syntax.OpCapture, syntax.OpPlus:
+			return gen(n.Sub[0])
+		case syntax.OpRepeat:
+			for i := 0; i < n.Min; i++ {
+				if !gen(n.Sub[0]) {
+					return false
+				}
+			}
+		case syntax.OpStar, syntax.OpQuest, syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine,
+			syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		case syntax.OpConcat:
+			for _, s := range n.Sub {
+				if !gen(s) {
+					return false
+				}
+			}
+		case syntax.OpAlternate:
+			return gen(n.Sub[0])
+		default:
+			return false
+		}
+		return true
+	}
+	if !gen(parsed.Simplify()) {
+		return "", false
+	}
+	s := b.String()
+	for _, c := range []string{s, " " + s + " "} {
+		if re.MatchString(c) {
+			return c, true
+		}
+	}
+	return "", false
 }

@@ -23,6 +23,10 @@ first cell is a decision id D<n>. Each decision lives in
 front matter (id:) and the row agree; a row's link, when it has one, points at
 the decision's file; the row's Status cell and the file's status: agree.
 
+Adopted records (adopt: in .claimslint.yml) keep their names: the register
+row that links a record gives its id, and a record with no row is a finding
+until claimslint init --adopt registers it.
+
 Fix: add the missing row or file, rename the file, or correct the id or status
 so the two sides say the same thing.`}
 
@@ -35,24 +39,35 @@ superseded-by: are reciprocal: D47 supersedes D43 (or one clause of it,
 written D43(6)) if and only if D43 lists D47 in superseded-by:. A decision
 superseded whole (no clause) must have status superseded or deprecated.
 
-Fix: write the reference on both sides, or correct the status.`}
+Adopted records are history: their status words are mapped through the
+statuses: vocabulary (a word it does not know is a finding that names the
+entry to add), one-way links are completed from the other side, and a link
+to no registered record is a warning. They are never asked to change.
+
+Fix: write the reference on both sides, or correct the status; for an
+adopted record, add a statuses: entry or write the successor's supersedes:.`}
 
 // rangeRuleV is CL003.
 var rangeRuleV = &Rule{ID: ruleid.Range, Name: "live-range", Run: rangeRule, Doc: `Every range site carries the live range D1..Dn.
 
 n is the highest decision id in the register. Each file listed in
-range_sites: must contain the text D1..Dn at least once. Older ranges quoted
-in frozen records are left alone as long as the live one is present; a site
-that has only stale ranges is reported at each of them, with the text to write.
+range_sites: must contain the text D1..Dn at least once. Every other range
+there is stale, and reported with the text to write, unless it is frozen on
+purpose: listed in frozen_ranges: ({path, range}) or marked by
+"claimslint: frozen" on its own line. check notes each frozen range on stderr;
+a frozen_ranges entry that no longer matches is a finding too.
 
 Fix: replace the stale range with the one the message gives.`}
 
 // trackerRuleV is CL004.
 var trackerRuleV = &Rule{ID: ruleid.Tracker, Name: "tracker-ids", Run: trackerRule, Doc: `Every tracker id the register mentions resolves in the tracker's export.
 
-Ids are <prefix>-<base36> for each prefix in tracker.prefixes (#<n> for the
-github format). They are looked up in the register file, every decision file
-and every range site, outside fenced code blocks. An id missing from the
+Ids are <prefix>-<base36> for each prefix in tracker.prefixes, with an
+optional hierarchical suffix (ub-lp9.25, ub-lp9.7.1), or #<n> for the github
+format. They are looked up in the register file, every decision and claims
+file, every range site, and the files the mentions: globs name (Markdown
+text, and only the comments of code files), outside fenced code blocks and
+never in the Path, Anchor and Require cells of claim tables. An id missing from the
 export (tracker.export) is a finding; so is a placeholder such as dk-TBD,
 dk-XXX or dk-???, which stands for an issue nobody filed. A record of the
 export that cannot be read is reported at its line.
@@ -76,7 +91,9 @@ var claimTableRule = &Rule{ID: ruleid.Claims, Name: "claim-tables", Run: claimTa
 
 The claims of a decision are the first table after its "Confirmation" heading,
 with columns Claim, Kind, Path, Anchor, Require (Why is optional). Claim ids
-are unique within a decision; Kind is present, anchored, exec or tracker;
+are unique within a decision; Kind is present, anchored, anchored-every,
+absent, exec or tracker, and the first four take a scope suffix (:code,
+:any, :comment, :prose);
 Anchor and Require are Go RE2 regular expressions (a Require starting with !
 must not match; a | inside a table cell is written \|); Path is a doublestar
 glob relative to the repository root that must not escape it and must match at
@@ -92,10 +109,20 @@ var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, Doc: ""}
 var markdownRule = &Rule{ID: ruleid.Markdown, Name: "markdown", Run: reportParse, Doc: `Register and decision files are readable.
 
 Each file must be valid UTF-8; a decision file starts with a YAML front
-matter block ('---' ... '---') that parses and holds at least id: and status:;
+matter block ('---' ... '---') that parses and holds at least id: and status:
+(an adopted record may have no front matter, or one without id:);
 list keys (supersedes, superseded-by, tracker, residuals) are YAML lists.
+A byte order mark before the front matter is ignored.
 
-Fix: re-save the file as UTF-8 or correct the front matter at the reported key.`}
+Markdown that would take the parser quadratic time is refused before it is
+parsed (D40): more than 32 block quotes or list items opened on one line, a
+table row of more than 64 cells, or too many unclosed inline openers
+(* _ [ ( < backtick ~ !) in one paragraph (the sum over paragraphs of their
+square above 50,000,000, about 7,000 in one paragraph).
+
+Fix: re-save the file as UTF-8 or correct the front matter at the reported
+key; split the paragraph or table, flatten the nesting, or put the text in
+a fenced code block.`}
 
 // vacuousRule is CL009.
 var vacuousRule = &Rule{ID: ruleid.Vacuous, Name: "vacuous-claim", Run: proveRun, Doc: `A claim must be able to fail (claimslint prove).
@@ -113,7 +140,8 @@ specific pattern), or narrow Path.`}
 // countRuleV is CL010.
 var countRuleV = &Rule{ID: ruleid.Count, Name: "count-before-list", Run: countRule, Doc: `A count stated right before a list equals the list's length.
 
-In the register and the decision files, a paragraph that ends in a colon and
+In the register and the decision files (not adopted records, whose prose is
+history), a paragraph that ends in a colon and
 states a count in its last sentence ("Three residuals stay OPEN:", "the 4
 scripts below:") and is followed by a list must state the number of items
 the list has. A count is two or more, in digits or a word up to twenty, and

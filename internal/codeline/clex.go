@@ -55,10 +55,7 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 		special = jsHole
 	}
 	for i < n {
-		for i < n && !special[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, special); i >= n {
 			break
 		}
 		switch c := src[i]; c {

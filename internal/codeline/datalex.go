@@ -2,6 +2,12 @@ package codeline
 
 import "bytes"
 
+var (
+	yamlSpecial = table("#'\"|>")
+	tomlSpecial = table("#'\"")
+	sqlSpecial  = table("-/'\"")
+)
+
 // scanYAML reads YAML: `#` comments at the start of a line or after a
 // blank, single- and double-quoted scalars (which may span lines) where a
 // scalar starts, and block scalars (| and >), whose bodies are read with
@@ -10,6 +16,9 @@ import "bytes"
 func scanYAML(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, yamlSpecial); i >= n {
+			break
+		}
 		c := src[i]
 		switch {
 		case c == '#' && (i == 0 || isBlank(src[i-1])):
@@ -141,6 +150,9 @@ func yamlBlock(src []byte, i, hdr int) (int, int) {
 func scanTOML(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, tomlSpecial); i >= n {
+			break
+		}
 		switch c := src[i]; c {
 		case '#':
 			e := lineEnd(src, i)
@@ -190,11 +202,15 @@ func tomlMulti(src []byte, i int) int {
 }
 
 // scanSQL reads SQL: `--` comments, `/* */` comments (not nested, as in
-// SQLite and MySQL), '…' strings with a doubled quote for a quote, "…" quoted
-// identifiers, and PostgreSQL's $tag$…$tag$ strings.
+// SQLite and MySQL), '…' strings with a doubled quote for a quote, and "…"
+// quoted identifiers. PostgreSQL's $$…$$ bodies are code: they hold
+// functions.
 func scanSQL(src []byte, r *Regions) {
 	n := len(src)
 	for i := 0; i < n; {
+		if i = skip(src, i, sqlSpecial); i >= n {
+			break
+		}
 		switch c := src[i]; c {
 		case '-':
 			if i+1 < n && src[i+1] == '-' {
@@ -232,24 +248,6 @@ func scanSQL(src []byte, r *Regions) {
 			}
 			r.add(String, i, min(e, n))
 			i = min(e, n)
-		case '$':
-			k := i + 1
-			for k < n && (isIdent(src[k]) && !('0' <= src[k] && src[k] <= '9' && k == i+1)) {
-				k++
-			}
-			if k < n && src[k] == '$' && (i == 0 || !isIdent(src[i-1])) {
-				tag := src[i : k+1]
-				e := indexFrom(src, k+1, string(tag))
-				if e < 0 {
-					e = n
-				} else {
-					e += len(tag)
-				}
-				r.add(String, i, e)
-				i = e
-				continue
-			}
-			i++
 		default:
 			i++
 		}

@@ -20,14 +20,17 @@ func pyCode(src []byte, i int, r *Regions, field bool, nest int) int {
 	n := len(src)
 	depth := 0
 	for i < n {
-		for i < n && !pySpecial[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, pySpecial); i >= n {
 			break
 		}
 		switch c := src[i]; c {
 		case '#':
+			if field {
+				// A '#' in an f-string field belongs to its format spec
+				// ({x:#x}); a field holds no comment.
+				i++
+				continue
+			}
 			e := lineEnd(src, i)
 			r.add(Comment, i, e)
 			i = e

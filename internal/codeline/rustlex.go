@@ -34,10 +34,7 @@ func scanRust(src []byte, r *Regions) {
 	test, testStart, mode, depth := false, 0, itemBrace, 0
 	special := rustSpecial
 	for i < n {
-		for i < n && !special[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, special); i >= n {
 			break
 		}
 		switch c := src[i]; c {
@@ -312,9 +309,10 @@ func cfgTest(src []byte, i int) (inner bool, end int, ok bool) {
 // testOnly reports whether a cfg predicate holds only under test: `test`,
 // or `all(…)` with `test` among its arguments.
 func testOnly(pred []byte) bool {
-	var b []byte
+	var buf [400]byte
+	b := buf[:0]
 	for _, c := range pred {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && len(b) < len(buf) {
 			b = append(b, c)
 		}
 	}

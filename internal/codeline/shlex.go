@@ -33,10 +33,7 @@ func shCode(src []byte, i int, r *Regions, embedded, sub bool, nest int) int {
 	special := shSpecial
 	depth := 0
 	for i < n {
-		for i < n && !special[src[i]] {
-			i++
-		}
-		if i >= n {
+		if i = skip(src, i, special); i >= n {
 			break
 		}
 		switch c := src[i]; c {
@@ -214,6 +211,12 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 // returns the index after its delimiter line.
 func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 	n := len(src)
+	// The region opens on the newline before the body, as a quoted
+	// string opens on its quote: the body's lines lie wholly inside it.
+	from := i
+	if i > 0 && src[i-1] == '\n' && (len(r.Spans) == 0 || r.Spans[len(r.Spans)-1].End < i) {
+		from = i - 1
+	}
 	for j := i; j < n; {
 		e := lineEnd(src, j)
 		line := src[j:e]
@@ -226,11 +229,11 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 			line = bytes.TrimLeft(line, "\t")
 		}
 		if bytes.Equal(line, h.delim) {
-			r.add(String, i, j)
+			r.add(String, from, j)
 			return min(e+1, n)
 		}
 		j = e + 1
 	}
-	r.add(String, i, n)
+	r.add(String, from, n)
 	return n
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v2"
@@ -49,6 +50,58 @@ type Config struct {
 	RangeSites []string          `yaml:"range_sites"`
 	Scripts    string            `yaml:"scripts"`
 	Workflows  string            `yaml:"workflows"`
+	// Inline, when set, lets register rows stand without a decision file
+	// (D35).
+	Inline *Inline `yaml:"inline"`
+	// RequireClaims, when false, lets an accepted decision carry no
+	// claims (D35); unset means true (D43).
+	RequireClaims *bool `yaml:"require_claims"`
+	// Mentions are globs of files whose tracker ids CL004 checks too: in
+	// the comments of code files, in the text of Markdown files (D36).
+	Mentions []string `yaml:"mentions"`
+	// FrozenRanges are older live ranges kept on purpose at a site (D37).
+	FrozenRanges []Frozen `yaml:"frozen_ranges"`
+}
+
+// Inline configures a register whose rows may stand without a file.
+type Inline struct {
+	// Claims is the directory of claims files: Claims/D47.md holds D47's
+	// Confirmation table when D47 has no decision file.
+	Claims string `yaml:"claims"`
+	// Status is the status of a row that has no Status column and no
+	// marker; empty means such a row is a finding.
+	Status string `yaml:"status"`
+	// Markers set a row's status from its text: the first pattern that
+	// matches the row wins over Status.
+	Markers []Marker `yaml:"markers"`
+}
+
+// Marker maps a pattern in a register row's text to a status.
+type Marker struct {
+	Pattern string `yaml:"pattern"`
+	Status  string `yaml:"status"`
+}
+
+// Frozen is a range a site keeps on purpose: the record of an older
+// cascade, not a range someone forgot to bump.
+type Frozen struct {
+	Path  string `yaml:"path"`
+	Range string `yaml:"range"`
+}
+
+// ClaimsRequired reports whether every accepted decision must carry a
+// claim (or say claims: none): true unless require_claims: false.
+func (c Config) ClaimsRequired() bool { return c.RequireClaims == nil || *c.RequireClaims }
+
+// DefaultClaimsDir is where claims files live when inline.claims is unset.
+const DefaultClaimsDir = "docs/claims"
+
+// ClaimsDir returns the directory of claims files.
+func (c Config) ClaimsDir() string {
+	if c.Inline != nil && c.Inline.Claims != "" {
+		return c.Inline.Claims
+	}
+	return DefaultClaimsDir
 }
 
 // Default returns the settings used when no .claimslint.yml exists; they are
@@ -90,11 +143,20 @@ func DefaultStatuses() map[string]string {
 }
 
 // Load reads dir/.claimslint.yml over the defaults. A missing file is not an
-// error; an unknown key, a bad value or a path that leaves the repository is.
+// error; an unknown key, a bad value or a path that leaves the repository is,
+// and so is a configuration file that is a link out of dir (it is read
+// through os.Root, which refuses that).
 func Load(dir string) (Config, error) {
 	cfg := Default()
-	p := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(p)
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil // the caller reports the missing directory
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+	}
+	defer root.Close()
+	data, err := root.ReadFile(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -177,11 +239,42 @@ func (c *Config) validate() error {
 			return err
 		}
 	}
+	if in := c.Inline; in != nil {
+		if err := check("inline.claims", in.Claims, false); err != nil {
+			return err
+		}
+		if in.Status != "" && !validStatus(in.Status) {
+			return fmt.Errorf("inline.status %q: want one of %s", in.Status, "proposed, accepted, rejected, deprecated, superseded")
+		}
+		for i, m := range in.Markers {
+			if _, err := regexp.Compile(m.Pattern); err != nil || m.Pattern == "" {
+				return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
+			}
+			if !validStatus(m.Status) {
+				return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, "proposed, accepted, rejected, deprecated, superseded")
+			}
+		}
+	}
+	for _, g := range c.Mentions {
+		if err := check("mentions", g, true); err != nil {
+			return err
+		}
+	}
+	for i, f := range c.FrozenRanges {
+		if err := check("frozen_ranges.path", f.Path, true); err != nil {
+			return err
+		}
+		if !frozenRE.MatchString(f.Range) {
+			return fmt.Errorf("frozen_ranges[%d].range %q: want a range such as D1..D46", i, f.Range)
+		}
+	}
 	if err := check("scripts", c.Scripts, false); err != nil {
 		return err
 	}
 	return check("workflows", c.Workflows, false)
 }
+
+var frozenRE = regexp.MustCompile(`^D1\.\.D[1-9][0-9]*$`)
 
 func validStatus(s string) bool {
 	switch s {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +26,15 @@ func TestParse(t *testing.T) {
 		{name: "escape", in: "decisions: a/../../b\n", err: "escapes the repository"},
 		{name: "absolute", in: "range_sites: [/etc/passwd]\n", err: "is absolute"},
 		{name: "bad prefix", in: "tracker: {prefixes: [a-b]}\n", err: "is not a prefix"},
+		{name: "statuses add to the defaults", in: "statuses:\n  Parked:  proposed\n  'On  Ice': deprecated\n", want: func(c *Config) {
+			c.Statuses["parked"] = "proposed"
+			c.Statuses["on ice"] = "deprecated"
+		}},
+		{name: "statuses override a default", in: "statuses: {draft: rejected}\n", want: func(c *Config) {
+			c.Statuses["draft"] = "rejected"
+		}},
+		{name: "status mapped to a non-status", in: "statuses: {parked: later}\n", err: `statuses: "parked" maps to "later"`},
+		{name: "status redefined", in: "statuses: {accepted: proposed}\n", err: `"accepted" is itself a status`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse([]byte(tc.in), Default())
@@ -42,5 +53,35 @@ func TestParse(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLoadRefusesLinkOut: a .claimslint.yml that is a link out of the
+// repository is not read (issue 16); one that links inside is.
+func TestLoadRefusesLinkOut(t *testing.T) {
+	base := t.TempDir()
+	repo, out := filepath.Join(base, "repo"), filepath.Join(base, "outside.yml")
+	if err := os.MkdirAll(filepath.Join(repo, "conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte("register: outside.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../outside.yml", filepath.Join(repo, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := Load(repo); err == nil {
+		t.Fatalf("Load followed a link out of the repository: register %q", cfg.Register)
+	}
+	os.Remove(filepath.Join(repo, FileName))
+	if err := os.WriteFile(filepath.Join(repo, "conf", "c.yml"), []byte("register: docs/inside.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("conf/c.yml", filepath.Join(repo, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(repo)
+	if err != nil || cfg.Register != "docs/inside.md" {
+		t.Fatalf("Load of a link inside: %q, %v", cfg.Register, err)
 	}
 }

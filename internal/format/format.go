@@ -61,20 +61,64 @@ func Write(w io.Writer, name string, fs []diag.Finding, rules []RuleDoc, version
 
 func location(f diag.Finding) string {
 	p := f.Pos
+	name := visible(p.Filename)
 	switch {
 	case p.Line > 0 && p.Column > 0:
-		return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+		return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
 	case p.Line > 0:
-		return fmt.Sprintf("%s:%d", p.Filename, p.Line)
+		return fmt.Sprintf("%s:%d", name, p.Line)
 	}
-	return p.Filename
+	return name
+}
+
+// visible escapes the runes a terminal or a log viewer would act on rather
+// than show: C0 controls other than tab and newline, DEL, C1 controls and
+// the bidirectional overrides. A claim cell or a file name can carry any of
+// them (an ESC sequence that rewrites the screen, a NUL that cuts a log);
+// the text and github formats print them as \x1b, \u202e. Newlines are
+// left to each format.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if hidden(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !hidden(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+func hidden(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r':
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // Text writes one line per finding: path:line:col: message (D12/C2).
 func Text(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
 		// One finding, one line: a message never breaks the line format.
-		msg := strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " ")
+		msg := visible(strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " "))
 		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), msg, f.Tag()); err != nil {
 			return err
 		}
@@ -151,7 +195,7 @@ func escapeProperty(s string) string {
 func GitHub(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
 		level := levelName(f.Severity, "notice")
-		props := []string{"file=" + escapeProperty(f.Pos.Filename)}
+		props := []string{"file=" + escapeProperty(visible(f.Pos.Filename))}
 		if f.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
 		}
@@ -159,7 +203,7 @@ func GitHub(w io.Writer, fs []diag.Finding) error {
 			props = append(props, fmt.Sprintf("col=%d", f.Pos.Column))
 		}
 		props = append(props, "title="+escapeProperty("claimslint "+f.Tag()))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(f.Message+" ("+f.Tag()+")")); err != nil {
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(visible(f.Message)+" ("+f.Tag()+")")); err != nil {
 			return err
 		}
 	}

@@ -104,3 +104,26 @@ func TestEscapeProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestControlBytesEscaped: raw ESC, NUL, DEL, C1 and bidi-override runes
+// from a claim cell or a file name never reach text or github output; they
+// are printed as escapes. Tabs and the formats' own newline handling stay.
+func TestControlBytesEscaped(t *testing.T) {
+	f := []diag.Finding{{
+		Pos:   token.Position{Filename: "docs/\x1b[2Jevil.md", Line: 3, Column: 1},
+		Check: "CL006", Severity: diag.SeverityError,
+		Message: "anchor `a\x1b]0;pwned\x07b` holds \x00, \x7f, \u009b and \u202e\ttab",
+	}}
+	for _, tc := range []struct{ format, want string }{
+		{"text", "docs/\\x1b[2Jevil.md:3:1: anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\ttab (CL006)\n"},
+		{"github", "::error file=docs/\\x1b[2Jevil.md,line=3,col=1,title=claimslint CL006::anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\ttab (CL006)\n"},
+	} {
+		var buf bytes.Buffer
+		if err := Write(&buf, tc.format, f, nil, "v"); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.format, buf.String(), tc.want)
+		}
+	}
+}

@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -19,8 +22,11 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -167,12 +173,26 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
-				Name:         "list",
-				Usage:        "list every claim with its state and where it anchors now",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json")},
+				Name:  "list",
+				Usage: "list every claim with its state and where it anchors now",
+				Flags: []cli.Flag{dirFlag, formatFlag("text", "text", "json"),
+					&cli.BoolFlag{Name: "lexers", Usage: "list each file a claim reads with the lexer that reads it (D51) and the claims that read it"},
+				},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runList(c, stdout)
+				},
+			},
+			{
+				Name:      "migrate",
+				Usage:     "write one claims file per shell claims gate (P1@path@regex@why and Q1@path@anchor@regex@why rows); --compare runs each script and check and prints both verdicts row by row",
+				ArgsUsage: "SCRIPT...",
+				Flags: []cli.Flag{dirFlag,
+					&cli.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},
+				},
+				OnUsageError: subUsage,
+				Action: func(c *cli.Context) error {
+					return runMigrate(c, stdout)
 				},
 			},
 			{
@@ -304,6 +324,67 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 	return findingsExit(res.Findings)
 }
 
+func runMigrate(c *cli.Context, stdout io.Writer) error {
+	if c.NArg() == 0 {
+		return usageErr("migrate takes the gate scripts to translate: claimslint migrate scripts/checks/*-claims.sh")
+	}
+	dir := c.String("dir")
+	cfg, err := config.Load(dir)
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	opts := migrate.Options{Dir: dir, ClaimsDir: cfg.ClaimsDir(), TrackerExport: cfg.Tracker.Export, Prefixes: cfg.Tracker.Prefixes}
+	var scripts []string
+	for _, a := range c.Args().Slice() {
+		rel, err := repoRelative(dir, a)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		scripts = append(scripts, rel)
+	}
+	var ok bool
+	if c.Bool("compare") {
+		ok, err = migrate.Compare(opts, scripts, func() (map[string]migrate.ClaimState, error) {
+			res, err := check.Run(check.Options{Dir: dir})
+			if err != nil {
+				return nil, err
+			}
+			out := map[string]migrate.ClaimState{}
+			for _, st := range res.Claims {
+				out[st.Decision+"/"+st.Claim] = migrate.ClaimState{State: st.State, Message: st.Message}
+			}
+			return out, nil
+		}, stdout)
+	} else {
+		ok, err = migrate.Write(opts, scripts, stdout)
+	}
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if !ok {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// repoRelative turns a script argument, given relative to the working
+// directory, into a path relative to the repository root dir.
+func repoRelative(dir, arg string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside the repository %s", arg, dir)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 func runList(c *cli.Context, stdout io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, []string{"text", "json"}); err != nil {
@@ -315,6 +396,9 @@ func runList(c *cli.Context, stdout io.Writer) error {
 	snap, err := snapshot.Load(dirOf(c))
 	if err != nil {
 		return &exitError{ExitError, err}
+	}
+	if c.Bool("lexers") {
+		return listLexers(snap, f, stdout)
 	}
 	res := check.Claims(snap, "")
 	if f == "json" {
@@ -336,6 +420,55 @@ func runList(c *cli.Context, stdout io.Writer) error {
 			line += "\t" + s.Message
 		}
 		fmt.Fprintln(stdout, line)
+	}
+	return nil
+}
+
+// claimedFile is one file some claim reads, and the lexer that reads it.
+type claimedFile struct {
+	Path   string   `json:"path"`
+	Lexer  string   `json:"lexer"`
+	Claims []string `json:"claims"`
+}
+
+// listLexers writes every file that a claim's Path matches, with the name
+// of the lexer that separates its code from its comments, strings and
+// tests (D51), and the claims that read it, sorted by path.
+func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
+	byPath := map[string]*claimedFile{}
+	for _, d := range snap.Decisions {
+		for _, cl := range d.Claims {
+			if cl.Path == "" || strings.HasPrefix(cl.Kind, "exec") || strings.HasPrefix(cl.Kind, "tracker") || snapshot.ValidGlob(cl.Path) != "" {
+				continue
+			}
+			for _, p := range snap.Match(cl.Path) {
+				cf := byPath[p]
+				if cf == nil {
+					var head []byte
+					if path.Ext(p) == "" {
+						// Only a file without an extension is known by its
+						// shebang line.
+						head, _ = snap.Repo.ReadFile(p, check.MaxFileSize)
+					}
+					cf = &claimedFile{Path: p, Lexer: codeline.Name(p, head)}
+					byPath[p] = cf
+				}
+				cf.Claims = append(cf.Claims, cl.Decision+"/"+cl.ID)
+			}
+		}
+	}
+	files := make([]*claimedFile, 0, len(byPath))
+	for _, cf := range byPath {
+		files = append(files, cf)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	if f == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(files)
+	}
+	for _, cf := range files {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", cf.Path, cf.Lexer, strings.Join(cf.Claims, " "))
 	}
 	return nil
 }

@@ -159,7 +159,8 @@ var (
 func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	d := &Decision{Path: p, Adopted: true, Keys: map[string]token.Position{}}
 	top := token.Position{Filename: p, Line: 1, Column: 1}
-	if f, ok := checkUTF8(p, src); !ok {
+	src, f, ok := checkSource(p, src)
+	if !ok {
 		d.Findings = append(d.Findings, f)
 		return d
 	}

@@ -32,6 +32,10 @@ var countRE = regexp.MustCompile(`(?i)(?:^|[\s(])(\d+|one|two|three|four|five|si
 // a colon and states a count in its last sentence. Fenced code is not
 // prose and is skipped by the parser.
 func CountedLists(path string, src []byte) []CountedList {
+	src, _, ok := checkSource(path, src)
+	if !ok {
+		return nil // the parse of the same file reports why
+	}
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	return countedIn(doc, path, src)
 }

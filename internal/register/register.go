@@ -42,14 +42,26 @@ func ValidStatus(s string) bool {
 	return false
 }
 
+// Where a row's status came from.
+const (
+	StatusFromColumn  = "column"
+	StatusFromMarker  = "marker"
+	StatusFromDefault = "default"
+)
+
 // Row is one D-row of the register table.
 type Row struct {
 	ID     string // "D12"
 	N      int    // 12
 	Title  string
-	Status string // normalised: lower case, emphasis stripped; "" if no column
-	Link   string // destination of the first link in the row, if any
-	Pos    token.Position
+	Status string // normalised: lower case, emphasis stripped; "" if unknown
+	// StatusFrom says where Status came from: the Status column, a marker
+	// in the row's text, or the configured default (D35).
+	StatusFrom string
+	// Text is the row's cells joined, as the markers see them.
+	Text string
+	Link string // destination of the first link in the row, if any
+	Pos  token.Position
 	// StatusPos and LinkPos point at their cells.
 	StatusPos token.Position
 	LinkPos   token.Position
@@ -95,6 +107,10 @@ type Claim struct {
 	// column name, so a bad regex is reported at its own cell.
 	Pos   token.Position
 	Cells map[string]token.Position
+	// Spans holds the byte range [start, end) of the Path, Anchor and
+	// Require cells in the file: they are patterns, never mention sites
+	// nor prose (D36).
+	Spans map[string][2]int
 }
 
 // CellPos returns the position of the named cell, or the row's.
@@ -119,6 +135,9 @@ type Decision struct {
 	Residuals    []string
 	// Keys holds the position of each front-matter key.
 	Keys map[string]token.Position
+	// Inline is set for a register row without a decision file; Path is
+	// then its claims file, or the register when it has none (D35).
+	Inline bool
 	// Parsed is false when the file could not be understood at all (not
 	// UTF-8, no front matter); its claims are then unknown, not absent.
 	Parsed bool
@@ -162,7 +181,6 @@ var FileNameRE = regexp.MustCompile(`^D([1-9][0-9]*)-[A-Za-z0-9][A-Za-z0-9._-]*\
 
 var (
 	idRE     = regexp.MustCompile(`^D([1-9][0-9]*)$`)
-	rowIDRE  = regexp.MustCompile(`^\[?\s*(D[1-9][0-9]*)\b`)
 	refRE    = regexp.MustCompile(`^(D[1-9][0-9]*)(?:\(([^()\s]+)\))?$`)
 	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
 )
@@ -237,10 +255,11 @@ func checkUTF8(path string, src []byte) (diag.Finding, bool) {
 
 // cell is the decoded text of a table cell and its position.
 type cell struct {
-	text string
-	raw  string
-	pos  token.Position
-	node ast.Node
+	text       string
+	raw        string
+	pos        token.Position
+	node       ast.Node
+	start, end int // byte offsets of raw in the file
 }
 
 // cellText decodes a GFM table cell: surrounding whitespace is trimmed, a
@@ -286,6 +305,7 @@ func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []ce
 			ce.raw = b.String()
 			ce.text = cellText(ce.raw)
 			ce.pos = ln.pos(seg.Start)
+			ce.start, ce.end = seg.Start, l.At(l.Len()-1).Stop
 		}
 		out = append(out, ce)
 	}
@@ -327,11 +347,40 @@ func firstLink(n ast.Node) string {
 	return dest
 }
 
-// ParseRegister parses the register file's source. path is repository-relative.
+// RegisterOptions configure how register rows get their status when the
+// table has no Status column, or a row says it in its own text (D35).
+type RegisterOptions struct {
+	// Markers are tried in order on each row's text; the first that
+	// matches sets the status, over the Status column's.
+	Markers []StatusMarker
+	// Default is the status of a row with no Status column and no
+	// marker. When it is empty and markers are unset, a register without
+	// a Status column is a finding.
+	Default string
+}
+
+// StatusMarker is a pattern in a row's text that sets its status.
+type StatusMarker struct {
+	Pattern *regexp.Regexp
+	Status  string
+}
+
+// idCellRE reads the id cell: D12, **D12**, `D12`, [D12](…), _D12_.
+var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(D[1-9][0-9]*)(?:[^0-9A-Za-z]|$)")
+
+// ParseRegister parses the register file's source with a Status column
+// required. path is repository-relative.
 func ParseRegister(path string, src []byte) *Register {
+	return ParseRegisterWith(path, src, RegisterOptions{})
+}
+
+// ParseRegisterWith parses the register file's source. path is
+// repository-relative.
+func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register {
 	reg := &Register{Path: path}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
+	src, f, ok := checkSource(path, src)
+	if !ok {
 		reg.Findings = append(reg.Findings, f)
 		return reg
 	}
@@ -373,7 +422,7 @@ func ParseRegister(path string, src []byte) *Register {
 		}
 	}
 	reg.HasStatus = statusCol >= 0
-	if statusCol < 0 {
+	if statusCol < 0 && opts.Default == "" && len(opts.Markers) == 0 {
 		reg.Findings = append(reg.Findings, finding(rowPos(header, ln, top), ruleid.Register,
 			"register table has no Status column: add one so row and file statuses can be compared"))
 	}
@@ -383,19 +432,40 @@ func ParseRegister(path string, src []byte) *Register {
 			continue
 		}
 		pos := rowPos(cells, ln, top)
-		m := rowIDRE.FindStringSubmatch(cells[0].text)
+		m := idCellRE.FindStringSubmatch(cells[0].raw)
 		if m == nil {
 			reg.Findings = append(reg.Findings, finding(cells[0].pos, ruleid.Register,
-				"register row %q: first cell must be a decision id D<n>", cells[0].text))
+				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
 		row := Row{ID: m[1], N: IDNumber(m[1]), Pos: pos, StatusPos: pos, LinkPos: pos}
 		if titleCol >= 0 && titleCol < len(cells) {
 			row.Title = cells[titleCol].text
+		} else if len(cells) > 1 {
+			row.Title = cells[1].text
 		}
+		texts := make([]string, len(cells))
+		for i, c := range cells {
+			texts[i] = c.text
+		}
+		row.Text = strings.Join(texts, " | ")
 		if statusCol >= 0 && statusCol < len(cells) {
 			row.Status = normStatus(cells[statusCol].text)
 			row.StatusPos = cells[statusCol].pos
+			row.StatusFrom = StatusFromColumn
+		}
+		for _, mk := range opts.Markers {
+			if loc := mk.Pattern.FindStringIndex(row.Text); loc != nil {
+				row.Status, row.StatusFrom = mk.Status, StatusFromMarker
+				break
+			}
+		}
+		if row.StatusFrom == "" && opts.Default != "" {
+			row.Status, row.StatusFrom = opts.Default, StatusFromDefault
+		}
+		if row.StatusFrom == "" && statusCol < 0 && (opts.Default != "" || len(opts.Markers) > 0) {
+			reg.Findings = append(reg.Findings, finding(pos, ruleid.Register,
+				"%s: no Status column, no status marker in the row and no inline.status default in %s: its status is unknown", row.ID, ".claimslint.yml"))
 		}
 		for _, c := range cells {
 			if l := firstLink(c.node); l != "" {
@@ -416,8 +486,9 @@ func ParseDecision(path string, src []byte) *Decision {
 		d.FileID = "D" + m[1]
 	}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
-	if f, ok := checkUTF8(path, src); !ok {
-		d.Findings = append(d.Findings, f)
+	src, bad, ok := checkSource(path, src)
+	if !ok {
+		d.Findings = append(d.Findings, bad)
 		return d
 	}
 	ln := newLines(path, src)
@@ -439,6 +510,38 @@ func ParseDecision(path string, src []byte) *Decision {
 	d.keyPositions(src, ln)
 	d.readFrontMatter(fm)
 	d.readBody(doc, src, ln)
+	return d
+}
+
+// ParseClaims parses a claims file: the Confirmation table of the inline
+// decision id, with optional front matter naming tracker: and residuals:
+// (D35). path is repository-relative.
+func ParseClaims(path, id string, src []byte) *Decision {
+	d := &Decision{Path: path, FileID: id, ID: id, Inline: true, Keys: map[string]token.Position{}}
+	if f, ok := checkUTF8(path, src); !ok {
+		d.Findings = append(d.Findings, f)
+		return d
+	}
+	ln := newLines(path, src)
+	ctx := parser.NewContext()
+	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
+		fm, err := meta.TryGet(ctx)
+		if err != nil {
+			d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, ruleid.Markdown,
+				"front matter is not valid YAML: %s", oneLine(err.Error())))
+			return d
+		}
+		d.keyPositions(src, ln)
+		d.readFrontMatter(fm)
+	}
+	d.Parsed = true
+	d.readBody(doc, src, ln)
+	title := d.Title
+	d.Title = ""
+	if title != "" && !strings.HasPrefix(title, id+":") {
+		d.Title = title
+	}
 	return d
 }
 
@@ -481,6 +584,13 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 			d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Markdown, "front matter %s: want a string, got %s", key, yamlKind(v)))
 			return ""
 		}
+	}
+	if d.Inline {
+		// A claims file's decision is its register row: id and status
+		// come from there; the front matter may name issues.
+		d.Tracker = d.fmList(fm, "tracker")
+		d.Residuals = d.fmList(fm, "residuals")
+		return
 	}
 	d.ID = str("id")
 	d.Status = strings.ToLower(str("status"))
@@ -654,7 +764,12 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			}
 			return cells[i].text, p
 		}
-		c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}}
+		c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}, Spans: map[string][2]int{}}
+		for _, name := range []string{"path", "anchor", "require"} {
+			if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
+				c.Spans[name] = [2]int{cells[i].start, cells[i].end}
+			}
+		}
 		var p token.Position
 		c.ID, p = get("claim")
 		c.Cells["claim"] = p

@@ -1,6 +1,7 @@
 package register
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestParseDecision(t *testing.T) {
 	}
 	opts := []cmp.Option{
 		cmpopts.IgnoreFields(Decision{}, "Keys", "ConfirmationPos", "Findings"),
-		cmpopts.IgnoreFields(Claim{}, "Pos", "Cells"),
+		cmpopts.IgnoreFields(Claim{}, "Pos", "Cells", "Spans"),
 	}
 	if diff := cmp.Diff(want, d, opts...); diff != "" {
 		t.Errorf("ParseDecision mismatch (-want +got):\n%s", diff)
@@ -152,4 +153,62 @@ func FuzzParseAdopted(f *testing.F) {
 			t.Fatalf("status %q not normalised", d.Status)
 		}
 	})
+}
+
+// TestParseAdoptedDialects reads one record of each dialect, shaped as its
+// tool writes it, and checks the status and the links it states.
+func TestParseAdoptedDialects(t *testing.T) {
+	vocab := map[string]string{"superceded": "superseded", "draft": "proposed", "on hold": "proposed", "approved": "accepted", "unstated": "accepted"}
+	for _, tc := range []struct {
+		name, path, src string
+		status, raw     string
+		links           []string // verb target-or-number
+	}{
+		{"adr-tools superseded", "doc/adr/0002-use-mysql.md",
+			"# 2. Use MySQL\n\nDate: 2026-11-02\n\n## Status\n\nSuperceded by [3. Use PostgreSQL](0003-use-postgresql.md)\n\n## Context\n",
+			"superseded", "Superceded by [3. Use PostgreSQL](0003-use-postgresql.md)", []string{"superseded-by doc/adr/0003-use-postgresql.md"}},
+		{"adr-tools amends and clarifies", "doc/adr/0003-x.md",
+			"# 3. X\n\n## Status\n\nAccepted\n\nSupercedes [2. Y](0002-y.md)\n\nAmended by [4. Z](0004-z.md)\n\n## Context\n",
+			"accepted", "Accepted", []string{"supersedes doc/adr/0002-y.md", "amended-by doc/adr/0004-z.md"}},
+		{"MADR 2 status line", "docs/adr/0001-x.md",
+			"# X\n\n* Status: superseded by [ADR-0002](0002-y.md) <!-- optional -->\n* Deciders: A\n\n## Links\n\n* Refined by [ADR-0005](0005-example.md)\n",
+			"superseded", "superseded by [ADR-0002](0002-y.md)", []string{"superseded-by docs/adr/0002-y.md"}},
+		{"MADR 3 front matter", "docs/decisions/0001-x.md",
+			"---\nstatus: approved\ndate: 2023-06-12\ndeciders: A, B\nconsulted: C\ninformed: D\n---\n# X\n",
+			"accepted", "approved", nil},
+		{"MADR 4 bare reference", "docs/decisions/0001-x.md",
+			"---\nstatus: \"superseded by ADR-0003\"\ndecision-makers: A\n---\n\n# X\n\n### Confirmation\n\nA review.\n",
+			"superseded", "superseded by ADR-0003", []string{"superseded-by #3"}},
+		{"on hold is two words", "docs/decisions/0002-x.md", "---\nstatus: on hold\n---\n# X\n", "proposed", "on hold", nil},
+		{"partly superseded stays live", "doc/adr/0001-x.md",
+			"# 1. X\n\n## Status\n\nAccepted\n\nPartly superseded by [6. Y](0006-y.md)\n",
+			"accepted", "Accepted", []string{"partly-superseded-by doc/adr/0006-y.md"}},
+		{"log4brains", "docs/adr/20200926-x.md",
+			"# X\n\n- Status: superseded by [20201016-y](20201016-y.md)\n- Date: 2020-09-26\n",
+			"superseded", "superseded by [20201016-y](20201016-y.md)", []string{"superseded-by docs/adr/20201016-y.md"}},
+		{"no status", "docs/adr/0000-x.md", "# X\n\n## Context\n", "accepted", "", nil},
+		{"unknown word kept", "doc/adr/0007-x.md", "# 7. X\n\n## Status\n\nParked\n", "parked", "Parked", nil},
+		{"fuzz: link without a bracket", "doc/adr/0002-x.md", "# StAtus\nSuperseded BY](00-.md)", "accepted", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ParseAdopted(tc.path, []byte(tc.src), vocab)
+			if d.Status != tc.status || d.RawStatus != tc.raw {
+				t.Errorf("status %q (raw %q), want %q (raw %q)", d.Status, d.RawStatus, tc.status, tc.raw)
+			}
+			var got []string
+			for _, l := range d.Links {
+				if l.Target != "" {
+					got = append(got, l.Verb+" "+l.Target)
+				} else {
+					got = append(got, fmt.Sprintf("%s #%d", l.Verb, l.Number))
+				}
+			}
+			if strings.Join(got, "; ") != strings.Join(tc.links, "; ") {
+				t.Errorf("links %q, want %q", got, tc.links)
+			}
+			if len(d.Findings) > 0 {
+				t.Errorf("findings %v", d.Findings)
+			}
+		})
+	}
 }

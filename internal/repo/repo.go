@@ -345,7 +345,16 @@ var ErrTooLarge = errors.New("file too large")
 
 // Executable reports whether rel has an execute bit on disk.
 func (r *Repo) Executable(rel string) bool {
-	st, err := os.Lstat(r.Abs(rel))
+	root, err := os.OpenRoot(r.Root)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	name := filepath.FromSlash(rel)
+	if !filepath.IsLocal(name) || noLinks(root, name) != nil {
+		return false // not even the mode of a file outside is read
+	}
+	st, err := root.Lstat(name)
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 

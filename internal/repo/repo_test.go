@@ -85,6 +85,17 @@ func readNeverLeavesRoot(t *testing.T) {
 	link("sub/a.go", "doc.md")                      // a file link inside
 	link("lnk/secret.go", "chain.md")               // a link through a link
 	r := &Repo{Root: root}
+	for _, p := range []string{filepath.Join(root, "sub", "run.sh"), filepath.Join(out, "x", "run.sh")} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r.Executable("sub/run.sh") {
+		t.Error("Executable(sub/run.sh) = false for an executable file inside")
+	}
+	if r.Executable("deep/x/run.sh") || r.Executable("lnk/x/run.sh") {
+		t.Error("Executable read the mode of a file outside the repository through a linked parent")
+	}
 	for _, tc := range []struct {
 		rel       string
 		file, doc error // nil: read succeeds with "inside"

@@ -2,7 +2,10 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,5 +126,140 @@ func TestReportInBrowser(t *testing.T) {
 	png, err := os.ReadFile(shot)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 10_000 {
 		t.Errorf("screenshot is not a rendered page (%d bytes, %v)", len(png), err)
+	}
+}
+
+// badgeStates is every class a badge can carry: the five statuses and an
+// unknown one, claim states, audit problems, tracker statuses (known and
+// not), and finding severities.
+var badgeStates = []string{
+	"proposed", "accepted", "rejected", "deprecated", "superseded", "parked",
+	"ok", "failed", "pending", "retired", "vacuous",
+	"dangling", "placeholder", "closed-residual", "no-backlink", "unknown-decision",
+	"open", "in_progress", "closed", "tombstone", "missing", "blocked",
+	"error", "warning", "note",
+}
+
+// TestBadgeContrast renders one badge of every state with the report's own
+// stylesheet in headless Chromium, reads each badge's background from the
+// screenshot, and requires white text on it to reach WCAG's 4.5:1.
+func TestBadgeContrast(t *testing.T) {
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	html := render(t, fixture(t), "")
+	i, j := strings.Index(html, "<style>"), strings.Index(html, "</style>")
+	if i < 0 || j < i {
+		t.Fatal("report has no stylesheet")
+	}
+	const rowH = 28
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html><html><head><meta charset=\"utf-8\">" + html[i:j+len("</style>")] + "</head><body style=\"margin:0\">")
+	for k, s := range badgeStates {
+		fmt.Fprintf(&b, `<div style="position:absolute;left:10px;top:%dpx"><span class="badge %s">%s</span></div>`, 4+k*rowH, s, s)
+	}
+	b.WriteString("</body></html>")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "badges.html")
+	if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "badges.png")
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--no-first-run", "--hide-scrollbars", "--force-device-scale-factor=1", "--user-data-dir=" + t.TempDir(),
+		"--screenshot=" + shot, fmt.Sprintf("--window-size=300,%d", len(badgeStates)*rowH+20), "file://" + page}
+	if out, err := exec.Command(chrome, flags...).CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, s := range badgeStates {
+		top := 4 + k*rowH
+		counts := map[[3]uint8]int{}
+		for y := top + 4; y < top+12; y++ {
+			for x := 14; x < 44; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				counts[[3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8)}]++
+			}
+		}
+		var bg [3]uint8
+		best := -1
+		for c, n := range counts {
+			if n > best || n == best && fmt.Sprint(c) < fmt.Sprint(bg) {
+				bg, best = c, n
+			}
+		}
+		if ratio := contrast(bg, [3]uint8{255, 255, 255}); ratio < 4.5 {
+			t.Errorf("badge %q: white text on rgb%v has contrast %.2f:1, want at least 4.5:1", s, bg, ratio)
+		}
+	}
+}
+
+// contrast is WCAG 2's contrast ratio of two sRGB colours.
+func contrast(a, b [3]uint8) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+func luminance(c [3]uint8) float64 {
+	ch := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*ch(c[0]) + 0.7152*ch(c[1]) + 0.0722*ch(c[2])
+}
+
+func TestContrastFormula(t *testing.T) {
+	for _, c := range []struct {
+		a, b [3]uint8
+		want float64
+	}{
+		{[3]uint8{0, 0, 0}, [3]uint8{255, 255, 255}, 21},
+		{[3]uint8{255, 255, 255}, [3]uint8{255, 255, 255}, 1},
+		{[3]uint8{0x76, 0x76, 0x76}, [3]uint8{255, 255, 255}, 4.54},
+	} {
+		if got := contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
+			t.Errorf("contrast(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestLineLinksOnlyOnCleanTree: code lines link to the commit only while
+// the work tree matches it; with an uncommitted change they are not linked.
+func TestLineLinksOnlyOnCleanTree(t *testing.T) {
+	dir := fixture(t)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "x")
+	if html := render(t, dir, "https://example.invalid/org/repo"); !strings.Contains(html, `href="https://example.invalid/org/repo/blob/`) {
+		t.Error("clean tree: code lines are not linked to the commit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "wire.go"), []byte("package wire\n\n// TODO: return errBatch\n\nvar x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if html := render(t, dir, "https://example.invalid/org/repo"); strings.Contains(html, "/blob/") {
+		t.Error("dirty tree: code lines still link to a commit that does not have them")
 	}
 }

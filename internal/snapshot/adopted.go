@@ -126,7 +126,7 @@ func Relate(ds []*register.Decision) []diag.Finding {
 			}
 			if t == nil || t.FileID == "" {
 				out = append(out, diag.Finding{Pos: l.Pos, Check: ruleid.Status, Severity: diag.SeverityWarning,
-					Message: fmt.Sprintf("%s %s %s, which is no registered record: the relation is not checked", d.FileID, strings.ReplaceAll(l.Verb, "-", " "), l.Text)})
+					Message: fmt.Sprintf("not checked: %s %s %s, which is no registered record", d.FileID, strings.ReplaceAll(l.Verb, "-", " "), l.Text)})
 				continue
 			}
 			relate(d, l.Verb, t)

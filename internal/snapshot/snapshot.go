@@ -10,6 +10,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -19,8 +20,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
@@ -49,6 +52,9 @@ type Doc struct {
 	// a range site.
 	Counted []register.CountedList
 	counted bool
+	// Code, for a code file the mentions globs add, holds its comment
+	// regions: the only mention sites in it (D36).
+	Code commentSpans
 }
 
 // Snapshot is a repository as the rules see it.
@@ -69,6 +75,9 @@ type Snapshot struct {
 
 	docs  map[string]*Doc
 	order []string // corpus order: register, decisions, range sites
+
+	mentionOnce sync.Once
+	mentionDocs []*Doc // files the mentions globs add (D36)
 
 	globMu sync.Mutex
 	globs  map[string][]string
@@ -146,6 +155,9 @@ func (s *Snapshot) load() error {
 	if cfg.Adopt != "" {
 		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
 	}
+	if cfg.Inline != nil {
+		prefixes = append(prefixes, dirPrefix(cfg.ClaimsDir()))
+	}
 	if err := s.Repo.ListUntracked(prefixes); err != nil {
 		return err
 	}
@@ -153,7 +165,7 @@ func (s *Snapshot) load() error {
 	if reg.Err != nil {
 		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
 	}
-	s.Register = register.ParseRegister(cfg.Register, reg.Src)
+	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, registerOptions(cfg))
 	if s.Register.HasCounted {
 		reg.Counted, reg.counted = s.Register.Counted, true
 	}
@@ -183,7 +195,13 @@ func (s *Snapshot) load() error {
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
 	s.resolveAdopted()
+	if cfg.Inline != nil {
+		s.addInline()
+	}
 	globs := []string{globPrefix(cfg.Scripts), globPrefix(cfg.Workflows)}
+	for _, g := range cfg.Mentions {
+		globs = append(globs, globPrefix(g))
+	}
 	for _, d := range s.Decisions {
 		for _, c := range d.Claims {
 			if c.Path != "" {
@@ -219,6 +237,84 @@ func (s *Snapshot) load() error {
 		}
 	}
 	return nil
+}
+
+// registerOptions turns the inline configuration into the register
+// parser's status rules (D35).
+func registerOptions(cfg config.Config) register.RegisterOptions {
+	var o register.RegisterOptions
+	if cfg.Inline == nil {
+		return o
+	}
+	o.Default = cfg.Inline.Status
+	for _, m := range cfg.Inline.Markers {
+		// Validated when the configuration was loaded.
+		o.Markers = append(o.Markers, register.StatusMarker{Pattern: regexp.MustCompile(m.Pattern), Status: m.Status})
+	}
+	return o
+}
+
+// addInline makes a decision of every register row that has no decision
+// file (D35): its claims come from the claims file <claims>/D<n>.md when
+// there is one; its id, title and status come from the row.
+func (s *Snapshot) addInline() {
+	has := map[string]bool{}
+	for _, d := range s.Decisions {
+		has[d.FileID] = true
+	}
+	dir := s.Config.ClaimsDir()
+	seen := map[string]bool{}
+	var added []*register.Decision
+	for _, row := range s.Register.Rows {
+		if has[row.ID] || seen[row.ID] {
+			continue
+		}
+		seen[row.ID] = true
+		f := path.Join(dir, row.ID+".md")
+		var d *register.Decision
+		if s.Repo.Has(f) {
+			d = s.addDecision(f, "claims file", func(p string, src []byte) *register.Decision {
+				return register.ParseClaims(p, row.ID, src)
+			})
+			if d == nil {
+				continue
+			}
+		} else {
+			d = &register.Decision{Path: s.Register.Path, FileID: row.ID, ID: row.ID, Inline: true, Parsed: true, Keys: map[string]token.Position{}}
+			s.Decisions = append(s.Decisions, d)
+		}
+		d.Status = row.Status
+		if _, ok := d.Keys["status"]; !ok {
+			d.Keys["status"] = row.StatusPos
+		}
+		if d.Title == "" {
+			d.Title = row.Title
+		}
+		added = append(added, d)
+	}
+	if len(added) > 0 {
+		sort.SliceStable(s.Decisions, func(i, j int) bool {
+			return register.IDNumber(s.Decisions[i].FileID) < register.IDNumber(s.Decisions[j].FileID)
+		})
+	}
+	// A claims file whose id has no row, or whose decision has a file, is
+	// reported, not ignored.
+	prefix := strings.TrimSuffix(path.Clean(dir), "/") + "/"
+	for _, f := range s.Repo.Files {
+		if !strings.HasPrefix(f, prefix) || strings.Contains(f[len(prefix):], "/") || !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		id := strings.TrimSuffix(f[len(prefix):], ".md")
+		if register.IDNumber(id) == 0 || seen[id] {
+			continue
+		}
+		pos := token.Position{Filename: f, Line: 1, Column: 1}
+		if has[id] {
+			s.errorf(pos, ruleid.Register, "%s has claims in %s but also a decision file: move them into its Confirmation section", id, f)
+			continue
+		}
+		s.errorf(pos, ruleid.Register, "%s has claims in %s but no register row: add a %s row to %s", id, f, id, s.Register.Path)
+	}
 }
 
 func (s *Snapshot) errorf(pos token.Position, rule, format string, args ...any) {
@@ -399,13 +495,16 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 	for i, p := range cfg.Tracker.Prefixes {
 		quoted[i] = regexp.QuoteMeta(p)
 	}
-	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+|\?+|_+)`)
+	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
+	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
 }
 
 // IsPlaceholder reports whether the suffix of a tracker id (after
-// "<prefix>-") stands for no issue, like TBD or XXX.
+// "<prefix>-") stands for no issue, like TBD or XXX. A hierarchical
+// suffix (lp9.25) is judged by its root (lp9).
 func IsPlaceholder(suffix string) bool {
-	return placeholderRE.MatchString(suffix) || !base36RE.MatchString(suffix)
+	root, _, _ := strings.Cut(suffix, ".")
+	return placeholderRE.MatchString(root) || !base36RE.MatchString(root)
 }
 
 // IDMention is one tracker id found in the register corpus.
@@ -416,20 +515,30 @@ type IDMention struct {
 	Placeholder bool
 }
 
-// Mentions returns every tracker id in the register corpus, outside
-// fenced code blocks.
+// Mentions returns every tracker id in the register corpus and at the
+// configured mention sites (D36): in the text of Markdown files, in the
+// comments of code files. Fenced examples and the Path, Anchor and Require
+// cells of claim tables are not mention sites.
 func (s *Snapshot) Mentions() []IDMention {
 	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != config.FormatGitHub {
 		return nil
 	}
 	re := IDPattern(s.Config)
+	cells := s.ClaimCells()
 	var out []IDMention
-	for _, doc := range s.Corpus() {
+	docs := append(s.Corpus(), s.MentionDocs()...)
+	for _, doc := range docs {
 		if doc.Err != nil {
 			continue // reported by the rule that owns the file
 		}
 		text := doc.Fenced
 		for _, m := range re.FindAllSubmatchIndex(text, -1) {
+			if cells.Covers(doc.Path, m[2], m[1]) {
+				continue
+			}
+			if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
+				continue
+			}
 			prefix := string(text[m[2]:m[3]])
 			suffix := string(text[m[4]:m[5]])
 			id := prefix + "-" + suffix
@@ -441,4 +550,91 @@ func (s *Snapshot) Mentions() []IDMention {
 		}
 	}
 	return out
+}
+
+// Spans are byte ranges per file that are not text: the Path, Anchor and
+// Require cells of claim tables (D36, D38).
+type Spans map[string][][2]int
+
+// Covers reports whether [from, to) of file overlaps a span.
+func (sp Spans) Covers(file string, from, to int) bool {
+	for _, r := range sp[file] {
+		if from < r[1] && to > r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// ClaimCells returns the pattern cells of every claim table.
+func (s *Snapshot) ClaimCells() Spans {
+	out := Spans{}
+	for _, d := range s.Decisions {
+		for _, c := range d.Claims {
+			for _, sp := range c.Spans {
+				out[d.Path] = append(out[d.Path], sp)
+			}
+		}
+	}
+	return out
+}
+
+// commentSpans are the comment regions of a code file.
+type commentSpans []codeline.Region
+
+func (cs commentSpans) inComment(from, to int) bool {
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > from })
+	return i < len(cs) && cs[i].Start <= from && to <= cs[i].End
+}
+
+// MentionDocs returns the files the mentions globs name that are not in
+// the register corpus, each read once (D36). A Markdown or HTML file is
+// all text; in a code file only comments are, and Doc.Code holds them.
+func (s *Snapshot) MentionDocs() []*Doc {
+	s.mentionOnce.Do(func() {
+		seen := map[string]bool{}
+		for _, p := range s.order {
+			seen[p] = true
+		}
+		for _, g := range s.Config.Mentions {
+			if ValidGlob(g) != "" {
+				continue
+			}
+			for _, f := range s.Match(g) {
+				if seen[f] {
+					continue
+				}
+				seen[f] = true
+				d := &Doc{Path: f}
+				data, err := s.Repo.ReadFile(f, MaxMarkdown)
+				if err != nil {
+					continue // not text we can read: no mention site
+				}
+				if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
+					continue
+				}
+				d.Src = data
+				d.Lines = register.NewLines(f, data)
+				if register.IsProse(f) {
+					d.Fenced = maskFences(d.Src)
+					if strings.HasSuffix(strings.ToLower(f), ".md") {
+						d.Counted = register.CountedLists(f, data)
+					}
+				} else {
+					d.Fenced = data
+					var r codeline.Regions
+					codeline.Scan(f, data, &r)
+					cs := commentSpans{}
+					for _, sp := range r.Spans {
+						if sp.Kind == codeline.Comment {
+							cs = append(cs, sp)
+						}
+					}
+					d.Code = cs
+				}
+				s.mentionDocs = append(s.mentionDocs, d)
+			}
+		}
+	})
+	return s.mentionDocs
 }

@@ -82,8 +82,18 @@ type opts struct {
 	ifVersion                     int64
 	reason, author, format        string
 	label, decision               string
-	all, check                    bool
+	all, check, dryRun            bool
 	out                           string
+	mcp                           mcpOpts
+	limit                         int
+	cursor, sort, fields          string
+}
+
+// mcpOpts are docket mcp's flags.
+type mcpOpts struct {
+	maxInFlight, maxReplyMiB int
+	http, tokenFile          string
+	allowOrigins             multi
 }
 
 type multi []string

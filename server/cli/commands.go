@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"log/slog"
 
@@ -19,7 +21,7 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge", "mcp", "version"}
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "blocked", "search", "export", "import", "merge", "mcp", "version"}
 
 func commands() map[string]command {
 	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
@@ -46,17 +48,27 @@ func commands() map[string]command {
 			run: runCreate,
 		},
 		"list": {
-			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all]",
-			help: "List issues, most urgent first. Closed issues are left out unless --all or --status closed.",
+			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all] [--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help: "List issues, most urgent first, 50 at a time. Closed issues are left out unless --all or --status closed.",
 			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
+				pageFlags(fs, o)
 				fs.StringVar(&o.status, "status", "", "only these statuses, comma-separated")
 				fs.StringVar(&o.label, "label", "", "only issues with this label")
 				fs.StringVar(&o.decision, "decision", "", "only issues that carry this decision")
 				fs.StringVar(&o.typ, "type", "", "only this type")
 				fs.BoolVar(&o.all, "all", false, "include closed issues")
 			},
-			run: runList,
+			run: listing(server.ViewList),
+		},
+		"blocked": {
+			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
+			flags: pageFlags, run: listing(server.ViewBlocked),
+		},
+		"search": {
+			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
+			flags: pageFlags, run: listing(server.ViewSearch),
 		},
 		"show": {
 			name: "show", args: "ID", help: "Show one issue.",
@@ -111,8 +123,8 @@ func commands() map[string]command {
 			flags: jsonFlag, run: runDep,
 		},
 		"ready": {
-			name: "ready", args: "", help: "List open issues that no unfinished issue blocks.",
-			flags: jsonFlag, run: runReady,
+			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
+			flags: pageFlags, run: listing(server.ViewReady),
 		},
 		"export": {
 			name: "export", args: "[--check] [-o FILE|-]",
@@ -124,10 +136,11 @@ func commands() map[string]command {
 			run: runExport,
 		},
 		"import": {
-			name: "import", args: "FILE|- [--format docket|beads|github]",
-			help: "Upsert records from a file. A bad line is reported with its number and nothing is applied.",
+			name: "import", args: "FILE|- [--format docket|beads|github] [--dry-run]",
+			help: "Upsert records from a file. Every bad line is reported (file:line: field: problem) and nothing is applied.\nFields, statuses, types and dependency types docket does not know are kept; what was changed is warned about.",
 			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.StringVar(&o.format, "format", server.FormatDocket, "docket, beads or github")
+				fs.StringVar(&o.format, "format", "", "docket, beads or github (default: detected from the file)")
+				fs.BoolVar(&o.dryRun, "dry-run", false, "print the counts and warnings, change nothing")
 			},
 			run: runImport,
 		},
@@ -144,7 +157,14 @@ func commands() map[string]command {
 		"mcp": {
 			name: "mcp", args: "",
 			help: "Serve the tracker and the register to an MCP client over stdio (JSON-RPC 2.0, one message per line).\nLogs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
-			run:  runMCP,
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
+				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
+				fs.StringVar(&o.mcp.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio")
+				fs.StringVar(&o.mcp.tokenFile, "token-file", "", "with --http: require Authorization: Bearer and the token on this `file`'s first line")
+				fs.Var(&o.mcp.allowOrigins, "allow-origin", "with --http: accept this Origin besides local pages (repeatable)")
+			},
+			run: runMCP,
 		},
 		"merge": {
 			name: "merge", args: "BASE OURS THEIRS",
@@ -295,44 +315,106 @@ func committed(err error) bool {
 	return err == nil || errors.Is(err, server.ErrUnexported)
 }
 
-func runList(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "list [--status S] [--label L] [--decision D] [--type T] [--all]"); err != nil {
-		return err
-	}
-	var f server.Filter
-	if r.o.status != "" {
-		for _, s := range strings.Split(r.o.status, ",") {
-			st, err := server.ParseStatus(strings.TrimSpace(s))
-			if err != nil {
-				return err
+func pageFlags(fs *flag.FlagSet, o *opts) {
+	fs.BoolVar(&o.json, "json", false, "print records as JSON")
+	fs.IntVar(&o.limit, "limit", server.DefaultLimit, "at most N issues; 0 for all")
+	fs.StringVar(&o.cursor, "cursor", "", "resume after the page that printed this cursor")
+	fs.StringVar(&o.sort, "sort", "", "priority (default: most urgent, then oldest), created, updated (newest first) or id")
+	fs.StringVar(&o.fields, "fields", "", "comma-separated record keys to print (default: id, priority, status, type, title)")
+}
+
+// listing runs list, ready, blocked or search: one page from index
+// columns, full records only when --json or --fields ask for them.
+func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+	return func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+		p := server.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
+		if view == server.ViewSearch {
+			if len(args) == 0 {
+				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
-			f.Status = append(f.Status, st)
+			p.Text = strings.Join(args, " ")
+		} else if err := needArgs(args, 0, fs.Name()+" "+commands()[fs.Name()].args); err != nil {
+			return err
 		}
-	} else if !r.o.all {
-		f.Status = server.Unfinished
-	}
-	if r.o.typ != "" {
-		t, err := server.ParseType(r.o.typ)
+		if r.o.status != "" {
+			p.Statuses = strings.Split(r.o.status, ",")
+		}
+		if r.o.fields != "" {
+			p.Fields = strings.Split(r.o.fields, ",")
+		}
+		if _, err := p.Query(); err != nil {
+			return flagError(err)
+		}
+		s, err := r.open(ctx, "")
 		if err != nil {
 			return err
 		}
-		f.Type = t
-	}
-	if r.o.decision != "" {
-		if err := server.CheckDecision(r.o.decision); err != nil {
+		page, err := s.Listing(ctx, view, p)
+		if err != nil {
+			return flagError(err)
+		}
+		if r.o.json && len(p.Fields) == 0 {
+			is, err := s.Records(ctx, page.Rows)
+			if err != nil {
+				return err
+			}
+			err = writeJSONArray(r.env.Stdout, is)
+			r.more(page, r.env.Stderr)
 			return err
 		}
-	}
-	f.Label, f.Decision = r.o.label, r.o.decision
-	s, err := r.open(ctx, "")
-	if err != nil {
+		if len(p.Fields) > 0 {
+			var is []server.Issue
+			if p.NeedsRecords() {
+				if is, err = s.Records(ctx, page.Rows); err != nil {
+					return err
+				}
+			}
+			err = writeFields(r.env.Stdout, p.Fields, page.Rows, is, r.o.json)
+		} else {
+			err = writeRows(r.env.Stdout, page.Rows)
+		}
+		w := r.env.Stdout
+		if r.o.json {
+			w = r.env.Stderr
+		}
+		r.more(page, w)
 		return err
 	}
-	is, err := s.List(ctx, f)
-	if err != nil {
+}
+
+func (r *runner) more(p server.Page, w io.Writer) {
+	if l := server.MoreLine(p, "--cursor", "--limit"); l != "" {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// flagError words an argument error with the flag's name.
+func flagError(err error) error {
+	var ae *server.ArgError
+	if !errors.As(err, &ae) {
 		return err
 	}
-	return r.printList(is)
+	var msgs []string
+	for _, e := range unjoin(err) {
+		if errors.As(e, &ae) {
+			flag := "--" + ae.Arg
+			if ae.Arg == "query" {
+				flag = "QUERY"
+			}
+			msg := strings.TrimPrefix(ae.Err.Error(), server.ErrInvalid.Error()+": ")
+			msgs = append(msgs, flag+" "+strings.TrimPrefix(msg, ae.Arg+" "))
+		} else {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	return fmt.Errorf("%w: %s", server.ErrInvalid, strings.Join(msgs, "; "))
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func runShow(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -477,21 +559,6 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i, err)
 }
 
-func runReady(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "ready"); err != nil {
-		return err
-	}
-	s, err := r.open(ctx, "")
-	if err != nil {
-		return err
-	}
-	is, err := s.Ready(ctx)
-	if err != nil {
-		return err
-	}
-	return r.printList(is)
-}
-
 func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
 	if err := needArgs(args, 0, "export [--check] [-o FILE|-]"); err != nil {
 		return err
@@ -547,7 +614,7 @@ func firstDiff(a, b []byte) (int, bool) {
 }
 
 func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github]"); err != nil {
+	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github] [--dry-run]"); err != nil {
 		return err
 	}
 	var data []byte
@@ -567,17 +634,49 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return err
 	}
 	set, err := server.DecodeImport(name, data, r.o.format, s.Prefix(), r.now())
+	var ps *server.Problems
+	if errors.As(err, &ps) {
+		return err // it says nothing was imported
+	}
 	if err != nil {
 		return fmt.Errorf("%w (nothing was imported)", err)
 	}
-	res, err := s.Import(ctx, set)
+	how := "given"
+	if set.Detected {
+		how = "detected; --format sets it"
+	}
+	fmt.Fprintf(r.env.Stdout, "format: %s (%s)\n", set.Format, how)
+	var res server.ImportResult
+	if r.o.dryRun {
+		res, err = s.DryRun(ctx, set)
+	} else {
+		res, err = s.Import(ctx, set)
+	}
 	if !committed(err) {
 		return err
 	}
-	for _, d := range res.Dangling {
-		fmt.Fprintf(r.env.Stderr, "%s:%d: warning: %s: %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	for _, w := range set.Warnings {
+		fmt.Fprintf(r.env.Stderr, "warning: %s\n", w)
 	}
-	_, perr := fmt.Fprintf(r.env.Stdout, "imported %s: %d created, %d updated, %d unchanged, %d dependencies in records, %d added to stored records\n", name, res.Created, res.Updated, res.Unchanged, res.Deps, res.Edges)
+	if set.WarningCount > len(set.Warnings) {
+		fmt.Fprintf(r.env.Stderr, "warning: ... and %d more\n", set.WarningCount-len(set.Warnings))
+	}
+	for k, d := range res.Dangling {
+		if k == server.MaxProblems {
+			fmt.Fprintf(r.env.Stderr, "warning: ... and %d more dependencies on ids not in the file nor the tracker\n", len(res.Dangling)-k)
+			break
+		}
+		fmt.Fprintf(r.env.Stderr, "warning: %s:%d: %s %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
+	}
+	if f := set.ForeignSummary(); f != "" {
+		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)
+	}
+	verb := "imported"
+	if r.o.dryRun {
+		verb = "dry run, nothing changed; would import"
+	}
+	_, perr := fmt.Fprintf(r.env.Stdout, "%s %s: %d created, %d updated, %d unchanged; %d dependencies in records (%d on ids not in the tracker), %d added to stored records; %d warnings\n",
+		verb, name, res.Created, res.Updated, res.Unchanged, res.Deps, len(res.Dangling), res.Edges, set.WarningCount+len(res.Dangling))
 	return errors.Join(err, perr)
 }
 
@@ -647,5 +746,31 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		}
 	}
 	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
-	return mcp.Serve(ctx, mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion()})
+	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 {
+		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
+	}
+	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
+		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20}
+	if r.o.mcp.http == "" {
+		if r.o.mcp.tokenFile != "" || len(r.o.mcp.allowOrigins) > 0 {
+			return &exitError{ExitBadInput, "--token-file and --allow-origin apply to --http only"}
+		}
+		return mcp.Serve(ctx, o)
+	}
+	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins}
+	if r.o.mcp.tokenFile != "" {
+		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
+			return &exitError{ExitBadInput, err.Error()}
+		}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ready := make(chan string, 1)
+	h.Ready = ready
+	go func() {
+		if addr, ok := <-ready; ok {
+			fmt.Fprintf(r.env.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", addr, mcp.HTTPPath)
+		}
+	}()
+	return mcp.ServeHTTP(ctx, o, h)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -30,6 +31,13 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DOCKET_NOW", "2026-11-29T10:00:00Z")
 			env.Setenv("DOCKET_AUTHOR", "tester")
+			// Import fixtures in beads' and gh's real shapes, shared with the
+			// server package's tests.
+			fixtures, err := filepath.Abs(filepath.Join("..", "testdata", "import"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("FIXTURES", fixtures)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

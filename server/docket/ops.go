@@ -246,6 +246,9 @@ func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server
 	if id == dep.ID {
 		return server.Issue{}, server.Invalidf("%s cannot depend on itself", id)
 	}
+	if cur, err := s.Get(ctx, id); err == nil && slices.ContainsFunc(cur.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID }) {
+		return cur, nil // already there: nothing to write
+	}
 	return s.modify(ctx, id, 0, func(w Writer, i *server.Issue) error {
 		if _, err := w.Get(dep.ID); err != nil {
 			return err
@@ -254,6 +257,26 @@ func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server
 			return err
 		}
 		i.Deps = append(i.Deps, dep)
+		return nil
+	})
+}
+
+// RemoveDep removes the edge of type dep.Type from id to dep.ID; an edge
+// the issue does not hold is an error that lists the ones it does.
+func (s *Service) RemoveDep(ctx context.Context, id string, dep server.Dep) (server.Issue, error) {
+	return s.modify(ctx, id, 0, func(_ Writer, i *server.Issue) error {
+		k := slices.IndexFunc(i.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID })
+		if k < 0 {
+			var have []string
+			for _, d := range i.Deps {
+				have = append(have, string(d.Type)+" "+d.ID)
+			}
+			if len(have) == 0 {
+				have = []string{"none"}
+			}
+			return server.Invalidf("%s has no %s edge to %s; it has: %s", id, dep.Type, dep.ID, strings.Join(have, ", "))
+		}
+		i.Deps = slices.Delete(i.Deps, k, k+1)
 		return nil
 	})
 }
@@ -329,11 +352,24 @@ func reach(start, target string, next func(string) ([]string, error)) (bool, err
 	return false, nil
 }
 
+// errDryRun rolls back a dry-run import after its counts are taken.
+var errDryRun = errors.New("dry run")
+
 // Import upserts a decoded file in one transaction: a record that is new
 // is created as given, a record that differs replaces the stored one with
 // its version set one past the higher of the two, and edges land on stored
 // issues. Any failure rolls everything back.
 func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, false)
+}
+
+// DryRun counts what Import would do, and reports the same dangling
+// dependencies, then rolls back: nothing changes, not even the export.
+func (s *Service) DryRun(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+	return s.importSet(ctx, set, true)
+}
+
+func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool) (server.ImportResult, error) {
 	var res server.ImportResult
 	if s.prefix == "" {
 		return res, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
@@ -393,6 +429,9 @@ func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.Imp
 		for _, in := range set.Issues {
 			for _, d := range in.Deps {
 				res.Deps++
+				if server.IsExternal(d.ID) {
+					continue
+				}
 				ok, err := w.Has(d.ID)
 				if err != nil {
 					return err
@@ -402,7 +441,13 @@ func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.Imp
 				}
 			}
 		}
+		if dry {
+			return errDryRun
+		}
 		return nil
 	})
+	if dry && errors.Is(err, errDryRun) {
+		err = nil
+	}
 	return res, err
 }

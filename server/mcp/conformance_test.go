@@ -64,7 +64,10 @@ func newStore(t testing.TB) (*docket.Service, string) {
 }
 
 // serve runs one session over in and returns everything written to stdout
-// once the server has returned (stdin closed after the last byte).
+// once the server has returned (stdin closed after the last byte). A line
+// "#await TEXT" in in is not sent: the client waits until stdout holds
+// TEXT (as many times as it was awaited so far) before it writes on, so a
+// file can cancel a request that is known to be in flight.
 func serve(t testing.TB, store server.Store, in []byte) []byte {
 	t.Helper()
 	r, w := io.Pipe()
@@ -74,7 +77,23 @@ func serve(t testing.TB, store server.Store, in []byte) []byte {
 		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: t.TempDir(), In: r, Out: out})
 	}()
 	go func() {
-		w.Write(in)
+		awaited := map[string]int{}
+		for _, l := range strings.SplitAfter(string(in), "\n") {
+			text, ok := strings.CutPrefix(l, "#await ")
+			if !ok {
+				w.Write([]byte(l))
+				continue
+			}
+			text = strings.TrimSuffix(text, "\n")
+			awaited[text]++
+			for deadline := time.Now().Add(20 * time.Second); bytes.Count(out.Bytes(), []byte(text)) < awaited[text]; {
+				if time.Now().After(deadline) {
+					t.Errorf("stdout never held %q %d times:\n%s", text, awaited[text], out.Bytes())
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
 		w.Close()
 	}()
 	select {

@@ -53,13 +53,14 @@ func TestEOFWaitsForSlowRequests(t *testing.T) {
 // handler's late reply is dropped: still exactly one answer.
 func TestDrainTimeoutAnswersStragglers(t *testing.T) {
 	old := mcp.DrainTimeout
-	mcp.DrainTimeout = 200 * time.Millisecond
-	defer func() { mcp.DrainTimeout = old }()
+	oldGrace := mcp.DrainGrace
+	mcp.DrainTimeout, mcp.DrainGrace = 200*time.Millisecond, 100*time.Millisecond
+	defer func() { mcp.DrainTimeout, mcp.DrainGrace = old, oldGrace }()
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	defer close(s.release)
 	out := serve(t, s, []byte(initLines+`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n"))
-	want := `{"jsonrpc":"2.0","id":"slow","error":{"code":-32603,"message":"internal error: the server is shutting down (end of input) and the request did not finish in time"}}`
+	want := `{"jsonrpc":"2.0","id":"slow","error":{"code":-32603,"message":"internal error: the server is shutting down (end of input) and the request did not finish in time; it only reads, so nothing was changed"}}`
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if !strings.Contains(l, `"init-0"`) {

@@ -42,6 +42,21 @@ var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
 // an error, so no request goes unanswered.
 var DrainTimeout = 30 * time.Second
 
+// DrainGrace is how long, after DrainTimeout, a request still running is
+// given to stop once it is cancelled: a write that has not committed rolls
+// back, one that has finishes, and either is answered with what happened.
+var DrainGrace = 5 * time.Second
+
+// DefaultMaxInFlight is how many requests the server handles at once when
+// Transport.MaxInFlight is 0. Past it the transport stops reading its
+// input until a reply is written: the client's pipe fills, not our memory.
+const DefaultMaxInFlight = 16
+
+// DefaultMaxReply is the largest reply frame written when
+// Transport.MaxReply is 0 (8 MiB). A larger reply is replaced by an error
+// that says the request itself was done.
+const DefaultMaxReply = 8 << 20
+
 // Transport is the screened stdio transport.
 type Transport struct {
 	In  io.Reader
@@ -50,6 +65,11 @@ type Transport struct {
 	// Ended, if set, is closed once input has ended and every request read
 	// has been answered: the process may exit even if a handler still runs.
 	Ended chan struct{}
+	// MaxInFlight caps the requests being handled at once (0: the default).
+	// An open subscriptions/listen does not count.
+	MaxInFlight int
+	// MaxReply caps the bytes of one reply frame (0: the default).
+	MaxReply int
 }
 
 var (
@@ -64,22 +84,34 @@ func (t *Transport) SupportsProtocolVersion(v string) bool {
 
 // Connect starts reading lines.
 func (t *Transport) Connect(ctx context.Context) (sdk.Connection, error) {
-	log := t.Log
+	c := newConn(t.Out, t.Log, t.MaxInFlight, t.MaxReply)
+	c.ended = t.Ended
+	go c.readLines(t.In)
+	return c, nil
+}
+
+func newConn(out io.Writer, log *slog.Logger, maxInFlight, maxReply int) *conn {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if maxInFlight <= 0 {
+		maxInFlight = DefaultMaxInFlight
+	}
+	if maxReply <= 0 {
+		maxReply = DefaultMaxReply
+	}
 	c := &conn{
-		out:      t.Out,
-		lines:    make(chan line),
-		closed:   make(chan struct{}),
-		pending:  map[int64]inflight{},
-		outgoing: map[string]bool{},
-		log:      log,
-		ended:    t.Ended,
+		out:         out,
+		lines:       make(chan line),
+		closed:      make(chan struct{}),
+		pending:     map[int64]*inflight{},
+		outgoing:    map[string]bool{},
+		log:         log,
+		maxInFlight: maxInFlight,
+		maxReply:    maxReply,
 	}
 	c.cond = sync.NewCond(&c.mu)
-	go c.readLines(t.In)
-	return c, nil
+	return c
 }
 
 type line struct {
@@ -88,9 +120,20 @@ type line struct {
 	err     error // io.EOF or a read failure; last value sent
 }
 
+// inflight is one delivered request, keyed by its internal id.
 type inflight struct {
 	id     json.RawMessage // as the client wrote it
+	canon  string          // frame.CanonicalID(id)
 	method string
+	tool   string // tools/call: the tool's name
+	listen bool   // an open subscriptions/listen: not counted against the cap
+	modern bool   // declared a modern version in _meta
+	// cancelled: the client cancelled it; its reply is never written.
+	cancelled bool
+	// stopping: cancelled by the drain; its reply says what happened.
+	stopping bool
+	// answered: a reply is being written or was; no second one.
+	answered bool
 }
 
 type conn struct {
@@ -101,14 +144,20 @@ type conn struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 
-	mu       sync.Mutex
-	cond     *sync.Cond // signalled when pending shrinks or the conn closes
-	next     int64
-	pending  map[int64]inflight
-	outgoing map[string]bool // canonical ids of requests the server sent
-	log      *slog.Logger
-	ended    chan struct{}
-	endOnce  sync.Once
+	mu          sync.Mutex
+	cond        *sync.Cond // signalled when pending shrinks, input ends or the conn closes
+	next        int64
+	pending     map[int64]*inflight
+	active      int // pending entries that count against maxInFlight
+	outgoing    map[string]bool
+	initialized bool              // a legacy initialize was delivered
+	synth       []jsonrpc.Message // messages for the SDK that no client sent
+	inputErr    error             // set at the end of input
+	log         *slog.Logger
+	maxInFlight int
+	maxReply    int
+	ended       chan struct{}
+	endOnce     sync.Once
 }
 
 // readLines feeds c.lines until EOF or a read error. A line over
@@ -157,11 +206,43 @@ func (c *conn) readLines(r io.Reader) {
 }
 
 // Read returns the next frame the SDK must handle, answering or dropping
-// the others itself. At the end of input it first waits until every request
-// already delivered has been answered, so none is lost when a client writes
-// its requests and closes stdin at once.
+// the others itself. It takes no new line while MaxInFlight requests are
+// running. At the end of input it ends open listens at once, then waits
+// until every request already delivered has been answered, so none is lost
+// when a client writes its requests and closes stdin at once.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		c.mu.Lock()
+		if len(c.synth) > 0 {
+			m := c.synth[0]
+			c.synth = c.synth[1:]
+			c.mu.Unlock()
+			return m, nil
+		}
+		if c.isClosed() {
+			c.mu.Unlock()
+			return nil, io.EOF
+		}
+		if c.inputErr != nil {
+			if len(c.pending) > 0 {
+				c.cond.Wait()
+				c.mu.Unlock()
+				continue
+			}
+			err := c.inputErr
+			c.mu.Unlock()
+			if c.ended != nil {
+				c.endOnce.Do(func() { close(c.ended) })
+			}
+			return nil, err
+		}
+		if c.active >= c.maxInFlight {
+			c.cond.Wait() // backpressure: the next line stays unread
+			c.mu.Unlock()
+			continue
+		}
+		c.mu.Unlock()
+
 		var l line
 		select {
 		case <-ctx.Done():
@@ -171,75 +252,199 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case l = <-c.lines:
 		}
 		if l.err != nil {
-			c.drain()
-			if c.ended != nil {
-				c.endOnce.Do(func() { close(c.ended) })
-			}
-			return nil, l.err
+			c.endOfInput(l.err)
+			continue
 		}
 		if l.tooLong {
 			c.writeFrame(frame.ErrorResponse(nil, frame.CodeInvalidRequest,
 				fmt.Sprintf("invalid request: the frame is longer than the %d MiB limit; it was discarded", frame.MaxFrame>>20), nil))
 			continue
 		}
-		v := frame.Screen(l.data, c.knownOutgoing)
-		switch v.Kind {
-		case frame.Ignore:
-			continue
-		case frame.Answer:
-			c.writeFrame(v.Reply)
-			continue
-		case frame.Notification:
-			if !strings.HasPrefix(v.Method, "notifications/") {
-				// A request method without an id: it cannot be answered, and
-				// must not run either (a tools/call that nobody sees the
-				// result of would still change the tracker).
-				c.log.Warn("dropping a request sent without an id", "method", v.Method)
-				continue
-			}
-			return &jsonrpc.Request{Method: v.Method, Params: v.Params}, nil
-		case frame.Request:
-			if problem := checkParams(v.Method, v.Params); problem != "" {
-				c.writeFrame(frame.ErrorResponse(v.ID, frame.CodeInvalidParams, "invalid params: "+problem, nil))
-				continue
-			}
-			c.mu.Lock()
-			c.next++
-			n := c.next
-			c.pending[n] = inflight{id: v.ID, method: v.Method}
-			c.mu.Unlock()
-			return &jsonrpc.Request{ID: internalID(n), Method: v.Method, Params: v.Params}, nil
-		case frame.Response:
-			msg, err := responseMessage(v)
-			if err != nil {
-				c.log.Warn("dropping a client response the SDK cannot take", "error", err)
-				continue
-			}
-			return msg, nil
+		if m := c.screen(l.data); m != nil {
+			return m, nil
 		}
 	}
 }
 
-// checkParams rejects, before the SDK sees it, a tools/call whose params
-// are not of the shape MCP defines: an object with a string name and, if
-// present, an object of arguments. The SDK would report a wrong-typed
-// arguments value as a failed tool call; it is a malformed request.
-func checkParams(method string, params json.RawMessage) string {
-	if method != "tools/call" {
-		return ""
+// screen handles one frame: it answers, drops, or returns the message to
+// deliver.
+func (c *conn) screen(data []byte) jsonrpc.Message {
+	v := frame.Screen(data, c.knownOutgoing)
+	switch v.Kind {
+	case frame.Answer:
+		c.writeFrame(v.Reply)
+	case frame.Notification:
+		if v.Method == "notifications/cancelled" {
+			return c.inboundCancel(v.Params)
+		}
+		if !strings.HasPrefix(v.Method, "notifications/") {
+			// A request method without an id: it cannot be answered, and
+			// must not run either (a tools/call that nobody sees the
+			// result of would still change the tracker).
+			c.log.Warn("dropping a request sent without an id", "method", v.Method)
+			return nil
+		}
+		return &jsonrpc.Request{Method: v.Method, Params: v.Params}
+	case frame.Request:
+		c.mu.Lock()
+		initialized := c.initialized
+		c.mu.Unlock()
+		e, rej := gate(v.Method, v.Params, initialized)
+		if rej != nil {
+			c.writeFrame(frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
+			return nil
+		}
+		c.mu.Lock()
+		if v.Method == "initialize" && e == eraLegacy {
+			c.initialized = true
+		}
+		c.next++
+		n := c.next
+		inf := &inflight{id: v.ID, canon: frame.CanonicalID(v.ID), method: v.Method, listen: v.Method == "subscriptions/listen", modern: e == eraModern}
+		if v.Method == "tools/call" {
+			inf.tool = toolName(v.Params)
+		}
+		c.pending[n] = inf
+		if !inf.listen {
+			c.active++
+		}
+		c.mu.Unlock()
+		return &jsonrpc.Request{ID: internalID(n), Method: v.Method, Params: v.Params}
+	case frame.Response:
+		msg, err := responseMessage(v)
+		if err != nil {
+			c.log.Warn("dropping a client response the SDK cannot take", "error", err)
+			return nil
+		}
+		return msg
 	}
-	var p map[string]json.RawMessage
-	if len(params) == 0 || params[0] != '{' || json.Unmarshal(params, &p) != nil {
-		return "tools/call takes an object: {\"name\": ..., \"arguments\": {...}}"
+	return nil
+}
+
+// inboundCancel maps a client's notifications/cancelled from the client's
+// id to the internal one, and marks the request so that it is never
+// answered. A cancel for no request in flight (already answered, never
+// sent, or initialize, which must not be cancelled) is dropped.
+func (c *conn) inboundCancel(params json.RawMessage) jsonrpc.Message {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason,omitempty"`
 	}
-	name, ok := p["name"]
-	if !ok || len(name) == 0 || name[0] != '"' {
-		return "tools/call needs a string name"
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		c.log.Warn("dropping a notifications/cancelled without a requestId")
+		return nil
 	}
-	if a, ok := p["arguments"]; ok && (len(a) == 0 || (a[0] != '{' && string(a) != "null")) {
-		return "tools/call arguments must be an object"
+	canon := frame.CanonicalID(p.RequestID)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var msgs []jsonrpc.Message
+	for n, inf := range c.pending {
+		if inf.canon != canon || inf.method == "initialize" || inf.answered || inf.cancelled {
+			continue
+		}
+		inf.cancelled = true
+		msgs = append(msgs, cancelFor(n, "cancelled by the client: "+p.Reason))
 	}
-	return ""
+	if len(msgs) == 0 {
+		c.log.Debug("dropping a cancel for no request in flight", "requestId", string(p.RequestID))
+		return nil
+	}
+	c.synth = append(c.synth, msgs[1:]...)
+	return msgs[0]
+}
+
+// cancelFor is a notifications/cancelled for the SDK naming internal id n.
+func cancelFor(n int64, reason string) jsonrpc.Message {
+	params, _ := json.Marshal(struct {
+		RequestID int64  `json:"requestId"`
+		Reason    string `json:"reason"`
+	}{n, reason})
+	return &jsonrpc.Request{Method: "notifications/cancelled", Params: params}
+}
+
+// endOfInput ends open listens at once (telling the client, on the
+// listen's own id, as the stdio transport's rules say), then arms the
+// drain: after DrainTimeout the requests still running are cancelled, and
+// after DrainGrace more the transport answers any that did not stop.
+func (c *conn) endOfInput(err error) {
+	c.mu.Lock()
+	c.inputErr = err
+	var notes [][]byte
+	for n, inf := range c.pending {
+		if !inf.listen || inf.answered {
+			continue
+		}
+		inf.answered = true
+		delete(c.pending, n)
+		c.synth = append(c.synth, cancelFor(n, "end of input"))
+		note, _ := json.Marshal(struct {
+			JSONRPC string `json:"jsonrpc"`
+			Method  string `json:"method"`
+			Params  any    `json:"params"`
+		}{"2.0", "notifications/cancelled", struct {
+			RequestID json.RawMessage `json:"requestId"`
+			Reason    string          `json:"reason"`
+		}{inf.id, "the server's input ended"}})
+		notes = append(notes, note)
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	for _, note := range notes {
+		c.writeFrame(note)
+	}
+	time.AfterFunc(DrainTimeout, c.stopStragglers)
+}
+
+// stopStragglers cancels every request still running after DrainTimeout.
+func (c *conn) stopStragglers() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) == 0 {
+		return
+	}
+	for n, inf := range c.pending {
+		if inf.answered {
+			continue
+		}
+		inf.stopping = true
+		c.log.Warn("cancelling a request still running at shutdown", "method", inf.method, "tool", inf.tool)
+		c.synth = append(c.synth, cancelFor(n, "the server is shutting down"))
+	}
+	c.cond.Broadcast()
+	time.AfterFunc(DrainGrace, c.answerStragglers)
+}
+
+// answerStragglers answers, itself, the requests that did not stop within
+// DrainGrace of being cancelled. A read-only request changed nothing; for
+// a write, the outcome is not known, and the answer says so.
+func (c *conn) answerStragglers() {
+	c.mu.Lock()
+	var out [][]byte
+	for n, inf := range c.pending {
+		if inf.answered {
+			continue
+		}
+		inf.answered = true
+		delete(c.pending, n)
+		if !inf.listen {
+			c.active--
+		}
+		c.log.Error("request did not stop at shutdown", "method", inf.method, "tool", inf.tool)
+		msg := "internal error: the server is shutting down (end of input) and the request did not finish in time"
+		if readOnly(inf) {
+			msg += "; it only reads, so nothing was changed"
+		} else {
+			msg += "; it did not stop when cancelled, so whether it changed the tracker is not known: read before retrying"
+		}
+		if !inf.cancelled {
+			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, msg, nil))
+		}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	for _, b := range out {
+		c.writeFrame(b)
+	}
 }
 
 // responseMessage turns a client's response to one of our requests into
@@ -288,27 +493,6 @@ func (c *conn) knownOutgoing(canonical string) bool {
 	return false
 }
 
-// drain waits until no delivered request is unanswered, or DrainTimeout
-// passes; then it answers the stragglers itself.
-func (c *conn) drain() {
-	deadline := time.AfterFunc(DrainTimeout, func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for n, inf := range c.pending {
-			delete(c.pending, n)
-			c.log.Error("request still running at shutdown", "method", inf.method)
-			c.writeFrameLocked(frame.ErrorResponse(inf.id, frame.CodeInternalError, "internal error: the server is shutting down (end of input) and the request did not finish in time", nil))
-		}
-		c.cond.Broadcast()
-	})
-	defer deadline.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for len(c.pending) > 0 && !c.isClosed() {
-		c.cond.Wait()
-	}
-}
-
 func (c *conn) isClosed() bool {
 	select {
 	case <-c.closed:
@@ -320,36 +504,46 @@ func (c *conn) isClosed() bool {
 
 // Write sends a message from the SDK. A response goes out on the id the
 // client sent, with the SDK's error codes repaired where they break the
-// rules: code 0 becomes a real code, and -32601 names the method.
+// rules: code 0 becomes a real code, and -32601 names the method. A
+// cancelled request's response is not written.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
 		n, _ := m.ID.Raw().(int64)
 		c.mu.Lock()
-		defer c.mu.Unlock()
 		inf, ok := c.pending[n]
-		if !ok {
+		if !ok || inf.answered {
+			c.mu.Unlock()
 			// Answered already (at shutdown) or never ours: exactly once.
 			c.log.Warn("dropping a reply to no pending request", "id", m.ID.Raw())
 			return nil
 		}
+		inf.answered = true
 		var out []byte
-		if m.Error != nil {
-			code, text, data := wireError(m.Error)
-			code, text = repairError(code, text, inf.method)
-			out = frame.ErrorResponse(inf.id, code, text, data)
-		} else {
-			result := m.Result
-			if len(result) == 0 {
-				result = json.RawMessage("{}")
-			}
-			out = frame.ResultResponse(inf.id, result)
+		if !inf.cancelled {
+			out = c.replyLocked(inf, m)
 		}
-		err := c.writeFrameLocked(out)
+		c.mu.Unlock()
+		var err error
+		if out != nil {
+			err = c.writeFrame(out)
+		} else {
+			c.log.Debug("not answering a cancelled request", "method", inf.method, "tool", inf.tool)
+		}
+		c.mu.Lock()
 		delete(c.pending, n)
+		if !inf.listen {
+			c.active--
+		}
 		c.cond.Broadcast()
+		c.mu.Unlock()
 		return err
 	case *jsonrpc.Request:
+		if !m.ID.IsValid() {
+			c.mu.Lock()
+			m = c.outboundNotificationLocked(m)
+			c.mu.Unlock()
+		}
 		data, err := jsonrpc.EncodeMessage(m)
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", m.Method, err)
@@ -363,6 +557,160 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.writeFrame(data)
 	}
 	return fmt.Errorf("write: unknown message type %T", msg)
+}
+
+// replyLocked builds the reply frame for inf on the client's id.
+func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
+	var out []byte
+	if m.Error != nil {
+		code, text, data := wireError(m.Error)
+		code, text = repairError(code, text, inf.method)
+		if inf.stopping {
+			code, text, data = frame.CodeInternalError, stoppedMessage(inf), nil
+		}
+		out = frame.ErrorResponse(inf.id, code, text, data)
+	} else {
+		result := m.Result
+		if len(result) == 0 {
+			result = json.RawMessage("{}")
+		}
+		if inf.stopping && isToolError(result) && !bytes.Contains(result, []byte("committed")) {
+			// The handler saw its cancellation before it committed.
+			out = frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(inf), nil)
+		} else {
+			if inf.listen {
+				result = c.withClientIDLocked(result, metaSubscriptionID)
+			}
+			if inf.modern {
+				result = withResultType(result)
+			}
+			out = frame.ResultResponse(inf.id, result)
+		}
+	}
+	if len(out)+1 > c.maxReply {
+		c.log.Warn("reply over the size limit", "method", inf.method, "tool", inf.tool, "bytes", len(out))
+		out = frame.ErrorResponse(inf.id, frame.CodeInternalError, fmt.Sprintf(
+			"internal error: the reply is %d bytes, over this server's %d-byte limit, and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter",
+			len(out), c.maxReply), nil)
+	}
+	return out
+}
+
+// withResultType gives a result to a modern request the resultType that
+// 2026-07-28 requires of every result. The SDK sets it on most paths, but
+// whether it does on a tools/call depends on which version the session's
+// state holds when the handler ends, which a concurrent request can
+// change: the result is rewritten the same way whether or not it was set,
+// so the bytes do not depend on that race.
+func withResultType(result json.RawMessage) json.RawMessage {
+	var o map[string]json.RawMessage
+	if json.Unmarshal(result, &o) != nil {
+		return result
+	}
+	if _, ok := o["resultType"]; !ok {
+		o["resultType"] = json.RawMessage(`"complete"`)
+	}
+	out, err := json.Marshal(o)
+	if err != nil {
+		return result
+	}
+	return out
+}
+
+// stoppedMessage says that a request the drain cancelled did not change
+// anything.
+func stoppedMessage(inf *inflight) string {
+	return "internal error: the server is shutting down (end of input); the request was cancelled before it finished and nothing was changed (a write was rolled back): retry it against a running server"
+}
+
+// isToolError reports whether a tools/call result is one with isError set.
+func isToolError(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// readOnlyTools are the tools that never change the tracker.
+var readOnlyTools = map[string]bool{
+	"issue_list": true, "issue_show": true, "issue_ready": true,
+	"decision_list": true, "decision_show": true, "claims_check": true,
+}
+
+func readOnly(inf *inflight) bool {
+	if inf.method != "tools/call" {
+		return true
+	}
+	return readOnlyTools[inf.tool]
+}
+
+// outboundNotificationLocked puts the client's ids into a notification
+// the SDK sends: the subscriptionId in _meta of a listen's notifications,
+// and the requestId of a notifications/cancelled ending a listen.
+func (c *conn) outboundNotificationLocked(m *jsonrpc.Request) *jsonrpc.Request {
+	params := m.Params
+	if bytes.Contains(params, []byte(metaSubscriptionID)) {
+		params = c.withClientIDLocked(params, metaSubscriptionID)
+	}
+	if m.Method == "notifications/cancelled" {
+		params = c.cancelWithClientIDLocked(params)
+	}
+	if bytes.Equal(params, m.Params) {
+		return m
+	}
+	return &jsonrpc.Request{Method: m.Method, Params: params}
+}
+
+// withClientIDLocked replaces an internal id in obj._meta[key] with the
+// client's id bytes. Objects whose value is not a pending internal id are
+// returned unchanged.
+func (c *conn) withClientIDLocked(obj json.RawMessage, key string) json.RawMessage {
+	var o map[string]json.RawMessage
+	if json.Unmarshal(obj, &o) != nil {
+		return obj
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(o["_meta"], &meta) != nil {
+		return obj
+	}
+	n, err := strconv.ParseInt(string(meta[key]), 10, 64)
+	if err != nil {
+		return obj
+	}
+	inf, ok := c.pending[n]
+	if !ok {
+		return obj
+	}
+	meta[key] = inf.id
+	o["_meta"], _ = json.Marshal(meta)
+	out, err := json.Marshal(o)
+	if err != nil {
+		return obj
+	}
+	return out
+}
+
+// cancelWithClientIDLocked maps the requestId of a server-sent
+// notifications/cancelled naming a listen to the client's id.
+func (c *conn) cancelWithClientIDLocked(params json.RawMessage) json.RawMessage {
+	var o map[string]json.RawMessage
+	if json.Unmarshal(params, &o) != nil {
+		return params
+	}
+	n, err := strconv.ParseInt(string(o["requestId"]), 10, 64)
+	if err != nil {
+		return params
+	}
+	inf, ok := c.pending[n]
+	if !ok || !inf.listen {
+		return params
+	}
+	o["requestId"] = inf.id
+	out, err := json.Marshal(o)
+	if err != nil {
+		return params
+	}
+	return out
 }
 
 // wireError reads an SDK error as the SDK's own encoder would: a wire
@@ -395,15 +743,10 @@ func repairError(code int, msg, method string) (int, string) {
 	return code, msg
 }
 
+// writeFrame writes one frame and its newline in one call. It holds only
+// the write lock: a client that stops reading blocks the writer, and
+// through the in-flight cap, the reader, but never the bookkeeping.
 func (c *conn) writeFrame(b []byte) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.writeFrameLocked(b)
-}
-
-// writeFrameLocked writes one frame and its newline in one call. Callers
-// hold c.mu, which also orders a reply before its pending entry goes.
-func (c *conn) writeFrameLocked(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	buf := make([]byte, 0, len(b)+1)

@@ -1,0 +1,48 @@
+package check
+
+import "strings"
+
+// anchored-every: at least one line in scope matches Anchor, and every
+// such line carries Require (or none does, with !re) (D38).
+type everyKind struct{}
+
+func init() { registerKind(25, everyKind{}) }
+
+func (everyKind) Name() string { return "anchored-every" }
+
+func (everyKind) scoped() {}
+
+func (everyKind) Doc() string {
+	return `anchored's every-line mode: at least one code line (or line of
+the scope) across the files of Path matches Anchor, and every line
+that does matches Require (!re: none does). No hit is "anchor
+vanished"; each line that breaks Require is reported at that line.`
+}
+
+func (everyKind) Prepare(c *claim) bool {
+	return c.prepareLines(&lineSpec{skipTests: true, requireAtScan: true})
+}
+
+func (everyKind) Evaluate(c *claim) {
+	if c.noFiles() {
+		return
+	}
+	row := c.c
+	if c.nCode == 0 {
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
+		return
+	}
+	for _, h := range c.code {
+		c.hold(h.String())
+	}
+	for _, h := range c.reqFail {
+		c.hold(h.String())
+		if c.lines.negate {
+			c.fail(h.pos(), "an anchored %s matches forbidden %s (every line %s matches must not)", c.unit(), quoteRE(strings.TrimPrefix(row.Require, "!")), quoteRE(row.Anchor))
+		} else {
+			c.fail(h.pos(), "an anchored %s does not match Require %s (every line %s matches must)", c.unit(), quoteRE(row.Require), quoteRE(row.Anchor))
+		}
+	}
+}
+
+func (everyKind) Mutants(c *claim) ([]mutant, bool) { return everyMutants(c), true }

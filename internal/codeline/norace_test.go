@@ -1,0 +1,5 @@
+//go:build !race
+
+package codeline
+
+const raceSample = 1

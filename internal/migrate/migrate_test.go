@@ -1,0 +1,190 @@
+package migrate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseRows(t *testing.T) {
+	src := `#!/bin/sh
+# Gate for D12.
+RANGE_RE='D1\.\.D48'
+LAST=$(printf '%s\n' "$RANGE_RE" | sed -e 's/.*D//')
+TWICE=$(echo "$LAST" | sed -E 's/([0-9]+)/\1\1/g')
+BAD=$(git ls-files | wc -l)
+ROWS="
+P1@a.rs@\\bD$LAST\\b@newest id
+Q1@a.rs@fn x@$RANGE_RE@range on x
+P2@b.rs@$BAD@uses a command
+P3@b.rs@$UNSET@unset knob
+Q2@b.rs@only@three@
+P4@c.rs@x\\1@back-reference
+P1@d.rs@dup@twice
+"
+ODD='P5@e.rs@fine@single quotes'
+for r in 'P9@f.rs@loose@in a for list'; do :; done
+`
+	g := Parse("scripts/checks/gate.sh", []byte(src))
+	if g.Decision != "D12" {
+		t.Errorf("decision = %q, want D12 from the header", g.Decision)
+	}
+	type row struct{ Code, Path, Anchor, Regex, Why string }
+	var got []row
+	for _, r := range g.Rows {
+		got = append(got, row{r.Code, r.Path, r.Anchor, r.Regex, r.Why})
+	}
+	want := []row{
+		{"P1", "a.rs", `\bD48\b`, "", "newest id"},
+		{"Q1", "a.rs", "fn x", `D1\.\.D48`, "range on x"},
+		{"Q2", "b.rs", "only", "three", ""},
+		{"P4", "c.rs", `x\1`, "", "back-reference"},
+		{"P5", "e.rs", "fine", "", "single quotes"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	var skipped []string
+	for _, s := range g.Skipped {
+		skipped = append(skipped, s.Code+": "+s.Reason)
+	}
+	wantSkipped := []string{
+		`P2: $BAD: the command "git" is not evaluated (migrate evaluates printf or echo piped into sed s///)`,
+		"P3: $UNSET is not assigned in the script before it is used",
+		"P1: row code P1 is used twice (first on line 8)",
+		"P9: the row is not inside a NAME='…' or NAME=\"…\" string, which is where migrate reads rows",
+	}
+	if d := cmp.Diff(wantSkipped, skipped); d != "" {
+		t.Errorf("skipped (-want +got):\n%s", d)
+	}
+	if v := read(src).knobs["TWICE"]; v.text != "4848" || v.bad != "" {
+		t.Errorf("TWICE = %+v, want 4848 from sed -E with \\1", v)
+	}
+}
+
+func TestDecisionFromName(t *testing.T) {
+	for name, want := range map[string]string{
+		"scripts/checks/d47-envelope-id-claims.sh": "D47",
+		"scripts/checks/D3_x.sh":                   "D3",
+		"scripts/checks/other.sh":                  "",
+	} {
+		if got := Parse(name, []byte("#!/bin/sh\necho hi\n")).Decision; got != want {
+			t.Errorf("%s: decision %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestRegexConversion(t *testing.T) {
+	for _, tc := range []struct {
+		bre, ere bool
+		in, want string
+		err      bool
+	}{
+		{bre: true, in: `.*\.\.D`, want: `.*\.\.D`},
+		{bre: true, in: `\(a\)\{2\}b+c?`, want: `(a){2}b\+c\?`},
+		{bre: true, in: `*x\|y`, want: `\*x|y`},
+		{bre: true, in: `\<word\>`, want: `\bword\b`},
+		{bre: true, in: `\(a\)\1`, err: true},
+		{ere: true, in: `\<id\>[[:space:]]+x`, want: `\bid\b[[:space:]]+x`},
+		{ere: true, in: `(a)\1`, err: true},
+	} {
+		var got string
+		var err error
+		if tc.bre {
+			got, err = BREToRE2(tc.in)
+		} else {
+			got, err = EREToRE2(tc.in)
+		}
+		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
+			t.Errorf("%q: got %q, %v; want %q (error %v)", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestPrintfSed(t *testing.T) {
+	out, err := printf([]string{`%s-%s\n`, "a", "b", "c"})
+	if err != nil || out != "a-b\nc-\n" {
+		t.Errorf("printf cycles its format: %q, %v", out, err)
+	}
+	if _, err := printf([]string{"%d", "1"}); err == nil {
+		t.Errorf("printf %%d must be refused, not guessed")
+	}
+	out, err = sed([]string{"-e", "s/a/&&/g", "-e", `s#b#\##`}, "aab\nb\n")
+	if err != nil || out != "aaaa#\n#\n" {
+		t.Errorf("sed: %q, %v", out, err)
+	}
+	if _, err := sed([]string{"y/a/b/"}, "a"); err == nil {
+		t.Error("sed y/// must be refused")
+	}
+}
+
+func TestTranslateScopes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/a.rs", "// the residual is ub-7qx\nfn main() { run(); }\n// run( in a comment\n")
+	write("t.jsonl", `{"id":"ub-7qx","title":"x","status":"open"}`+"\n")
+	g := &Gate{Script: "g.sh", Decision: "D9", Rows: []Row{
+		{Code: "P1", Path: "src/a.rs", Anchor: "ub-7qx"},
+		{Code: "P2", Path: "src/a.rs", Anchor: `run\(`},
+		{Code: "Q1", Path: "src/a.rs", Anchor: `run\(`, Regex: "!panic"},
+		{Code: "P3", Path: "t.jsonl", Anchor: `"id":"ub-7qx"`},
+		{Code: "P4", Path: "src/a.rs", Anchor: "x*"},
+	}}
+	tr := Translate(g, Options{Dir: dir, ClaimsDir: "docs/claims", TrackerExport: "t.jsonl", Prefixes: []string{"ub"}})
+	var kinds []string
+	for _, c := range tr.Claims {
+		kinds = append(kinds, c.ID+" "+c.Kind)
+	}
+	want := []string{"P1 present:comment", "P2 present", "Q1 anchored-every:any", "P3 tracker", "X1 exec"}
+	if d := cmp.Diff(want, kinds); d != "" {
+		t.Errorf("kinds (-want +got):\n%s", d)
+	}
+	if len(g.Skipped) != 1 || !strings.Contains(g.Skipped[0].Reason, "matches the empty string") {
+		t.Errorf("P4 must be refused for matching every line: %+v", g.Skipped)
+	}
+	var b strings.Builder
+	if err := tr.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| Q1 | anchored-every:any | `src/a.rs` | `run\\(` | `!panic` |  |\n") {
+		t.Errorf("rendered table:\n%s", b.String())
+	}
+}
+
+func TestScriptVerdict(t *testing.T) {
+	out := "ok   P1 fine\nFAIL P2 no line matches\nP3: anchor vanished\nok   P10 x\n"
+	for code, want := range map[string]string{"P1": VerdictOK, "P2": VerdictFail, "P3": VerdictFail, "P10": VerdictOK, "P4": VerdictUnknown} {
+		if got := scriptVerdict(out, code, 1); got != want {
+			t.Errorf("%s: %s, want %s", code, got, want)
+		}
+	}
+	if got := scriptVerdict("", "P4", 0); got != VerdictOK {
+		t.Errorf("an unnamed row of a passing script: %s, want ok", got)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("X='a'\nR=\"P1@a@$X@w\"\n")
+	f.Add("K=$(printf '%s' \"$A\" | sed 's/a/b/g')\nR='Q1@p@a@!b@w'\n")
+	f.Add("A=\"unterminated\nP1@x")
+	f.Add("A=$((1+2)) B=${X:-y} C=`cmd`")
+	f.Fuzz(func(t *testing.T, src string) {
+		g := Parse("d1-x.sh", []byte(src))
+		for _, r := range g.Rows {
+			if r.Code == "" || r.Path == "" || r.Anchor == "" {
+				t.Fatalf("row with an empty field: %+v", r)
+			}
+		}
+	})
+}

@@ -1,0 +1,264 @@
+package migrate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Load reads and parses one script. rel is repository-relative.
+func Load(dir, rel string) (*Gate, error) {
+	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, fmt.Errorf("read gate %s: %w", rel, err)
+	}
+	return Parse(filepath.ToSlash(rel), src), nil
+}
+
+// Write migrates each script into its claims file and prints what it did:
+// the claims written, the choices it made per row, and every row it could
+// not translate with the reason. It never overwrites a claims file and
+// never touches a script. It returns true when every row of every script
+// was translated and written.
+func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
+	clean := true
+	for _, rel := range scripts {
+		g, err := Load(opts.Dir, rel)
+		if err != nil {
+			return false, err
+		}
+		t := Translate(g, opts)
+		if g.Decision == "" {
+			fmt.Fprintf(w, "%s: not translated: cannot tell which decision it gates: name it d<n>-….sh or write the decision id (D47) in its header comment\n", rel)
+			clean = false
+			continue
+		}
+		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, len(t.Claims)-1+len(g.Skipped), len(t.Claims)-1, len(g.Skipped))
+		written := false
+		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
+			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
+			clean = false
+		} else if errors.Is(err, fs.ErrNotExist) {
+			var b bytes.Buffer
+			if err := t.Render(&b); err != nil {
+				return false, err
+			}
+			full := filepath.Join(opts.Dir, filepath.FromSlash(t.File))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return false, fmt.Errorf("write %s: %w", t.File, err)
+			}
+			if err := os.WriteFile(full, b.Bytes(), 0o644); err != nil {
+				return false, fmt.Errorf("write %s: %w", t.File, err)
+			}
+			written = true
+		} else {
+			return false, fmt.Errorf("write %s: %w", t.File, err)
+		}
+		if written {
+			fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+		}
+		for _, c := range t.Claims {
+			if c.Note != "" {
+				fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Kind, c.Note)
+			}
+		}
+		sort.SliceStable(g.Skipped, func(i, j int) bool { return g.Skipped[i].Line < g.Skipped[j].Line })
+		for _, s := range g.Skipped {
+			code := s.Code
+			if code == "" {
+				code = "row"
+			}
+			fmt.Fprintf(w, "  not translated: %s:%d: %s: %s\n", rel, s.Line, code, s.Reason)
+			clean = false
+		}
+	}
+	return clean, nil
+}
+
+// Verdicts of one row in a comparison.
+const (
+	VerdictOK      = "ok"
+	VerdictFail    = "FAIL"
+	VerdictPending = "pending"
+	VerdictUnknown = "?"
+	VerdictNone    = "-"
+)
+
+// ClaimState is the outcome check gave one claim, as Compare needs it.
+type ClaimState struct {
+	State   string // ok, failed, pending, retired
+	Message string
+}
+
+// CheckFunc runs claimslint check on the repository and returns each
+// claim's state keyed "D47/P1".
+type CheckFunc func() (map[string]ClaimState, error)
+
+var failWordRE = regexp.MustCompile(`(?i)\b(fail|failed|failure|missing|error|not ok|vanished)\b|✗`)
+
+// Compare runs each script as CI does (a bare path, from the repository
+// root) and claimslint check on the same tree, and prints both verdicts
+// row by row. It returns true when they agree on every row.
+func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool, error) {
+	states, err := check()
+	if err != nil {
+		return false, err
+	}
+	agree := true
+	for _, rel := range scripts {
+		g, err := Load(opts.Dir, rel)
+		if err != nil {
+			return false, err
+		}
+		out, code, runErr := runScript(opts.Dir, rel)
+		fmt.Fprintf(w, "%s (%s): script exit %d", rel, orDash(g.Decision), code)
+		if runErr != "" {
+			fmt.Fprintf(w, " (%s)", runErr)
+		}
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ROW\tSCRIPT\tCHECK")
+		codes := rowCodes(g)
+		codes = append(codes, "X1")
+		nAgree, nDiffer := 0, 0
+		for _, c := range codes {
+			var sv string
+			if c == "X1" {
+				// The script's own exit status is its verdict on running.
+				sv = VerdictOK
+				if code == 126 || code == 127 {
+					sv = VerdictFail
+				}
+			} else {
+				sv = scriptVerdict(out, c, code)
+			}
+			cv := VerdictNone
+			if st, ok := states[g.Decision+"/"+c]; ok {
+				switch st.State {
+				case "ok":
+					cv = VerdictOK
+				case "pending":
+					cv = VerdictPending
+				case "failed":
+					cv = VerdictFail
+				default:
+					cv = st.State
+				}
+			}
+			if sv != cv {
+				fmt.Fprintf(tw, "%s\t%s\t%s\tdiffers\n", c, sv, cv)
+				nDiffer++
+			} else {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", c, sv, cv)
+				nAgree++
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(w, "%d rows agree, %d differ\n", nAgree, nDiffer)
+		if nDiffer > 0 {
+			agree = false
+		}
+	}
+	return agree, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "no decision"
+	}
+	return s
+}
+
+// rowCodes lists every row code the script has, translated or not, in
+// script order.
+func rowCodes(g *Gate) []string {
+	type at struct {
+		code string
+		line int
+	}
+	var all []at
+	seen := map[string]bool{}
+	for _, r := range g.Rows {
+		all = append(all, at{r.Code, r.Line})
+		seen[r.Code] = true
+	}
+	for _, s := range g.Skipped {
+		if s.Code != "" && !seen[s.Code] {
+			all = append(all, at{s.Code, s.Line})
+			seen[s.Code] = true
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].line < all[j].line })
+	out := make([]string, len(all))
+	for i, a := range all {
+		out[i] = a.code
+	}
+	return out
+}
+
+// scriptVerdict reads a row's verdict from the script's output: a line
+// naming the row code with a failure word fails it, a line naming it
+// otherwise passes it; a row the output never names passed when the
+// script exited 0 and is unknown otherwise.
+func scriptVerdict(out, code string, exit int) string {
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(code) + `([^A-Za-z0-9]|$)`)
+	named := false
+	for _, l := range strings.Split(out, "\n") {
+		if !re.MatchString(l) {
+			continue
+		}
+		named = true
+		if failWordRE.MatchString(l) {
+			return VerdictFail
+		}
+	}
+	switch {
+	case named:
+		return VerdictOK
+	case exit == 0:
+		return VerdictOK
+	}
+	return VerdictUnknown
+}
+
+// scriptTimeout bounds one gate's run.
+const scriptTimeout = 2 * time.Minute
+
+// runScript runs rel as a bare relative path from dir, as CI does, and
+// returns its combined output and exit status (126 when it is not
+// executable, as a shell reports it).
+func runScript(dir, rel string) (string, int, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), scriptTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "./"+filepath.FromSlash(rel))
+	cmd.Dir = dir
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return b.String(), 0, ""
+	case errors.As(err, &ee):
+		return b.String(), ee.ExitCode(), ""
+	case errors.Is(err, fs.ErrPermission):
+		return b.String(), 126, "not executable"
+	default:
+		return b.String(), 127, oneLine(err.Error())
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// clientName is the name of the client that sent req: under a modern
+// version, the clientInfo in the request's own _meta (each request may come
+// from a different client; the first one's is not the session's); under a
+// legacy version, the clientInfo given at initialize.
+func clientName(req *sdk.CallToolRequest) string {
+	if req == nil {
+		return ""
+	}
+	if req.Params != nil {
+		if v, ok := req.Params.Meta[metaProtocolVersion].(string); ok && slices.Contains(ModernVersions, v) {
+			info, _ := req.Params.Meta[metaClientInfo].(map[string]any)
+			name, _ := info["name"].(string)
+			return name
+		}
+	}
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			return p.ClientInfo.Name
+		}
+	}
+	return ""
+}
+
+// writeLog is what a notifications/message reports after a tool changed
+// the tracker.
+type writeLog struct {
+	Tool  string `json:"tool"`
+	Issue string `json:"issue,omitempty"`
+}
+
+// logWrites sends one notifications/message at level info after each tool
+// call that changed the tracker, before its reply; the SDK sends it only
+// when the client's level (logging/setLevel, or a modern request's _meta
+// logLevel) is info or lower.
+func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || method != "tools/call" {
+			return res, err
+		}
+		call, ok := req.(*sdk.CallToolRequest)
+		if !ok || call.Params == nil || readOnlyTools[call.Params.Name] {
+			return res, err
+		}
+		r, ok := res.(*sdk.CallToolResult)
+		if !ok || r.IsError {
+			return res, err
+		}
+		entry := writeLog{Tool: call.Params.Name}
+		if b, mErr := json.Marshal(r.StructuredContent); mErr == nil {
+			var out struct {
+				Issue struct {
+					ID string `json:"id"`
+				} `json:"issue"`
+			}
+			if json.Unmarshal(b, &out) == nil {
+				entry.Issue = out.Issue.ID
+			}
+		}
+		if lErr := call.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "docket", Data: entry}); lErr != nil {
+			// The write is committed and its reply follows; a lost log line
+			// must not turn it into a failure.
+			_ = lErr
+		}
+		return res, err
+	}
+}
+
+// ClaimsCheckTimeout bounds one claims_check call.
+var ClaimsCheckTimeout = 2 * time.Minute
+
+// claimsSlot lets one register check run at a time: a check abandoned by
+// its caller still runs to its end, and must not pile up under others.
+var claimsSlot = make(chan struct{}, 1)
+
+// bounded runs fn, but returns as soon as ctx is cancelled (the client
+// cancelled the request, or the server is shutting down) or
+// ClaimsCheckTimeout passes, with an error that says which. fn itself
+// cannot be interrupted; its result is then dropped.
+func bounded[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	var zero T
+	ctx, cancel := context.WithTimeout(ctx, ClaimsCheckTimeout)
+	defer cancel()
+	select {
+	case claimsSlot <- struct{}{}:
+	case <-ctx.Done():
+		return zero, stopped(ctx)
+	}
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() { <-claimsSlot }()
+		v, err := fn()
+		done <- outcome{v, err}
+	}()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+		return zero, stopped(ctx)
+	}
+}
+
+func stopped(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("claims_check did not finish within %s: check one decision at a time (the decision argument)", ClaimsCheckTimeout)
+	}
+	return errors.New("claims_check was cancelled")
+}
