@@ -216,6 +216,16 @@ var externalRE = regexp.MustCompile(`^external:[A-Za-z0-9][A-Za-z0-9_.-]*:[A-Za-
 // never in this tracker, and never dangling.
 func IsExternal(id string) bool { return len(id) <= MaxIDLen && externalRE.MatchString(id) }
 
+// CheckStatusToken accepts any status a record may carry (docket's own or
+// one kept from an import), for filters.
+func CheckStatusToken(s string) error { return checkToken("status", s) }
+
+// CheckDepTypeToken accepts any dependency type a record may carry.
+func CheckDepTypeToken(s string) error { return checkToken("dependency type", s) }
+
+// CheckTypeToken accepts any type a record may carry, for filters.
+func CheckTypeToken(s string) error { return checkToken("type", s) }
+
 // checkToken accepts a status, type or dependency type kept verbatim from
 // an import: lower-case letters, digits, dashes and underscores, starting
 // with a letter, at most 64 bytes.

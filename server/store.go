@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode"
 )
 
 // NewIssue is what a caller supplies to create an issue; the store fills in
@@ -74,7 +75,12 @@ type Store interface {
 	CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (Issue, error)
 	Reopen(ctx context.Context, id string, ifVersion int64) (Issue, error)
 	Comment(ctx context.Context, id, author, text string) (Issue, error)
+	// AddDep adds an edge; an edge already there changes nothing.
 	AddDep(ctx context.Context, id string, d Dep) (Issue, error)
+	// RemoveDep removes an edge the issue holds.
+	RemoveDep(ctx context.Context, id string, d Dep) (Issue, error)
+	// Listing validates p and returns one page of view from index columns.
+	Listing(ctx context.Context, view View, p ListParams) (Page, error)
 	// Ready lists open issues that no unfinished issue blocks.
 	Ready(ctx context.Context) ([]Issue, error)
 	// Import upserts a decoded import file in one transaction.
@@ -128,7 +134,8 @@ type Query struct {
 	Type     Type
 	Label    string
 	Decision string
-	// Text keeps rows whose title or description contains every word.
+	// Text keeps rows whose title or description has, for every word of
+	// the text (SearchWords), a word that starts with it.
 	Text string
 	// Ready keeps rows that nothing unfinished blocks, directly or through
 	// a parent.
@@ -187,4 +194,30 @@ func CompareKeys(s Sort, a, b Key) int {
 		return c
 	}
 	return strings.Compare(a.ID, b.ID)
+}
+
+// SearchWords splits a search text into the words it matches: runs of
+// letters and digits, lower-cased. Anything else separates words, so no
+// character of a query has a meaning of its own.
+func SearchWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// MatchesWords reports whether every word has a word of the title or the
+// description that starts with it: what an index's search keeps.
+func MatchesWords(title, description string, words []string) bool {
+	have := append(SearchWords(title), SearchWords(description)...)
+	for _, w := range words {
+		found := false
+		for _, h := range have {
+			if strings.HasPrefix(h, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

@@ -85,6 +85,8 @@ type opts struct {
 	all, check, dryRun            bool
 	out                           string
 	mcp                           mcpOpts
+	limit                         int
+	cursor, sort, fields          string
 }
 
 // mcpOpts are docket mcp's flags.

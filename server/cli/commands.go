@@ -21,7 +21,7 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "export", "import", "merge", "mcp", "version"}
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "blocked", "search", "export", "import", "merge", "mcp", "version"}
 
 func commands() map[string]command {
 	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
@@ -48,17 +48,27 @@ func commands() map[string]command {
 			run: runCreate,
 		},
 		"list": {
-			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all]",
-			help: "List issues, most urgent first. Closed issues are left out unless --all or --status closed.",
+			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all] [--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help: "List issues, most urgent first, 50 at a time. Closed issues are left out unless --all or --status closed.",
 			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
+				pageFlags(fs, o)
 				fs.StringVar(&o.status, "status", "", "only these statuses, comma-separated")
 				fs.StringVar(&o.label, "label", "", "only issues with this label")
 				fs.StringVar(&o.decision, "decision", "", "only issues that carry this decision")
 				fs.StringVar(&o.typ, "type", "", "only this type")
 				fs.BoolVar(&o.all, "all", false, "include closed issues")
 			},
-			run: runList,
+			run: listing(server.ViewList),
+		},
+		"blocked": {
+			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
+			flags: pageFlags, run: listing(server.ViewBlocked),
+		},
+		"search": {
+			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
+			flags: pageFlags, run: listing(server.ViewSearch),
 		},
 		"show": {
 			name: "show", args: "ID", help: "Show one issue.",
@@ -113,8 +123,8 @@ func commands() map[string]command {
 			flags: jsonFlag, run: runDep,
 		},
 		"ready": {
-			name: "ready", args: "", help: "List open issues that no unfinished issue blocks.",
-			flags: jsonFlag, run: runReady,
+			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
+			flags: pageFlags, run: listing(server.ViewReady),
 		},
 		"export": {
 			name: "export", args: "[--check] [-o FILE|-]",
@@ -305,44 +315,106 @@ func committed(err error) bool {
 	return err == nil || errors.Is(err, server.ErrUnexported)
 }
 
-func runList(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "list [--status S] [--label L] [--decision D] [--type T] [--all]"); err != nil {
-		return err
-	}
-	var f server.Filter
-	if r.o.status != "" {
-		for _, s := range strings.Split(r.o.status, ",") {
-			st, err := server.ParseStatus(strings.TrimSpace(s))
-			if err != nil {
-				return err
+func pageFlags(fs *flag.FlagSet, o *opts) {
+	fs.BoolVar(&o.json, "json", false, "print records as JSON")
+	fs.IntVar(&o.limit, "limit", server.DefaultLimit, "at most N issues; 0 for all")
+	fs.StringVar(&o.cursor, "cursor", "", "resume after the page that printed this cursor")
+	fs.StringVar(&o.sort, "sort", "", "priority (default: most urgent, then oldest), created, updated (newest first) or id")
+	fs.StringVar(&o.fields, "fields", "", "comma-separated record keys to print (default: id, priority, status, type, title)")
+}
+
+// listing runs list, ready, blocked or search: one page from index
+// columns, full records only when --json or --fields ask for them.
+func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+	return func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+		p := server.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
+		if view == server.ViewSearch {
+			if len(args) == 0 {
+				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
-			f.Status = append(f.Status, st)
+			p.Text = strings.Join(args, " ")
+		} else if err := needArgs(args, 0, fs.Name()+" "+commands()[fs.Name()].args); err != nil {
+			return err
 		}
-	} else if !r.o.all {
-		f.Status = server.Unfinished
-	}
-	if r.o.typ != "" {
-		t, err := server.ParseType(r.o.typ)
+		if r.o.status != "" {
+			p.Statuses = strings.Split(r.o.status, ",")
+		}
+		if r.o.fields != "" {
+			p.Fields = strings.Split(r.o.fields, ",")
+		}
+		if _, err := p.Query(); err != nil {
+			return flagError(err)
+		}
+		s, err := r.open(ctx, "")
 		if err != nil {
 			return err
 		}
-		f.Type = t
-	}
-	if r.o.decision != "" {
-		if err := server.CheckDecision(r.o.decision); err != nil {
+		page, err := s.Listing(ctx, view, p)
+		if err != nil {
+			return flagError(err)
+		}
+		if r.o.json && len(p.Fields) == 0 {
+			is, err := s.Records(ctx, page.Rows)
+			if err != nil {
+				return err
+			}
+			err = writeJSONArray(r.env.Stdout, is)
+			r.more(page, r.env.Stderr)
 			return err
 		}
-	}
-	f.Label, f.Decision = r.o.label, r.o.decision
-	s, err := r.open(ctx, "")
-	if err != nil {
+		if len(p.Fields) > 0 {
+			var is []server.Issue
+			if p.NeedsRecords() {
+				if is, err = s.Records(ctx, page.Rows); err != nil {
+					return err
+				}
+			}
+			err = writeFields(r.env.Stdout, p.Fields, page.Rows, is, r.o.json)
+		} else {
+			err = writeRows(r.env.Stdout, page.Rows)
+		}
+		w := r.env.Stdout
+		if r.o.json {
+			w = r.env.Stderr
+		}
+		r.more(page, w)
 		return err
 	}
-	is, err := s.List(ctx, f)
-	if err != nil {
+}
+
+func (r *runner) more(p server.Page, w io.Writer) {
+	if l := server.MoreLine(p, "--cursor", "--limit"); l != "" {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// flagError words an argument error with the flag's name.
+func flagError(err error) error {
+	var ae *server.ArgError
+	if !errors.As(err, &ae) {
 		return err
 	}
-	return r.printList(is)
+	var msgs []string
+	for _, e := range unjoin(err) {
+		if errors.As(e, &ae) {
+			flag := "--" + ae.Arg
+			if ae.Arg == "query" {
+				flag = "QUERY"
+			}
+			msg := strings.TrimPrefix(ae.Err.Error(), server.ErrInvalid.Error()+": ")
+			msgs = append(msgs, flag+" "+strings.TrimPrefix(msg, ae.Arg+" "))
+		} else {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	return fmt.Errorf("%w: %s", server.ErrInvalid, strings.Join(msgs, "; "))
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func runShow(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
@@ -485,21 +557,6 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	}
 	i, err := s.AddDep(ctx, args[1], server.Dep{Type: t, ID: args[3]})
 	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i, err)
-}
-
-func runReady(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "ready"); err != nil {
-		return err
-	}
-	s, err := r.open(ctx, "")
-	if err != nil {
-		return err
-	}
-	is, err := s.Ready(ctx)
-	if err != nil {
-		return err
-	}
-	return r.printList(is)
 }
 
 func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -19,6 +20,84 @@ func writeList(w io.Writer, is []server.Issue) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	for _, i := range is {
 		fmt.Fprintf(tw, "%s\tP%d\t%s\t%s\t%s\n", i.ID, i.Priority, i.Status, i.Type, i.Title)
+	}
+	return tw.Flush()
+}
+
+// writeRows prints index rows, one per line, in aligned columns.
+func writeRows(w io.Writer, rows []server.Row) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "no issues")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, i := range rows {
+		fmt.Fprintf(tw, "%s\tP%d\t%s\t%s\t%s\n", i.ID, i.Priority, i.Status, i.Type, i.Title)
+	}
+	return tw.Flush()
+}
+
+// writeFields prints the chosen keys of each row (or record, when is is
+// given): aligned columns, or with asJSON one object per line in an array.
+func writeFields(w io.Writer, fields []string, rows []server.Row, is []server.Issue, asJSON bool) error {
+	objs := make([]map[string]json.RawMessage, len(rows))
+	for k, row := range rows {
+		var full []byte
+		var err error
+		if is != nil {
+			full, err = server.MarshalLine(is[k])
+		} else {
+			full, err = json.Marshal(row)
+		}
+		if err != nil {
+			return err
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(full, &m); err != nil {
+			return err
+		}
+		objs[k] = m
+	}
+	var b strings.Builder
+	if asJSON {
+		b.WriteString("[")
+		for k, m := range objs {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n{")
+			for n, f := range fields {
+				if n > 0 {
+					b.WriteString(",")
+				}
+				v := m[f]
+				if v == nil {
+					v = json.RawMessage("null")
+				}
+				fmt.Fprintf(&b, "%q:%s", f, v)
+			}
+			b.WriteString("}")
+		}
+		if len(objs) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("]\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, m := range objs {
+		for n, f := range fields {
+			if n > 0 {
+				fmt.Fprint(tw, "\t")
+			}
+			var s string
+			if json.Unmarshal(m[f], &s) != nil {
+				s = string(m[f])
+			}
+			fmt.Fprint(tw, s)
+		}
+		fmt.Fprint(tw, "\n")
 	}
 	return tw.Flush()
 }

@@ -246,6 +246,9 @@ func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server
 	if id == dep.ID {
 		return server.Issue{}, server.Invalidf("%s cannot depend on itself", id)
 	}
+	if cur, err := s.Get(ctx, id); err == nil && slices.ContainsFunc(cur.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID }) {
+		return cur, nil // already there: nothing to write
+	}
 	return s.modify(ctx, id, 0, func(w Writer, i *server.Issue) error {
 		if _, err := w.Get(dep.ID); err != nil {
 			return err
@@ -254,6 +257,26 @@ func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server
 			return err
 		}
 		i.Deps = append(i.Deps, dep)
+		return nil
+	})
+}
+
+// RemoveDep removes the edge of type dep.Type from id to dep.ID; an edge
+// the issue does not hold is an error that lists the ones it does.
+func (s *Service) RemoveDep(ctx context.Context, id string, dep server.Dep) (server.Issue, error) {
+	return s.modify(ctx, id, 0, func(_ Writer, i *server.Issue) error {
+		k := slices.IndexFunc(i.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID })
+		if k < 0 {
+			var have []string
+			for _, d := range i.Deps {
+				have = append(have, string(d.Type)+" "+d.ID)
+			}
+			if len(have) == 0 {
+				have = []string{"none"}
+			}
+			return server.Invalidf("%s has no %s edge to %s; it has: %s", id, dep.Type, dep.ID, strings.Join(have, ", "))
+		}
+		i.Deps = slices.Delete(i.Deps, k, k+1)
 		return nil
 	})
 }

@@ -8,48 +8,20 @@ import (
 	"github.com/claimslint/claimslint/server"
 )
 
-// View is which listing a page belongs to.
-type View string
-
-// The listings. A cursor from one view or sort is refused by another.
-const (
-	// ViewList: the query's statuses, or every unfinished status.
-	ViewList View = "list"
-	// ViewReady: statuses mapped onto the open class that nothing
-	// unfinished blocks.
-	ViewReady View = "ready"
-	// ViewBlocked: unfinished issues with a blocked-class status or an
-	// unfinished blocker, directly or through a parent.
-	ViewBlocked View = "blocked"
-	// ViewSearch: every status, filtered by the query's text.
-	ViewSearch View = "search"
-)
-
-// Page is one page of index rows.
-type Page struct {
-	Rows []server.Row `json:"rows"`
-	// Total counts every row the query selects; More the ones after this
-	// page.
-	Total int `json:"total"`
-	More  int `json:"more"`
-	// Next resumes after this page; "" on the last page.
-	Next string `json:"next,omitempty"`
-}
-
 type cursor struct {
-	View     View        `json:"v"`
+	View     server.View `json:"v"`
 	Sort     server.Sort `json:"s"`
 	Priority int         `json:"p,omitempty"`
 	Time     string      `json:"t,omitempty"`
 	ID       string      `json:"i"`
 }
 
-func encodeCursor(v View, s server.Sort, k server.Key) string {
+func encodeCursor(v server.View, s server.Sort, k server.Key) string {
 	b, _ := json.Marshal(cursor{View: v, Sort: s, Priority: k.Priority, Time: k.Time, ID: k.ID})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func decodeCursor(v View, s server.Sort, c string) (*server.Key, error) {
+func decodeCursor(v server.View, s server.Sort, c string) (*server.Key, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	var cur cursor
 	if err == nil {
@@ -67,36 +39,38 @@ func decodeCursor(v View, s server.Sort, c string) (*server.Key, error) {
 // Page returns one page of view's rows from index columns, without
 // decoding a record: at most q.Limit rows (all when 0), after cursor ("" for
 // the first page), with the total and the cursor of the next page.
-func (s *Service) Page(ctx context.Context, q server.Query, view View, cursor string) (Page, error) {
+func (s *Service) Page(ctx context.Context, q server.Query, view server.View, cursor string) (server.Page, error) {
 	var err error
 	if q.Sort, err = server.ParseSort(string(q.Sort)); err != nil {
-		return Page{}, err
+		return server.Page{}, err
 	}
 	if q.Limit < 0 {
-		return Page{}, server.Invalidf("limit %d: use 0 for all, or a positive number", q.Limit)
+		return server.Page{}, server.Invalidf("limit %d: use 0 for all, or a positive number", q.Limit)
 	}
 	if cursor != "" {
 		if q.After, err = decodeCursor(view, q.Sort, cursor); err != nil {
-			return Page{}, err
+			return server.Page{}, err
 		}
 	}
 	switch view {
-	case ViewList:
+	case server.ViewList:
 		s.unfinished(&q)
-	case ViewReady:
+	case server.ViewReady:
 		q.Statuses, q.Exclude, q.Ready = s.opts.Workflow.Of(server.ClassOpen), nil, true
-	case ViewBlocked:
+	case server.ViewBlocked:
 		q.Statuses, q.Blocked = nil, true
 		q.Exclude = s.opts.Workflow.Of(server.ClassClosed)
-	case ViewSearch:
-		if q.Text == "" {
-			return Page{}, server.Invalidf("search needs words to look for")
+	case server.ViewAll:
+		q.Statuses, q.Exclude = nil, nil
+	case server.ViewSearch:
+		if len(server.SearchWords(q.Text)) == 0 {
+			return server.Page{}, server.Invalidf("search needs words to look for")
 		}
 	default:
-		return Page{}, server.Invalidf("view %q: use list, ready, blocked or search", view)
+		return server.Page{}, server.Invalidf("view %q: use list, ready, blocked or search", view)
 	}
 	q = s.query(q)
-	var p Page
+	var p server.Page
 	err = s.read(ctx, func(r Reader) error {
 		var err error
 		if p.Rows, err = r.Rows(q); err != nil {
@@ -119,7 +93,7 @@ func (s *Service) Page(ctx context.Context, q server.Query, view View, cursor st
 		return nil
 	})
 	if err != nil {
-		return Page{}, err
+		return server.Page{}, err
 	}
 	if p.More < 0 {
 		p.More = 0

@@ -56,7 +56,7 @@ func TestGoSDKClient(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	for _, want := range []string{"issue_create", "issue_list", "issue_show", "issue_update", "issue_close", "issue_comment", "issue_ready", "decision_list", "decision_show", "claims_check"} {
+	for _, want := range []string{"issue_create", "issue_list", "issue_show", "issue_update", "issue_close", "issue_reopen", "issue_comment", "issue_ready", "issue_blocked", "issue_search", "dep_add", "dep_remove", "decision_list", "decision_show", "claims_check"} {
 		if !strings.Contains(","+strings.Join(names, ",")+",", ","+want+",") {
 			t.Errorf("tool %s missing from %v", want, names)
 		}
@@ -110,7 +110,9 @@ func TestTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("TypeScript client: %v\n%s", err, out)
 	}
-	for _, want := range []string{"tools: 10", "created dk-", "listed dk-aaa", "unknown id: isError"} {
+	for _, want := range []string{"tools: 15", "created dk-", "listed dk-aaa", "unknown id: isError",
+		"read-only: claims_check,decision_list,decision_show,issue_blocked,issue_list,issue_ready,issue_search,issue_show",
+		"pages: dk-", "blocked: " + "dk-", "search: dk-", "reopen: closed -> open; text: reopened dk-"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("client output lacks %q:\n%s", want, out)
 		}

@@ -24,7 +24,7 @@ import (
 
 // indexSchema versions the tables below. An index of another version is
 // dropped and rebuilt from the export: the index is only a cache.
-const indexSchema = "3"
+const indexSchema = "4"
 
 const ddl = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS decisions(id TEXT NOT NULL, decision TEXT NOT NULL, P
 CREATE INDEX IF NOT EXISTS decisions_decision ON decisions(decision, id);
 CREATE TABLE IF NOT EXISTS deps(src TEXT NOT NULL, type TEXT NOT NULL, dst TEXT NOT NULL, PRIMARY KEY(src, type, dst)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS deps_dst ON deps(dst, type);
+-- Full-text search over titles and descriptions (FTS5, in modernc's
+-- build): rows keyed by a rowid that issue_rowids gives each id.
+CREATE TABLE IF NOT EXISTS issue_rowids(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS issues_fts USING fts5(title, description, tokenize = 'unicode61');
 -- allocated outlives rebuilds, so an id drawn once is never drawn again,
 -- even after a checkout to a commit that predates it.
 CREATE TABLE IF NOT EXISTS allocated(id TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -248,7 +252,7 @@ func initSchema(ctx context.Context, tx *sql.Tx) error {
 		// An index from another docket version: drop it, the export
 		// rebuilds it (the prefix goes with meta and comes back from the
 		// export's ids).
-		for _, t := range []string{"meta", "issues", "labels", "decisions", "deps"} {
+		for _, t := range []string{"meta", "issues", "labels", "decisions", "deps", "issue_rowids", "issues_fts"} {
 			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
 				return fmt.Errorf("drop old index: %w", err)
 			}

@@ -96,7 +96,7 @@ func (t *txn) Allocate(id string) (bool, error) {
 }
 
 func (t *txn) Clear() error {
-	for _, tb := range []string{"issues", "labels", "decisions", "deps"} {
+	for _, tb := range []string{"issues", "labels", "decisions", "deps", "issue_rowids", "issues_fts"} {
 		if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM `+tb); err != nil {
 			return fmt.Errorf("clear index: %w", err)
 		}
@@ -117,6 +117,19 @@ func (t *txn) Put(i server.Issue, line []byte) error {
 		if _, err := tx.ExecContext(ctx, q, i.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO issue_rowids(id) VALUES(?)`, i.ID); err != nil {
+		return fmt.Errorf("store %s: %w", i.ID, err)
+	}
+	var rid int64
+	if err := tx.QueryRowContext(ctx, `SELECT rid FROM issue_rowids WHERE id=?`, i.ID).Scan(&rid); err != nil {
+		return fmt.Errorf("store %s: %w", i.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM issues_fts WHERE rowid=?`, rid); err != nil {
+		return fmt.Errorf("store %s: %w", i.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO issues_fts(rowid, title, description) VALUES(?,?,?)`, rid, i.Title, i.Description); err != nil {
+		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
 	for _, l := range i.Labels {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO labels(label, id) VALUES(?,?)`, l, i.ID); err != nil {
@@ -211,9 +224,15 @@ func where(q server.Query, order bool) (string, []any) {
 		conds = append(conds, "EXISTS (SELECT 1 FROM decisions x WHERE x.decision = ? AND x.id = i.id)")
 		args = append(args, q.Decision)
 	}
-	for _, w := range strings.Fields(q.Text) {
-		conds = append(conds, "(instr(lower(i.title), ?) > 0 OR instr(lower(json_extract(i.record, '$.description')), ?) > 0)")
-		args = append(args, strings.ToLower(w), strings.ToLower(w))
+	if words := server.SearchWords(q.Text); len(words) > 0 {
+		// Every word as a quoted prefix: "need"* matches needle, and no
+		// character of the query is FTS syntax.
+		var m []string
+		for _, w := range words {
+			m = append(m, `"`+w+`"*`)
+		}
+		conds = append(conds, "i.id IN (SELECT r.id FROM issues_fts f JOIN issue_rowids r ON r.rid = f.rowid WHERE issues_fts MATCH ?)")
+		args = append(args, strings.Join(m, " AND "))
 	}
 	if q.Ready {
 		conds = append(conds, "i.id NOT IN (SELECT id FROM blocked)")

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/claimslint/claimslint/server"
@@ -207,13 +206,7 @@ func (t *txn) match(q server.Query) []server.Row {
 }
 
 func containsWords(i server.Issue, text string) bool {
-	title, desc := strings.ToLower(i.Title), strings.ToLower(i.Description)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		if !strings.Contains(title, w) && !strings.Contains(desc, w) {
-			return false
-		}
-	}
-	return true
+	return server.MatchesWords(i.Title, i.Description, server.SearchWords(text))
 }
 
 func (t *txn) Rows(q server.Query) ([]server.Row, error) {

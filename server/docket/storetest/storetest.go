@@ -361,7 +361,7 @@ func readyGraph(t *testing.T, n NewIndex) {
 	if diff := cmp.Diff([]string{"dk-b", "dk-f", "dk-f2"}, ids(r)); diff != "" {
 		t.Errorf("ready (-want +got):\n%s", diff)
 	}
-	p, err := s.Page(ctx, server.Query{}, docket.ViewBlocked, "")
+	p, err := s.Page(ctx, server.Query{}, server.ViewBlocked, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func pages(t *testing.T, n NewIndex) {
 		q := server.Query{Limit: 5, Sort: sort}
 		cursor := ""
 		for range 10 {
-			p, err := s.Page(ctx, q, docket.ViewList, cursor)
+			p, err := s.Page(ctx, q, server.ViewList, cursor)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -436,12 +436,17 @@ func pages(t *testing.T, n NewIndex) {
 			t.Errorf("paged order %v differs from list order %v", seen, ids(all))
 		}
 	}
-	if _, err := s.Page(ctx, server.Query{Sort: server.SortID}, docket.ViewList, "garbage"); !errors.Is(err, server.ErrInvalid) {
+	if _, err := s.Page(ctx, server.Query{Sort: server.SortID}, server.ViewList, "garbage"); !errors.Is(err, server.ErrInvalid) {
 		t.Errorf("bad cursor: err = %v", err)
 	}
-	hits, err := s.Page(ctx, server.Query{Text: "NEEDLE"}, docket.ViewSearch, "")
-	if err != nil || hits.Total != 5 {
-		t.Errorf("search: %+v %v, want 5 hits", hits, err)
+	for _, c := range []struct {
+		text string
+		want int
+	}{{"NEEDLE", 5}, {"nee", 5}, {"page needle", 5}, {"page", 23}, {"eedle", 0}, {`"nee" *OR* (`, 0}, {`nee"*`, 5}} {
+		hits, err := s.Page(ctx, server.Query{Text: c.text}, server.ViewSearch, "")
+		if err != nil || hits.Total != c.want {
+			t.Errorf("search %q: %d hits, %v; want %d", c.text, hits.Total, err, c.want)
+		}
 	}
 }
 

@@ -21,6 +21,33 @@ const ids = listed.structuredContent.issues.map((i) => i.id);
 if (!ids.includes(id)) throw new Error(`issue_list lacks ${id}: ${ids}`);
 for (const i of ids) console.log(`listed ${i}`);
 
+// Every tool has a title and annotations; the read-only ones say so.
+for (const t of tools) {
+  if (!t.title || !t.annotations || t.annotations.openWorldHint !== false) throw new Error(`tool ${t.name} lacks a title or annotations: ${JSON.stringify(t)}`);
+}
+const ro = tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name).sort();
+console.log(`read-only: ${ro.join(",")}`);
+
+// Pages: limit 1 gives a nextCursor that reaches the other issue.
+const second = await client.callTool({ name: "issue_create", arguments: { title: "second from TypeScript", priority: 0 } });
+const id2 = second.structuredContent.issue.id;
+const page1 = await client.callTool({ name: "issue_list", arguments: { limit: 1 } });
+if (!page1.structuredContent.nextCursor) throw new Error(`no nextCursor: ${JSON.stringify(page1.structuredContent)}`);
+const page2 = await client.callTool({ name: "issue_list", arguments: { limit: 1, cursor: page1.structuredContent.nextCursor } });
+console.log(`pages: ${page1.structuredContent.issues[0].id} then ${page2.structuredContent.issues[0].id} of ${page1.structuredContent.total}`);
+
+// Dependencies, the blocked view, search, close and reopen.
+const dep = await client.callTool({ name: "dep_add", arguments: { id: id2, type: "blocks", target: id } });
+if (dep.isError) throw new Error(`dep_add failed: ${JSON.stringify(dep)}`);
+const blocked = await client.callTool({ name: "issue_blocked", arguments: {} });
+console.log(`blocked: ${blocked.structuredContent.issues.map((i) => i.id).join(",")}`);
+const found = await client.callTool({ name: "issue_search", arguments: { query: "typescript second" } });
+console.log(`search: ${found.structuredContent.issues.map((i) => i.id).join(",")}`);
+await client.callTool({ name: "dep_remove", arguments: { id: id2, type: "blocks", target: id } });
+const closed = await client.callTool({ name: "issue_close", arguments: { id: id2, reason: "done" } });
+const reopened = await client.callTool({ name: "issue_reopen", arguments: { id: id2 } });
+console.log(`reopen: ${closed.structuredContent.issue.status} -> ${reopened.structuredContent.issue.status}; text: ${reopened.content[0].text}`);
+
 const missing = await client.callTool({ name: "issue_show", arguments: { id: "dk-none" } });
 console.log(`unknown id: ${missing.isError ? "isError" : "no error"}`);
 

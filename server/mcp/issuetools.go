@@ -1,0 +1,471 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// readOnlyTool marks the tools that change nothing.
+var readOnlyTool = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+
+// writes marks a tool that changes the tracker (and only the tracker).
+func writes(destructive, idempotent bool) *sdk.ToolAnnotations {
+	return &sdk.ToolAnnotations{DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(false)}
+}
+
+// inSchema is T's input schema with the constraints the server enforces
+// written in: enums, ranges, lengths and patterns, so a schema-valid call
+// is one the server accepts.
+func inSchema[T any](patch func(p map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](schemaOptions)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %T: %v", *new(T), err))
+	}
+	if patch != nil {
+		patch(s.Properties)
+	}
+	return s
+}
+
+func enum[T ~string](xs []T) []any {
+	out := make([]any, len(xs))
+	for k, x := range xs {
+		out[k] = string(x)
+	}
+	return out
+}
+
+const (
+	idPattern       = `^[A-Za-z][A-Za-z0-9_]*-[A-Za-z0-9][A-Za-z0-9_.-]*$`
+	tokenPattern    = `^[a-z][a-z0-9_-]*$`
+	labelPattern    = `^[A-Za-z0-9][A-Za-z0-9._:/-]*$`
+	decisionPattern = `^D[1-9][0-9]*$`
+)
+
+func idProp(p map[string]*jsonschema.Schema, name string) {
+	if s := p[name]; s != nil {
+		s.Pattern, s.MaxLength = idPattern, ptr(server.MaxIDLen)
+	}
+}
+
+func items(s *jsonschema.Schema, pattern string, max int) {
+	if s != nil && s.Items != nil {
+		s.Items.Pattern, s.Items.MaxLength = pattern, ptr(max)
+	}
+}
+
+func titleProp(s *jsonschema.Schema) {
+	if s != nil {
+		s.MinLength, s.MaxLength = ptr(1), ptr(500)
+	}
+}
+
+func priorityProp(s *jsonschema.Schema) {
+	if s != nil {
+		s.Minimum, s.Maximum = ptr(0.0), ptr(float64(server.MaxPriority))
+	}
+}
+
+// toolErr words an error for an agent: it names the tool and, for a bad
+// argument, the argument; a hint that names a command line names the tool
+// to use instead.
+func toolErr(tool string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var msgs []string
+	var parts []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		parts = j.Unwrap()
+	} else {
+		parts = []error{err}
+	}
+	for _, e := range parts {
+		var ae *server.ArgError
+		msg := strings.TrimPrefix(e.Error(), server.ErrInvalid.Error()+": ")
+		if errors.As(e, &ae) {
+			m := strings.TrimPrefix(ae.Err.Error(), server.ErrInvalid.Error()+": ")
+			msg = "argument " + ae.Arg + ": " + strings.TrimPrefix(m, ae.Arg+" ")
+		}
+		msgs = append(msgs, cliToTools.Replace(msg))
+	}
+	return fmt.Errorf("%s: %s", tool, strings.Join(msgs, "; "))
+}
+
+// cliToTools rewrites the command-line hints of the domain's messages.
+var cliToTools = strings.NewReplacer(
+	"docket list shows the ids there are", "issue_list or issue_search shows the ids there are",
+	"use docket close ID --reason or docket reopen ID to change whether an issue is closed", "use issue_close (with a reason) or issue_reopen to change whether an issue is closed",
+	"give a --reason", "give the argument reason",
+	"show it again and retry", "call issue_show again and retry with its version as if_version",
+	"the next docket command rewrites it", "the next docket call rewrites it",
+)
+
+// IssueOut wraps one record, so structured content is always an object.
+type IssueOut struct {
+	Issue server.Issue `json:"issue"`
+}
+
+// PageOut is one page of a listing: index rows, not whole records (issue_show
+// has those), the total, how many more, and the cursor of the next page.
+type PageOut struct {
+	Issues     []server.Row `json:"issues"`
+	Total      int          `json:"total"`
+	More       int          `json:"more"`
+	NextCursor string       `json:"nextCursor,omitempty"`
+}
+
+func summary(verb string, i server.Issue) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{
+		Text: fmt.Sprintf("%s %s: %s (%s, %s, P%d, version %d)", verb, i.ID, i.Title, i.Status, i.Type, i.Priority, i.Version)}}}
+}
+
+func pageSummary(what string, p server.Page) *sdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d %s", len(p.Rows), p.Total, what)
+	if p.More > 0 {
+		fmt.Fprintf(&b, "; %d more: call again with cursor from nextCursor", p.More)
+	}
+	for _, r := range p.Rows {
+		fmt.Fprintf(&b, "\n%s P%d %s %s", r.ID, r.Priority, r.Status, r.Title)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
+}
+
+func pageOut(p server.Page) PageOut {
+	rows := p.Rows
+	if rows == nil {
+		rows = []server.Row{}
+	}
+	return PageOut{Issues: rows, Total: p.Total, More: p.More, NextCursor: p.Next}
+}
+
+func (t *tools) addIssueTools(s *sdk.Server) {
+	issueOut, pageOutSchema := outSchema[IssueOut](), outSchema[PageOut]()
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", Title: "Create an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+		InputSchema: inSchema[CreateIn](func(p map[string]*jsonschema.Schema) {
+			titleProp(p["title"])
+			p["type"].Enum = enum(server.Types)
+			priorityProp(p["priority"])
+			items(p["labels"], labelPattern, 64)
+			items(p["decisions"], decisionPattern, 16)
+		}),
+		Description: "Create an issue; returns it with its new id."}, t.create)
+	listSchema := func(p map[string]*jsonschema.Schema) {
+		items(p["status"], tokenPattern, 64)
+		if p["type"] != nil {
+			p["type"].Pattern = tokenPattern
+		}
+		if p["label"] != nil {
+			p["label"].Pattern = labelPattern
+		}
+		if p["decision"] != nil {
+			p["decision"].Pattern = decisionPattern
+		}
+		p["sort"].Enum = enum(server.Sorts)
+		p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(server.MaxLimit))
+		if p["query"] != nil {
+			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(500)
+		}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_list", Title: "List issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[ListIn](listSchema),
+		Description: "List issues, most urgent first, a page at a time (limit, default 50; cursor from nextCursor); closed ones only with all or status. Rows, not whole records: issue_show has those."}, t.list)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_ready", Title: "List ready issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
+		Description: "List open issues that nothing unfinished blocks (directly or through a parent), a page at a time."}, t.ready)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_blocked", Title: "List blocked issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
+		Description: "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one, a page at a time."}, t.blocked)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_search", Title: "Search issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[SearchIn](listSchema),
+		Description: "Find issues of any status whose title or description has a word starting with each word of query, a page at a time."}, t.search)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_show", Title: "Show an issue", Annotations: readOnlyTool, OutputSchema: issueOut,
+		InputSchema: inSchema[IDIn](func(p map[string]*jsonschema.Schema) { idProp(p, "id") }),
+		Description: "Show one issue by id: the whole record."}, t.show)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_update", Title: "Update an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		InputSchema: inSchema[UpdateIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			titleProp(p["title"])
+			p["status"].Enum = enum(server.Unfinished)
+			p["type"].Enum = enum(server.Types)
+			priorityProp(p["priority"])
+			items(p["add_labels"], labelPattern, 64)
+			items(p["remove_labels"], labelPattern, 64)
+			items(p["add_decisions"], decisionPattern, 16)
+			items(p["remove_decisions"], decisionPattern, 16)
+			p["if_version"].Minimum = ptr(0.0)
+		}),
+		Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first. Closing and reopening are issue_close and issue_reopen."}, t.update)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_close", Title: "Close an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		InputSchema: inSchema[CloseIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			p["reason"].MinLength = ptr(1)
+			p["if_version"].Minimum = ptr(0.0)
+		}),
+		Description: "Close an issue with a reason; the record is kept."}, t.closeIssue)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_reopen", Title: "Reopen an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		InputSchema: inSchema[ReopenIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			p["if_version"].Minimum = ptr(0.0)
+		}),
+		Description: "Set a closed issue back to open and clear its close reason."}, t.reopen)
+	sdk.AddTool(s, &sdk.Tool{Name: "issue_comment", Title: "Comment on an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+		InputSchema: inSchema[CommentIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			p["text"].MinLength = ptr(1)
+		}),
+		Description: "Add a comment to an issue."}, t.comment)
+	sdk.AddTool(s, &sdk.Tool{Name: "dep_add", Title: "Add a dependency", Annotations: writes(false, true), OutputSchema: issueOut,
+		InputSchema: inSchema[DepIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			idProp(p, "target")
+			p["type"].Enum = enum(server.DepTypes)
+		}),
+		Description: "Add an edge from id to target: blocks (id blocks target), parent (target is id's parent) or related. An edge that would close a cycle is refused; one already there changes nothing."}, t.depAdd)
+	sdk.AddTool(s, &sdk.Tool{Name: "dep_remove", Title: "Remove a dependency", Annotations: writes(true, true), OutputSchema: issueOut,
+		InputSchema: inSchema[DepIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			idProp(p, "target")
+			p["type"].Pattern = tokenPattern
+		}),
+		Description: "Remove the edge of that type from id to target (any type the issue holds, imported ones too)."}, t.depRemove)
+}
+
+// CreateIn is issue_create's input.
+type CreateIn struct {
+	Title       string   `json:"title" jsonschema:"one-line title"`
+	Description string   `json:"description,omitempty" jsonschema:"free text"`
+	Type        string   `json:"type,omitempty" jsonschema:"default task"`
+	Priority    *int     `json:"priority,omitempty" jsonschema:"0 (most urgent) to 4; default 2"`
+	Labels      []string `json:"labels,omitempty"`
+	Decisions   []string `json:"decisions,omitempty" jsonschema:"register ids the issue carries, like D12"`
+}
+
+func (t *tools) create(ctx context.Context, _ *sdk.CallToolRequest, in CreateIn) (*sdk.CallToolResult, IssueOut, error) {
+	n := server.NewIssue{Title: in.Title, Description: in.Description, Type: server.Type(in.Type), Priority: server.DefaultPriority, Labels: in.Labels, Decisions: in.Decisions}
+	if in.Priority != nil {
+		n.Priority = *in.Priority
+	}
+	if err := n.Check(); err != nil {
+		return nil, IssueOut{}, toolErr("issue_create", err)
+	}
+	i, err := t.store.Create(ctx, n)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_create", err)
+	}
+	return summary("created", i), IssueOut{i}, toolErr("issue_create", err)
+}
+
+// committed reports a write that is stored (perhaps with the export
+// behind, which the error still says).
+func committed(err error) bool { return err == nil || errors.Is(err, server.ErrUnexported) }
+
+// PageIn is the paging input of issue_ready and issue_blocked.
+type PageIn struct {
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort   string `json:"sort,omitempty" jsonschema:"default priority (most urgent, then oldest); updated is newest first"`
+}
+
+// ListIn is issue_list's input.
+type ListIn struct {
+	Status   []string `json:"status,omitempty" jsonschema:"only these statuses"`
+	Label    string   `json:"label,omitempty"`
+	Decision string   `json:"decision,omitempty" jsonschema:"only issues that carry this decision, like D12"`
+	Type     string   `json:"type,omitempty"`
+	All      bool     `json:"all,omitempty" jsonschema:"include closed issues"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
+	Cursor   string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort     string   `json:"sort,omitempty" jsonschema:"default priority (most urgent, then oldest); updated is newest first"`
+}
+
+// SearchIn is issue_search's input.
+type SearchIn struct {
+	Query  string `json:"query" jsonschema:"words to find in titles and descriptions"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort   string `json:"sort,omitempty"`
+}
+
+// limit applies the agent's default page size and its bound: 0 means
+// DefaultLimit (an agent never gets an unbounded page).
+func limit(tool string, n int) (int, error) {
+	if n == 0 {
+		return server.DefaultLimit, nil
+	}
+	if n < 0 || n > server.MaxLimit {
+		return 0, toolErr(tool, server.ArgErr("limit", server.Invalidf("%d: use 1 to %d (default %d)", n, server.MaxLimit, server.DefaultLimit)))
+	}
+	return n, nil
+}
+
+func (t *tools) page(ctx context.Context, tool, what string, view server.View, p server.ListParams) (*sdk.CallToolResult, PageOut, error) {
+	var err error
+	if p.Limit, err = limit(tool, p.Limit); err != nil {
+		return nil, PageOut{}, err
+	}
+	page, err := t.store.Listing(ctx, view, p)
+	if err != nil {
+		return nil, PageOut{}, toolErr(tool, err)
+	}
+	return pageSummary(what, page), pageOut(page), nil
+}
+
+func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*sdk.CallToolResult, PageOut, error) {
+	return t.page(ctx, "issue_list", "issues", server.ViewList, server.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Label: in.Label, Decision: in.Decision, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+}
+
+func (t *tools) ready(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
+	return t.page(ctx, "issue_ready", "ready issues", server.ViewReady, server.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+}
+
+func (t *tools) blocked(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
+	return t.page(ctx, "issue_blocked", "blocked issues", server.ViewBlocked, server.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+}
+
+func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn) (*sdk.CallToolResult, PageOut, error) {
+	return t.page(ctx, "issue_search", "matching issues", server.ViewSearch, server.ListParams{Text: in.Query, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+}
+
+// IDIn names one issue.
+type IDIn struct {
+	ID string `json:"id" jsonschema:"issue id, like dk-7qx"`
+}
+
+func (t *tools) show(ctx context.Context, _ *sdk.CallToolRequest, in IDIn) (*sdk.CallToolResult, IssueOut, error) {
+	i, err := t.store.Get(ctx, in.ID)
+	if err != nil {
+		return nil, IssueOut{}, toolErr("issue_show", server.ArgErr("id", err))
+	}
+	return summary("issue", i), IssueOut{i}, nil
+}
+
+// UpdateIn is issue_update's input.
+type UpdateIn struct {
+	ID              string   `json:"id"`
+	Title           *string  `json:"title,omitempty"`
+	Description     *string  `json:"description,omitempty"`
+	Status          string   `json:"status,omitempty" jsonschema:"use issue_close and issue_reopen to close and reopen"`
+	Type            string   `json:"type,omitempty"`
+	Priority        *int     `json:"priority,omitempty"`
+	AddLabels       []string `json:"add_labels,omitempty"`
+	RemoveLabels    []string `json:"remove_labels,omitempty"`
+	AddDecisions    []string `json:"add_decisions,omitempty"`
+	RemoveDecisions []string `json:"remove_decisions,omitempty"`
+	IfVersion       int64    `json:"if_version,omitempty" jsonschema:"fail unless the issue is at this version"`
+}
+
+func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn) (*sdk.CallToolResult, IssueOut, error) {
+	p := server.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority,
+		AddLabels: in.AddLabels, RemoveLabels: in.RemoveLabels, AddDecisions: in.AddDecisions, RemoveDecisions: in.RemoveDecisions, IfVersion: in.IfVersion}
+	if in.Status != "" {
+		st := server.Status(in.Status)
+		p.Status = &st
+	}
+	if in.Type != "" {
+		typ := server.Type(in.Type)
+		p.Type = &typ
+	}
+	if err := p.Check(); err != nil {
+		return nil, IssueOut{}, toolErr("issue_update", err)
+	}
+	i, err := t.store.Update(ctx, in.ID, p)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_update", err)
+	}
+	return summary("updated", i), IssueOut{i}, toolErr("issue_update", err)
+}
+
+// CloseIn is issue_close's input.
+type CloseIn struct {
+	ID        string `json:"id"`
+	Reason    string `json:"reason" jsonschema:"why it is closed"`
+	IfVersion int64  `json:"if_version,omitempty"`
+}
+
+func (t *tools) closeIssue(ctx context.Context, _ *sdk.CallToolRequest, in CloseIn) (*sdk.CallToolResult, IssueOut, error) {
+	if strings.TrimSpace(in.Reason) == "" {
+		return nil, IssueOut{}, toolErr("issue_close", server.ArgErr("reason", server.Invalidf("empty: say why it is closed; a reader of the export will want to know")))
+	}
+	i, err := t.store.CloseIssue(ctx, in.ID, in.Reason, in.IfVersion)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_close", err)
+	}
+	return summary("closed", i), IssueOut{i}, toolErr("issue_close", err)
+}
+
+// ReopenIn is issue_reopen's input.
+type ReopenIn struct {
+	ID        string `json:"id"`
+	IfVersion int64  `json:"if_version,omitempty"`
+}
+
+func (t *tools) reopen(ctx context.Context, _ *sdk.CallToolRequest, in ReopenIn) (*sdk.CallToolResult, IssueOut, error) {
+	i, err := t.store.Reopen(ctx, in.ID, in.IfVersion)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_reopen", err)
+	}
+	return summary("reopened", i), IssueOut{i}, toolErr("issue_reopen", err)
+}
+
+// CommentIn is issue_comment's input.
+type CommentIn struct {
+	ID     string `json:"id"`
+	Text   string `json:"text"`
+	Author string `json:"author,omitempty" jsonschema:"who is commenting; default: the MCP client's name"`
+}
+
+func (t *tools) comment(ctx context.Context, req *sdk.CallToolRequest, in CommentIn) (*sdk.CallToolResult, IssueOut, error) {
+	author := in.Author
+	if author == "" {
+		author = clientName(req)
+	}
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, IssueOut{}, toolErr("issue_comment", server.ArgErr("text", server.Invalidf("empty: write the comment")))
+	}
+	i, err := t.store.Comment(ctx, in.ID, author, in.Text)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_comment", err)
+	}
+	return summary("commented on", i), IssueOut{i}, toolErr("issue_comment", err)
+}
+
+// DepIn is the input of dep_add and dep_remove.
+type DepIn struct {
+	ID     string `json:"id" jsonschema:"the issue that holds the edge"`
+	Type   string `json:"type" jsonschema:"blocks: id blocks target; parent: target is id's parent; related"`
+	Target string `json:"target" jsonschema:"the issue the edge points to"`
+}
+
+func (t *tools) depAdd(ctx context.Context, _ *sdk.CallToolRequest, in DepIn) (*sdk.CallToolResult, IssueOut, error) {
+	if _, err := server.ParseDepType(in.Type); err != nil {
+		return nil, IssueOut{}, toolErr("dep_add", server.ArgErr("type", err))
+	}
+	if in.ID == in.Target {
+		return nil, IssueOut{}, toolErr("dep_add", server.ArgErr("target", server.Invalidf("%s: an issue cannot depend on itself", in.Target)))
+	}
+	i, err := t.store.AddDep(ctx, in.ID, server.Dep{Type: server.DepType(in.Type), ID: in.Target})
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("dep_add", err)
+	}
+	return summary(fmt.Sprintf("%s %s %s;", in.ID, in.Type, in.Target), i), IssueOut{i}, toolErr("dep_add", err)
+}
+
+func (t *tools) depRemove(ctx context.Context, _ *sdk.CallToolRequest, in DepIn) (*sdk.CallToolResult, IssueOut, error) {
+	if err := server.CheckDepTypeToken(in.Type); err != nil {
+		return nil, IssueOut{}, toolErr("dep_remove", server.ArgErr("type", err))
+	}
+	i, err := t.store.RemoveDep(ctx, in.ID, server.Dep{Type: server.DepType(in.Type), ID: in.Target})
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("dep_remove", err)
+	}
+	return summary(fmt.Sprintf("removed %s %s %s;", in.ID, in.Type, in.Target), i), IssueOut{i}, toolErr("dep_remove", err)
+}
+
+// NoIn is the input of tools that take none.
+type NoIn struct{}
