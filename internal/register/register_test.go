@@ -37,7 +37,7 @@ func TestParseDecision(t *testing.T) {
 	want := &Decision{
 		Path: "docs/decisions/D12-answer.md", FileID: "D12", ID: "D12", Status: "accepted", Title: "D12: Answer",
 		Supersedes: []Ref{{"D3", "6"}, {"D4", ""}}, Tracker: []string{"dk-4f2"}, Residuals: []string{"dk-9xk"},
-		Parsed: true, HasConfirmation: true,
+		Parsed: true, HasConfirmation: true, HasCounted: true,
 		Claims: []Claim{
 			{Decision: "D12", ID: "C1", Kind: "present", Path: "server/**/*.go", Anchor: `func recoverID\(`, Why: "exists"},
 			{Decision: "D12", ID: "C2", Kind: "anchored", Path: "server/mcp/wire.go", Anchor: "a|b", Require: "!default:"},
