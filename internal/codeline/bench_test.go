@@ -190,3 +190,12 @@ func TestGoScannerGOROOT(t *testing.T) {
 		t.Skipf("only %d Go files under %s", n, root)
 	}
 }
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -75,14 +75,20 @@ func For(name string, src []byte) *Lexer {
 		return lx
 	}
 	if ext == "" && len(src) > 2 && src[0] == '#' && src[1] == '!' {
-		line := src
-		if i := strings.IndexByte(string(src[:min(len(src), 200)]), '\n'); i >= 0 {
-			line = src[:i]
+		// The interpreter: the first word after "#!", or after env and
+		// its options.
+		fields := strings.Fields(string(src[2:lineEnd(src[:min(len(src), 200)], 0)]))
+		interp := ""
+		for k, f := range fields {
+			if k == 0 && path.Base(f) != "env" || k > 0 && !strings.HasPrefix(f, "-") {
+				interp = path.Base(f)
+				break
+			}
 		}
-		if strings.Contains(string(line), "python") {
+		switch {
+		case strings.HasPrefix(interp, "python"):
 			return pythonLexer
-		}
-		if strings.HasSuffix(strings.Fields(string(line))[len(strings.Fields(string(line)))-1], "sh") {
+		case strings.HasSuffix(interp, "sh"):
 			return shellLexer
 		}
 		return hashLexer

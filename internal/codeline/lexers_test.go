@@ -70,6 +70,7 @@ func TestLexers(t *testing.T) {
 		{"a.py", "def f():\n    \"\"\"Doc needle().\"\"\"\n    return 1\n", []string{`c:"""Doc needle()."""`}},
 		{"a.py", "x = f'{a[\"k\"]} # {b}' # c\n", []string{"s:f'{", `s:"k"`, "s:} # {", "s:}'", "c:# c"}},
 		{"a.py", "x = (\n  'not a doc'\n)\n", []string{"s:'not a doc'"}},
+		{"a.py", "x = f'{id(a):#x}' # c\n", []string{"s:f'{", "s:}'", "c:# c"}},
 		{"a.py", `x = rb'\'' + u"y"`, []string{`s:rb'\''`, `s:u"y"`}},
 		// shell
 		{"a.sh", "echo $# ${#x} # note\n", []string{"c:# note"}},
@@ -141,5 +142,25 @@ func TestMaskStrings(t *testing.T) {
 		if got := string(Mask(tc.name, []byte(tc.src))); got != tc.want {
 			t.Errorf("Mask(%s, %q)\n got %q\nwant %q", tc.name, tc.src, got, tc.want)
 		}
+	}
+}
+
+func TestShebang(t *testing.T) {
+	for src, want := range map[string]string{
+		"#!/bin/sh\n":                 "shell",
+		"#! /usr/bin/env bash\n":      "shell",
+		"#!/usr/bin/env -S bash -e\n": "shell",
+		"#!/usr/bin/env python3\n":    "python",
+		"#!/usr/bin/python3.11 -u\n":  "python",
+		"#!/usr/bin/perl -w\n":        "hash",
+		"#!\n":                        "hash",
+		"no shebang\n":                "none",
+	} {
+		if got := Name("bin/tool", []byte(src)); got != want {
+			t.Errorf("Name(bin/tool, %q) = %s, want %s", src, got, want)
+		}
+	}
+	if got := Name("tool.txt", []byte("#!/bin/sh\n")); got != "none" {
+		t.Errorf("a file with an extension is not read by its shebang: got %s", got)
 	}
 }

@@ -25,6 +25,12 @@ func pyCode(src []byte, i int, r *Regions, field bool, nest int) int {
 		}
 		switch c := src[i]; c {
 		case '#':
+			if field {
+				// A '#' in an f-string field belongs to its format spec
+				// ({x:#x}); a field holds no comment.
+				i++
+				continue
+			}
 			e := lineEnd(src, i)
 			r.add(Comment, i, e)
 			i = e

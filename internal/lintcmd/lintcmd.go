@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
@@ -102,7 +105,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "check",
 				Usage:        "check the register and every claim; exit 1 on findings",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runCheck(c, stdout, stderr)
@@ -111,7 +114,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "prove",
 				Usage:        "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runProve(c, stdout, stderr)
@@ -170,9 +173,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				},
 			},
 			{
-				Name:         "list",
-				Usage:        "list every claim with its state and where it anchors now",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", "text", "json")},
+				Name:  "list",
+				Usage: "list every claim with its state and where it anchors now",
+				Flags: []cli.Flag{dirFlag, formatFlag("text", "text", "json"),
+					&cli.BoolFlag{Name: "lexers", Usage: "list each file a claim reads with the lexer that reads it (D51) and the claims that read it"},
+				},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runList(c, stdout)
@@ -254,6 +259,10 @@ func adoptArg(args []string) []string {
 	return out
 }
 
+// budgetFlag bounds a run's time; past it the run fails with exit 2 and
+// names the file it had reached.
+var budgetFlag = &cli.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "fail (exit 2) when the run takes longer than this, naming the file it reached"}
+
 func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", err) }
 
 // Version returns the module version and VCS revision from the build info.
@@ -284,7 +293,7 @@ func run(c *cli.Context) (*check.Result, error) {
 	if c.NArg() > 0 {
 		return nil, usageErr("%s takes no arguments (got %q); use --dir DIR", c.Command.Name, c.Args().First())
 	}
-	opts := check.Options{Dir: dirOf(c)}
+	opts := check.Options{Dir: dirOf(c), Budget: c.Duration("budget")}
 	if c.Command.Name == "check" {
 		opts.Base = c.String("base")
 	}
@@ -388,6 +397,9 @@ func runList(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
+	if c.Bool("lexers") {
+		return listLexers(snap, f, stdout)
+	}
 	res := check.Claims(snap, "")
 	if f == "json" {
 		enc := json.NewEncoder(stdout)
@@ -412,6 +424,55 @@ func runList(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
+// claimedFile is one file some claim reads, and the lexer that reads it.
+type claimedFile struct {
+	Path   string   `json:"path"`
+	Lexer  string   `json:"lexer"`
+	Claims []string `json:"claims"`
+}
+
+// listLexers writes every file that a claim's Path matches, with the name
+// of the lexer that separates its code from its comments, strings and
+// tests (D51), and the claims that read it, sorted by path.
+func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
+	byPath := map[string]*claimedFile{}
+	for _, d := range snap.Decisions {
+		for _, cl := range d.Claims {
+			if cl.Path == "" || strings.HasPrefix(cl.Kind, "exec") || strings.HasPrefix(cl.Kind, "tracker") || snapshot.ValidGlob(cl.Path) != "" {
+				continue
+			}
+			for _, p := range snap.Match(cl.Path) {
+				cf := byPath[p]
+				if cf == nil {
+					var head []byte
+					if path.Ext(p) == "" {
+						// Only a file without an extension is known by its
+						// shebang line.
+						head, _ = snap.Repo.ReadFile(p, check.MaxFileSize)
+					}
+					cf = &claimedFile{Path: p, Lexer: codeline.Name(p, head)}
+					byPath[p] = cf
+				}
+				cf.Claims = append(cf.Claims, cl.Decision+"/"+cl.ID)
+			}
+		}
+	}
+	files := make([]*claimedFile, 0, len(byPath))
+	for _, cf := range byPath {
+		files = append(files, cf)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	if f == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(files)
+	}
+	for _, cf := range files {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", cf.Path, cf.Lexer, strings.Join(cf.Claims, " "))
+	}
+	return nil
+}
+
 func runProve(c *cli.Context, stdout, stderr io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, format.Names); err != nil {
@@ -420,7 +481,7 @@ func runProve(c *cli.Context, stdout, stderr io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("prove takes no arguments (got %q); use --decision D12", c.Args().First())
 	}
-	res, proofs, err := check.Prove(check.Options{Dir: dirOf(c), Decision: c.String("decision")})
+	res, proofs, err := check.Prove(check.Options{Dir: dirOf(c), Decision: c.String("decision"), Budget: c.Duration("budget")})
 	if err != nil {
 		return &exitError{ExitError, err}
 	}

@@ -73,6 +73,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 				fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Kind, c.Note)
 			}
 		}
+		sort.SliceStable(g.Skipped, func(i, j int) bool { return g.Skipped[i].Line < g.Skipped[j].Line })
 		for _, s := range g.Skipped {
 			code := s.Code
 			if code == "" {

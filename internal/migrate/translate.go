@@ -75,7 +75,7 @@ func translateRow(r Row, opts Options) (Claim, string) {
 	c := Claim{ID: r.Code, Path: r.Path, Why: r.Why}
 	anchor, err := EREToRE2(r.Anchor)
 	if err != nil {
-		return c, fmt.Sprintf("pattern %q: %v", r.Anchor, err)
+		return c, fmt.Sprintf("pattern `%s`: %v", r.Anchor, err)
 	}
 	c.Anchor = anchor
 	if !r.Presence() {
@@ -84,7 +84,7 @@ func translateRow(r Row, opts Options) (Claim, string) {
 		req = strings.TrimPrefix(req, "!")
 		conv, err := EREToRE2(req)
 		if err != nil {
-			return c, fmt.Sprintf("requirement %q: %v", r.Regex, err)
+			return c, fmt.Sprintf("requirement `%s`: %v", r.Regex, err)
 		}
 		if neg {
 			conv = "!" + conv
@@ -105,7 +105,11 @@ func translateRow(r Row, opts Options) (Claim, string) {
 	if !r.Presence() {
 		kind = "anchored-every"
 	}
-	scope, note := chooseScope(opts.Dir, r.Path, regexp.MustCompile(anchor), r.Presence())
+	var req *regexp.Regexp
+	if c.Require != "" {
+		req = regexp.MustCompile(strings.TrimPrefix(c.Require, "!"))
+	}
+	scope, note := chooseScope(opts.Dir, r.Path, regexp.MustCompile(anchor), req, r.Presence())
 	c.Kind = kind
 	if scope != "" {
 		c.Kind += ":" + scope
@@ -132,7 +136,10 @@ func trackerID(pattern string, prefixes []string) string {
 // is not the default. A presence row needs one matching line, so code
 // lines win when there are any; an every-line row must see every line
 // the script sees.
-func chooseScope(dir, rel string, re *regexp.Regexp, presence bool) (string, string) {
+//
+// An every-line row whose requirement reads differently with comments
+// masked (it is met only in a trailing comment) keeps scope any too.
+func chooseScope(dir, rel string, re, req *regexp.Regexp, presence bool) (string, string) {
 	if strings.ContainsAny(rel, "*?[{") {
 		return "", "a glob: the scope is the default, code lines"
 	}
@@ -151,6 +158,9 @@ func chooseScope(dir, rel string, re *regexp.Regexp, presence bool) (string, str
 			continue
 		}
 		if re.MatchString(masked[i]) {
+			if req != nil && req.MatchString(l) != req.MatchString(masked[i]) {
+				return "any", fmt.Sprintf("the requirement reads differently with comments masked (%s:%d), and the script reads every line", rel, i+1)
+			}
 			code = append(code, i+1)
 		} else {
 			comment = append(comment, i+1)

@@ -265,3 +265,45 @@ func TestFaultFullDisk(t *testing.T) {
 		t.Errorf("%d issues stored, %d reported stored", n, len(ok)+len(unexported))
 	}
 }
+
+// TestFaultExportChangedWhileDirty: a create exits 3 (committed, export
+// not rewritten); before any other command the export changes under the
+// index, as a pull would (a record added by someone else, another edited).
+// The next command merges by id instead of rebuilding from the export:
+// the issue that exit 3 reported stays, the pulled records arrive, and
+// export --check passes.
+func TestFaultExportChangedWhileDirty(t *testing.T) {
+	tr := newTracker(t, t.TempDir())
+	_, before, _ := tr.create("before")
+	path := filepath.Join(tr.dir, ".knowledge", "tracker", "issues.jsonl")
+	if !chattr(t, "+i", path) {
+		t.Skip("chattr +i does not work here (needs root and a file system with attributes)")
+	}
+	code, id, stderr := tr.create("committed but not exported")
+	chattr(t, "-i", path)
+	if code != cli.ExitUnexported || id == "" {
+		t.Fatalf("exit %d, id %q: %s", code, id, stderr)
+	}
+	// The pull: someone else's issue dk-pul, and "before" retitled at a
+	// higher version.
+	pulled := strings.Replace(tr.export(), `"title":"before"`, `"title":"before, retitled"`, 1)
+	pulled = strings.Replace(pulled, `"version":1`, `"version":2`, 1)
+	pulled += `{"id":"dk-pul","title":"pulled","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}` + "\n"
+	if err := os.WriteFile(path, []byte(pulled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, notes := tr.want(0, "list") // the one recovery command
+	if !strings.Contains(notes, "merged by id instead of rebuilding") {
+		t.Errorf("no note about the merge: %q", notes)
+	}
+	ids := tr.stored()
+	for _, want := range []string{before, id, "dk-pul"} {
+		if !ids[want] {
+			t.Errorf("%s missing after the merge: %v", want, ids)
+		}
+	}
+	if o, _ := tr.want(0, "show", before); !strings.Contains(o, "before, retitled") {
+		t.Errorf("the pulled edit of %s was lost:\n%s", before, o)
+	}
+	tr.want(0, "export", "--check")
+}

@@ -223,6 +223,13 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 			return true, nil
 		}
 	}
+	if dirty {
+		// The index holds a committed change the export never got (a
+		// rewrite failed, exit 3), and the export changed since (a pull, a
+		// checkout): a rebuild would drop that change. Merge by id instead
+		// and rewrite the export from the result.
+		return true, s.mergeDirty(w, data)
+	}
 	if err := s.rebuild(w, data); err != nil {
 		return false, err
 	}
@@ -230,6 +237,60 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 		return false, err
 	}
 	return false, w.SetMeta("export_dirty", "0")
+}
+
+// mergeDirty brings an export that changed under a dirty index into the
+// index without losing either side's records: a record only in the export
+// is added, one only in the index is kept (records are never deleted), and
+// one in both keeps the higher version, or, at equal versions, the later
+// update. Each record where the two sides differed is named in a note.
+func (s *Service) mergeDirty(w Writer, data []byte) error {
+	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
+	if err != nil {
+		return fmt.Errorf("the export cannot be read, so it was not merged into the index (nothing changed); fix the line or restore the file with git: %w", err)
+	}
+	var added, differed []string
+	for _, e := range issues {
+		cur, err := w.Get(e.ID)
+		switch {
+		case errors.Is(err, server.ErrNotFound):
+			added = append(added, e.ID)
+		case err != nil:
+			return err
+		default:
+			a, _ := server.MarshalLine(cur)
+			b, _ := server.MarshalLine(e)
+			if bytes.Equal(a, b) {
+				continue
+			}
+			differed = append(differed, e.ID)
+			if cur.Version > e.Version || (cur.Version == e.Version && cur.UpdatedAt >= e.UpdatedAt) {
+				continue // the index's record is the newer
+			}
+		}
+		if err := put(w, e); err != nil {
+			return err
+		}
+		if _, err := w.Allocate(e.ID); err != nil {
+			return err
+		}
+	}
+	total, err := w.Count(server.Query{})
+	if err != nil {
+		return err
+	}
+	kept := total - len(issues) // records the export lacks
+	if len(added) == 0 && len(differed) == 0 && kept == 0 {
+		// The export already holds the index's state: the last rewrite
+		// replaced the file but was stopped before recording its hash.
+		return nil
+	}
+	msg := fmt.Sprintf("the export %s changed while the index held a committed change it never got; merged by id instead of rebuilding, so neither is lost: %d records added from the export, %d kept from the index", s.opts.Export, len(added), kept)
+	if len(differed) > 0 {
+		msg += fmt.Sprintf("; %s differed on the two sides and kept the higher version (or the later update)", strings.Join(differed, ", "))
+	}
+	s.opts.Warn(msg + "; the export is rewritten from the result")
+	return nil
 }
 
 // exportState reads the hash of the export this index last wrote and
