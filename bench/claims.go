@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 )
@@ -239,9 +237,6 @@ func benchClaims(rep *report) error {
 		runs = 3
 	}
 	_, rgErr := exec.LookPath("rg")
-	if *only == "stdlib" {
-		sizes = nil
-	}
 	for _, sz := range sizes {
 		n, m := sz[0], sz[1]
 		name := fmt.Sprintf("%d files, %d claims", n, m)
@@ -257,13 +252,6 @@ func benchClaims(rep *report) error {
 		}
 		rep.claims = append(rep.claims, cs)
 		os.RemoveAll(dir)
-	}
-	if !*quick || *only == "stdlib" {
-		cs, err := benchStdlib(runs, rgErr == nil)
-		if err != nil {
-			return err
-		}
-		rep.claims = append(rep.claims, cs)
 	}
 	return nil
 }
@@ -313,90 +301,6 @@ func compare(dir, name string, n, m int, claims []claim, runs int, haveRG bool) 
 		s, _, err := timeCmd(dir, nil, "sh", "-c", script)
 		return s, err
 	})
-	return cs, err
-}
-
-var funcLine = regexp.MustCompile(`^func [A-Za-z_(].*\{$`)
-
-// benchStdlib copies $(go env GOROOT)/src and anchors 1,000 claims on real
-// top-level func lines that occur once in their file.
-func benchStdlib(runs int, haveRG bool) (claimsCase, error) {
-	goroot := strings.TrimSpace(must(exec.Command("go", "env", "GOROOT").Output()))
-	dir := filepath.Join(workDir, "stdlib")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return claimsCase{}, err
-	}
-	logf("claims: copying %s/src", goroot)
-	if b, err := exec.Command("cp", "-r", filepath.Join(goroot, "src"), filepath.Join(dir, "src")).CombinedOutput(); err != nil {
-		return claimsCase{}, fmt.Errorf("copy GOROOT/src: %v %s", err, b)
-	}
-	var files []string
-	filepath.WalkDir(filepath.Join(dir, "src"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && !strings.Contains(p, "/testdata/") && !strings.Contains(p, "/vendor/") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	n := len(files)
-	r := rand.New(rand.NewPCG(7, 7))
-	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
-	var claims []claim
-	for _, f := range files {
-		if len(claims) == 1000 {
-			break
-		}
-		fh, err := os.Open(f)
-		if err != nil {
-			continue
-		}
-		count := map[string]int{}
-		var cands []string
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			l := sc.Text()
-			count[l]++
-			if funcLine.MatchString(l) {
-				cands = append(cands, l)
-			}
-		}
-		fh.Close()
-		for _, l := range cands {
-			if count[l] == 1 {
-				rel, _ := filepath.Rel(dir, f)
-				claims = append(claims, claim{kind: "anchored", path: rel, anchor: "^" + regexp.QuoteMeta(l) + "$", dir: rel})
-				break
-			}
-		}
-	}
-	var prd strings.Builder
-	nd := (len(claims) + 9) / 10
-	fmt.Fprintf(&prd, "# Register\n\nLive range: D1..D%d.\n\n| ID | Decision | Status |\n|---|---|---|\n", nd)
-	os.MkdirAll(filepath.Join(dir, "docs", "decisions"), 0o755)
-	for d := 1; d <= nd; d++ {
-		fmt.Fprintf(&prd, "| D%d | [Decision %d](decisions/D%d-gen.md) | accepted |\n", d, d, d)
-		var dec strings.Builder
-		fmt.Fprintf(&dec, "---\nid: D%d\nstatus: accepted\n---\n# D%d: Decision %d\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n", d, d, d)
-		for k := (d - 1) * 10; k < min(d*10, len(claims)); k++ {
-			c := claims[k]
-			fmt.Fprintf(&dec, "| C%d | anchored | `%s` | `%s` | |\n", k-(d-1)*10+1, c.path, strings.ReplaceAll(c.anchor, `\|`, `\\|`))
-		}
-		os.WriteFile(filepath.Join(dir, "docs", "decisions", fmt.Sprintf("D%d-gen.md", d)), []byte(dec.String()), 0o644)
-	}
-	os.WriteFile(filepath.Join(dir, "docs", "PRD.md"), []byte(prd.String()), 0o644)
-	var gate strings.Builder
-	gate.WriteString("#!/usr/bin/env bash\nfail=0\n")
-	var pats []string
-	for i, c := range claims {
-		fmt.Fprintf(&gate, "[ \"$(grep -cE '%s' %s)\" = 1 ] || { echo 'claim %d'; fail=1; }\n", strings.ReplaceAll(c.anchor, `'`, `'\''`), c.path, i)
-		pats = append(pats, c.anchor)
-	}
-	gate.WriteString("exit $fail\n")
-	os.WriteFile(filepath.Join(dir, "gate.sh"), []byte(gate.String()), 0o755)
-	os.WriteFile(filepath.Join(dir, "patterns.txt"), []byte(strings.Join(pats, "\n")+"\n"), 0o644)
-	name := fmt.Sprintf("Go standard library (%d files, %d claims)", n, len(claims))
-	cs, err := compare(dir, name, n, len(claims), claims, runs, haveRG)
-	os.RemoveAll(dir)
 	return cs, err
 }
 

@@ -28,12 +28,15 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, mcp, store or hostile")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp, store or hostile")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-floor" {
+		os.Exit(floorMain(os.Args[2:]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "-worker" {
 		os.Exit(storeWorker())
 	}
@@ -61,7 +64,44 @@ func run() error {
 	}
 	rep := &report{quick: *quick}
 	rep.machine = machine()
-	if *only == "" || *only == "claims" || *only == "stdlib" {
+	if *only == "" || *only == "real" {
+		runs := 7
+		var trees []realTree
+		if !*quick { // a copy of a whole tree is not a smoke test
+			trees = append(trees, goTree())
+		}
+		for _, t := range trees {
+			rc, err := benchReal(t, runs)
+			if err != nil {
+				return fmt.Errorf("real trees: %w", err)
+			}
+			rep.real = append(rep.real, rc)
+		}
+		if !*quick {
+			if rt, skip := rustTree(); skip != "" {
+				logf("claims: skipping the Rust tree: %s", skip)
+				rep.real = append(rep.real, realCase{name: "Rust standard library (Debian rust-src)", skipped: skip})
+			} else {
+				rc, err := benchReal(rt, runs)
+				if err != nil {
+					return fmt.Errorf("real trees: %w", err)
+				}
+				rep.real = append(rep.real, rc)
+			}
+		}
+	}
+	if *only == "" || *only == "scale" {
+		runs := 5
+		if *quick {
+			runs = 1
+		}
+		sc, err := benchScale(runs)
+		if err != nil {
+			return fmt.Errorf("scale: %w", err)
+		}
+		rep.scale = sc
+	}
+	if *only == "" || *only == "claims" {
 		if err := benchClaims(rep); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
@@ -160,6 +200,7 @@ func machine() machineInfo {
 type sample struct {
 	d      time.Duration
 	rssKiB int64
+	cpu    time.Duration // user + system, the process and its waited-for children
 }
 
 // stats summarises samples.
@@ -167,6 +208,7 @@ type stats struct {
 	median, min, max time.Duration
 	rssKiB           int64 // peak over the samples
 	n                int
+	cpu              time.Duration // median CPU time (user + system)
 }
 
 func summarize(ss []sample) stats {
@@ -174,13 +216,15 @@ func summarize(ss []sample) stats {
 		return stats{}
 	}
 	ds := make([]time.Duration, len(ss))
+	cs := make([]time.Duration, len(ss))
 	var rss int64
 	for k, s := range ss {
-		ds[k] = s.d
+		ds[k], cs[k] = s.d, s.cpu
 		rss = max(rss, s.rssKiB)
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return stats{median: ds[len(ds)/2], min: ds[0], max: ds[len(ds)-1], rssKiB: rss, n: len(ds)}
+	sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+	return stats{median: ds[len(ds)/2], min: ds[0], max: ds[len(ds)-1], rssKiB: rss, n: len(ds), cpu: cs[len(cs)/2]}
 }
 
 // timeCmd runs a command once and reports wall time and the peak RSS the
@@ -198,10 +242,12 @@ func timeCmd(dir string, env []string, name string, args ...string) (sample, []b
 	err := cmd.Run()
 	d := time.Since(start)
 	var rss int64
+	var cpu time.Duration
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 		rss = ru.Maxrss
+		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	return sample{d, rss}, []byte(outb.String()), err
+	return sample{d, rss, cpu}, []byte(outb.String()), err
 }
 
 // repeat runs fn once to warm up, then n times.

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -33,6 +34,9 @@ type Options struct {
 	Base string
 	// Prove, when set, proves every claim that held able to fail (CL009).
 	Prove bool
+	// Budget bounds the run's time (DefaultBudget when zero); a run over
+	// it fails with an error naming the file it had reached.
+	Budget time.Duration
 }
 
 // Claim states reported by list.
@@ -72,6 +76,12 @@ type Result struct {
 	opts     Options
 	prepared *prepared // the claims, validated once per run (CL006, CL007, CL009)
 	notesMu  sync.Mutex
+
+	budget       time.Duration
+	deadline     time.Time
+	budgetMu     sync.Mutex
+	overFile     string // the file the budget ran out at
+	skippedFiles int
 }
 
 // Rule is one check, in the shape of a go/analysis Analyzer: its id, its
@@ -135,7 +145,11 @@ func Claims(snap *snapshot.Snapshot, decision string) *Result {
 // RunRules runs rules, in order, on snap. Each rule also reports the parse
 // findings of the snapshot that carry its id.
 func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, error) {
-	res := &Result{Snapshot: snap, opts: opts}
+	res := &Result{Snapshot: snap, opts: opts, budget: opts.Budget}
+	if res.budget <= 0 {
+		res.budget = DefaultBudget
+	}
+	res.deadline = time.Now().Add(res.budget)
 	for _, rule := range rules {
 		pass := &Pass{Rule: rule, Snap: snap, Opts: opts, res: res}
 		for _, f := range snap.ParseFindings {

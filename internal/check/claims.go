@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/codeline"
@@ -34,10 +35,13 @@ type hit struct {
 	file string
 	line int
 	col  int
-	// text is the line (or prose unit) as the claim's scope reads it.
+	// text is the line (or prose unit) as the claim's scope reads it;
+	// size is its length in bytes where text is not kept (a line the
+	// anchor was not run on).
 	text string
 	// last is the last line of a prose unit that spans lines, else 0.
 	last int
+	size int
 }
 
 func (h hit) pos() token.Position {
@@ -88,13 +92,31 @@ func (r *Result) prepare() *prepared {
 			continue
 		}
 		for _, row := range d.Claims {
-			c := newClaim(r.Snapshot, d, row)
-			if !c.prepareRow() {
-				c.kind = nil // cannot be evaluated
-			}
-			p.bad = append(p.bad, c.bad...)
-			p.all = append(p.all, c)
+			p.all = append(p.all, newClaim(r.Snapshot, d, row))
 		}
+	}
+	// Rows are independent (compiling their patterns is most of the
+	// cost), so they are prepared on all cores; findings keep row order.
+	var wg sync.WaitGroup
+	next := make(chan *claim)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				if !c.prepareRow() {
+					c.kind = nil // cannot be evaluated
+				}
+			}
+		}()
+	}
+	for _, c := range p.all {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	for _, c := range p.all {
+		p.bad = append(p.bad, c.bad...)
 	}
 	r.prepared = p
 	return p
@@ -164,7 +186,9 @@ func claimRun(p *Pass) error {
 		}
 		live = append(live, c)
 	}
-	r.scan(live)
+	if err := r.scan(live); err != nil {
+		return err
+	}
 	for _, c := range live {
 		st := c.conclude()
 		r.Claims = append(r.Claims, st)
@@ -196,7 +220,7 @@ func (c *claim) conclude() ClaimState {
 
 // scan reads every file some present or anchored claim touches, once, on
 // all cores.
-func (r *Result) scan(all []*claim) {
+func (r *Result) scan(all []*claim) error {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
@@ -250,7 +274,11 @@ func (r *Result) scan(all []*claim) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sc := &scratch{}
 			for f := range work {
+				if r.overBudget(f) {
+					continue // drain: the run has failed
+				}
 				g := groupOf[f]
 				var mm *multiMatcher
 				var idx []int
@@ -269,7 +297,7 @@ func (r *Result) scan(all []*claim) {
 					})
 					mm, idx = g.mm, g.idx
 				}
-				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx); note != "" {
+				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx, sc); note != "" {
 					r.note(note)
 				}
 			}
@@ -280,15 +308,114 @@ func (r *Result) scan(all []*claim) {
 	}
 	close(work)
 	wg.Wait()
+	return r.budgetErr()
 }
 
 // multiMin is the number of claims on one file from which one
 // multi-literal pass beats a bytes.Contains per claim.
 const multiMin = 4
 
+// DefaultBudget is how long one run may take when Options.Budget is zero.
+const DefaultBudget = 10 * time.Minute
+
+// overBudget reports whether the run's time budget is spent, recording the
+// first file it was spent on; a run over budget reads no further file.
+func (r *Result) overBudget(file string) bool {
+	r.budgetMu.Lock()
+	defer r.budgetMu.Unlock()
+	if r.overFile != "" {
+		r.skippedFiles++
+		return true
+	}
+	if r.deadline.IsZero() || time.Now().Before(r.deadline) {
+		return false
+	}
+	r.overFile = file
+	return true
+}
+
+// budgetErr is the run's error when its budget was spent: it names the
+// file the scan had reached and says how to go on (D56).
+func (r *Result) budgetErr() error {
+	if r.overFile == "" {
+		return nil
+	}
+	return fmt.Errorf("the check took longer than its budget of %s: it stopped at %s with %d more files unread; raise --budget, or narrow the claims' Path globs", r.budget, r.overFile, r.skippedFiles)
+}
+
+// scratch is one scan worker's reusable storage: the regions of the file
+// at hand, its masked text and its line index, so a file costs no
+// allocation beyond its bytes.
+type scratch struct {
+	regions codeline.Regions
+	mask    []byte
+	line    []byte
+	starts  []int
+}
+
+// lineIndex gives line bounds and numbers of src by byte offset. Lines are
+// never split into strings: a claim reads the bytes of its candidate lines
+// only (D56).
+type lineIndex struct {
+	src    []byte
+	sc     *scratch
+	lookup int
+	built  bool
+}
+
+// bounds returns the line holding byte off as [start, end): end excludes
+// the newline and a trailing '\r'; next is where the following line starts.
+func (l *lineIndex) bounds(off int) (start, end, next int) {
+	start = bytes.LastIndexByte(l.src[:off], '\n') + 1
+	end = bytes.IndexByte(l.src[off:], '\n')
+	if end < 0 {
+		end = len(l.src)
+		next = end + 1
+	} else {
+		end += off
+		next = end + 1
+	}
+	if end > start && l.src[end-1] == '\r' {
+		end--
+	}
+	return start, end, next
+}
+
+// number returns the 1-based number of the line starting at start. A few
+// lookups count newlines; past that, an index of line starts is built once
+// per file.
+func (l *lineIndex) number(start int) int {
+	l.lookup++
+	if l.lookup < 8 && !l.built {
+		return bytes.Count(l.src[:start], []byte{'\n'}) + 1
+	}
+	sc := l.sc
+	if !l.built {
+		sc.starts = append(sc.starts[:0], 0)
+		for i := 0; ; {
+			k := bytes.IndexByte(l.src[i:], '\n')
+			if k < 0 {
+				break
+			}
+			i += k + 1
+			sc.starts = append(sc.starts, i)
+		}
+		l.built = true
+	}
+	return sort.SearchInts(sc.starts, start+1)
+}
+
+// count returns how many lines start before byte off (the line number of
+// the byte before off, 1-based), as sort.SearchInts(starts, off) does.
+func (l *lineIndex) count(off int) int {
+	l.lookup = 8 // build the index, if not built yet
+	l.number(0)
+	return sort.SearchInts(l.sc.starts, off)
+}
+
 // scanFile matches every claim in ccs against one file. It returns a note
-// when the file is skipped.
-func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int) string {
+// when the file is skipped. sc may be nil.
+func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
 	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
@@ -304,37 +431,67 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	if !utf8.Valid(src) {
 		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
 	}
-	var regions codeline.Regions
-	codeline.Scan(rel, src, &regions)
-	masked := regions.Masked(src)
-	test := isTestFile(rel)
-	// Lines are split once per file and shared by every claim that needs
-	// them, not once per claim.
-	var codeLines, rawLines, commentLines []string
-	var starts []int
-	split := func() {
-		if codeLines == nil {
-			codeLines, rawLines = splitLines(masked), splitLines(src)
-			starts = lineStarts(src)
-		}
+	if sc == nil {
+		sc = &scratch{}
 	}
-	var units []register.Unit
-	unitsRead := false
-	var found []bool
+	test := isTestFile(rel)
+	// Which claims can match at all: a claim whose required literal is not
+	// in the file cannot, and a file no claim can match is not lexed.
+	var found [][]int32
 	if mm != nil {
 		found = mm.match(src)
 	}
+	cand := make([]bool, len(ccs))
+	anyCand := false
 	for k, cc := range ccs {
 		spec := cc.lines
 		if test && !spec.tests && spec.skipTests {
 			continue
 		}
+		if len(spec.literal) > 0 && spec.scope != ScopeProse {
+			// Every match contains the literal, so only the lines that
+			// contain it can match: the regexp runs on those lines alone,
+			// never on the whole file.
+			if found != nil {
+				if found[litIdx[k]] == nil {
+					continue
+				}
+			} else if !bytes.Contains(src, spec.literal) {
+				continue
+			}
+		}
+		cand[k], anyCand = true, true
+	}
+	if !anyCand {
+		return ""
+	}
+	codeline.Scan(rel, src, &sc.regions)
+	// Only candidate lines are masked, each alone; the whole file is
+	// masked only for a claim without a literal, which reads every line.
+	var masked []byte
+	whole := func() []byte {
+		if masked == nil {
+			masked = src
+			if len(sc.regions.Spans) > 0 {
+				sc.mask = sc.regions.MaskTo(sc.mask, src)
+				masked = sc.mask
+			}
+		}
+		return masked
+	}
+	ln := &lineIndex{src: src, sc: sc}
+	var units []register.Unit
+	unitsRead := false
+	for k, cc := range ccs {
+		if !cand[k] {
+			continue
+		}
+		spec := cc.lines
+		cc.mu.Lock()
 		if spec.scope == ScopeProse {
 			if !unitsRead {
 				units, unitsRead = register.ProseUnits(rel, src), true
-				split()
 			}
-			cc.mu.Lock()
 			for _, u := range units {
 				if spec.skip.Covers(rel, u.Start, u.End) {
 					continue // a claim table's pattern cell is not prose
@@ -343,9 +500,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if loc == nil {
 					continue
 				}
-				ln := sort.SearchInts(starts, u.Start+1) - 1
-				h := hit{rel, ln + 1, u.Start - starts[ln] + 1, u.Text, sort.SearchInts(starts, u.End)}
-				if (test || regions.InTest(u.Start)) && !spec.tests {
+				first := ln.number(bytes.LastIndexByte(src[:u.Start], '\n') + 1)
+				h := hit{file: rel, line: first, col: u.Start - (bytes.LastIndexByte(src[:u.Start], '\n') + 1) + 1, text: u.Text, last: ln.count(u.End)}
+				if (test || sc.regions.InTest(u.Start)) && !spec.tests {
 					cc.record(&cc.test, h)
 					continue
 				}
@@ -354,64 +511,86 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			cc.mu.Unlock()
 			continue
 		}
-		var lines []int // the lines to try, nil for all
-		if len(spec.literal) > 0 {
-			// Every match contains the literal, so only the lines that
-			// contain it can match: the regexp runs on those lines alone,
-			// never on the whole file.
-			if found != nil {
-				if !found[litIdx[k]] {
-					continue
-				}
-			} else if !bytes.Contains(src, spec.literal) {
-				continue
+		try := func(start, end int) {
+			if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
+				cc.record(&cc.costly, hit{file: rel, line: ln.number(start), col: 1, size: end - start})
+				return
 			}
-			split()
-			lines = candidateLines(src, spec.literal, starts)
-		} else {
-			if !spec.filter.Match(masked) && !spec.filter.Match(src) {
-				continue
-			}
-			split()
-		}
-		if spec.scope == ScopeComment && commentLines == nil {
-			commentLines = splitLines(commentText(src, &regions))
-		}
-		cc.mu.Lock()
-		try := func(ln int) {
-			var scoped string
-			switch spec.scope {
-			case ScopeAny:
-				scoped = rawLines[ln]
-			case ScopeComment:
-				scoped = commentLines[ln]
+			var scoped []byte
+			switch {
+			case spec.scope == ScopeAny:
+				scoped = src[start:end]
+			case spec.scope == ScopeComment:
+				sc.line = commentLine(sc.line, src, &sc.regions, start, end)
+				scoped = sc.line
+			case masked != nil:
+				scoped = masked[start:end]
 			default:
-				scoped = codeLines[ln]
+				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
+				scoped = sc.line
 			}
-			loc := spec.anchor.FindStringIndex(scoped)
+			loc := spec.anchor.FindIndex(scoped)
 			if loc == nil {
 				// A match outside the scope (in a comment for a code
 				// claim, in code for a comment claim) is kept for the
 				// message.
-				if raw := rawLines[ln]; len(cc.comment) < maxHits && spec.anchor.MatchString(raw) {
-					cc.record(&cc.comment, hit{file: rel, line: ln + 1, col: 1, text: raw})
+				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
+					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
 				}
 				return
 			}
-			h := hit{file: rel, line: ln + 1, col: loc[0] + 1, text: scoped}
-			if (test || regions.InTest(starts[ln]+loc[0])) && !spec.tests {
+			h := hit{file: rel, line: ln.number(start), col: loc[0] + 1, text: string(scoped)}
+			if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 				cc.record(&cc.test, h)
 				return
 			}
 			cc.inScope(h)
 		}
-		if lines != nil {
-			for _, ln := range lines {
-				try(ln)
+		if lit := spec.literal; len(lit) > 0 {
+			// Candidate lines: those holding the literal, each once. The
+			// multi-literal pass already knows the first occurrences.
+			next := 0
+			visit := func(pos int) {
+				if pos < next {
+					return
+				}
+				start, end, nx := ln.bounds(pos)
+				try(start, end)
+				next = nx
 			}
-		} else {
-			for ln := range codeLines {
-				try(ln)
+			var known []int32
+			if found != nil {
+				known = found[litIdx[k]]
+			}
+			for _, e := range known {
+				visit(int(e) + 1 - len(lit))
+			}
+			if found == nil || len(known) == maxKnown {
+				// More occurrences than the pass kept: find the rest.
+				for next < len(src) {
+					i := bytes.Index(src[next:], lit)
+					if i < 0 {
+						break
+					}
+					visit(next + i)
+				}
+			}
+		} else if spec.filterRE().Match(whole()) || spec.filterRE().Match(src) {
+			for start := 0; start <= len(src); {
+				end := bytes.IndexByte(src[start:], '\n')
+				next := len(src) + 1
+				if end < 0 {
+					end = len(src)
+				} else {
+					end += start
+					next = end + 1
+				}
+				e := end
+				if e > start && src[e-1] == '\r' {
+					e--
+				}
+				try(start, e)
+				start = next
 			}
 		}
 		cc.mu.Unlock()
@@ -430,67 +609,23 @@ func (cc *claim) inScope(h hit) {
 	}
 }
 
-// commentText returns src with every byte outside a comment blanked
-// (newlines kept): the text a comment-scoped claim reads (D38).
-func commentText(src []byte, r *codeline.Regions) []byte {
-	out := make([]byte, len(src))
-	for i, c := range src {
-		if c == '\n' || c == '\r' {
-			out[i] = c
-		} else {
+// commentLine appends to dst[:0] the line src[start:end] with every byte
+// outside a comment blanked: what a comment-scoped claim reads (D38).
+func commentLine(dst, src []byte, r *codeline.Regions, start, end int) []byte {
+	out := append(dst[:0], src[start:end]...)
+	for i := range out {
+		if out[i] != '\r' {
 			out[i] = ' '
 		}
 	}
-	for _, sp := range r.Spans {
-		if sp.Kind == codeline.Comment {
-			copy(out[sp.Start:sp.End], src[sp.Start:sp.End])
+	i := sort.Search(len(r.Spans), func(i int) bool { return r.Spans[i].End > start })
+	for ; i < len(r.Spans) && r.Spans[i].Start < end; i++ {
+		if sp := r.Spans[i]; sp.Kind == codeline.Comment {
+			a, b := max(sp.Start, start), min(sp.End, end)
+			copy(out[a-start:b-start], src[a:b])
 		}
 	}
 	return out
-}
-
-// lineStarts returns the byte offset of the start of each line of src.
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// candidateLines returns, in order and once each, the 0-based lines of src
-// that contain lit.
-func candidateLines(src, lit []byte, starts []int) []int {
-	var out []int
-	for off := 0; ; {
-		i := bytes.Index(src[off:], lit)
-		if i < 0 {
-			return out
-		}
-		pos := off + i
-		ln := sort.SearchInts(starts, pos+1) - 1
-		if len(out) == 0 || out[len(out)-1] != ln {
-			out = append(out, ln)
-		}
-		// Continue after this line: one visit per line is enough.
-		if ln+1 < len(starts) {
-			off = starts[ln+1]
-		} else {
-			return out
-		}
-	}
-}
-
-// splitLines splits src at '\n' and drops a trailing '\r' from each line;
-// index i is line i+1.
-func splitLines(src []byte) []string {
-	lines := strings.Split(string(src), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }
 
 func describeSkip(err error) string {

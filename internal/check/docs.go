@@ -205,7 +205,7 @@ func scriptRule(p *Pass) error {
 		var ln *register.Lines
 		for _, m := range ref.FindAllSubmatchIndex(w.code, -1) {
 			path := string(w.code[m[2]:m[3]])
-			if !snapshot.GlobMatch(r.Config.Scripts, path) || r.Repo.Has(path) || strings.ContainsAny(path, "$*{") {
+			if !snapshot.GlobMatch(r.Config.Scripts, path) || (r.Repo.Has(path) && r.Repo.Present(path)) || strings.ContainsAny(path, "$*{") {
 				continue
 			}
 			if ln == nil {

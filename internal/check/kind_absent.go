@@ -22,7 +22,7 @@ func (absentKind) Prepare(c *claim) bool {
 		c.malformed(c.c.CellPos("require"), "%s: an absent claim takes no Require: its Anchor must match nothing", c.name())
 		return false
 	}
-	return c.prepareLines(lineSpec{skipTests: true})
+	return c.prepareLines(&lineSpec{skipTests: true})
 }
 
 func (absentKind) Evaluate(c *claim) {

@@ -20,7 +20,7 @@ vanished"; each line that breaks Require is reported at that line.`
 }
 
 func (everyKind) Prepare(c *claim) bool {
-	return c.prepareLines(lineSpec{skipTests: true, requireAtScan: true})
+	return c.prepareLines(&lineSpec{skipTests: true, requireAtScan: true})
 }
 
 func (everyKind) Evaluate(c *claim) {

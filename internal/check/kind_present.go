@@ -18,7 +18,7 @@ or :prose, the line (or unit) is read as that scope says (D38).`
 }
 
 func (presentKind) Prepare(c *claim) bool {
-	return c.prepareLines(lineSpec{requireAtScan: true})
+	return c.prepareLines(&lineSpec{requireAtScan: true})
 }
 
 func (presentKind) Evaluate(c *claim) {
@@ -30,6 +30,9 @@ func (presentKind) Evaluate(c *claim) {
 		return
 	}
 	row := c.c
+	if c.notRun() {
+		return
+	}
 	switch {
 	case len(c.reqFail) > 0:
 		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))

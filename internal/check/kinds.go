@@ -216,6 +216,7 @@ type claim struct {
 	lines *lineSpec
 
 	mu      sync.Mutex
+	costly  []hit // lines the anchor was not run on: over maxMatchCost
 	code    []hit // anchor on a code line, Require satisfied (when checked at scan)
 	reqFail []hit // anchor on a code line, Require not satisfied
 	comment []hit // anchor only in a comment
@@ -235,14 +236,19 @@ type claim struct {
 // lineSpec is what a line-reading kind asks of the scan.
 type lineSpec struct {
 	anchor  *regexp.Regexp // per line
-	filter  *regexp.Regexp // whole-file prefilter, (?m)
-	literal []byte         // every anchor match contains it; may be empty
+	pattern string         // the anchor's source, for filterRE
+	filter  *regexp.Regexp
+	once    sync.Once
+	literal []byte // every anchor match contains it; may be empty
 	require *regexp.Regexp
 	negate  bool
 	// tests: Path names test files explicitly, so test files count.
 	tests bool
 	// skipTests: test files are not scanned at all unless tests.
 	skipTests bool
+	// cost is the anchor's states per byte when it has no literal prefix
+	// (0 otherwise): a line of n bytes costs up to n*cost steps (D56).
+	cost int
 	// requireAtScan: Require is checked on each hit line during the scan
 	// (present); otherwise the kind checks it when it evaluates (anchored).
 	requireAtScan bool
@@ -307,7 +313,7 @@ func (c *claim) prepareFiles() bool {
 
 // prepareLines readies a kind that matches Anchor (and Require) on the
 // code lines of the files of Path.
-func (c *claim) prepareLines(spec lineSpec) bool {
+func (c *claim) prepareLines(spec *lineSpec) bool {
 	row := c.c
 	if row.Path == "" || row.Anchor == "" {
 		c.malformed(row.Pos, "%s: a %s claim needs Path and Anchor", c.name(), row.Kind)
@@ -323,8 +329,14 @@ func (c *claim) prepareLines(spec lineSpec) bool {
 		c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
 		return false
 	}
-	spec.filter = regexp.MustCompile("(?m)" + row.Anchor)
-	spec.literal = []byte(requiredLiteral(row.Anchor))
+	spec.pattern = row.Anchor
+	lit, insts := analyse(row.Anchor)
+	spec.literal = []byte(lit)
+	if prefix, _ := spec.anchor.LiteralPrefix(); prefix == "" {
+		// Without a literal prefix the matcher tracks up to insts states
+		// at every byte of a line; with one it skips to the prefix.
+		spec.cost = insts
+	}
 	if req := row.Require; req != "" {
 		if strings.HasPrefix(req, "!") {
 			spec.negate = true
@@ -342,7 +354,24 @@ func (c *claim) prepareLines(spec lineSpec) bool {
 	if spec.scope == ScopeProse {
 		spec.skip = c.snap.ClaimCells()
 	}
-	c.lines = &spec
+	c.lines = spec
+	return true
+}
+
+// maxMatchCost bounds the steps one anchor may take on one line: a line
+// times the anchor's states. Above it (a hostile `[a-y]{999}z` on a 4 MB
+// line would take minutes) the anchor is not run on that line, and the
+// claim fails saying so (D56).
+const maxMatchCost = 1 << 30
+
+// notRun fails the claim when the anchor was not run on some line and
+// nothing else satisfied it; it reports whether it did.
+func (c *claim) notRun() bool {
+	if len(c.costly) == 0 {
+		return false
+	}
+	h := c.costly[0]
+	c.fail(h.pos(), "Anchor %s was not run on %s: a %d-byte line times the anchor's %d states is over the budget of %d steps; anchor on a literal, or narrow Path", quoteRE(c.c.Anchor), h, h.size, c.lines.cost, maxMatchCost)
 	return true
 }
 
@@ -353,6 +382,13 @@ func (c *claim) noFiles() bool {
 	}
 	c.fail(c.c.CellPos("path"), "Path %s matches no file", quoteRE(c.c.Path))
 	return true
+}
+
+// filterRE is the anchor as a whole-file prefilter, (?m), compiled only for
+// the claims that have no required literal.
+func (s *lineSpec) filterRE() *regexp.Regexp {
+	s.once.Do(func() { s.filter = regexp.MustCompile("(?m)" + s.pattern) })
+	return s.filter
 }
 
 func (c *claim) requireOK(line string) bool {

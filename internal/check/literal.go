@@ -10,11 +10,23 @@ import (
 // that contain the literal: the cost of a check follows the bytes read, not
 // files times claims.
 func requiredLiteral(pattern string) string {
+	lit, _ := analyse(pattern)
+	return lit
+}
+
+// analyse returns the literal every match of pattern contains (see
+// requiredLiteral) and the size of its compiled program: the number of
+// states the matcher may track at every byte of a line.
+func analyse(pattern string) (lit string, insts int) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return ""
+		return "", 0
 	}
-	return longestLiteral(re.Simplify())
+	re = re.Simplify()
+	if prog, err := syntax.Compile(re); err == nil {
+		insts = len(prog.Inst)
+	}
+	return longestLiteral(re), insts
 }
 
 func longestLiteral(re *syntax.Regexp) string {

@@ -77,6 +77,13 @@ func proveRun(p *Pass) error {
 		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
 			continue
 		}
+		where := c.c.Pos.Filename
+		if len(c.files) > 0 {
+			where = c.files[0]
+		}
+		if r.overBudget(where) {
+			return r.budgetErr()
+		}
 		pr, provable := r.prove(d, c.c)
 		if !provable {
 			continue
@@ -114,7 +121,7 @@ func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant)
 	c.read = read
 	if c.lines != nil {
 		for _, f := range c.files {
-			scanFile(read, f, []*claim{c}, nil, nil)
+			scanFile(read, f, []*claim{c}, nil, nil, nil)
 		}
 	}
 	return c, c.conclude()

@@ -105,7 +105,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "check",
 				Usage:        "check the register and every claim; exit 1 on findings",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runCheck(c, stdout, stderr)
@@ -114,7 +114,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "prove",
 				Usage:        "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}},
+				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
 					return runProve(c, stdout, stderr)
@@ -259,6 +259,10 @@ func adoptArg(args []string) []string {
 	return out
 }
 
+// budgetFlag bounds a run's time; past it the run fails with exit 2 and
+// names the file it had reached.
+var budgetFlag = &cli.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "fail (exit 2) when the run takes longer than this, naming the file it reached"}
+
 func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", err) }
 
 // Version returns the module version and VCS revision from the build info.
@@ -289,7 +293,7 @@ func run(c *cli.Context) (*check.Result, error) {
 	if c.NArg() > 0 {
 		return nil, usageErr("%s takes no arguments (got %q); use --dir DIR", c.Command.Name, c.Args().First())
 	}
-	opts := check.Options{Dir: dirOf(c)}
+	opts := check.Options{Dir: dirOf(c), Budget: c.Duration("budget")}
 	if c.Command.Name == "check" {
 		opts.Base = c.String("base")
 	}
@@ -477,7 +481,7 @@ func runProve(c *cli.Context, stdout, stderr io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("prove takes no arguments (got %q); use --decision D12", c.Args().First())
 	}
-	res, proofs, err := check.Prove(check.Options{Dir: dirOf(c), Decision: c.String("decision")})
+	res, proofs, err := check.Prove(check.Options{Dir: dirOf(c), Decision: c.String("decision"), Budget: c.Duration("budget")})
 	if err != nil {
 		return &exitError{ExitError, err}
 	}

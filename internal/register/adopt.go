@@ -167,6 +167,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	ln := newLines(p, src)
 	ctx := parser.NewContext()
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	d.Counted, d.HasCounted = countedIn(doc, p, src), true
 	var rawStatus string
 	statusPos := top
 	var linkLines []srcLine

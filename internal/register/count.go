@@ -37,6 +37,12 @@ func CountedLists(path string, src []byte) []CountedList {
 		return nil // the parse of the same file reports why
 	}
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	return countedIn(doc, path, src)
+}
+
+// countedIn finds the counted lists of a document already parsed, so a
+// register or decision file is parsed once for its table and its counts.
+func countedIn(doc ast.Node, path string, src []byte) []CountedList {
 	ln := newLines(path, src)
 	var out []CountedList
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -127,3 +127,30 @@ func FuzzHostileRegister(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHostileRegister parses each hostile input of issue 16 (50,000
+// units prepended to a small register) as the register: the cost of
+// refusing it, without the rest of a check run. "benign" is a 5,000-row
+// register for scale.
+func BenchmarkHostileRegister(b *testing.B) {
+	inputs := []struct{ name, src string }{}
+	for _, tc := range hostile {
+		inputs = append(inputs, struct{ name, src string }{tc.name, strings.Repeat(tc.unit, 50_000) + "\n\n" + smallRegister})
+	}
+	inputs = append(inputs, struct{ name, src string }{"wide table", "| ID | Decision | Status |" + strings.Repeat(" x |", 20_000) + "\n|---|---|---|" + strings.Repeat("---|", 20_000) + "\n| D1 | a | accepted |\n"})
+	var reg strings.Builder
+	reg.WriteString("| ID | Decision | Status |\n|---|---|---|\n")
+	for k := 1; k <= 5000; k++ {
+		reg.WriteString("| D1 | [A `snake_case` *title*](decisions/D1-a.md) | accepted |\n")
+	}
+	inputs = append(inputs, struct{ name, src string }{"benign 5000 rows", reg.String()})
+	for _, in := range inputs {
+		src := []byte(in.src)
+		b.Run(strings.ReplaceAll(in.name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				ParseRegister("docs/PRD.md", src)
+			}
+		})
+	}
+}

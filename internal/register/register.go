@@ -75,6 +75,10 @@ type Register struct {
 	HasStatus bool
 	Rows      []Row
 	Findings  []diag.Finding
+	// Counted are the counts stated before a list (CL010); HasCounted says
+	// the file was parsed.
+	Counted    []CountedList
+	HasCounted bool
 }
 
 // Ref names a decision, optionally one clause of it: D3 or D3(6).
@@ -137,7 +141,11 @@ type Decision struct {
 	// Parsed is false when the file could not be understood at all (not
 	// UTF-8, no front matter); its claims are then unknown, not absent.
 	Parsed bool
-	Claims []Claim
+	// Counted are the counts stated before a list (CL010), found in the
+	// same parse as everything else; HasCounted says the file was parsed.
+	Counted    []CountedList
+	HasCounted bool
+	Claims     []Claim
 	// ConfirmationPos is the Confirmation heading, when there is one.
 	ConfirmationPos token.Position
 	HasConfirmation bool
@@ -379,6 +387,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	reg.Counted, reg.HasCounted = countedIn(doc, path, src), true
 	var table *east.Table
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		t, ok := n.(*east.Table)
@@ -490,6 +499,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	}
 	ctx := parser.NewContext()
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	d.Counted, d.HasCounted = countedIn(doc, path, src), true
 	fm, err := meta.TryGet(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -32,10 +33,22 @@ type Repo struct {
 	Files []string
 	modes map[string]string
 	set   map[string]bool
+	// listed are the prefixes whose untracked files are in Files.
+	listed  map[string]bool
+	present sync.Map // rel -> bool
+
+	rootOnce sync.Once
+	root     int // descriptor of Root (Linux reads)
+	rootErr  error
 }
 
 // Open lists the universe of dir. It fails when dir does not exist or git
 // cannot list a work tree it reports as one.
+//
+// Inside git it runs `git ls-files -s` once: the tracked files and their
+// index modes. Untracked files (not ignored) join the universe through
+// ListUntracked, for the directories a caller names, so a tree whose
+// claims name a few directories is not walked whole (D56).
 func Open(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -48,12 +61,12 @@ func Open(dir string) (*Repo, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
 	}
-	r := &Repo{Root: abs, modes: map[string]string{}, set: map[string]bool{}}
-	if isGitWorkTree(abs) {
+	r := &Repo{Root: abs, modes: map[string]string{}, set: map[string]bool{}, listed: map[string]bool{}}
+	if out, err := r.git("ls-files", "-z", "-s"); err == nil {
 		r.Git = true
-		if err := r.listGit(); err != nil {
-			return nil, err
-		}
+		r.listIndex(out)
+	} else if isGitWorkTree(abs) {
+		return nil, err // a work tree git cannot list
 	} else if err := r.walk(); err != nil {
 		return nil, err
 	}
@@ -86,41 +99,81 @@ func (r *Repo) git(args ...string) ([]byte, error) {
 	return out, nil
 }
 
-func (r *Repo) listGit() error {
-	out, err := r.git("-c", "core.quotepath=off", "ls-files", "-z", "-co", "--exclude-standard")
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" || seen[p] {
-			continue
-		}
-		seen[p] = true
-		// A file deleted from the work tree but still in the index is not
-		// part of what the code says now.
-		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(p))); err != nil {
-			continue
-		}
-		r.Files = append(r.Files, p)
-	}
-	out, err = r.git("ls-files", "-z", "-s")
-	if err != nil {
-		return err
-	}
+// listIndex reads `git ls-files -z -s`: "<mode> <object> <stage>\t<path>".
+// A path in conflict has several stages and is listed once.
+func (r *Repo) listIndex(out []byte) {
 	for _, rec := range strings.Split(string(out), "\x00") {
-		// "<mode> <object> <stage>\t<path>"
 		tab := strings.IndexByte(rec, '\t')
 		if tab < 0 {
 			continue
 		}
-		fields := strings.Fields(rec[:tab])
-		if len(fields) < 1 {
+		p := rec[tab+1:]
+		if _, seen := r.modes[p]; !seen {
+			r.Files = append(r.Files, p)
+		}
+		mode, _, _ := strings.Cut(rec[:tab], " ")
+		r.modes[p] = mode
+	}
+}
+
+// ListUntracked adds to the universe the untracked files git does not
+// ignore (`git ls-files -co --exclude-standard` semantics) under each of
+// prefixes: a directory ending in '/', a file path, or "" for the whole
+// tree. Prefixes listed before are not listed again. Outside git it does
+// nothing: the walk listed every file.
+func (r *Repo) ListUntracked(prefixes []string) error {
+	if !r.Git {
+		return nil
+	}
+	if r.listed[""] {
+		return nil
+	}
+	var specs []string
+	for _, p := range prefixes {
+		if p == "" {
+			specs = []string{"."}
+			break
+		}
+		if r.listed[p] || !strings.HasSuffix(p, "/") && r.modes[p] != "" {
+			continue // listed, or a tracked file: it cannot be untracked
+		}
+		specs = append(specs, p)
+	}
+	if len(specs) == 0 {
+		return nil
+	}
+	out, err := r.git(append([]string{"--literal-pathspecs", "ls-files", "-z", "-o", "--exclude-standard", "--"}, specs...)...)
+	if err != nil {
+		return err
+	}
+	for _, p := range prefixes {
+		r.listed[p] = true
+	}
+	added := false
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" || r.set[p] {
 			continue
 		}
-		r.modes[rec[tab+1:]] = fields[0]
+		r.set[p] = true
+		r.Files = append(r.Files, p)
+		added = true
+	}
+	if added {
+		sort.Strings(r.Files)
 	}
 	return nil
+}
+
+// Present reports whether rel exists in the work tree (a file deleted but
+// still in the index is not part of what the code says now). Results are
+// cached.
+func (r *Repo) Present(rel string) bool {
+	if v, ok := r.present.Load(rel); ok {
+		return v.(bool)
+	}
+	_, err := os.Lstat(r.Abs(rel))
+	r.present.Store(rel, err == nil)
+	return err == nil
 }
 
 func (r *Repo) walk() error {
@@ -195,6 +248,9 @@ func (r *Repo) read(rel string, max int64, follow bool) ([]byte, error) {
 	name := filepath.FromSlash(rel)
 	if !filepath.IsLocal(name) {
 		return nil, fmt.Errorf("%w: %s is not a path inside the repository", ErrOutside, rel)
+	}
+	if !follow && fastRead {
+		return r.readNoLinks(filepath.ToSlash(filepath.Clean(name)), max)
 	}
 	root, err := os.OpenRoot(r.Root)
 	if err != nil {

@@ -46,7 +46,7 @@ func (s *Snapshot) loadAdopted() {
 		if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") {
 			continue
 		}
-		if _, ok := register.ParseRecordName(f[len(adir):]); !ok {
+		if _, ok := register.ParseRecordName(f[len(adir):]); !ok || !s.Repo.Present(f) {
 			continue
 		}
 		d := s.addDecision(f, "adopted record", func(p string, src []byte) *register.Decision {

@@ -47,8 +47,11 @@ type Doc struct {
 	// Fenced is Src with fenced code blocks blanked (newlines kept): the
 	// text tracker ids are looked up in.
 	Fenced []byte
-	// Counted are the counts stated right before a list (CL010).
+	// Counted are the counts stated right before a list (CL010), found in
+	// the parse of the register or decision, or in a parse of its own for
+	// a range site.
 	Counted []register.CountedList
+	counted bool
 	// Code, for a code file the mentions globs add, holds its comment
 	// regions: the only mention sites in it (D36).
 	Code commentSpans
@@ -128,25 +131,49 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 		d.Src = data
 		d.Lines = register.NewLines(rel, data)
 		d.Fenced = maskFences(data)
-		d.Counted = register.CountedLists(rel, data)
 	}
 	s.docs[rel] = d
 	s.order = append(s.order, rel)
 	return d
 }
 
+// dirPrefix is dir as a listing prefix: "" for the root, else "dir/".
+func dirPrefix(dir string) string {
+	d := strings.TrimSuffix(path.Clean(dir), "/")
+	if d == "." || d == "" {
+		return ""
+	}
+	return d + "/"
+}
+
 func (s *Snapshot) load() error {
 	cfg := s.Config
+	// Untracked files join the universe only where something looks: the
+	// directories the configuration names now, the claims' globs once the
+	// decisions are parsed (D56).
+	prefixes := []string{dirPrefix(cfg.Decisions)}
+	if cfg.Adopt != "" {
+		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
+	}
+	if cfg.Inline != nil {
+		prefixes = append(prefixes, dirPrefix(cfg.ClaimsDir()))
+	}
+	if err := s.Repo.ListUntracked(prefixes); err != nil {
+		return err
+	}
 	reg := s.addDoc(cfg.Register, s.Repo.ReadDoc)
 	if reg.Err != nil {
 		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
 	}
 	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, registerOptions(cfg))
+	if s.Register.HasCounted {
+		reg.Counted, reg.counted = s.Register.Counted, true
+	}
 	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
 
 	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
 	for _, f := range s.Repo.Files {
-		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") {
+		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") || !s.Repo.Present(f) {
 			continue
 		}
 		base := f[len(dir):]
@@ -171,8 +198,27 @@ func (s *Snapshot) load() error {
 	if cfg.Inline != nil {
 		s.addInline()
 	}
+	globs := []string{globPrefix(cfg.Scripts), globPrefix(cfg.Workflows)}
+	for _, g := range cfg.Mentions {
+		globs = append(globs, globPrefix(g))
+	}
+	for _, d := range s.Decisions {
+		for _, c := range d.Claims {
+			if c.Path != "" {
+				globs = append(globs, globPrefix(c.Path))
+			}
+		}
+	}
+	if err := s.Repo.ListUntracked(globs); err != nil {
+		return err
+	}
 	for _, site := range cfg.RangeSites {
 		s.addDoc(site, s.Repo.ReadDoc)
+	}
+	for _, doc := range s.docs {
+		if doc.Err == nil && !doc.counted {
+			doc.Counted, doc.counted = register.CountedLists(doc.Path, doc.Src), true
+		}
 	}
 
 	if exp := cfg.Tracker.Export; exp != "" {
@@ -284,6 +330,9 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 		return nil
 	}
 	d := parse(f, doc.Src)
+	if d.HasCounted {
+		doc.Counted, doc.counted = d.Counted, true // one parse: no second one for the counts
+	}
 	s.Decisions = append(s.Decisions, d)
 	s.ParseFindings = append(s.ParseFindings, d.Findings...)
 	return d
@@ -407,7 +456,7 @@ func (s *Snapshot) matchUncached(glob string) []string {
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
-		if ok, _ := doublestar.Match(glob, files[i]); ok {
+		if ok, _ := doublestar.Match(glob, files[i]); ok && s.Repo.Present(files[i]) {
 			out = append(out, files[i])
 		}
 	}

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// realCase is claimslint check on a real tree nobody here wrote, with
+// 1,000 claims that each name one file, against the I/O floor (git ls-files
+// -s and a read of the claimed files, by this program) and the shell gate,
+// all measured in the same run.
+type realCase struct {
+	name          string
+	files, claims int
+	checkS        stats
+	floorS        stats
+	gateS         stats
+	skipped       string // why the case did not run
+}
+
+// floorMain is `bench -floor DIR LIST`: what any gate must do at least.
+// It runs git ls-files -s once and reads every file LIST names.
+func floorMain(args []string) int {
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: bench -floor DIR LIST")
+		return 2
+	}
+	dir, list := args[0], args[1]
+	cmd := exec.Command("git", "ls-files", "-z", "-s")
+	cmd.Dir = dir
+	if _, err := cmd.Output(); err != nil {
+		fmt.Fprintln(os.Stderr, "floor: git ls-files:", err)
+		return 1
+	}
+	f, err := os.Open(list)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		return 1
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		b, err := os.ReadFile(filepath.Join(dir, sc.Text()))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			return 1
+		}
+		n += len(b)
+	}
+	return 0
+}
+
+// A tree, the files of it claims may name, and the lines they anchor on.
+type realTree struct {
+	name string
+	src  string // directory copied
+	as   string // its name in the copy
+	ext  string
+	// line picks the lines a claim may anchor on; a line must also occur
+	// once in its file.
+	line *regexp.Regexp
+	// skipFile drops files that are not production code.
+	skipFile func(rel string) bool
+}
+
+func goTree() realTree {
+	goroot := strings.TrimSpace(must(exec.Command("go", "env", "GOROOT").Output()))
+	return realTree{
+		name: "Go standard library", src: filepath.Join(goroot, "src"), as: "src", ext: ".go",
+		line: regexp.MustCompile(`^func [A-Za-z_(].*\{$`),
+		skipFile: func(rel string) bool {
+			return strings.HasSuffix(rel, "_test.go") || strings.Contains(rel, "/testdata/") || strings.Contains(rel, "/vendor/")
+		},
+	}
+}
+
+// rustTree is Debian's rust-src: the Rust standard library source.
+func rustTree() (realTree, string) {
+	dirs, _ := filepath.Glob("/usr/src/rustc-*/library")
+	if len(dirs) == 0 {
+		return realTree{}, "Debian's rust-src is not installed (apt-get install -y rust-src, as root)"
+	}
+	return realTree{
+		name: "Rust standard library (Debian rust-src)", src: dirs[len(dirs)-1], as: "library", ext: ".rs",
+		line: regexp.MustCompile(`^(    )?pub fn [a-z_][a-z0-9_]*[<(].*\{$`),
+		skipFile: func(rel string) bool {
+			return strings.Contains(rel, "/tests/") || strings.Contains(rel, "/benches/") || strings.HasSuffix(rel, "/tests.rs")
+		},
+	}, ""
+}
+
+// benchReal copies a tree, writes 1,000 claims that each anchor on one
+// line of one file, keeps those claimslint finds (a line inside a test
+// module or a block comment is not code), and measures.
+func benchReal(t realTree, runs int) (realCase, error) {
+	rc := realCase{name: t.name}
+	dir := filepath.Join(workDir, "real-"+t.as)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return rc, err
+	}
+	defer os.RemoveAll(dir)
+	logf("claims: copying %s", t.src)
+	if b, err := exec.Command("cp", "-r", t.src, filepath.Join(dir, t.as)).CombinedOutput(); err != nil {
+		return rc, fmt.Errorf("copy %s: %v %s", t.src, err, b)
+	}
+	var files []string
+	all := 0
+	filepath.WalkDir(filepath.Join(dir, t.as), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			all++
+			rel, _ := filepath.Rel(dir, p)
+			if strings.HasSuffix(p, t.ext) && !t.skipFile(filepath.ToSlash(rel)) {
+				files = append(files, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	rc.files = all
+	r := rand.New(rand.NewPCG(7, 7))
+	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	var cands []claim
+	for _, f := range files {
+		if len(cands) == 1300 {
+			break
+		}
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		count := map[string]int{}
+		lines := strings.Split(string(data), "\n")
+		for _, l := range lines {
+			count[l]++
+		}
+		for _, l := range lines {
+			if t.line.MatchString(l) && count[l] == 1 {
+				cands = append(cands, claim{kind: "anchored", path: f, anchor: "^" + regexp.QuoteMeta(l) + "$", dir: f})
+				break
+			}
+		}
+	}
+	writeRegister(dir, cands)
+	if err := gitInit(dir); err != nil {
+		return rc, err
+	}
+	// Keep the claims claimslint finds on a code line: the others sit in a
+	// test module, a comment or a string, which a grep cannot tell.
+	out, err := exec.Command(bin["claimslint"], "list", "--format", "json", "--dir", dir).Output()
+	if err != nil {
+		return rc, fmt.Errorf("claimslint list on %s: %v", t.name, err)
+	}
+	var states []struct{ Decision, Claim, State string }
+	if err := json.Unmarshal(out, &states); err != nil {
+		return rc, err
+	}
+	ok := map[string]bool{}
+	for _, s := range states {
+		ok[s.Decision+"/"+s.Claim] = s.State == "ok"
+	}
+	var claims []claim
+	for i, c := range cands {
+		if ok[fmt.Sprintf("D%d/C%d", i/10+1, i%10+1)] && len(claims) < 1000 {
+			claims = append(claims, c)
+		}
+	}
+	rc.claims = len(claims)
+	writeRegister(dir, claims)
+	var gate strings.Builder
+	gate.WriteString("#!/usr/bin/env bash\nfail=0\n")
+	var list strings.Builder
+	for i, c := range claims {
+		fmt.Fprintf(&gate, "[ \"$(grep -cE '%s' %s)\" = 1 ] || { echo 'claim %d'; fail=1; }\n", strings.ReplaceAll(c.anchor, `'`, `'\''`), c.path, i)
+		list.WriteString(c.path + "\n")
+	}
+	gate.WriteString("exit $fail\n")
+	os.WriteFile(filepath.Join(dir, "gate.sh"), []byte(gate.String()), 0o755)
+	listFile := filepath.Join(workDir, "floor-"+t.as+".txt")
+	os.WriteFile(listFile, []byte(list.String()), 0o644)
+	if err := gitInit(dir); err != nil { // commit the final register
+		return rc, err
+	}
+	for _, c := range [][]string{{bin["claimslint"], "check"}, {"bash", "gate.sh"}} {
+		if _, out, err := timeCmd(dir, nil, c[0], c[1:]...); err != nil {
+			return rc, fmt.Errorf("%s on %s: %v\n%s", c[0], t.name, err, firstLines(out, 10))
+		}
+	}
+	// check and the floor alternate, so both see the same machine.
+	logf("claims: %s: claimslint check and the I/O floor, %d runs each", t.name, runs)
+	self, _ := os.Executable()
+	var checks, floors []sample
+	for k := 0; k <= runs; k++ {
+		f, _, err := timeCmd(dir, nil, self, "-floor", dir, listFile)
+		if err != nil {
+			return rc, fmt.Errorf("floor: %v", err)
+		}
+		c, _, err := timeCmd(dir, nil, bin["claimslint"], "check")
+		if err != nil {
+			return rc, err
+		}
+		if k > 0 { // the first round warms the cache
+			floors, checks = append(floors, f), append(checks, c)
+		}
+	}
+	rc.checkS, rc.floorS = summarize(checks), summarize(floors)
+	logf("claims: %s: shell gate", t.name)
+	rc.gateS, err = repeat(3, func() (sample, error) {
+		s, _, err := timeCmd(dir, nil, "bash", "gate.sh")
+		return s, err
+	})
+	return rc, err
+}
+
+// writeRegister writes docs/PRD.md and one decision per 10 claims.
+func writeRegister(dir string, claims []claim) {
+	os.RemoveAll(filepath.Join(dir, "docs"))
+	os.MkdirAll(filepath.Join(dir, "docs", "decisions"), 0o755)
+	var prd strings.Builder
+	nd := (len(claims) + 9) / 10
+	fmt.Fprintf(&prd, "# Register\n\nLive range: D1..D%d.\n\n| ID | Decision | Status |\n|---|---|---|\n", nd)
+	for d := 1; d <= nd; d++ {
+		fmt.Fprintf(&prd, "| D%d | [Decision %d](decisions/D%d-gen.md) | accepted |\n", d, d, d)
+		var dec strings.Builder
+		fmt.Fprintf(&dec, "---\nid: D%d\nstatus: accepted\n---\n# D%d: Decision %d\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n", d, d, d)
+		for k := (d - 1) * 10; k < min(d*10, len(claims)); k++ {
+			c := claims[k]
+			fmt.Fprintf(&dec, "| C%d | anchored | `%s` | `%s` | |\n", k-(d-1)*10+1, c.path, strings.ReplaceAll(c.anchor, `|`, `\\|`))
+		}
+		os.WriteFile(filepath.Join(dir, "docs", "decisions", fmt.Sprintf("D%d-gen.md", d)), []byte(dec.String()), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "docs", "PRD.md"), []byte(prd.String()), 0o644)
+}
+
+// scaleCase is one input built to make a naive engine slow.
+type scaleCase struct {
+	name   string
+	checkS stats
+	target string
+	limit  float64 // seconds
+	note   string  // what check printed, first line
+}
+
+// benchScale builds the hostile inputs of issue 16 and times check on
+// each.
+func benchScale(runs int) ([]scaleCase, error) {
+	var out []scaleCase
+	// 10k present claims on one 100k-line file.
+	dir := filepath.Join(workDir, "hostile-claims")
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	var big strings.Builder
+	big.WriteString("package big\n\n")
+	for i := 0; i < 100000-2; i++ {
+		fmt.Fprintf(&big, "var v%d = needle%d() // line %d\n", i, i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "src", "big.go"), []byte(big.String()), 0o644)
+	var claims []claim
+	for i := 0; i < 10000; i++ {
+		claims = append(claims, claim{path: "src/big.go", anchor: fmt.Sprintf(`needle%d\(\)`, i*9)})
+	}
+	writePresent(dir, claims)
+	if err := gitInit(dir); err != nil {
+		return nil, err
+	}
+	s, err := repeat(runs, func() (sample, error) {
+		s, _, err := timeCmd(dir, nil, bin["claimslint"], "check")
+		return s, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("10k claims: %v", err)
+	}
+	out = append(out, scaleCase{name: "10,000 `present` claims on one 100,000-line file (3.9 MB)", checkS: s, target: "under 1 s", limit: 1})
+	os.RemoveAll(dir)
+
+	// [a-y]{999}z on a 4 MB line with a z every 501 bytes.
+	dir = filepath.Join(workDir, "hostile-regex")
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	line := strings.Repeat(strings.Repeat("a", 500)+"z", 8000)[:4000000]
+	os.WriteFile(filepath.Join(dir, "src", "long.txt"), []byte(line+"\n"), 0o644)
+	writePresent(dir, []claim{{path: "src/long.txt", anchor: `[a-y]{999}z`}})
+	if err := gitInit(dir); err != nil {
+		return nil, err
+	}
+	var printed []byte
+	s, err = repeat(runs, func() (sample, error) {
+		s, o, err := timeCmd(dir, nil, bin["claimslint"], "check")
+		printed = o
+		if err != nil && s.d > 0 {
+			err = nil // the claim fails, by design: it was not run
+		}
+		return s, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hostile regex: %v", err)
+	}
+	out = append(out, scaleCase{name: "`[a-y]{999}z` on one 4 MB line", checkS: s, target: "seconds, not minutes", limit: 10, note: firstLines(printed, 1)})
+	os.RemoveAll(dir)
+	return out, nil
+}
+
+// writePresent writes a register of present claims, 10 per decision.
+func writePresent(dir string, claims []claim) {
+	os.MkdirAll(filepath.Join(dir, "docs", "decisions"), 0o755)
+	var prd strings.Builder
+	nd := (len(claims) + 9) / 10
+	fmt.Fprintf(&prd, "# Register\n\nLive range: D1..D%d.\n\n| ID | Decision | Status |\n|---|---|---|\n", nd)
+	for d := 1; d <= nd; d++ {
+		fmt.Fprintf(&prd, "| D%d | [Decision %d](decisions/D%d-gen.md) | accepted |\n", d, d, d)
+		var dec strings.Builder
+		fmt.Fprintf(&dec, "---\nid: D%d\nstatus: accepted\n---\n# D%d: Decision %d\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n", d, d, d)
+		for k := (d - 1) * 10; k < min(d*10, len(claims)); k++ {
+			fmt.Fprintf(&dec, "| C%d | present | `%s` | `%s` | |\n", k-(d-1)*10+1, claims[k].path, claims[k].anchor)
+		}
+		os.WriteFile(filepath.Join(dir, "docs", "decisions", fmt.Sprintf("D%d-gen.md", d)), []byte(dec.String()), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "docs", "PRD.md"), []byte(prd.String()), 0o644)
+}
