@@ -6,6 +6,7 @@ var (
 	yamlSpecial = table("#'\"|>")
 	tomlSpecial = table("#'\"")
 	sqlSpecial  = table("-/'\"")
+	mdSpecial   = table("`<\n")
 )
 
 // scanYAML reads YAML: `#` comments at the start of a line or after a
@@ -325,11 +326,7 @@ func scanMarkdown(src []byte, r *Regions) {
 			i++
 		default:
 			// Skip to the next byte that matters.
-			k := i + 1
-			for k < n && src[k] != '`' && src[k] != '<' && src[k] != '\n' {
-				k++
-			}
-			i = k
+			i = skip(src, i+1, mdSpecial)
 		}
 	}
 }

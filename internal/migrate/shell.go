@@ -132,7 +132,8 @@ func (s *script) word(i int) (value, int) {
 			i++
 		}
 	}
-	return v, i
+	// A backslash as the last byte steps past the end.
+	return v, min(i, len(src))
 }
 
 // double evaluates a double-quoted string whose content starts at i; it

@@ -2,6 +2,7 @@ package register
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,14 +89,29 @@ func FuzzParse(f *testing.F) {
 		lines := strings.Count(string(src), "\n") + 1
 		d := ParseDecision("docs/decisions/D1-x.md", src)
 		r := ParseRegister("docs/PRD.md", src)
-		for _, fs := range [][]Claim{d.Claims} {
+		// The inline forms (D35): a claims file, and a register read
+		// with status markers and a default.
+		cf := ParseClaims("docs/claims/D1.md", "D1", src)
+		ri := ParseRegisterWith("docs/PRD.md", src, RegisterOptions{Default: "accepted", Markers: []StatusMarker{{regexp.MustCompile(`SUPERSEDED`), "superseded"}}})
+		for _, fs := range [][]Claim{d.Claims, cf.Claims} {
 			for _, c := range fs {
 				if c.Pos.Line < 1 || c.Pos.Line > lines {
 					t.Fatalf("claim %s at line %d of %d", c.ID, c.Pos.Line, lines)
 				}
+				for name, sp := range c.Spans {
+					if sp[0] < 0 || sp[1] > len(src) || sp[0] > sp[1] {
+						t.Fatalf("claim %s: %s span %v outside the %d-byte file", c.ID, name, sp, len(src))
+					}
+				}
 			}
 		}
-		for _, f := range append(d.Findings, r.Findings...) {
+		for _, row := range ri.Rows {
+			if row.Status == "" || row.StatusFrom == "" {
+				t.Fatalf("row %s has no status with a default configured", row.ID)
+			}
+		}
+		all := append(append(d.Findings, r.Findings...), cf.Findings...)
+		for _, f := range append(all, ri.Findings...) {
 			if f.Pos.Line < 1 || f.Pos.Line > lines || f.Message == "" {
 				t.Fatalf("finding %+v outside the file (%d lines)", f, lines)
 			}

@@ -49,6 +49,8 @@ type decisionView struct {
 
 type page struct {
 	Title, Commit, Generated string
+	// NoCommit says why lines are not linked to a commit.
+	NoCommit string
 	// Findings are check's findings, each exactly as check prints it.
 	Findings  []finding
 	Attention []attention
@@ -74,8 +76,8 @@ func Write(w io.Writer, o Options) error {
 		return err
 	}
 	rep := audit.Build(res.Snapshot)
-	commit := cleanHead(o.Dir)
-	p := page{Title: "Decision register", Commit: commit, Generated: o.Now.UTC().Format(time.RFC3339),
+	commit, why := cleanHead(o.Dir)
+	p := page{Title: "Decision register", Commit: commit, NoCommit: why, Generated: o.Now.UTC().Format(time.RFC3339),
 		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}
 	vac := map[string]check.Proof{}
 	for _, pr := range proofs {
@@ -177,21 +179,22 @@ func codeLink(repoURL, commit, where string) string {
 
 // cleanHead returns HEAD when the work tree is clean, so a line link at
 // that commit shows the line the report describes; with uncommitted
-// changes (or no git) it returns "" and lines are not linked (D44).
-func cleanHead(dir string) string {
+// changes (or no commit) it returns "" and why, and lines are not linked
+// (D44).
+func cleanHead(dir string) (string, string) {
 	cmd := exec.Command("git", "rev-parse", "HEAD")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
-		return ""
+		return "", "(no commit: lines are not linked)"
 	}
 	st := exec.Command("git", "status", "--porcelain", "--untracked-files=no")
 	st.Dir = dir
 	dirty, err := st.Output()
 	if err != nil || len(bytes.TrimSpace(dirty)) > 0 {
-		return ""
+		return "", "(uncommitted changes: lines are not linked)"
 	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(string(out)), ""
 }
 
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -217,7 +220,7 @@ th{background:#f6f8fa} code{font:12px ui-monospace,monospace}
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p class="meta">commit <code>{{if .Commit}}{{.Commit}}{{else}}(not a git repository){{end}}</code>, generated {{.Generated}} ·
+<p class="meta">commit <code>{{if .Commit}}{{.Commit}}{{else}}{{.NoCommit}}{{end}}</code>, generated {{.Generated}} ·
 claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .Counts "pending"}} pending, {{index .Counts "retired"}} retired, {{index .Counts "vacuous"}} vacuous</p>
 
 <h2 id="attention">Needs attention</h2>

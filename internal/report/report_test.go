@@ -259,7 +259,11 @@ func TestLineLinksOnlyOnCleanTree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "src", "wire.go"), []byte("package wire\n\n// TODO: return errBatch\n\nvar x = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if html := render(t, dir, "https://example.invalid/org/repo"); strings.Contains(html, "/blob/") {
+	html := render(t, dir, "https://example.invalid/org/repo")
+	if strings.Contains(html, "/blob/") {
 		t.Error("dirty tree: code lines still link to a commit that does not have them")
+	}
+	if !strings.Contains(html, "(uncommitted changes: lines are not linked)") {
+		t.Error("dirty tree: the page does not say why lines are not linked")
 	}
 }
