@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -21,7 +23,18 @@ type storeCase struct {
 	n                                     int
 	sparse                                bool // 1% open
 	create, update, list, ready, exportOp stats
+	list50, ready50                       stats // one page of 50, from index columns
 	exportBytes                           int
+	pageBytes                             int // the default issue_list reply
+}
+
+// importCase is one import of n beads-shaped records into a fresh
+// tracker, and whether its export read back writes the same bytes.
+type importCase struct {
+	n      int
+	s      stats
+	stable bool
+	bytes  int
 }
 
 type writersResult struct {
@@ -105,6 +118,14 @@ func benchStore(rep *report) error {
 				return err
 			}},
 			{&sc.ready, func() error { _, err := s.Ready(ctx); return err }},
+			{&sc.list50, func() error {
+				_, err := s.Listing(ctx, server.ViewList, server.ListParams{Limit: 50})
+				return err
+			}},
+			{&sc.ready50, func() error {
+				_, err := s.Listing(ctx, server.ViewReady, server.ListParams{Limit: 50})
+				return err
+			}},
 			{&sc.create, func() error { _, err := s.Create(ctx, server.NewIssue{Title: "benchmark issue"}); return err }},
 			{&sc.update, func() error {
 				p := rand.IntN(5)
@@ -123,6 +144,10 @@ func benchStore(rep *report) error {
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, "issues.jsonl")); err == nil {
 			sc.exportBytes = len(b)
+		}
+		if sc.pageBytes, err = defaultPageBytes(s); err != nil {
+			s.Close()
+			return err
 		}
 		s.Close()
 		os.RemoveAll(dir)
@@ -156,12 +181,113 @@ func benchStore(rep *report) error {
 		os.RemoveAll(dir)
 		rep.store = append(rep.store, sc)
 	}
+	ic, err := benchImport(runs)
+	if err != nil {
+		return err
+	}
+	rep.imports = append(rep.imports, ic)
 	w, err := benchWriters()
 	if err != nil {
 		return err
 	}
 	rep.writers = w
 	return nil
+}
+
+// beadsLines writes n records in the shape beads' Go export writes:
+// sub-second local times, issue_type, assignee, owner, created_by, notes on
+// some, dependencies with created_at and created_by (blocks and
+// parent-child, some on ids outside the file), comments on some, tombstones
+// with their fields, hooked and hierarchical ids.
+func beadsLines(n int) []byte {
+	var b strings.Builder
+	statuses := []string{"open", "closed", "closed", "hooked", "tombstone"}
+	types := []string{"task", "bug", "feature", "epic", "event", "merge-request", "molecule"}
+	for k := range n {
+		id := fmt.Sprintf("bd-%04x", k)
+		if k%10 == 3 {
+			id = fmt.Sprintf("bd-%04x.%d", k-1, k%7)
+		}
+		st := statuses[k%len(statuses)]
+		fmt.Fprintf(&b, `{"id":%q,"title":"Issue %d: make the sync path handle a renamed remote","description":"Steps:\n- run bd sync\n- rename the remote\n\nExpected: no error.",`, id, k)
+		if k%8 == 0 {
+			b.WriteString(`"notes":"Looked at it on Monday; the fetch path needs the same fix.",`)
+		}
+		fmt.Fprintf(&b, `"status":%q,"priority":%d,"issue_type":%q,"assignee":"beads/polecats/amber","owner":"dev@example.com",`, st, k%5, types[k%len(types)])
+		fmt.Fprintf(&b, `"created_at":"2025-12-%02dT10:%02d:07.295058-08:00","created_by":"beads/crew/dave","updated_at":"2025-12-%02dT11:00:22.700641-08:00"`, 1+k%28, k%60, 1+k%28)
+		if st == "closed" {
+			fmt.Fprintf(&b, `,"closed_at":"2025-12-%02dT11:00:22.700641-08:00","close_reason":"Fixed"`, 1+k%28)
+		}
+		if k%3 == 0 && k > 0 {
+			fmt.Fprintf(&b, `,"dependencies":[{"issue_id":%q,"depends_on_id":"bd-%04x","type":"blocks","created_at":"2025-12-01T10:00:00.1-08:00","created_by":"stevey"},{"issue_id":%q,"depends_on_id":"bd-%04x","type":"parent-child","created_at":"2025-12-01T10:00:00.1-08:00","created_by":"stevey"}]`, id, k-1, id, k+n)
+		}
+		if k%20 == 0 {
+			fmt.Fprintf(&b, `,"comments":[{"id":%d,"issue_id":%q,"author":"stevey","text":"Seen again.","created_at":"2025-12-27T09:14:51Z"}]`, k, id)
+		}
+		if st == "tombstone" {
+			b.WriteString(`,"deleted_at":"2025-12-25T01:21:01.952723-08:00","deleted_by":"batch delete","delete_reason":"batch delete","original_type":"task"`)
+		}
+		b.WriteString("}\n")
+	}
+	return []byte(b.String())
+}
+
+// benchImport imports 10k beads-shaped records into a fresh tracker
+// (decode, validate, one transaction, the export written), then imports
+// that export into another fresh tracker and compares the bytes.
+func benchImport(runs int) (importCase, error) {
+	ctx := context.Background()
+	const n = 10000
+	data := beadsLines(n)
+	ic := importCase{n: n, bytes: len(data)}
+	var first []byte
+	var err error
+	ic.s, err = repeat(runs, func() (sample, error) {
+		dir, err := os.MkdirTemp(workDir, "import-")
+		if err != nil {
+			return sample{}, err
+		}
+		defer os.RemoveAll(dir)
+		s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
+		if err != nil {
+			return sample{}, err
+		}
+		defer s.Close()
+		return timeOp(func() error {
+			set, err := server.DecodeImport("beads.jsonl", data, "", "bd", time.Now())
+			if err != nil {
+				return err
+			}
+			if _, err := s.Import(ctx, set); err != nil {
+				return err
+			}
+			first, err = os.ReadFile(filepath.Join(dir, "issues.jsonl"))
+			return err
+		})
+	})
+	if err != nil {
+		return ic, err
+	}
+	dir, err := os.MkdirTemp(workDir, "reimport-")
+	if err != nil {
+		return ic, err
+	}
+	defer os.RemoveAll(dir)
+	s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
+	if err != nil {
+		return ic, err
+	}
+	defer s.Close()
+	set, err := server.DecodeImport("export", first, "", "bd", time.Now())
+	if err != nil {
+		return ic, err
+	}
+	if _, err := s.Import(ctx, set); err != nil {
+		return ic, err
+	}
+	again, err := os.ReadFile(filepath.Join(dir, "issues.jsonl"))
+	ic.stable = err == nil && string(again) == string(first)
+	return ic, nil
 }
 
 // benchWriters starts 8 writer processes (this binary, -worker) on one
@@ -271,4 +397,23 @@ func storeWorker() int {
 		}
 	}
 	return 0
+}
+
+// defaultPageBytes is the size of the reply to a default issue_list call
+// (no arguments) through docket's MCP server, in process over pipes.
+func defaultPageBytes(s *docket.Service) (int, error) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"issue_list","arguments":{}}}
+`)
+	var out bytes.Buffer
+	if err := mcp.Serve(context.Background(), mcp.Options{Store: s, Dir: workDir, In: in, Out: &out}); err != nil {
+		return 0, err
+	}
+	for _, line := range bytes.Split(out.Bytes(), []byte("\n")) {
+		if bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":2,"result"`)) {
+			return len(line) + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("no issue_list reply in %.300s", out.String())
 }

@@ -306,13 +306,13 @@ func exportState(r Reader) (hash string, dirty bool, err error) {
 // rebuild replaces the index's issues with the export's. Allocated ids are
 // kept, so ids drawn on another branch stay taken.
 func (s *Service) rebuild(w Writer, data []byte) error {
-	prefix := s.prefix
-	if prefix == "" {
-		prefix = inferPrefix(data)
-	}
 	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
 	if err != nil {
 		return fmt.Errorf("the export cannot be read, so the index was not rebuilt from it (nothing changed); fix the line or restore the file with git: %w", err)
+	}
+	prefix := s.prefix
+	if prefix == "" {
+		prefix = inferPrefix(issues)
 	}
 	if err := w.Clear(); err != nil {
 		return err
@@ -332,16 +332,23 @@ func (s *Service) rebuild(w Writer, data []byte) error {
 	return nil
 }
 
-// inferPrefix reads the prefix off the export's first id, for an index
-// created from a fresh clone.
-func inferPrefix(data []byte) string {
-	line, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
-	issues, err := server.ReadJSONL("", bytes.NewReader(line), "")
-	if err != nil || len(issues) == 0 {
-		return ""
+// inferPrefix returns the most common id prefix of the export (the first
+// in order on a tie) that is a valid own prefix, for an index created from
+// a fresh clone: imported records of other trackers are usually fewer.
+func inferPrefix(issues []server.Issue) string {
+	count := map[string]int{}
+	best := ""
+	for _, i := range issues {
+		p, _, _ := server.SplitID(i.ID)
+		if server.ValidPrefix(p) != nil {
+			continue
+		}
+		count[p]++
+		if best == "" || count[p] > count[best] {
+			best = p
+		}
 	}
-	p, _, _ := server.SplitID(issues[0].ID)
-	return p
+	return best
 }
 
 // put stores a normalized record with its canonical line.

@@ -12,9 +12,45 @@ import (
 )
 
 // txn is one transaction seen through docket.Reader and docket.Writer.
+// Statements are prepared once per transaction and reused: an import puts
+// thousands of records through the same dozen statements.
 type txn struct {
-	ctx context.Context
-	tx  *sql.Tx
+	ctx   context.Context
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func (t *txn) stmt(q string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(t.ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if t.stmts == nil {
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	t.stmts[q] = st
+	return st, nil
+}
+
+// exec runs a prepared statement.
+func (t *txn) exec(q string, args ...any) (sql.Result, error) {
+	st, err := t.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(t.ctx, args...)
+}
+
+// row runs a prepared query for one row.
+func (t *txn) row(q string, args ...any) (*sql.Row, error) {
+	st, err := t.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryRowContext(t.ctx, args...), nil
 }
 
 func (t *txn) Meta(key string) (string, error) {
@@ -38,7 +74,10 @@ func (t *txn) SetMeta(key, value string) error {
 
 func (t *txn) Get(id string) (server.Issue, error) {
 	var rec []byte
-	err := t.tx.QueryRowContext(t.ctx, `SELECT record FROM issues WHERE id=?`, id).Scan(&rec)
+	r, err := t.row(`SELECT record FROM issues WHERE id=?`, id)
+	if err == nil {
+		err = r.Scan(&rec)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return server.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", server.ErrNotFound, id)
 	}
@@ -54,7 +93,11 @@ func (t *txn) Get(id string) (server.Issue, error) {
 
 func (t *txn) Has(id string) (bool, error) {
 	var n int
-	if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM issues WHERE id=?`, id).Scan(&n); err != nil {
+	r, err := t.row(`SELECT count(*) FROM issues WHERE id=?`, id)
+	if err == nil {
+		err = r.Scan(&n)
+	}
+	if err != nil {
 		return false, fmt.Errorf("look up %s: %w", id, err)
 	}
 	return n > 0, nil
@@ -87,7 +130,7 @@ func (t *txn) Allocated() (int, error) {
 }
 
 func (t *txn) Allocate(id string) (bool, error) {
-	res, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO allocated(id) VALUES(?)`, id)
+	res, err := t.exec(`INSERT OR IGNORE INTO allocated(id) VALUES(?)`, id)
 	if err != nil {
 		return false, fmt.Errorf("allocate id %s: %w", id, err)
 	}
@@ -106,43 +149,46 @@ func (t *txn) Clear() error {
 
 // Put stores a record's columns and line and its filter rows.
 func (t *txn) Put(i server.Issue, line []byte) error {
-	ctx, tx := t.ctx, t.tx
-	if _, err := tx.ExecContext(ctx, `INSERT INTO issues(id, title, status, type, priority, created_at, updated_at, version, record) VALUES(?,?,?,?,?,?,?,?,?)
+	if _, err := t.exec(`INSERT INTO issues(id, title, status, type, priority, created_at, updated_at, version, record) VALUES(?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET title=excluded.title, status=excluded.status, type=excluded.type, priority=excluded.priority,
 		created_at=excluded.created_at, updated_at=excluded.updated_at, version=excluded.version, record=excluded.record`,
 		i.ID, i.Title, string(i.Status), string(i.Type), i.Priority, i.CreatedAt, i.UpdatedAt, i.Version, line); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
 	for _, q := range []string{`DELETE FROM labels WHERE id=?`, `DELETE FROM decisions WHERE id=?`, `DELETE FROM deps WHERE src=?`} {
-		if _, err := tx.ExecContext(ctx, q, i.ID); err != nil {
+		if _, err := t.exec(q, i.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO issue_rowids(id) VALUES(?)`, i.ID); err != nil {
+	if _, err := t.exec(`INSERT OR IGNORE INTO issue_rowids(id) VALUES(?)`, i.ID); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
 	var rid int64
-	if err := tx.QueryRowContext(ctx, `SELECT rid FROM issue_rowids WHERE id=?`, i.ID).Scan(&rid); err != nil {
+	r, err := t.row(`SELECT rid FROM issue_rowids WHERE id=?`, i.ID)
+	if err == nil {
+		err = r.Scan(&rid)
+	}
+	if err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM issues_fts WHERE rowid=?`, rid); err != nil {
+	if _, err := t.exec(`DELETE FROM issues_fts WHERE rowid=?`, rid); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO issues_fts(rowid, title, description) VALUES(?,?,?)`, rid, i.Title, i.Description); err != nil {
+	if _, err := t.exec(`INSERT INTO issues_fts(rowid, title, description) VALUES(?,?,?)`, rid, i.Title, i.Description); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
 	for _, l := range i.Labels {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO labels(label, id) VALUES(?,?)`, l, i.ID); err != nil {
+		if _, err := t.exec(`INSERT INTO labels(label, id) VALUES(?,?)`, l, i.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
 	}
 	for _, dd := range i.Decisions {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO decisions(decision, id) VALUES(?,?)`, dd, i.ID); err != nil {
+		if _, err := t.exec(`INSERT INTO decisions(decision, id) VALUES(?,?)`, dd, i.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
 	}
 	for _, dep := range i.Deps {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO deps(src, type, dst) VALUES(?,?,?)`, i.ID, string(dep.Type), dep.ID); err != nil {
+		if _, err := t.exec(`INSERT OR IGNORE INTO deps(src, type, dst) VALUES(?,?,?)`, i.ID, string(dep.Type), dep.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
 	}

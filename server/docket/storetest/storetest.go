@@ -538,7 +538,14 @@ func freshClone(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
 	s := e.Open(t, "zz")
-	if _, err := s.Create(ctx, server.NewIssue{Title: "x"}); err != nil {
+	for range 2 {
+		if _, err := s.Create(ctx, server.NewIssue{Title: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One imported record of another tracker sorts first; the prefix is
+	// still the one most ids carry.
+	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{record("aa-1")}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
