@@ -301,7 +301,7 @@ func (s *Snapshot) addInline() {
 	// reported, not ignored.
 	prefix := strings.TrimSuffix(path.Clean(dir), "/") + "/"
 	for _, f := range s.Repo.Files {
-		if !strings.HasPrefix(f, prefix) || strings.Contains(f[len(prefix):], "/") || !strings.HasSuffix(f, ".md") {
+		if !strings.HasPrefix(f, prefix) || strings.Contains(f[len(prefix):], "/") || !strings.HasSuffix(f, ".md") || !s.Repo.Present(f) {
 			continue
 		}
 		id := strings.TrimSuffix(f[len(prefix):], ".md")
