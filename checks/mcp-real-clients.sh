@@ -33,7 +33,9 @@ for era in legacy modern; do
 	for via in stdio http; do
 		if [ $via = stdio ]; then target=(--cwd "$repo" "$work/docket" mcp); else target=("$url"); fi
 		out=$(inspector --protocol-era $era "${target[@]}" --method tools/call --tool-name issue_create --tool-arg "title=inspector $era $via" 2>&1) || true
-		if ! grep -q "\"title\\\\\":\\\\\"inspector $era $via" <<<"$out"; then
+		# The title is in structuredContent ("title":"…"); older servers put
+		# the record as JSON text into content, where the quotes are escaped.
+		if ! grep -Eq "\"title\\\\?\":\\\\?\"inspector $era $via" <<<"$out"; then
 			echo "FAIL inspector $era $via issue_create: $out" | head -c 2000; echo; fail=1; continue
 		fi
 		out=$(inspector --protocol-era $era "${target[@]}" --method tools/call --tool-name issue_list 2>&1) || true

@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -308,7 +309,28 @@ func (r *Result) scan(all []*claim) error {
 	}
 	close(work)
 	wg.Wait()
+	// Workers record hits in the order they reach files; messages and
+	// prove read them in path order, so a run's output does not depend on
+	// scheduling (dk-r6v).
+	for _, cc := range all {
+		for _, l := range [][]hit{cc.costly, cc.code, cc.reqFail, cc.comment, cc.test} {
+			sortHits(l)
+		}
+	}
 	return r.budgetErr()
+}
+
+// sortHits orders hits by file, line and column.
+func sortHits(hs []hit) {
+	slices.SortFunc(hs, func(a, b hit) int {
+		if c := strings.Compare(a.file, b.file); c != 0 {
+			return c
+		}
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return a.col - b.col
+	})
 }
 
 // multiMin is the number of claims on one file from which one
