@@ -371,7 +371,9 @@ func (c *conn) endOfInput(err error) {
 	c.inputErr = err
 	var notes [][]byte
 	for n, inf := range c.pending {
-		if !inf.listen || inf.answered {
+		if !inf.listen || inf.answered || inf.cancelled {
+			// A listen the client cancelled itself is ending already: no
+			// cancel of ours; the drain waits for its handler.
 			continue
 		}
 		inf.answered = true
