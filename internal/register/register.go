@@ -449,7 +449,9 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 			texts[i] = c.text
 		}
 		row.Text = strings.Join(texts, " | ")
-		if statusCol >= 0 && statusCol < len(cells) {
+		// An empty Status cell states nothing: a marker or the default
+		// still applies to it.
+		if statusCol >= 0 && statusCol < len(cells) && strings.TrimSpace(cells[statusCol].text) != "" {
 			row.Status = normStatus(cells[statusCol].text)
 			row.StatusPos = cells[statusCol].pos
 			row.StatusFrom = StatusFromColumn
