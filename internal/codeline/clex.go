@@ -67,12 +67,7 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 				continue
 			}
 			if i+1 < n && src[i+1] == '*' {
-				e := indexFrom(src, i+2, "*/")
-				if e < 0 {
-					e = n
-				} else {
-					e += 2
-				}
+				e := closeEnd(src, i+2, "*/")
 				r.add(Comment, i, e)
 				i = e
 				continue

@@ -223,12 +223,7 @@ func scanSQL(src []byte, r *Regions) {
 			i++
 		case '/':
 			if i+1 < n && src[i+1] == '*' {
-				e := indexFrom(src, i+2, "*/")
-				if e < 0 {
-					e = n
-				} else {
-					e += 2
-				}
+				e := closeEnd(src, i+2, "*/")
 				r.add(Comment, i, e)
 				i = e
 				continue
@@ -267,21 +262,11 @@ func scanHTML(src []byte, r *Regions) {
 		i += k
 		switch {
 		case hasAt(src, i, "<!--"):
-			e := indexFrom(src, i+4, "-->")
-			if e < 0 {
-				e = n
-			} else {
-				e += 3
-			}
+			e := closeEnd(src, i+4, "-->")
 			r.add(Comment, i, e)
 			i = e
 		case hasAt(src, i, "<![CDATA["):
-			e := indexFrom(src, i+9, "]]>")
-			if e < 0 {
-				e = n
-			} else {
-				e += 3
-			}
+			e := closeEnd(src, i+9, "]]>")
 			r.add(String, i, e)
 			i = e
 		default:
@@ -314,12 +299,7 @@ func scanMarkdown(src []byte, r *Regions) {
 			e := codeSpanEnd(src, k, run)
 			i = e
 		case c == '<' && hasAt(src, i, "<!--"):
-			e := indexFrom(src, i+4, "-->")
-			if e < 0 {
-				e = n
-			} else {
-				e += 3
-			}
+			e := closeEnd(src, i+4, "-->")
 			r.add(Comment, i, e)
 			i = e
 		case c == '\n':

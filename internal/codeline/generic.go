@@ -107,6 +107,15 @@ func indexFrom(src []byte, from int, s string) int {
 	return from + k
 }
 
+// closeEnd returns the index just past the first closer at or after from,
+// or len(src) when the construct is never closed (it runs to the end).
+func closeEnd(src []byte, from int, closer string) int {
+	if e := indexFrom(src, from, closer); e >= 0 {
+		return e + len(closer)
+	}
+	return len(src)
+}
+
 // lineEnd returns the index of the newline at or after i, or len(src).
 func lineEnd(src []byte, i int) int {
 	if i >= len(src) {

@@ -52,12 +52,7 @@ func scanGo(src []byte, r *Regions) {
 				continue
 			}
 			if i+1 < n && src[i+1] == '*' {
-				e := indexFrom(src, i+2, "*/")
-				if e < 0 {
-					e = n
-				} else {
-					e += 2
-				}
+				e := closeEnd(src, i+2, "*/")
 				r.add(Comment, i, e)
 				i = e
 				continue
