@@ -29,9 +29,18 @@ func goComments(src []byte) ([]int, []string) {
 }
 
 // stripCR drops carriage returns as go/scanner does from the text of a
-// comment it reports.
+// comment it reports, including its exception: in a /* comment a '\r'
+// between '*' and '/' stays (after the opening "/*"), since dropping it
+// would close the comment early (go.dev/issue/11151).
 func stripCR(b []byte) string {
-	return string(bytes.ReplaceAll(b, []byte("\r"), nil))
+	block := bytes.HasPrefix(b, []byte("/*"))
+	c := make([]byte, 0, len(b))
+	for j, ch := range b {
+		if ch != '\r' || block && len(c) > len("/*") && c[len(c)-1] == '*' && j+1 < len(b) && b[j+1] == '/' {
+			c = append(c, ch)
+		}
+	}
+	return string(c)
 }
 
 // FuzzGoScanner checks the Go lexer against go/scanner: the same comments,
