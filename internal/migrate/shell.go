@@ -121,12 +121,12 @@ func (s *script) word(i int) (value, int) {
 			v = v.join(w)
 			i = end
 		case c == '`':
-			end := strings.IndexByte(src[i+1:], '`')
-			v = v.join(value{bad: "a `backquoted` command substitution is not evaluated (write $(printf … | sed …))"})
-			if end < 0 {
+			w, end, ok := backquoted(src, i)
+			v = v.join(w)
+			if !ok {
 				return v, len(src)
 			}
-			i += end + 2
+			i = end
 		default:
 			v = v.join(value{text: src[i : i+1]})
 			i++
@@ -162,12 +162,12 @@ func (s *script) double(i int) (value, int) {
 			v = v.join(w)
 			i = end
 		case '`':
-			end := strings.IndexByte(src[i+1:], '`')
-			v = v.join(value{bad: "a `backquoted` command substitution is not evaluated (write $(printf … | sed …))"})
-			if end < 0 {
+			w, end, ok := backquoted(src, i)
+			v = v.join(w)
+			if !ok {
 				return v, len(src)
 			}
-			i += end + 2
+			i = end
 		default:
 			v = v.join(value{text: src[i : i+1]})
 			i++
@@ -626,4 +626,16 @@ func bracketEnd(p string, i int) int {
 		j++
 	}
 	return len(p)
+}
+
+// backquoted reads the `command substitution` at i, which migrate does not
+// evaluate. It returns the value that says so and the index after the
+// closing backquote; ok is false when the backquote is never closed.
+func backquoted(src string, i int) (v value, end int, ok bool) {
+	v = value{bad: "a `backquoted` command substitution is not evaluated (write $(printf … | sed …))"}
+	k := strings.IndexByte(src[i+1:], '`')
+	if k < 0 {
+		return v, len(src), false
+	}
+	return v, i + k + 2, true
 }
