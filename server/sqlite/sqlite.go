@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -76,6 +77,8 @@ type Options struct {
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
+	// Workflow maps statuses onto classes (docket.Options.Workflow).
+	Workflow server.Workflow
 }
 
 // ErrNoTracker is docket.ErrNoTracker, for callers that only know this
@@ -114,7 +117,7 @@ func open(ctx context.Context, opts Options) (*docket.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Step: step})
+	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Step: step, Workflow: opts.Workflow})
 }
 
 // stepHook, when set (by the fault-injection tests only, in a child
