@@ -182,7 +182,8 @@ func Parse(path, format string, data []byte, w server.Workflow) (e *Export, fs [
 				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
 				continue
 			}
-			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: strings.ToLower(r.Status), Class: class(r.Status, n), Decisions: r.Decisions, Line: n}
+			st := strings.ToLower(r.Status)
+			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
 		}
 		if err := sc.Err(); err != nil {
 			bad(n+1, "tracker export unreadable after line %d: %v", n, err)
