@@ -353,6 +353,13 @@ func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.Fla
 		if err != nil {
 			return flagError(err)
 		}
+		// A status the workflow does not map is reported on every
+		// listing, not mapped in silence (D57).
+		if u, err := s.Unmapped(ctx); err != nil {
+			return err
+		} else if len(u) > 0 {
+			fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", server.UnmappedNote(u))
+		}
 		if r.o.json && len(p.Fields) == 0 {
 			is, err := s.Records(ctx, page.Rows)
 			if err != nil {
@@ -670,6 +677,13 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	}
 	if f := set.ForeignSummary(); f != "" {
 		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)
+	}
+	var sts []server.Status
+	for _, i := range set.Issues {
+		sts = append(sts, i.Status)
+	}
+	if u := s.Workflow().Unmapped(sts); len(u) > 0 {
+		fmt.Fprintf(r.env.Stderr, "warning: %s\n", server.UnmappedNote(u))
 	}
 	verb := "imported"
 	if r.o.dryRun {

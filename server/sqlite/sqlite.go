@@ -101,8 +101,8 @@ type Options struct {
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
-	// Workflow maps statuses onto classes; nil means server.DefaultWorkflow.
-	// Its closed class is also the set of finished statuses the index keeps
+	// Workflow maps statuses onto classes (docket.Options.Workflow); nil
+	// means server.DefaultWorkflow. Its closed class is also the set of finished statuses the index keeps
 	// its blocked flags for.
 	Workflow server.Workflow
 }
