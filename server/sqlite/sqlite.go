@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/docket/memindex"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -105,6 +106,19 @@ type Options struct {
 	// means server.DefaultWorkflow. Its closed class is also the set of finished statuses the index keeps
 	// its blocked flags for.
 	Workflow server.Workflow
+	// NoFallback turns off the in-memory fallback of reads whose sync
+	// cannot write (docket.Options.Fallback); tests use it to show what
+	// the fallback does.
+	NoFallback bool
+}
+
+// fallback is the in-memory index a read falls back to when the index
+// cannot be synced with a changed export (dk-x2p).
+func (opts Options) fallback() func() docket.Index {
+	if opts.NoFallback {
+		return nil
+	}
+	return func() docket.Index { return memindex.New() }
 }
 
 // ErrNoTracker is docket.ErrNoTracker, for callers that only know this
@@ -146,7 +160,8 @@ func open(ctx context.Context, opts Options) (*docket.Service, error) {
 	if opts.Workflow != nil {
 		idx.finished = finishedOf(opts.Workflow)
 	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step})
+	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step,
+		Fallback: opts.fallback()})
 }
 
 // stepHook, when set (by the fault-injection tests only, in a child
