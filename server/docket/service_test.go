@@ -98,7 +98,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	// The pull: a record from elsewhere, and "mine" retitled at version 2.
 	pulled := bytes.Replace(e.File(t), []byte(`"title":"mine"`), []byte(`"title":"mine, retitled"`), 1)
 	pulled = bytes.Replace(pulled, []byte(`"version":1`), []byte(`"version":2`), 1)
-	pulled = append(pulled, []byte(`{"id":"dk-pul","title":"pulled","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n")...)
+	pulled = append(pulled, []byte(`{"id":"dk-zzzz","title":"pulled","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n")...)
 	if err := os.WriteFile(e.Export, pulled, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	if err != nil || got.Title != "mine, retitled" {
 		t.Fatalf("show: %q %v, want the pulled title", got.Title, err)
 	}
-	if _, err := s.Get(ctx, "dk-pul"); err != nil {
+	if _, err := s.Get(ctx, "dk-zzzz"); err != nil {
 		t.Fatalf("the pulled record is not readable: %v", err)
 	}
 	page, err := s.Listing(ctx, server.ViewReady, server.ListParams{})
@@ -136,7 +136,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	// Room again: the next read rebuilds the index, without a note.
 	fail = false
 	s = open()
-	if _, err := s.Get(ctx, "dk-pul"); err != nil || len(notes) != 0 {
+	if _, err := s.Get(ctx, "dk-zzzz"); err != nil || len(notes) != 0 {
 		t.Fatalf("after the disk freed: %v, notes %q", err, notes)
 	}
 	if after := indexLines(t, inner); !bytes.Equal(after, pulled) {
@@ -185,7 +185,7 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 	if err := inner.Write(ctx, func(w docket.Writer) error { return w.SetMeta("export_dirty", "1") }); err != nil {
 		t.Fatal(err)
 	}
-	pulled := append(exported, []byte(`{"id":"dk-pul","title":"pulled","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n")...)
+	pulled := append(exported, []byte(`{"id":"dk-zzzz","title":"pulled","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n")...)
 	if err := os.WriteFile(e.Export, pulled, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, id := range []string{local.ID, "dk-pul"} {
+	for _, id := range []string{local.ID, "dk-zzzz"} {
 		if _, err := s.Get(ctx, id); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
