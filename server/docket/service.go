@@ -37,6 +37,11 @@ type Options struct {
 	// (an export rewritten from the index, an export that stays stale while
 	// a read goes on); nil discards them.
 	Warn func(msg string)
+	// IDLog, when set, is a file every id Create draws is appended to
+	// before the transaction commits, so that ids drawn here outlive
+	// damage to the index (dk-vy8); the index's wiring reads it back when
+	// it builds a new index.
+	IDLog string
 	// Fallback, when set, returns an empty in-memory index. A read whose
 	// sync needs a write the index refuses (a full disk, a read-only
 	// index) loads the index and the export into it, syncs there, and is
