@@ -518,7 +518,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if spec.skip.Covers(rel, u.Start, u.End) {
 					continue // a claim table's pattern cell is not prose
 				}
-				loc := spec.anchor.FindStringIndex(u.Text)
+				loc := spec.findString(u.Text)
 				if loc == nil {
 					continue
 				}
@@ -551,12 +551,12 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
 				scoped = sc.line
 			}
-			loc := spec.anchor.FindIndex(scoped)
+			loc := spec.find(scoped)
 			if loc == nil {
 				// A match outside the scope (in a comment for a code
 				// claim, in code for a comment claim) is kept for the
 				// message.
-				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
+				if len(cc.comment) < maxHits && spec.match(src[start:end]) {
 					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
 				}
 				return

@@ -14,6 +14,22 @@ func requiredLiteral(pattern string) string {
 	return lit
 }
 
+// exactLiteral reports whether pattern matches exactly one string, with no
+// case folding, and returns it: such an anchor needs no regular
+// expression, its matches are the string's occurrences. A pattern that does
+// not parse is not one (compiling it reports the error).
+func exactLiteral(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	re = re.Simplify()
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		return "", false
+	}
+	return string(re.Rune), true
+}
+
 // analyse returns the literal every match of pattern contains (see
 // requiredLiteral) and the size of its compiled program: the number of
 // states the matcher may track at every byte of a line.
