@@ -334,8 +334,11 @@ func sortHits(hs []hit) {
 }
 
 // multiMin is the number of claims on one file from which one
-// multi-literal pass beats a bytes.Contains per claim.
-const multiMin = 4
+// multi-literal pass beats a bytes.Index per claim: building the automaton
+// costs a table row per literal byte, and bytes.Index is vectorised, so a
+// file named by a few claims (a Rust file with eight pub fn anchors) is
+// searched literal by literal.
+const multiMin = 32
 
 // DefaultBudget is how long one run may take when Options.Budget is zero.
 const DefaultBudget = 10 * time.Minute
@@ -464,6 +467,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		found = mm.match(src)
 	}
 	cand := make([]bool, len(ccs))
+	// first[k] is where claim k's literal first occurs when no
+	// multi-literal pass ran: the search for candidate lines starts there.
+	first := make([]int, len(ccs))
 	anyCand := false
 	for k, cc := range ccs {
 		spec := cc.lines
@@ -478,7 +484,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if found[litIdx[k]] == nil {
 					continue
 				}
-			} else if !bytes.Contains(src, spec.literal) {
+			} else if first[k] = bytes.Index(src, spec.literal); first[k] < 0 {
 				continue
 			}
 		}
@@ -589,6 +595,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			}
 			if found == nil || len(known) == maxKnown {
 				// More occurrences than the pass kept: find the rest.
+				if found == nil {
+					visit(first[k]) // found by the candidate search
+				}
 				for next < len(src) {
 					i := bytes.Index(src[next:], lit)
 					if i < 0 {

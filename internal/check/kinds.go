@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -238,10 +237,10 @@ type claim struct {
 type lineSpec struct {
 	// anchor is matched per line; nil when the anchor is a literal (exact),
 	// until re compiles it.
-	anchor *regexp.Regexp
-	exact  []byte // the anchor's text when it is a literal: matched with bytes.Index
-	reOnce sync.Once
-	pattern string         // the anchor's source, for filterRE
+	anchor  *regexp.Regexp
+	exact   *exactAnchor // the anchor when it is a literal: matched as bytes
+	reOnce  sync.Once
+	pattern string // the anchor's source, for filterRE
 	filter  *regexp.Regexp
 	once    sync.Once
 	literal []byte // every anchor match contains it; may be empty
@@ -326,12 +325,12 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	var ok bool
 	spec.pattern = row.Anchor
-	if lit, isLit := exactLiteral(row.Anchor); isLit {
-		// A literal anchor is searched for as bytes: no regular expression
-		// is compiled unless prove asks for one, so ten thousand literal
-		// claims cost no compile (D56).
-		spec.exact = []byte(lit)
-		spec.literal = spec.exact
+	if exact, isLit := exactLiteral(row.Anchor); isLit {
+		// A literal anchor (between ^ and $ or not) is searched for as
+		// bytes: no regular expression is compiled unless prove asks for
+		// one, so ten thousand literal claims cost no compile (D56).
+		spec.exact = &exact
+		spec.literal = exact.text
 	} else {
 		if spec.anchor, ok = c.compileRE("anchor", row.Anchor); !ok {
 			return false
@@ -398,13 +397,10 @@ func (c *claim) noFiles() bool {
 }
 
 // find returns the first match of the anchor in line as [start, end), or
-// nil; a literal anchor's leftmost match is its first occurrence.
+// nil.
 func (s *lineSpec) find(line []byte) []int {
 	if s.exact != nil {
-		if i := bytes.Index(line, s.exact); i >= 0 {
-			return []int{i, i + len(s.exact)}
-		}
-		return nil
+		return s.exact.find(line)
 	}
 	return s.anchor.FindIndex(line)
 }
@@ -412,18 +408,15 @@ func (s *lineSpec) find(line []byte) []int {
 // match reports whether the anchor matches somewhere in line.
 func (s *lineSpec) match(line []byte) bool {
 	if s.exact != nil {
-		return bytes.Contains(line, s.exact)
+		return s.exact.find(line) != nil
 	}
 	return s.anchor.Match(line)
 }
 
-// findString is find on a string.
+// findString is find on a string (a prose unit).
 func (s *lineSpec) findString(text string) []int {
 	if s.exact != nil {
-		if i := strings.Index(text, string(s.exact)); i >= 0 {
-			return []int{i, i + len(s.exact)}
-		}
-		return nil
+		return s.exact.find([]byte(text))
 	}
 	return s.anchor.FindStringIndex(text)
 }

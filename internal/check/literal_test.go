@@ -24,10 +24,11 @@ func TestRequiredLiteral(t *testing.T) {
 	}
 }
 
-// TestExactLiteral: an anchor that is one literal string is matched with
-// bytes.Index, and finds what its regular expression finds on every line.
+// TestExactLiteral: an anchor that is one literal string, possibly between
+// ^ and $, is matched as bytes, and finds what its regular expression finds
+// on every line.
 func TestExactLiteral(t *testing.T) {
-	lines := []string{"", "needle()", "x := needle() + needle()", "Needle()", "needle(", "é needle() é", "func recoverID(id string)", "a.b", "axb"}
+	lines := []string{"", "needle()", "x := needle() + needle()", "Needle()", "needle(", "é needle() é", "func recoverID(id string)", "a.b", "axb", "    pub fn len(&self) -> usize {", "pub fn len(&self) -> usize {", "needle()needle()"}
 	for _, tc := range []struct {
 		pat   string
 		exact bool
@@ -36,24 +37,32 @@ func TestExactLiteral(t *testing.T) {
 		{`func recoverID\(`, true},
 		{`a\.b`, true},
 		{`é`, true},
+		{`^needle\(\)$`, true},
+		{`^needle`, true},
+		{`needle\(\)$`, true},
+		{`^    pub fn len\(&self\) -> usize \{$`, true},
+		{`^pub fn len`, true},
+		{`\{$`, true},
 		{`a.b`, false},
 		{`(?i)needle`, false},
 		{`needle\b`, false},
-		{`^needle`, false},
+		{`(?m)^needle`, false},
+		{`^$`, false},
+		{`^`, false},
 		{`needle|x`, false},
 		{`(needle)`, false}, // a capture is not simplified away: compiled
 		{`needle(`, false},  // does not parse: compileRE reports it
 	} {
-		lit, ok := exactLiteral(tc.pat)
+		e, ok := exactLiteral(tc.pat)
 		if ok != tc.exact {
-			t.Errorf("exactLiteral(%q) = %q, %v; want exact %v", tc.pat, lit, ok, tc.exact)
+			t.Errorf("exactLiteral(%q) = %+v, %v; want exact %v", tc.pat, e, ok, tc.exact)
 			continue
 		}
 		if !ok {
 			continue
 		}
 		re := regexp.MustCompile(tc.pat)
-		spec := &lineSpec{exact: []byte(lit), pattern: tc.pat}
+		spec := &lineSpec{exact: &e, pattern: tc.pat}
 		for _, l := range lines {
 			if got, want := spec.find([]byte(l)), re.FindIndex([]byte(l)); !reflect.DeepEqual(got, want) {
 				t.Errorf("%q on %q: find = %v, regexp finds %v", tc.pat, l, got, want)
