@@ -105,6 +105,9 @@ func (r *Result) prepare() *prepared {
 		go func() {
 			defer wg.Done()
 			for c := range next {
+				if r.stopped() {
+					continue // drain: the run returns the context's error
+				}
 				if !c.prepareRow() {
 					c.kind = nil // cannot be evaluated
 				}
@@ -186,6 +189,9 @@ func claimRun(p *Pass) error {
 			continue
 		}
 		live = append(live, c)
+	}
+	if r.stopped() {
+		return stoppedErr(r.ctx.Err()) // prepare may have skipped rows
 	}
 	if err := r.scan(live); err != nil {
 		return err
@@ -277,9 +283,10 @@ func (r *Result) scan(all []*claim) error {
 			defer wg.Done()
 			sc := &scratch{}
 			for f := range work {
-				if r.overBudget(f) {
-					continue // drain: the run has failed
+				if r.stopped() || r.overBudget(f) {
+					continue // drain: the run has failed or was stopped
 				}
+				r.scanned.Add(1)
 				g := groupOf[f]
 				var mm *multiMatcher
 				var idx []int
@@ -316,6 +323,9 @@ func (r *Result) scan(all []*claim) error {
 		for _, l := range [][]hit{cc.costly, cc.code, cc.reqFail, cc.comment, cc.test} {
 			sortHits(l)
 		}
+	}
+	if r.stopped() {
+		return stoppedErr(r.ctx.Err())
 	}
 	return r.budgetErr()
 }

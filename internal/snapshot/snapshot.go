@@ -11,6 +11,7 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
@@ -83,12 +84,23 @@ type Snapshot struct {
 
 	globMu sync.Mutex
 	globs  map[string][]string
+
+	ctx context.Context // done: Load stops between decision files
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
 // (bad configuration, unreadable register or export); problems in the
 // content of the files are Findings.
 func Load(dir string) (*Snapshot, error) {
+	return LoadContext(context.Background(), dir)
+}
+
+// LoadContext is Load, stopped between decision files when ctx is done; it
+// then returns ctx's error.
+func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cfg, err := config.Load(dir)
 	if err != nil {
 		return nil, err
@@ -97,9 +109,12 @@ func Load(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Dir: dir, Config: cfg, Repo: rp, docs: map[string]*Doc{}}
+	s := &Snapshot{Dir: dir, Config: cfg, Repo: rp, docs: map[string]*Doc{}, ctx: ctx}
 	if err := s.load(); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // some decision files were skipped
 	}
 	return s, nil
 }
@@ -359,6 +374,9 @@ func (s *Snapshot) addDecisions(files []string) {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if s.ctx.Err() != nil {
+					return // LoadContext returns the context's error
+				}
 				if _, ok := s.docs[files[i]]; ok {
 					continue // already read (not for a decision file today); added below
 				}
@@ -370,6 +388,9 @@ func (s *Snapshot) addDecisions(files []string) {
 		}()
 	}
 	wg.Wait()
+	if s.ctx.Err() != nil {
+		return
+	}
 	for i, f := range files {
 		if docs[i] == nil {
 			s.addDecision(f, "decision file", register.ParseDecision)
