@@ -256,7 +256,7 @@ func (s *Snapshot) load() error {
 		switch {
 		case err == nil:
 			var fs []diag.Finding
-			s.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data)
+			s.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data, cfg.Tracker.Classes)
 			s.ParseFindings = append(s.ParseFindings, fs...)
 		case errors.Is(err, fs.ErrNotExist):
 			// Reported by the tracker rule only if an id needs resolving.

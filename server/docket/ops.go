@@ -136,6 +136,19 @@ func (s *Service) Ready(ctx context.Context) ([]server.Issue, error) {
 	return s.records(ctx, server.Query{Statuses: s.opts.Workflow.Of(server.ClassOpen), Ready: true})
 }
 
+// Unmapped returns the statuses stored records carry that the workflow
+// does not map (they count as active), sorted: what a listing reports
+// rather than map in silence (D57).
+func (s *Service) Unmapped(ctx context.Context) ([]server.Status, error) {
+	var ss []server.Status
+	err := s.read(ctx, func(r Reader) error {
+		var err error
+		ss, err = r.Statuses()
+		return err
+	})
+	return s.opts.Workflow.Unmapped(ss), err
+}
+
 // modify reads id inside a write transaction, checks ifVersion, applies fn,
 // validates, bumps version and updated_at, and stores the result.
 func (s *Service) modify(ctx context.Context, id string, ifVersion int64, fn func(w Writer, i *server.Issue) error) (server.Issue, error) {

@@ -100,6 +100,17 @@ func (t *txn) Blockers(id string) ([]string, error) {
 
 func (t *txn) Allocated() (int, error) { return len(t.st.allocated), nil }
 
+func (t *txn) Statuses() ([]server.Status, error) {
+	var out []server.Status
+	for _, i := range t.st.issues {
+		if !slices.Contains(out, i.Status) {
+			out = append(out, i.Status)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 func (t *txn) Allocate(id string) (bool, error) {
 	if t.st.allocated[id] {
 		return false, nil
