@@ -121,8 +121,8 @@ type DecisionsOut struct {
 	Decisions []DecisionSummary `json:"decisions"`
 }
 
-func (t *tools) run(decision string) (*check.Result, error) {
-	return check.Run(check.Options{Dir: t.dir, Decision: decision})
+func (t *tools) run(ctx context.Context, decision string) (*check.Result, error) {
+	return check.RunContext(ctx, check.Options{Dir: t.dir, Decision: decision})
 }
 
 // claims loads the snapshot and evaluates the claims only (of one decision
@@ -239,7 +239,7 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 			return nil, CheckOut{}, err
 		}
 	}
-	res, err := bounded(ctx, func() (*check.Result, error) { return t.run(in.Decision) })
+	res, err := bounded(ctx, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
 	if err != nil {
 		return nil, CheckOut{}, err
 	}
