@@ -282,6 +282,15 @@ func (r *Result) scan(all []*claim) error {
 		go func() {
 			defer wg.Done()
 			sc := &scratch{}
+			// One read buffer per worker: scanFile keeps no byte of a file
+			// once it returns (hits copy their lines).
+			read := func(rel string, max int64) ([]byte, error) {
+				b, err := r.Repo.ReadFileInto(rel, max, sc.src)
+				if err == nil {
+					sc.src = b
+				}
+				return b, err
+			}
 			for f := range work {
 				if r.stopped() || r.overBudget(f) {
 					continue // drain: the run has failed or was stopped
@@ -305,7 +314,7 @@ func (r *Result) scan(all []*claim) error {
 					})
 					mm, idx = g.mm, g.idx
 				}
-				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx, sc); note != "" {
+				if note := scanFile(read, f, g.ccs, mm, idx, sc); note != "" {
 					r.note(note)
 				}
 			}
@@ -382,6 +391,7 @@ func (r *Result) budgetErr() error {
 // at hand, its masked text and its line index, so a file costs no
 // allocation beyond its bytes.
 type scratch struct {
+	src     []byte // the file read (Repo.ReadFileInto)
 	regions codeline.Regions
 	mask    []byte
 	line    []byte

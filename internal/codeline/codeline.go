@@ -129,8 +129,9 @@ func (l *Lexer) Scan(src []byte, r *Regions) {
 	if l.scan != nil {
 		if hint := len(src) / spanHint; cap(r.Spans) < hint {
 			// One allocation for the file instead of a dozen doublings of
-			// a slice of millions of bytes, each copied and collected.
-			r.Spans = make([]Region, 0, hint)
+			// a slice of millions of bytes, each copied and collected; at
+			// least twofold, as the next file may be a little larger.
+			r.Spans = make([]Region, 0, max(hint, 2*cap(r.Spans)))
 		}
 		l.scan(src, r)
 	}
