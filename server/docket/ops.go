@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -69,10 +70,34 @@ func (s *Service) allocate(w Writer) (string, error) {
 			return "", err
 		}
 		if free {
+			// Logged before the commit: an id logged and never committed
+			// is only never drawn again.
+			if err := appendID(s.opts.IDLog, id); err != nil {
+				return "", err
+			}
 			return id, nil
 		}
 	}
 	return "", errors.New("allocate id: 64 draws all collided")
+}
+
+// appendID adds id to the id log at path ("" means none).
+func appendID(path, id string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("record drawn id: %w", err)
+	}
+	_, err = f.WriteString(id + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("record drawn id in %s: %w", path, err)
+	}
+	return nil
 }
 
 // Get returns one issue.

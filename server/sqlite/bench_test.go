@@ -97,6 +97,15 @@ func BenchmarkStore(b *testing.B) {
 				}
 			}))
 		}
+		// The note of statuses the workflow does not map (D57): one more
+		// read on every listing.
+		b.Run(fmt.Sprintf("n=%d/unmapped", n), withCPU(func(b *testing.B) {
+			for b.Loop() {
+				if u, err := s.Unmapped(ctx); err != nil || len(u) != 0 {
+					b.Fatal(u, err)
+				}
+			}
+		}))
 		b.Run(fmt.Sprintf("n=%d/export", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				if err := s.RewriteExport(ctx); err != nil {

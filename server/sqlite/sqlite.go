@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/docket/memindex"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -105,6 +106,19 @@ type Options struct {
 	// means server.DefaultWorkflow. Its closed class is also the set of finished statuses the index keeps
 	// its blocked flags for.
 	Workflow server.Workflow
+	// NoFallback turns off the in-memory fallback of reads whose sync
+	// cannot write (docket.Options.Fallback); tests use it to show what
+	// the fallback does.
+	NoFallback bool
+}
+
+// fallback is the in-memory index a read falls back to when the index
+// cannot be synced with a changed export (dk-x2p).
+func (opts Options) fallback() func() docket.Index {
+	if opts.NoFallback {
+		return nil
+	}
+	return func() docket.Index { return memindex.New() }
 }
 
 // ErrNoTracker is docket.ErrNoTracker, for callers that only know this
@@ -133,35 +147,121 @@ func Open(ctx context.Context, opts Options) (*docket.Service, error) {
 	// both found it damaged do not both move it (dk-1wf).
 	lock := opts.DB + ".lock"
 	unlock := lockPath(lock, false)
-	s, err := open(ctx, opts)
+	// A new index (none yet, or one deleted by hand) takes back the ids
+	// the id log says were drawn, so none is drawn again.
+	var keep []string
+	if errors.Is(dbErr, fs.ErrNotExist) {
+		keep, _ = readIDLog(IDLog(opts.DB))
+	}
+	s, err := open(ctx, opts, keep)
 	unlock()
 	if corrupt(err) && exErr == nil {
 		defer lockPath(lock, true)()
 		// Another process may have rebuilt it while this one waited.
-		if s, err = open(ctx, opts); !corrupt(err) {
+		if s, err = open(ctx, opts, nil); !corrupt(err) {
 			return s, err
 		}
 		aside := opts.DB + ".corrupt"
 		if rerr := os.Rename(opts.DB, aside); rerr != nil {
 			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
 		}
-		os.Remove(opts.DB + "-wal")
+		// The write-ahead log belongs to the damaged file: it goes aside
+		// with it, so salvage reads what it holds.
+		os.Remove(aside + "-wal")
+		os.Rename(opts.DB+"-wal", aside+"-wal")
 		os.Remove(opts.DB + "-shm")
-		opts.Warn(fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export))
-		return open(ctx, opts)
+		// Ids drawn on a branch that is not checked out are in no export
+		// here: take them back from the damaged file's readable rows and
+		// from the id log (dk-vy8).
+		salvaged := salvageAllocated(aside)
+		logged, logErr := readIDLog(IDLog(opts.DB))
+		keep := append(salvaged, logged...)
+		msg := fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export)
+		msg += fmt.Sprintf("; ids drawn before stay taken: %d read from the damaged index, %d from the id log %s", len(salvaged), len(logged), IDLog(opts.DB))
+		if logErr != nil {
+			msg += fmt.Sprintf(" (%v)", logErr)
+		}
+		opts.Warn(msg)
+		return open(ctx, opts, keep)
 	}
 	return s, err
 }
 
-func open(ctx context.Context, opts Options) (*docket.Service, error) {
+// IDLog is the file beside the index at db that every drawn id is
+// appended to (docket.Options.IDLog): it survives damage to the index
+// file, and a rebuilt index takes its ids back (dk-vy8).
+func IDLog(db string) string { return db + ".ids" }
+
+// readIDLog returns the ids in the id log, one a line; a missing log holds
+// none.
+func readIDLog(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read id log: %w", err)
+	}
+	var ids []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if _, _, ok := server.SplitID(l); ok {
+			ids = append(ids, l)
+		}
+	}
+	return ids, nil
+}
+
+// salvageAllocated reads what it can of the allocated table of a damaged
+// index: every row up to the first unreadable page, or none when the file
+// is not a database at all.
+func salvageAllocated(path string) []string {
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?mode=ro")
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id FROM allocated`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) != nil {
+			break
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// open opens the index and the service over it; keep are ids to record
+// as allocated first (a new index taking back drawn ids).
+func open(ctx context.Context, opts Options, keep []string) (*docket.Service, error) {
 	idx, err := OpenIndex(ctx, opts.DB, opts.BusyRetries)
 	if err != nil {
 		return nil, err
 	}
+	if len(keep) > 0 {
+		err := idx.Write(ctx, func(w docket.Writer) error {
+			for _, id := range keep {
+				if _, err := w.Allocate(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("record drawn ids in the new index: %w", err)
+		}
+	}
 	if opts.Workflow != nil {
 		idx.finished = finishedOf(opts.Workflow)
 	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step})
+	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step,
+		Fallback: opts.fallback(), IDLog: IDLog(opts.DB)})
 }
 
 // stepHook, when set (by the fault-injection tests only, in a child
