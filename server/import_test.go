@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func sortDeps(m map[string]any) {
 // has written and rebuilds every input record from the docket record:
 // every key and every value is there.
 func TestBeadsImportLosesNoField(t *testing.T) {
-	for _, name := range []string{"beads-go.jsonl", "beads-dolt.jsonl", "unblock.jsonl"} {
+	for _, name := range []string{"beads-go.jsonl", "beads-current.jsonl", "beads-dolt.jsonl", "unblock.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			data, set := decodeFixture(t, name, "")
 			if set.Format != server.FormatBeads || !set.Detected {
@@ -141,7 +142,7 @@ func TestBeadsImportLosesNoField(t *testing.T) {
 // TestImportExportIsByteStable: the docket export of an imported file
 // reads back to the same records and writes the same bytes.
 func TestImportExportIsByteStable(t *testing.T) {
-	for _, c := range []struct{ name, format string }{{"beads-go.jsonl", ""}, {"beads-dolt.jsonl", ""}, {"unblock.jsonl", "beads"}, {"gh.json", ""}} {
+	for _, c := range []struct{ name, format string }{{"beads-go.jsonl", ""}, {"beads-current.jsonl", ""}, {"beads-dolt.jsonl", ""}, {"unblock.jsonl", "beads"}, {"gh.json", ""}} {
 		t.Run(c.name, func(t *testing.T) {
 			_, set := decodeFixture(t, c.name, c.format)
 			first, err := server.Canonical(set.Issues)
@@ -241,4 +242,81 @@ func errorsAs(err error, target **server.Problems) bool {
 		*target = p
 	}
 	return ok
+}
+
+// TestBeadsExportRoundTrip: beads' export imported, then written back with
+// ExportBeads (D59). What bd wrote (January's export, today's with
+// "_type" and the counts) with encoding/json comes back byte for
+// byte: the whole file when it is in id order, as bd export sorts it
+// (beads-go), each record's line otherwise (the seed project's file, in
+// creation order). The Dolt-era export, written with ", " and ": "
+// separators and its counts before the dependencies, comes back with every
+// key and every value of every record.
+func TestBeadsExportRoundTrip(t *testing.T) {
+	lines := func(b []byte) []string {
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	for _, c := range []struct {
+		name, format string
+		bytes, lines bool
+	}{{"beads-go.jsonl", "", true, true}, {"beads-current.jsonl", "", true, true}, {"unblock.jsonl", "beads", false, true}, {"beads-dolt.jsonl", "", false, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			data, set := decodeFixture(t, c.name, c.format)
+			got := server.ExportBeads(set.Issues)
+			switch {
+			case c.bytes:
+				if diff := cmp.Diff(string(data), string(got)); diff != "" {
+					t.Errorf("not byte-identical (-beads +exported):\n%s", diff)
+				}
+			case c.lines:
+				want, have := lines(data), lines(got)
+				slices.Sort(want)
+				if diff := cmp.Diff(want, have); diff != "" {
+					t.Errorf("a line is not byte-identical (-beads, sorted +exported):\n%s", diff)
+				}
+			default:
+				byID := map[string]any{}
+				for _, l := range lines(data) {
+					v := value(t, []byte(l))
+					byID[v.(map[string]any)["id"].(string)] = v
+				}
+				have := lines(got)
+				if len(have) != len(byID) {
+					t.Fatalf("%d records, want %d", len(have), len(byID))
+				}
+				for _, l := range have {
+					v := value(t, []byte(l))
+					id := v.(map[string]any)["id"].(string)
+					if diff := cmp.Diff(byID[id], v); diff != "" {
+						t.Errorf("%s differs (-beads +exported):\n%s", id, diff)
+					}
+				}
+				if bytes.Equal(data, got) {
+					t.Errorf("the Dolt-era file came back byte-identical: its separators are not encoding/json's, so the fixture has lost its shape")
+				}
+			}
+		})
+	}
+}
+
+// TestBeadsExportOfDocketRecords: records docket made are written in
+// beads' shape: depends-on is beads' blocks on the same record, blocks
+// moves to the blocked record, parent is parent-child, decisions stay,
+// version and schema go.
+func TestBeadsExportOfDocketRecords(t *testing.T) {
+	closed := "2026-03-02T00:00:00Z"
+	a := server.Issue{ID: "dk-a", Title: "Parser <drops> a pipe", Status: server.StatusClosed, Type: server.TypeBug, Priority: 1,
+		Labels: []string{"register"}, Decisions: []string{"D2"}, CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: closed, ClosedAt: &closed,
+		CloseReason: "fixed", Version: 3, Schema: server.Schema,
+		Deps:     []server.Dep{{Type: server.DepBlocks, ID: "dk-b"}, {Type: server.DepBlocks, ID: "dk-gone"}},
+		Comments: []server.Comment{{Time: "2026-03-01T01:00:00Z", Author: "ann", Text: "found it"}}}
+	b := server.Issue{ID: "dk-b", Title: "Child", Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
+		CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: "2026-03-01T00:00:00Z", Version: 1, Schema: server.Schema,
+		Deps: []server.Dep{{Type: server.DepParent, ID: "dk-a"}, {Type: server.DepDependsOn, ID: "dk-c"}}}
+	want := `{"id":"dk-a","title":"Parser \u003cdrops\u003e a pipe","status":"closed","priority":1,"issue_type":"bug","created_at":"2026-03-01T00:00:00Z","updated_at":"2026-03-02T00:00:00Z","closed_at":"2026-03-02T00:00:00Z","close_reason":"fixed","labels":["register"],"dependencies":[{"issue_id":"dk-gone","depends_on_id":"dk-a","type":"blocks"}],"comments":[{"issue_id":"dk-a","author":"ann","text":"found it","created_at":"2026-03-01T01:00:00Z"}],"decisions":["D2"]}
+{"id":"dk-b","title":"Child","status":"open","priority":2,"issue_type":"task","created_at":"2026-03-01T00:00:00Z","updated_at":"2026-03-01T00:00:00Z","dependencies":[{"issue_id":"dk-b","depends_on_id":"dk-a","type":"blocks"},{"issue_id":"dk-b","depends_on_id":"dk-c","type":"blocks"},{"issue_id":"dk-b","depends_on_id":"dk-a","type":"parent-child"}]}
+`
+	if diff := cmp.Diff(want, string(server.ExportBeads([]server.Issue{b, a}))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }

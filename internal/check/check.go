@@ -6,12 +6,14 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"go/token"
 	"path"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/config"
@@ -74,7 +76,9 @@ type Result struct {
 	Notes []string
 
 	opts     Options
-	prepared *prepared // the claims, validated once per run (CL006, CL007, CL009)
+	ctx      context.Context // cancelled: the run stops between files and claims
+	scanned  atomic.Int64    // files the scan has read
+	prepared *prepared       // the claims, validated once per run (CL006, CL007, CL009)
 	notesMu  sync.Mutex
 
 	budget       time.Duration
@@ -127,11 +131,19 @@ func (p *Pass) Reportf(pos token.Position, format string, args ...any) {
 // means the check could not be carried out (bad configuration, unreadable
 // register); problems in the register's content are findings.
 func Run(opts Options) (*Result, error) {
-	snap, err := snapshot.Load(opts.Dir)
+	return RunContext(context.Background(), opts)
+}
+
+// RunContext is Run, stopped when ctx is done: between decision files
+// while loading, between rules, claims and files while evaluating. A
+// stopped run returns ctx's error (errors.Is context.Canceled or
+// context.DeadlineExceeded) and no result (D54).
+func RunContext(ctx context.Context, opts Options) (*Result, error) {
+	snap, err := snapshot.LoadContext(ctx, opts.Dir)
 	if err != nil {
 		return nil, err
 	}
-	return RunRules(snap, opts, Rules...)
+	return RunRulesContext(ctx, snap, opts, Rules...)
 }
 
 // Claims evaluates the claims of snap (of one decision when decision is
@@ -145,12 +157,20 @@ func Claims(snap *snapshot.Snapshot, decision string) *Result {
 // RunRules runs rules, in order, on snap. Each rule also reports the parse
 // findings of the snapshot that carry its id.
 func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, error) {
-	res := &Result{Snapshot: snap, opts: opts, budget: opts.Budget}
+	return RunRulesContext(context.Background(), snap, opts, rules...)
+}
+
+// RunRulesContext is RunRules, stopped when ctx is done (see RunContext).
+func RunRulesContext(ctx context.Context, snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, error) {
+	res := &Result{Snapshot: snap, opts: opts, budget: opts.Budget, ctx: ctx}
 	if res.budget <= 0 {
 		res.budget = DefaultBudget
 	}
 	res.deadline = time.Now().Add(res.budget)
 	for _, rule := range rules {
+		if err := ctx.Err(); err != nil {
+			return nil, stoppedErr(err)
+		}
 		pass := &Pass{Rule: rule, Snap: snap, Opts: opts, res: res}
 		for _, f := range snap.ParseFindings {
 			if f.Check == rule.ID {
@@ -160,6 +180,9 @@ func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, e
 		if err := rule.Run(pass); err != nil {
 			return nil, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, stoppedErr(err) // a rule may have skipped work
 	}
 	res.Findings = diag.Dedupe(res.Findings)
 	sort.Slice(res.Claims, func(i, j int) bool {
@@ -172,6 +195,14 @@ func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, e
 	sort.Strings(res.Notes)
 	return res, nil
 }
+
+// stoppedErr wraps the error of a done context: the run stopped, and
+// errors.Is still finds context.Canceled or context.DeadlineExceeded.
+func stoppedErr(err error) error { return fmt.Errorf("check stopped: %w", err) }
+
+// stopped reports whether the run's context is done; work in progress then
+// ends at the next file or claim, and RunRulesContext returns its error.
+func (r *Result) stopped() bool { return r.ctx != nil && r.ctx.Err() != nil }
 
 // claimLess orders C2 before C10.
 func claimLess(a, b string) bool {

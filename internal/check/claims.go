@@ -105,6 +105,9 @@ func (r *Result) prepare() *prepared {
 		go func() {
 			defer wg.Done()
 			for c := range next {
+				if r.stopped() {
+					continue // drain: the run returns the context's error
+				}
 				if !c.prepareRow() {
 					c.kind = nil // cannot be evaluated
 				}
@@ -186,6 +189,9 @@ func claimRun(p *Pass) error {
 			continue
 		}
 		live = append(live, c)
+	}
+	if r.stopped() {
+		return stoppedErr(r.ctx.Err()) // prepare may have skipped rows
 	}
 	if err := r.scan(live); err != nil {
 		return err
@@ -276,10 +282,20 @@ func (r *Result) scan(all []*claim) error {
 		go func() {
 			defer wg.Done()
 			sc := &scratch{}
-			for f := range work {
-				if r.overBudget(f) {
-					continue // drain: the run has failed
+			// One read buffer per worker: scanFile keeps no byte of a file
+			// once it returns (hits copy their lines).
+			read := func(rel string, max int64) ([]byte, error) {
+				b, err := r.Repo.ReadFileInto(rel, max, sc.src)
+				if err == nil {
+					sc.src = b
 				}
+				return b, err
+			}
+			for f := range work {
+				if r.stopped() || r.overBudget(f) {
+					continue // drain: the run has failed or was stopped
+				}
+				r.scanned.Add(1)
 				g := groupOf[f]
 				var mm *multiMatcher
 				var idx []int
@@ -298,7 +314,7 @@ func (r *Result) scan(all []*claim) error {
 					})
 					mm, idx = g.mm, g.idx
 				}
-				if note := scanFile(r.Repo.ReadFile, f, g.ccs, mm, idx, sc); note != "" {
+				if note := scanFile(read, f, g.ccs, mm, idx, sc); note != "" {
 					r.note(note)
 				}
 			}
@@ -317,6 +333,9 @@ func (r *Result) scan(all []*claim) error {
 			sortHits(l)
 		}
 	}
+	if r.stopped() {
+		return stoppedErr(r.ctx.Err())
+	}
 	return r.budgetErr()
 }
 
@@ -334,8 +353,11 @@ func sortHits(hs []hit) {
 }
 
 // multiMin is the number of claims on one file from which one
-// multi-literal pass beats a bytes.Contains per claim.
-const multiMin = 4
+// multi-literal pass beats a bytes.Index per claim: building the automaton
+// costs a table row per literal byte, and bytes.Index is vectorised, so a
+// file named by a few claims (a Rust file with eight pub fn anchors) is
+// searched literal by literal.
+const multiMin = 32
 
 // DefaultBudget is how long one run may take when Options.Budget is zero.
 const DefaultBudget = 10 * time.Minute
@@ -369,6 +391,7 @@ func (r *Result) budgetErr() error {
 // at hand, its masked text and its line index, so a file costs no
 // allocation beyond its bytes.
 type scratch struct {
+	src     []byte // the file read (Repo.ReadFileInto)
 	regions codeline.Regions
 	mask    []byte
 	line    []byte
@@ -464,6 +487,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		found = mm.match(src)
 	}
 	cand := make([]bool, len(ccs))
+	// first[k] is where claim k's literal first occurs when no
+	// multi-literal pass ran: the search for candidate lines starts there.
+	first := make([]int, len(ccs))
 	anyCand := false
 	for k, cc := range ccs {
 		spec := cc.lines
@@ -478,7 +504,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if found[litIdx[k]] == nil {
 					continue
 				}
-			} else if !bytes.Contains(src, spec.literal) {
+			} else if first[k] = bytes.Index(src, spec.literal); first[k] < 0 {
 				continue
 			}
 		}
@@ -518,7 +544,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				if spec.skip.Covers(rel, u.Start, u.End) {
 					continue // a claim table's pattern cell is not prose
 				}
-				loc := spec.anchor.FindStringIndex(u.Text)
+				loc := spec.findString(u.Text)
 				if loc == nil {
 					continue
 				}
@@ -551,12 +577,12 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
 				scoped = sc.line
 			}
-			loc := spec.anchor.FindIndex(scoped)
+			loc := spec.find(scoped)
 			if loc == nil {
 				// A match outside the scope (in a comment for a code
 				// claim, in code for a comment claim) is kept for the
 				// message.
-				if len(cc.comment) < maxHits && spec.anchor.Match(src[start:end]) {
+				if len(cc.comment) < maxHits && spec.match(src[start:end]) {
 					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
 				}
 				return
@@ -589,6 +615,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			}
 			if found == nil || len(known) == maxKnown {
 				// More occurrences than the pass kept: find the rest.
+				if found == nil {
+					visit(first[k]) // found by the candidate search
+				}
 				for next < len(src) {
 					i := bytes.Index(src[next:], lit)
 					if i < 0 {

@@ -17,7 +17,9 @@ func (trackerKind) Name() string { return "tracker" }
 
 func (trackerKind) Doc() string {
 	return `Anchor is a tracker id that exists in the export; Require, when
-given, is the status it must have (open means not closed).`
+given, is the status it must have (open means not closed; a class name,
+closed, active, blocked or deferred, matches every status tracker.workflow
+maps onto it).`
 }
 
 func (trackerKind) Prepare(c *claim) bool {

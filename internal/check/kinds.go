@@ -235,8 +235,12 @@ type claim struct {
 
 // lineSpec is what a line-reading kind asks of the scan.
 type lineSpec struct {
-	anchor  *regexp.Regexp // per line
-	pattern string         // the anchor's source, for filterRE
+	// anchor is matched per line; nil when the anchor is a literal (exact),
+	// until re compiles it.
+	anchor  *regexp.Regexp
+	exact   *exactAnchor // the anchor when it is a literal: matched as bytes
+	reOnce  sync.Once
+	pattern string // the anchor's source, for filterRE
 	filter  *regexp.Regexp
 	once    sync.Once
 	literal []byte // every anchor match contains it; may be empty
@@ -320,22 +324,30 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		return false
 	}
 	var ok bool
-	if spec.anchor, ok = c.compileRE("anchor", row.Anchor); !ok {
-		return false
-	}
-	if spec.anchor.MatchString("") {
-		// An empty match satisfies every line: the claim could never
-		// fail. The usual cause is an unescaped | in a table cell.
-		c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
-		return false
-	}
 	spec.pattern = row.Anchor
-	lit, insts := analyse(row.Anchor)
-	spec.literal = []byte(lit)
-	if prefix, _ := spec.anchor.LiteralPrefix(); prefix == "" {
-		// Without a literal prefix the matcher tracks up to insts states
-		// at every byte of a line; with one it skips to the prefix.
-		spec.cost = insts
+	if exact, isLit := exactLiteral(row.Anchor); isLit {
+		// A literal anchor (between ^ and $ or not) is searched for as
+		// bytes: no regular expression is compiled unless prove asks for
+		// one, so ten thousand literal claims cost no compile (D56).
+		spec.exact = &exact
+		spec.literal = exact.text
+	} else {
+		if spec.anchor, ok = c.compileRE("anchor", row.Anchor); !ok {
+			return false
+		}
+		if spec.anchor.MatchString("") {
+			// An empty match satisfies every line: the claim could never
+			// fail. The usual cause is an unescaped | in a table cell.
+			c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
+			return false
+		}
+		lit, insts := analyse(row.Anchor)
+		spec.literal = []byte(lit)
+		if prefix, _ := spec.anchor.LiteralPrefix(); prefix == "" {
+			// Without a literal prefix the matcher tracks up to insts states
+			// at every byte of a line; with one it skips to the prefix.
+			spec.cost = insts
+		}
 	}
 	if req := row.Require; req != "" {
 		if strings.HasPrefix(req, "!") {
@@ -382,6 +394,42 @@ func (c *claim) noFiles() bool {
 	}
 	c.fail(c.c.CellPos("path"), "Path %s matches no file", quoteRE(c.c.Path))
 	return true
+}
+
+// find returns the first match of the anchor in line as [start, end), or
+// nil.
+func (s *lineSpec) find(line []byte) []int {
+	if s.exact != nil {
+		return s.exact.find(line)
+	}
+	return s.anchor.FindIndex(line)
+}
+
+// match reports whether the anchor matches somewhere in line.
+func (s *lineSpec) match(line []byte) bool {
+	if s.exact != nil {
+		return s.exact.find(line) != nil
+	}
+	return s.anchor.Match(line)
+}
+
+// findString is find on a string (a prose unit).
+func (s *lineSpec) findString(text string) []int {
+	if s.exact != nil {
+		return s.exact.find([]byte(text))
+	}
+	return s.anchor.FindStringIndex(text)
+}
+
+// re returns the anchor as a compiled regular expression (prove's samples
+// need one), compiling a literal anchor on first use.
+func (s *lineSpec) re() *regexp.Regexp {
+	s.reOnce.Do(func() {
+		if s.anchor == nil {
+			s.anchor = regexp.MustCompile(s.pattern) // it parsed in exactLiteral
+		}
+	})
+	return s.anchor
 }
 
 // filterRE is the anchor as a whole-file prefilter, (?m), compiled only for

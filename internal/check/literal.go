@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"regexp/syntax"
 )
 
@@ -12,6 +13,66 @@ import (
 func requiredLiteral(pattern string) string {
 	lit, _ := analyse(pattern)
 	return lit
+}
+
+// exactAnchor is an anchor that matches one literal string, with no case
+// folding, optionally only at the start and/or the end of the line: such
+// an anchor needs no regular expression.
+type exactAnchor struct {
+	text           []byte
+	atStart, atEnd bool // ^ and $ (without (?m), they hold at the line's ends)
+}
+
+// exactLiteral returns pattern as an exactAnchor when it is one: a literal,
+// possibly between ^ and $. A pattern that does not parse is not one
+// (compiling it reports the error).
+func exactLiteral(pattern string) (exactAnchor, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return exactAnchor{}, false
+	}
+	re = re.Simplify()
+	var e exactAnchor
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	if len(subs) > 0 && subs[0].Op == syntax.OpBeginText {
+		e.atStart, subs = true, subs[1:]
+	}
+	if len(subs) > 0 && subs[len(subs)-1].Op == syntax.OpEndText {
+		e.atEnd, subs = true, subs[:len(subs)-1]
+	}
+	if len(subs) != 1 || subs[0].Op != syntax.OpLiteral || subs[0].Flags&syntax.FoldCase != 0 || len(subs[0].Rune) == 0 {
+		return exactAnchor{}, false
+	}
+	e.text = []byte(string(subs[0].Rune))
+	return e, true
+}
+
+// find returns where the anchor first matches line, as [start, end), or
+// nil: what the regular expression's FindIndex returns.
+func (e *exactAnchor) find(line []byte) []int {
+	n := len(e.text)
+	switch {
+	case e.atStart && e.atEnd:
+		if bytes.Equal(line, e.text) {
+			return []int{0, n}
+		}
+	case e.atStart:
+		if bytes.HasPrefix(line, e.text) {
+			return []int{0, n}
+		}
+	case e.atEnd:
+		if bytes.HasSuffix(line, e.text) {
+			return []int{len(line) - n, len(line)}
+		}
+	default:
+		if i := bytes.Index(line, e.text); i >= 0 {
+			return []int{i, i + n}
+		}
+	}
+	return nil
 }
 
 // analyse returns the literal every match of pattern contains (see

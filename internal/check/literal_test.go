@@ -1,6 +1,10 @@
 package check
 
-import "testing"
+import (
+	"reflect"
+	"regexp"
+	"testing"
+)
 
 func TestRequiredLiteral(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -16,6 +20,62 @@ func TestRequiredLiteral(t *testing.T) {
 	} {
 		if got := requiredLiteral(tc.in); got != tc.want {
 			t.Errorf("requiredLiteral(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestExactLiteral: an anchor that is one literal string, possibly between
+// ^ and $, is matched as bytes, and finds what its regular expression finds
+// on every line.
+func TestExactLiteral(t *testing.T) {
+	lines := []string{"", "needle()", "x := needle() + needle()", "Needle()", "needle(", "é needle() é", "func recoverID(id string)", "a.b", "axb", "    pub fn len(&self) -> usize {", "pub fn len(&self) -> usize {", "needle()needle()"}
+	for _, tc := range []struct {
+		pat   string
+		exact bool
+	}{
+		{`needle\(\)`, true},
+		{`func recoverID\(`, true},
+		{`a\.b`, true},
+		{`é`, true},
+		{`^needle\(\)$`, true},
+		{`^needle`, true},
+		{`needle\(\)$`, true},
+		{`^    pub fn len\(&self\) -> usize \{$`, true},
+		{`^pub fn len`, true},
+		{`\{$`, true},
+		{`a.b`, false},
+		{`(?i)needle`, false},
+		{`needle\b`, false},
+		{`(?m)^needle`, false},
+		{`^$`, false},
+		{`^`, false},
+		{`needle|x`, false},
+		{`(needle)`, false}, // a capture is not simplified away: compiled
+		{`needle(`, false},  // does not parse: compileRE reports it
+	} {
+		e, ok := exactLiteral(tc.pat)
+		if ok != tc.exact {
+			t.Errorf("exactLiteral(%q) = %+v, %v; want exact %v", tc.pat, e, ok, tc.exact)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		re := regexp.MustCompile(tc.pat)
+		spec := &lineSpec{exact: &e, pattern: tc.pat}
+		for _, l := range lines {
+			if got, want := spec.find([]byte(l)), re.FindIndex([]byte(l)); !reflect.DeepEqual(got, want) {
+				t.Errorf("%q on %q: find = %v, regexp finds %v", tc.pat, l, got, want)
+			}
+			if got, want := spec.findString(l), re.FindStringIndex(l); !reflect.DeepEqual(got, want) {
+				t.Errorf("%q on %q: findString = %v, regexp finds %v", tc.pat, l, got, want)
+			}
+			if got, want := spec.match([]byte(l)), re.MatchString(l); got != want {
+				t.Errorf("%q on %q: match = %v, regexp %v", tc.pat, l, got, want)
+			}
+		}
+		if spec.re().String() != tc.pat {
+			t.Errorf("re() = %q, want the anchor %q", spec.re(), tc.pat)
 		}
 	}
 }

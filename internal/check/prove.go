@@ -265,7 +265,7 @@ func everyMutants(cc *claim) []mutant {
 // absentMutants insert one sample of the forbidden pattern into the first
 // file of the claim's Path, where the claim's scope reads it.
 func absentMutants(cc *claim) []mutant {
-	sample, ok := sampleMatch(cc.lines.anchor)
+	sample, ok := sampleMatch(cc.lines.re())
 	if !ok || len(cc.files) == 0 {
 		return nil
 	}

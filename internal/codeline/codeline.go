@@ -109,6 +109,10 @@ func (r *Regions) InTest(off int) bool {
 	return i < len(r.Tests) && r.Tests[i].Start <= off
 }
 
+// spanHint is the bytes of source per region Scan reserves room for: a
+// comment on every line of 32 bytes fits without growing.
+const spanHint = 32
+
 // Lexer reads one language family.
 type Lexer struct {
 	name        string
@@ -123,6 +127,12 @@ func (l *Lexer) Name() string { return l.name }
 func (l *Lexer) Scan(src []byte, r *Regions) {
 	r.reset(l)
 	if l.scan != nil {
+		if hint := len(src) / spanHint; cap(r.Spans) < hint {
+			// One allocation for the file instead of a dozen doublings of
+			// a slice of millions of bytes, each copied and collected; at
+			// least twofold, as the next file may be a little larger.
+			r.Spans = make([]Region, 0, max(hint, 2*cap(r.Spans)))
+		}
 		l.scan(src, r)
 	}
 }

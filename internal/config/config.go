@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claimslint/claimslint/server"
 	"gopkg.in/yaml.v2"
 )
 
@@ -31,6 +32,14 @@ type Tracker struct {
 	Export   string   `yaml:"export"`
 	Format   string   `yaml:"format"`
 	Prefixes []string `yaml:"prefixes"`
+	// Workflow maps statuses outside docket's set onto docket's classes
+	// (open, active, blocked, deferred, closed), over
+	// server.DefaultWorkflow (D57): docket's ready and list, docket mcp
+	// and claimslint's tracker reader all read it.
+	Workflow map[string]string `yaml:"workflow"`
+	// Classes is Workflow parsed over server.DefaultWorkflow; Load and
+	// Parse fill it.
+	Classes server.Workflow `yaml:"-"`
 }
 
 // Config is the parsed .claimslint.yml. All paths are repository-relative
@@ -107,6 +116,7 @@ func (c Config) ClaimsDir() string {
 // Default returns the settings used when no .claimslint.yml exists; they are
 // the ones the README documents.
 func Default() Config {
+	classes, _ := server.DefaultWorkflow.With(nil) // a copy: callers may not share the default
 	return Config{
 		Register:  "docs/PRD.md",
 		Decisions: "docs/decisions",
@@ -114,6 +124,7 @@ func Default() Config {
 			Export:   ".knowledge/tracker/issues.jsonl",
 			Format:   FormatDocket,
 			Prefixes: []string{"dk"},
+			Classes:  classes,
 		},
 		RangeSites: []string{"docs/PRD.md"},
 		Scripts:    "checks/**",
@@ -196,6 +207,12 @@ func Parse(data []byte, base Config) (Config, error) {
 	if err := cfg.validate(); err != nil {
 		return base, fmt.Errorf("%s: %w", FileName, err)
 	}
+	// tracker.workflow adds to docket's default mapping, like statuses.
+	w, err := server.DefaultWorkflow.With(cfg.Tracker.Workflow)
+	if err != nil {
+		return base, fmt.Errorf("%s: %w", FileName, err)
+	}
+	cfg.Tracker.Classes = w
 	return cfg, nil
 }
 

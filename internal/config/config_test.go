@@ -34,6 +34,15 @@ func TestParse(t *testing.T) {
 			c.Statuses["draft"] = "rejected"
 		}},
 		{name: "status mapped to a non-status", in: "statuses: {parked: later}\n", err: `statuses: "parked" maps to "later"`},
+		{name: "workflow adds to docket's", in: "tracker:\n  workflow:\n    review: blocked\n    done: closed\n    hooked: open\n", want: func(c *Config) {
+			c.Tracker.Workflow = map[string]string{"review": "blocked", "done": "closed", "hooked": "open"}
+			c.Tracker.Classes["review"] = "blocked"
+			c.Tracker.Classes["done"] = "closed"
+			c.Tracker.Classes["hooked"] = "open"
+		}},
+		{name: "workflow class unknown", in: "tracker: {workflow: {review: later}}\n", err: `tracker.workflow: "review": class "later": use one of open, active, blocked, deferred, closed`},
+		{name: "workflow remaps docket's own", in: "tracker: {workflow: {closed: open}}\n", err: `"closed" is docket's own status and always counts as closed`},
+		{name: "workflow every problem", in: "tracker: {workflow: {Review: open, x: y}}\n", err: "\"Review\" is not a status a record can carry: use lower-case letters, digits, - and _, starting with a letter\ntracker.workflow: \"x\": class \"y\""},
 		{name: "status redefined", in: "statuses: {accepted: proposed}\n", err: `"accepted" is itself a status`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // "..", so nothing outside Root is ever opened (D9). It costs one system
 // call per component, where a Lstat of every prefix costs one per prefix
 // and component (D56).
-func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
+func (r *Repo) readNoLinks(rel string, limit int64, buf []byte) ([]byte, error) {
 	fd, err := r.openNoLinks(rel)
 	if err != nil {
 		return nil, err
@@ -37,12 +37,28 @@ func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrNotRegular, fs.FileMode(0).Type()|modeType(st.Mode))
 	}
-	if max > 0 && st.Size > max {
-		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size, max)
+	if limit > 0 && st.Size > limit {
+		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size, limit)
 	}
 	// The file may grow between the Fstat and the read: read one byte
 	// more than it had, and keep reading while there is room.
-	buf := make([]byte, 0, st.Size+1)
+	switch {
+	case int64(cap(buf)) > st.Size:
+		buf = buf[:0] // the caller's storage (ReadFileInto)
+	case buf != nil:
+		// A reused buffer grows at least twofold, so a scan of files of
+		// rising sizes allocates a few times, not once per file.
+		n := 2 * int64(cap(buf))
+		if limit > 0 && n > limit+1 {
+			n = limit + 1
+		}
+		if n < st.Size+1 {
+			n = st.Size + 1
+		}
+		buf = make([]byte, 0, n)
+	default:
+		buf = make([]byte, 0, st.Size+1)
+	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -58,8 +74,8 @@ func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
 			break
 		}
 		buf = buf[:len(buf)+n]
-		if max > 0 && int64(len(buf)) > max {
-			return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, max)
+		if limit > 0 && int64(len(buf)) > limit {
+			return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, limit)
 		}
 	}
 	return buf, nil

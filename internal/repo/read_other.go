@@ -6,6 +6,6 @@ package repo
 // os.Root and a Lstat of every component.
 const fastRead = false
 
-func (r *Repo) readNoLinks(rel string, max int64) ([]byte, error) {
+func (r *Repo) readNoLinks(rel string, max int64, buf []byte) ([]byte, error) {
 	panic("repo: readNoLinks without fastRead")
 }

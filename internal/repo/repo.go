@@ -224,7 +224,15 @@ var ErrNotRegular = errors.New("not a regular file")
 // at any parent directory, can never be read as code. Files over max bytes
 // (when max > 0) are refused with ErrTooLarge.
 func (r *Repo) ReadFile(rel string, max int64) ([]byte, error) {
-	return r.read(rel, max, false)
+	return r.read(rel, max, false, nil)
+}
+
+// ReadFileInto is ReadFile reading into buf's storage when it has room for
+// the file: a scan that reads a thousand files one after the other
+// allocates (and zeroes) one buffer, not one per file. The bytes of the
+// previous call with the same buf are overwritten.
+func (r *Repo) ReadFileInto(rel string, max int64, buf []byte) ([]byte, error) {
+	return r.read(rel, max, false, buf)
 }
 
 // ReadDoc reads rel for documents the configuration names explicitly (the
@@ -233,7 +241,7 @@ func (r *Repo) ReadFile(rel string, max int64) ([]byte, error) {
 // a legitimate layout, and refuses with ErrOutside a path that any of its
 // components leads out of the repository.
 func (r *Repo) ReadDoc(rel string, max int64) ([]byte, error) {
-	return r.read(rel, max, true)
+	return r.read(rel, max, true, nil)
 }
 
 // ErrOutside is returned by ReadDoc for a path that resolves outside the
@@ -244,13 +252,13 @@ var ErrOutside = errors.New("outside the repository")
 // leaves Root, even one that a concurrent change turns into a link between
 // the checks below and the open. Without follow, every component is first
 // checked with Lstat and a symbolic link anywhere is refused.
-func (r *Repo) read(rel string, max int64, follow bool) ([]byte, error) {
+func (r *Repo) read(rel string, max int64, follow bool, buf []byte) ([]byte, error) {
 	name := filepath.FromSlash(rel)
 	if !filepath.IsLocal(name) {
 		return nil, fmt.Errorf("%w: %s is not a path inside the repository", ErrOutside, rel)
 	}
 	if !follow && fastRead {
-		return r.readNoLinks(filepath.ToSlash(filepath.Clean(name)), max)
+		return r.readNoLinks(filepath.ToSlash(filepath.Clean(name)), max, buf)
 	}
 	root, err := os.OpenRoot(r.Root)
 	if err != nil {

@@ -125,3 +125,51 @@ func readNeverLeavesRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileInto: the file's bytes land in the caller's buffer when it
+// has room, a larger file gets a new buffer at least twice as large, and
+// the limits and the no-link rule still hold.
+func TestReadFileInto(t *testing.T) {
+	dir := t.TempDir()
+	for name, n := range map[string]int{"small.go": 10, "mid.go": 300, "big.go": 5000} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a' + byte(i%26)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("small.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 1000)
+	got, err := r.ReadFileInto("mid.go", 0, buf)
+	if err != nil || len(got) != 300 || got[299] != 'a'+byte(299%26) {
+		t.Fatalf("mid.go: %d bytes, %v", len(got), err)
+	}
+	if fastRead && &got[0] != &buf[:1][0] {
+		t.Error("mid.go fits the buffer but was read into a new one")
+	}
+	got, err = r.ReadFileInto("small.go", 0, got)
+	if err != nil || string(got) != "abcdefghij" {
+		t.Fatalf("small.go after mid.go: %q, %v", got, err)
+	}
+	got, err = r.ReadFileInto("big.go", 0, got)
+	if err != nil || len(got) != 5000 || got[4999] != 'a'+byte(4999%26) {
+		t.Fatalf("big.go: %d bytes, %v", len(got), err)
+	}
+	if fastRead && cap(got) < 5001 {
+		t.Errorf("big.go: cap %d, want room for the file and one byte", cap(got))
+	}
+	if _, err := r.ReadFileInto("big.go", 100, got); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("big.go over its limit: %v, want ErrTooLarge", err)
+	}
+	if _, err := r.ReadFileInto("link.go", 0, got); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("link.go: %v, want ErrNotRegular", err)
+	}
+}

@@ -99,9 +99,15 @@ func Write(w io.Writer, o Options) error {
 			checkFindings = append(checkFindings, f)
 		}
 	}
+	text, err := format.New("text", nil, "")
+	if err != nil {
+		return err
+	}
 	for _, f := range checkFindings {
+		// One finding at a time: each is one list item, even when a file
+		// name carries a line break.
 		var b strings.Builder
-		if err := format.Text(&b, []diag.Finding{f}); err != nil {
+		if err := text.Format(&b, []diag.Finding{f}); err != nil {
 			return err
 		}
 		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n")})

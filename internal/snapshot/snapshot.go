@@ -11,15 +11,18 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -81,12 +84,23 @@ type Snapshot struct {
 
 	globMu sync.Mutex
 	globs  map[string][]string
+
+	ctx context.Context // done: Load stops between decision files
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
 // (bad configuration, unreadable register or export); problems in the
 // content of the files are Findings.
 func Load(dir string) (*Snapshot, error) {
+	return LoadContext(context.Background(), dir)
+}
+
+// LoadContext is Load, stopped between decision files when ctx is done; it
+// then returns ctx's error.
+func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cfg, err := config.Load(dir)
 	if err != nil {
 		return nil, err
@@ -95,9 +109,12 @@ func Load(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Dir: dir, Config: cfg, Repo: rp, docs: map[string]*Doc{}}
+	s := &Snapshot{Dir: dir, Config: cfg, Repo: rp, docs: map[string]*Doc{}, ctx: ctx}
 	if err := s.load(); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // some decision files were skipped
 	}
 	return s, nil
 }
@@ -123,6 +140,19 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 	if d, ok := s.docs[rel]; ok {
 		return d
 	}
+	return s.keepDoc(readDoc(rel, read))
+}
+
+// keepDoc adds d to the corpus, after the documents already in it.
+func (s *Snapshot) keepDoc(d *Doc) *Doc {
+	s.docs[d.Path] = d
+	s.order = append(s.order, d.Path)
+	return d
+}
+
+// readDoc reads rel and prepares its line index and fence mask; it touches
+// no Snapshot state, so decision files are read on all cores.
+func readDoc(rel string, read func(string, int64) ([]byte, error)) *Doc {
 	d := &Doc{Path: rel}
 	data, err := read(rel, MaxMarkdown)
 	if err != nil {
@@ -132,8 +162,6 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 		d.Lines = register.NewLines(rel, data)
 		d.Fenced = maskFences(data)
 	}
-	s.docs[rel] = d
-	s.order = append(s.order, rel)
 	return d
 }
 
@@ -172,6 +200,7 @@ func (s *Snapshot) load() error {
 	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
 
 	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
+	var files []string
 	for _, f := range s.Repo.Files {
 		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") || !s.Repo.Present(f) {
 			continue
@@ -184,8 +213,9 @@ func (s *Snapshot) load() error {
 			}
 			continue
 		}
-		s.addDecision(f, "decision file", register.ParseDecision)
+		files = append(files, f)
 	}
+	s.addDecisions(files)
 	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
 		a, b := register.IDNumber(s.Decisions[i].FileID), register.IDNumber(s.Decisions[j].FileID)
@@ -226,7 +256,7 @@ func (s *Snapshot) load() error {
 		switch {
 		case err == nil:
 			var fs []diag.Finding
-			s.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data)
+			s.Export, fs = tracker.Parse(exp, cfg.Tracker.Format, data, cfg.Tracker.Classes)
 			s.ParseFindings = append(s.ParseFindings, fs...)
 		case errors.Is(err, fs.ErrNotExist):
 			// Reported by the tracker rule only if an id needs resolving.
@@ -324,12 +354,66 @@ func (s *Snapshot) errorf(pos token.Position, rule, format string, args ...any) 
 // addDecision reads one decision file once and parses it with parse; an
 // unreadable file is a finding at its first line.
 func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byte) *register.Decision) *register.Decision {
-	doc := s.addDoc(f, s.Repo.ReadFile)
+	if doc, ok := s.docs[f]; ok {
+		return s.keepDecision(doc, what, nil, false, parse)
+	}
+	doc := readDoc(f, s.Repo.ReadFile)
+	return s.keepDecision(doc, what, nil, true, parse)
+}
+
+// addDecisions reads and parses the decision files files, each once, on
+// all cores (a register of a thousand decisions is mostly Markdown
+// parsing), then adds them in the order given, as addDecision does.
+func (s *Snapshot) addDecisions(files []string) {
+	docs := make([]*Doc, len(files))
+	parsed := make([]*register.Decision, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if s.ctx.Err() != nil {
+					return // LoadContext returns the context's error
+				}
+				if _, ok := s.docs[files[i]]; ok {
+					continue // already read (not for a decision file today); added below
+				}
+				docs[i] = readDoc(files[i], s.Repo.ReadFile)
+				if docs[i].Err == nil {
+					parsed[i] = register.ParseDecision(files[i], docs[i].Src)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if s.ctx.Err() != nil {
+		return
+	}
+	for i, f := range files {
+		if docs[i] == nil {
+			s.addDecision(f, "decision file", register.ParseDecision)
+			continue
+		}
+		s.keepDecision(docs[i], "decision file", parsed[i], true, register.ParseDecision)
+	}
+}
+
+// keepDecision adds doc (to the corpus when add) and its decision, parsing
+// it with parse unless d is already parsed; an unreadable file is a finding
+// at its first line.
+func (s *Snapshot) keepDecision(doc *Doc, what string, d *register.Decision, add bool, parse func(path string, src []byte) *register.Decision) *register.Decision {
+	if add {
+		s.keepDoc(doc)
+	}
 	if doc.Err != nil {
-		s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Markdown, "cannot read %s: %v", what, doc.Err)
+		s.errorf(token.Position{Filename: doc.Path, Line: 1, Column: 1}, ruleid.Markdown, "cannot read %s: %v", what, doc.Err)
 		return nil
 	}
-	d := parse(f, doc.Src)
+	if d == nil {
+		d = parse(doc.Path, doc.Src)
+	}
 	if d.HasCounted {
 		doc.Counted, doc.counted = d.Counted, true // one parse: no second one for the counts
 	}

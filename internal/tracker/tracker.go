@@ -9,11 +9,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/server"
 )
 
 // MaxExport bounds the size of a tracker export claimslint reads. An export
@@ -29,27 +31,34 @@ type Issue struct {
 	ID     string
 	Title  string
 	Status string // lower case: open, in_progress, blocked, deferred, closed, tombstone...
+	// Class is where Status stands in the configured workflow (D57).
+	Class server.Class
 	// Decisions lists the D-ids the issue says it carries (docket only).
 	Decisions []string
 	Line      int
 }
 
-// Closed reports whether the issue is finished (closed, or deleted as a
-// beads tombstone).
-func (i Issue) Closed() bool { return i.Status == "closed" || i.Status == "tombstone" }
+// Closed reports whether the issue is finished: its status is mapped onto
+// the closed class (closed, a beads tombstone, or whatever the repository's
+// tracker.workflow maps there).
+func (i Issue) Closed() bool { return i.Class == server.ClassClosed }
 
 // Satisfies reports whether the issue's status meets a claim's Require:
-// "open" means any status that is not closed; other words must match
-// exactly.
+// "open" means any status that is not closed; a class name (closed,
+// active, blocked, deferred) matches every status the workflow maps onto
+// it; other words must match the status exactly.
 func (i Issue) Satisfies(want string) bool {
 	want = strings.ToLower(strings.TrimSpace(want))
-	switch want {
-	case "":
+	switch {
+	case want == "":
 		return true
-	case "open":
+	case want == "open":
 		return !i.Closed()
+	case i.Status == want:
+		return true
 	default:
-		return i.Status == want
+		_, err := server.ParseClass(want)
+		return err == nil && i.Class == server.Class(want)
 	}
 }
 
@@ -81,11 +90,37 @@ type ghRecord struct {
 	State  string `json:"state"`
 }
 
-// Parse reads an export's bytes in the given format. Records that cannot be
-// read are returned as findings at their line; the rest still resolve.
-func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
-	e := &Export{Path: path, Issues: map[string]Issue{}}
-	var fs []diag.Finding
+// Parse reads an export's bytes in the given format, classing each status
+// with w (nil means server.DefaultWorkflow). Records that cannot be read
+// are returned as findings at their line; the rest still resolve. A status
+// w does not map is a warning at its first line: it counts as unfinished.
+func Parse(path, format string, data []byte, w server.Workflow) (e *Export, fs []diag.Finding) {
+	if w == nil {
+		w = server.DefaultWorkflow
+	}
+	e = &Export{Path: path, Issues: map[string]Issue{}}
+	type first struct{ line, n int }
+	unmapped := map[server.Status]*first{}
+	class := func(status string, line int) server.Class {
+		c, ok := w.Class(server.Status(status))
+		if !ok {
+			if u := unmapped[server.Status(status)]; u != nil {
+				u.n++
+			} else {
+				unmapped[server.Status(status)] = &first{line, 1}
+			}
+		}
+		return c
+	}
+	defer func() {
+		sts := w.Unmapped(keys(unmapped))
+		slices.SortStableFunc(sts, func(a, b server.Status) int { return unmapped[a].line - unmapped[b].line })
+		for _, st := range sts {
+			u := unmapped[st]
+			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: u.line, Column: 1}, Check: ruleid.Tracker,
+				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", server.UnmappedNote([]server.Status{st}), u.n)})
+		}
+	}()
 	bad := func(line int, format string, args ...any) {
 		fs = append(fs, diag.Finding{
 			Pos:      token.Position{Filename: path, Line: line, Column: 1},
@@ -104,7 +139,8 @@ func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
 		open := 0
 		for _, r := range recs {
 			id := "#" + strconv.Itoa(r.Number)
-			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: strings.ToLower(r.State), Line: 1}
+			st := strings.ToLower(r.State)
+			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: st, Class: class(st, 1), Line: 1}
 			if strings.EqualFold(r.State, "open") {
 				open++
 			}
@@ -146,11 +182,20 @@ func Parse(path, format string, data []byte) (*Export, []diag.Finding) {
 				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
 				continue
 			}
-			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: strings.ToLower(r.Status), Decisions: r.Decisions, Line: n}
+			st := strings.ToLower(r.Status)
+			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
 		}
 		if err := sc.Err(); err != nil {
 			bad(n+1, "tracker export unreadable after line %d: %v", n, err)
 		}
 	}
 	return e, fs
+}
+
+func keys[V any](m map[server.Status]V) []server.Status {
+	out := make([]server.Status, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -1,11 +1,14 @@
 package tracker
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/server"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestParse(t *testing.T) {
@@ -23,7 +26,7 @@ func TestParse(t *testing.T) {
 		{"github not an array", "github", `{}`, "#1", "", false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, fs := Parse("x.jsonl", tc.format, []byte(tc.data))
+			e, fs := Parse("x.jsonl", tc.format, []byte(tc.data), nil)
 			if len(fs) != tc.findings {
 				t.Fatalf("%d findings, want %d: %v", len(fs), tc.findings, fs)
 			}
@@ -48,8 +51,14 @@ func TestSatisfies(t *testing.T) {
 		{"open", "closed", false},
 		{"open", "", true},
 		{"deferred", "Deferred", true},
+		{"pinned", "deferred", true},
+		{"pinned", "pinned", true},
+		{"hooked", "deferred", false},
+		{"review", "open", true},
+		{"review", "closed", false},
 	} {
-		if got := (Issue{Status: tc.status}).Satisfies(tc.want); got != tc.ok {
+		c, _ := server.DefaultWorkflow.Class(server.Status(tc.status))
+		if got := (Issue{Status: tc.status, Class: c}).Satisfies(tc.want); got != tc.ok {
 			t.Errorf("%s satisfies %q = %v, want %v", tc.status, tc.want, got, tc.ok)
 		}
 	}
@@ -67,7 +76,7 @@ func TestRealShapes(t *testing.T) {
 		}
 		return b
 	}
-	e, fs := Parse("issues.jsonl", "beads", read("beads-issues.jsonl"))
+	e, fs := Parse("issues.jsonl", "beads", read("beads-issues.jsonl"), nil)
 	if len(fs) != 0 || len(e.Issues) != 3 {
 		t.Fatalf("beads: %d issues, findings %v", len(e.Issues), fs)
 	}
@@ -78,7 +87,7 @@ func TestRealShapes(t *testing.T) {
 		t.Errorf("in_progress must count as open: %+v", iss)
 	}
 
-	e, fs = Parse("gh.json", "github", read("gh-all.json"))
+	e, fs = Parse("gh.json", "github", read("gh-all.json"), nil)
 	if len(fs) != 0 {
 		t.Fatalf("gh --state all: unexpected findings %v", fs)
 	}
@@ -86,7 +95,7 @@ func TestRealShapes(t *testing.T) {
 		t.Errorf("#12 should be closed: %+v %v", iss, ok)
 	}
 
-	_, fs = Parse("gh.json", "github", read("gh-default.json"))
+	_, fs = Parse("gh.json", "github", read("gh-default.json"), nil)
 	var msgs []string
 	for _, f := range fs {
 		if f.Severity != diag.SeverityWarning {
@@ -97,5 +106,47 @@ func TestRealShapes(t *testing.T) {
 	all := strings.Join(msgs, "\n")
 	if len(fs) != 1 || !strings.Contains(all, "probably truncated") || !strings.Contains(all, "every issue in it is OPEN") {
 		t.Errorf("gh default export not flagged:\n%s", all)
+	}
+}
+
+// TestWorkflow: the configured workflow decides what is closed, and a
+// status it does not map is a warning at its first line, once per status,
+// with its count; the record still resolves and counts as unfinished.
+func TestWorkflow(t *testing.T) {
+	w, err := server.DefaultWorkflow.With(map[string]string{"done": "closed", "hooked": "open"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := `{"id":"bd-1","status":"done"}
+{"id":"bd-2","status":"review"}
+{"id":"bd-3","status":"hooked"}
+{"id":"bd-4","status":"review"}
+{"id":"bd-5","status":"qa"}
+`
+	e, fs := Parse("i.jsonl", "beads", []byte(data), w)
+	var got []string
+	for _, f := range fs {
+		if f.Severity != diag.SeverityWarning {
+			t.Errorf("an unmapped status is a warning, not %s", f.Severity)
+		}
+		got = append(got, fmt.Sprintf("%d: %s", f.Pos.Line, f.Message))
+	}
+	want := []string{
+		"2: status review is not in the workflow, so counted as active (unfinished, never ready); map it under tracker.workflow in .claimslint.yml onto open, active, blocked, deferred or closed (2 record(s), the first on this line)",
+		"5: status qa is not in the workflow, so counted as active (unfinished, never ready); map it under tracker.workflow in .claimslint.yml onto open, active, blocked, deferred or closed (1 record(s), the first on this line)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	for id, closed := range map[string]bool{"bd-1": true, "bd-2": false, "bd-3": false, "bd-5": false} {
+		iss, ok := e.Lookup(id)
+		if !ok || iss.Closed() != closed || iss.Satisfies("open") == closed {
+			t.Errorf("%s: %+v closed=%v, want %v", id, iss, iss.Closed(), closed)
+		}
+	}
+	// The default workflow does not know done: it stays unfinished.
+	e, fs = Parse("i.jsonl", "beads", []byte(data), nil)
+	if iss, _ := e.Lookup("bd-1"); iss.Closed() || len(fs) != 3 {
+		t.Errorf("default workflow: bd-1 %+v, %d findings", iss, len(fs))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
@@ -299,17 +300,43 @@ func (r *runner) now() time.Time {
 
 // open opens the store; prefix is only set by init.
 func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, error) {
-	db, export, _, err := r.paths()
+	db, export, root, err := r.paths()
+	if err != nil {
+		return nil, err
+	}
+	w, err := r.workflow(root)
 	if err != nil {
 		return nil, err
 	}
 	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now, Warn: warn})
+	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w})
 	if err != nil {
 		return nil, err
 	}
 	r.store = s
 	return s, nil
+}
+
+// workflow reads the status mapping from the repository's .claimslint.yml
+// (tracker.workflow, D57), the file claimslint reads it from: root is the
+// repository root, or "" when --db and --export were both given, in which
+// case the root above the working directory is used if there is one. No
+// repository or no file means docket's default workflow.
+func (r *runner) workflow(root string) (server.Workflow, error) {
+	if root == "" {
+		wd, err := r.env.Getwd()
+		if err != nil {
+			return server.DefaultWorkflow, nil
+		}
+		if root, err = findRoot(wd); err != nil {
+			return server.DefaultWorkflow, nil
+		}
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return nil, &exitError{ExitBadInput, fmt.Sprintf("%v (docket reads %s there; fix it, or run claimslint check to see the same error)", err, server.WorkflowKey)}
+	}
+	return cfg.Tracker.Classes, nil
 }
 
 func (r *runner) author() string {

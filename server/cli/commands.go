@@ -127,11 +127,12 @@ func commands() map[string]command {
 			flags: pageFlags, run: listing(server.ViewReady),
 		},
 		"export": {
-			name: "export", args: "[--check] [-o FILE|-]",
-			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.",
+			name: "export", args: "[--check] [-o FILE|-] [--format docket|beads]",
+			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.\nWith --format beads, write the records in beads' issues.jsonl shape (to stdout, or -o FILE), every field an import kept included.",
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.BoolVar(&o.check, "check", false, "compare instead of writing (for CI)")
 				fs.StringVar(&o.out, "o", "", "write the canonical export to this file, or - for stdout, instead of the export path")
+				fs.StringVar(&o.format, "format", server.FormatDocket, "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)")
 			},
 			run: runExport,
 		},
@@ -353,6 +354,13 @@ func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.Fla
 		if err != nil {
 			return flagError(err)
 		}
+		// A status the workflow does not map is reported on every
+		// listing, not mapped in silence (D57).
+		if u, err := s.Unmapped(ctx); err != nil {
+			return err
+		} else if len(u) > 0 {
+			fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", server.UnmappedNote(u))
+		}
 		if r.o.json && len(p.Fields) == 0 {
 			is, err := s.Records(ctx, page.Rows)
 			if err != nil {
@@ -560,8 +568,18 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 }
 
 func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "export [--check] [-o FILE|-]"); err != nil {
+	if err := needArgs(args, 0, "export [--check] [-o FILE|-] [--format docket|beads]"); err != nil {
 		return err
+	}
+	switch r.o.format {
+	case server.FormatDocket:
+	case server.FormatBeads:
+		if r.o.check {
+			return &exitError{ExitBadInput, "--check compares the canonical docket export; it takes no --format beads"}
+		}
+		return r.exportBeads(ctx)
+	default:
+		return &exitError{ExitBadInput, fmt.Sprintf("--format %q: use docket or beads", r.o.format)}
 	}
 	_, exportPath, _, err := r.paths()
 	if err != nil {
@@ -595,6 +613,37 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return err
 	}
 	fmt.Fprintf(r.env.Stdout, "wrote %s (%d issues)\n", exportPath, bytes.Count(want, []byte("\n")))
+	return nil
+}
+
+// exportBeads writes the records in beads' issues.jsonl shape (D59) to
+// -o FILE, or to stdout; the canonical export is left as it is.
+func (r *runner) exportBeads(ctx context.Context) error {
+	_, exportPath, _, err := r.paths()
+	if err != nil {
+		return err
+	}
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	data, err := s.Export(ctx)
+	if err != nil {
+		return err
+	}
+	issues, err := server.ReadJSONL(exportPath, bytes.NewReader(data), "")
+	if err != nil {
+		return err
+	}
+	out := server.ExportBeads(issues)
+	if r.o.out == "" || r.o.out == "-" {
+		_, err = r.env.Stdout.Write(out)
+		return err
+	}
+	if err := os.WriteFile(r.o.out, out, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", r.o.out, err)
+	}
+	fmt.Fprintf(r.env.Stdout, "wrote %s (%d issues in beads' issues.jsonl shape)\n", r.o.out, len(issues))
 	return nil
 }
 
@@ -670,6 +719,13 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	}
 	if f := set.ForeignSummary(); f != "" {
 		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)
+	}
+	var sts []server.Status
+	for _, i := range set.Issues {
+		sts = append(sts, i.Status)
+	}
+	if u := s.Workflow().Unmapped(sts); len(u) > 0 {
+		fmt.Fprintf(r.env.Stderr, "warning: %s\n", server.UnmappedNote(u))
 	}
 	verb := "imported"
 	if r.o.dryRun {

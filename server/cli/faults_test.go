@@ -250,6 +250,33 @@ func TestFaultFullDisk(t *testing.T) {
 	if c, _, e := tr.run("export", "--check"); c != cli.ExitOK && c != cli.ExitNo {
 		t.Fatalf("export --check on a full disk exited %d: %s", c, e)
 	}
+	// A pull while the disk is full (dk-x2p): the export changes (one
+	// record retitled at a higher version, written in place, so the file
+	// shrinks), the index cannot be rebuilt, and reads are served from
+	// the export in memory, saying so.
+	path := filepath.Join(mnt, ".knowledge", "tracker", "issues.jsonl")
+	lines := strings.SplitAfter(tr.export(), "\n")
+	for k, l := range lines {
+		if strings.Contains(l, `"id":"`+ok[0]+`"`) {
+			l = strings.Replace(l, `"title":"issue"`, `"title":"pull"`, 1)
+			lines[k] = strings.Replace(l, `"version":1,`, `"version":2,`, 1)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatalf("writing the pulled export on the full disk: %v", err)
+	}
+	for _, args := range [][]string{{"show", ok[0]}, {"list", "--all"}, {"ready"}} {
+		o, e := tr.want(0, args...)
+		if !strings.Contains(e, "this read is served from the export") {
+			t.Errorf("docket %s on a full disk after a pull: no note on stderr: %q", strings.Join(args, " "), e)
+		}
+		if args[0] == "show" && !strings.Contains(o, "pull") {
+			t.Errorf("show does not serve the pulled title:\n%s", o)
+		}
+	}
+	if c, _, e := tr.run("export", "--check"); c != cli.ExitOK && c != cli.ExitNo {
+		t.Fatalf("export --check on a full disk after a pull exited %d: %s", c, e)
+	}
 	if out, err := exec.Command("mount", "-o", "remount,size=16m", mnt).CombinedOutput(); err != nil {
 		t.Fatalf("remount: %v %s", err, out)
 	}

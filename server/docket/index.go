@@ -43,6 +43,9 @@ type Reader interface {
 	Lines(fn func(line []byte) error) error
 	// Allocated returns how many ids were ever allocated.
 	Allocated() (int, error)
+	// Statuses returns the distinct statuses of the stored records, sorted;
+	// it must not cost a scan of every record.
+	Statuses() ([]server.Status, error)
 }
 
 // Writer is what a write transaction offers on top of Reader.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -69,10 +70,34 @@ func (s *Service) allocate(w Writer) (string, error) {
 			return "", err
 		}
 		if free {
+			// Logged before the commit: an id logged and never committed
+			// is only never drawn again.
+			if err := appendID(s.opts.IDLog, id); err != nil {
+				return "", err
+			}
 			return id, nil
 		}
 	}
 	return "", errors.New("allocate id: 64 draws all collided")
+}
+
+// appendID adds id to the id log at path ("" means none).
+func appendID(path, id string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("record drawn id: %w", err)
+	}
+	_, err = f.WriteString(id + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("record drawn id in %s: %w", path, err)
+	}
+	return nil
 }
 
 // Get returns one issue.
@@ -134,6 +159,19 @@ func (s *Service) List(ctx context.Context, f server.Filter) ([]server.Issue, er
 // nothing unfinished blocks, directly or through a parent.
 func (s *Service) Ready(ctx context.Context) ([]server.Issue, error) {
 	return s.records(ctx, server.Query{Statuses: s.opts.Workflow.Of(server.ClassOpen), Ready: true})
+}
+
+// Unmapped returns the statuses stored records carry that the workflow
+// does not map (they count as active), sorted: what a listing reports
+// rather than map in silence (D57).
+func (s *Service) Unmapped(ctx context.Context) ([]server.Status, error) {
+	var ss []server.Status
+	err := s.read(ctx, func(r Reader) error {
+		var err error
+		ss, err = r.Statuses()
+		return err
+	})
+	return s.opts.Workflow.Unmapped(ss), err
 }
 
 // modify reads id inside a write transaction, checks ifVersion, applies fn,

@@ -37,6 +37,17 @@ type Options struct {
 	// (an export rewritten from the index, an export that stays stale while
 	// a read goes on); nil discards them.
 	Warn func(msg string)
+	// IDLog, when set, is a file every id Create draws is appended to
+	// before the transaction commits, so that ids drawn here outlive
+	// damage to the index (dk-vy8); the index's wiring reads it back when
+	// it builds a new index.
+	IDLog string
+	// Fallback, when set, returns an empty in-memory index. A read whose
+	// sync needs a write the index refuses (a full disk, a read-only
+	// index) loads the index and the export into it, syncs there, and is
+	// served from it, with a note; nothing is written. nil: such a read
+	// fails (exit 2, nothing changed).
+	Fallback func() Index
 	// Step, when set (by fault-injection tests only, in a child process
 	// they SIGKILL), is called at each step of a write: "commit" before the
 	// index commit, "committed" after it, "temp" once the new export is
@@ -56,6 +67,13 @@ type Service struct {
 	// the whole file on every call (dk-aut).
 	seenMu sync.Mutex
 	seen   fileKey
+
+	// view, when set, is the in-memory index reads are served from because
+	// the index could not be synced with the export whose hash is viewHash
+	// (dk-x2p); the next sync that succeeds drops it.
+	viewMu   sync.Mutex
+	view     Index
+	viewHash string
 }
 
 // fileKey identifies a version of the export cheaply. verified is when the
@@ -101,7 +119,10 @@ func Open(ctx context.Context, idx Index, opts Options) (*Service, error) {
 }
 
 // Close releases the index.
-func (s *Service) Close() error { return s.idx.Close() }
+func (s *Service) Close() error {
+	s.setView(nil, "")
+	return s.idx.Close()
+}
 
 // Prefix returns the id prefix of the tracker.
 func (s *Service) Prefix() string { return s.prefix }
@@ -153,7 +174,7 @@ func (s *Service) init(ctx context.Context) error {
 func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) error) error {
 	var export bool
 	err := s.idx.Write(ctx, func(w Writer) error {
-		stale, err := s.syncTx(w)
+		stale, err := s.syncTx(w, s.opts.Warn)
 		if err != nil {
 			return err
 		}
@@ -193,7 +214,7 @@ func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) err
 // not parse leaves the index untouched and returns the bad line. stale
 // reports that the export must be rewritten from the index: it is missing,
 // or the last writer died between its commit and its rewrite.
-func (s *Service) syncTx(w Writer) (stale bool, err error) {
+func (s *Service) syncTx(w Writer, warn func(string)) (stale bool, err error) {
 	data, err := os.ReadFile(s.opts.Export)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil
@@ -219,7 +240,7 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 			return false, err
 		}
 		if n > 0 {
-			s.opts.Warn(fmt.Sprintf("the export %s is empty but the index holds %d issues; records are never deleted, so it is rewritten from the index", s.opts.Export, n))
+			warn(fmt.Sprintf("the export %s is empty but the index holds %d issues; records are never deleted, so it is rewritten from the index", s.opts.Export, n))
 			return true, nil
 		}
 	}
@@ -228,7 +249,7 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 		// rewrite failed, exit 3), and the export changed since (a pull, a
 		// checkout): a rebuild would drop that change. Merge by id instead
 		// and rewrite the export from the result.
-		return true, s.mergeDirty(w, data)
+		return true, s.mergeDirty(w, data, warn)
 	}
 	if err := s.rebuild(w, data); err != nil {
 		return false, err
@@ -244,7 +265,7 @@ func (s *Service) syncTx(w Writer) (stale bool, err error) {
 // is added, one only in the index is kept (records are never deleted), and
 // one in both keeps the higher version, or, at equal versions, the later
 // update. Each record where the two sides differed is named in a note.
-func (s *Service) mergeDirty(w Writer, data []byte) error {
+func (s *Service) mergeDirty(w Writer, data []byte, warn func(string)) error {
 	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
 	if err != nil {
 		return fmt.Errorf("the export cannot be read, so it was not merged into the index (nothing changed); fix the line or restore the file with git: %w", err)
@@ -289,7 +310,7 @@ func (s *Service) mergeDirty(w Writer, data []byte) error {
 	if len(differed) > 0 {
 		msg += fmt.Sprintf("; %s differed on the two sides and kept the higher version (or the later update)", strings.Join(differed, ", "))
 	}
-	s.opts.Warn(msg + "; the export is rewritten from the result")
+	warn(msg + "; the export is rewritten from the result")
 	return nil
 }
 
@@ -462,8 +483,8 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		}
 	}
 	verified := time.Now()
-	data, err := os.ReadFile(s.opts.Export)
-	if err == nil {
+	data, readErr := os.ReadFile(s.opts.Export)
+	if err := readErr; err == nil {
 		var stored string
 		var dirty bool
 		err := s.idx.Read(ctx, func(r Reader) error {
@@ -477,18 +498,118 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 				s.seen = fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
 				s.seenMu.Unlock()
 			}
+			s.setView(nil, "")
 			return nil
 		}
 	}
-	err = s.write(ctx, false, nil)
+	err := s.write(ctx, false, nil)
 	if errors.Is(err, server.ErrUnexported) {
 		// The index is in sync and committed; only the export is behind.
 		// A read goes on (a full disk must not stop list or show), and the
 		// next command tries again.
 		s.opts.Warn(err.Error())
+		s.setView(nil, "")
 		return nil
 	}
+	if err != nil && readErr == nil && s.fallback(ctx, data, err) {
+		return nil
+	}
+	if err == nil {
+		s.setView(nil, "")
+	}
 	return err
+}
+
+func (s *Service) setView(v Index, hash string) {
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	if s.view != nil && s.view != v {
+		s.view.Close()
+	}
+	s.view, s.viewHash = v, hash
+}
+
+// fallback serves reads without writing when the sync needs a write the
+// index refused (cause): the index's records and export state are loaded
+// into an in-memory index (Options.Fallback), the export data is synced
+// into it exactly as into the index (rebuilt from, or merged by id when
+// the index holds a change the export never got), and reads use it until a
+// sync succeeds. It reports whether it did; an export that does not parse,
+// or a cancelled context, is not worked around.
+func (s *Service) fallback(ctx context.Context, data []byte, cause error) bool {
+	if s.opts.Fallback == nil || errors.Is(cause, server.ErrInvalid) || ctx.Err() != nil {
+		return false
+	}
+	h := server.Hash(data)
+	s.viewMu.Lock()
+	same := s.view != nil && s.viewHash == h
+	s.viewMu.Unlock()
+	if same {
+		return true
+	}
+	var lines []byte
+	var hash, prefix string
+	var dirty bool
+	err := s.idx.Read(ctx, func(r Reader) error {
+		var err error
+		if lines, err = exportOf(r); err != nil {
+			return err
+		}
+		if prefix, err = r.Meta("prefix"); err != nil {
+			return err
+		}
+		hash, dirty, err = exportState(r)
+		return err
+	})
+	if err != nil {
+		return false
+	}
+	held, err := server.ReadJSONL("the index", bytes.NewReader(lines), "")
+	if err != nil {
+		return false
+	}
+	var notes []string
+	mem := s.opts.Fallback()
+	err = mem.Write(ctx, func(w Writer) error {
+		for _, i := range held {
+			if err := put(w, i); err != nil {
+				return err
+			}
+		}
+		flag := "0"
+		if dirty {
+			flag = "1"
+		}
+		for k, v := range map[string]string{"prefix": prefix, "export_hash": hash, "export_dirty": flag} {
+			if err := w.SetMeta(k, v); err != nil {
+				return err
+			}
+		}
+		_, err := s.syncTx(w, func(msg string) { notes = append(notes, msg) })
+		return err
+	})
+	if err != nil {
+		mem.Close()
+		return false
+	}
+	s.setView(mem, h)
+	msg := fmt.Sprintf("the index cannot be brought in line with the export %s (%v); this read is served from the export and the index's committed records in memory, and nothing was written; the next command that can write rebuilds the index", s.opts.Export, cause)
+	for _, n := range notes {
+		msg += "; in memory only: " + n
+	}
+	s.opts.Warn(msg)
+	return true
+}
+
+// reader returns the index reads are served from: the working index, or
+// the in-memory one a fallback built.
+func (s *Service) reader() Index {
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	if s.view != nil {
+		return s.view
+	}
+	return s.idx
 }
 
 // read syncs, then runs fn on a snapshot.
@@ -496,7 +617,7 @@ func (s *Service) read(ctx context.Context, fn func(r Reader) error) error {
 	if err := s.ensureSynced(ctx); err != nil {
 		return err
 	}
-	return s.idx.Read(ctx, fn)
+	return s.reader().Read(ctx, fn)
 }
 
 // Export returns the canonical export of the committed state.

@@ -85,14 +85,16 @@ func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
 var ClaimsCheckTimeout = 2 * time.Minute
 
 // claimsSlot lets one register check run at a time: a check abandoned by
-// its caller still runs to its end, and must not pile up under others.
+// its caller stops at its next file or claim, and holds the slot until it
+// has.
 var claimsSlot = make(chan struct{}, 1)
 
 // bounded runs fn, but returns as soon as ctx is cancelled (the client
 // cancelled the request, or the server is shutting down) or
-// ClaimsCheckTimeout passes, with an error that says which. fn itself
-// cannot be interrupted; its result is then dropped.
-func bounded[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+// ClaimsCheckTimeout passes, with an error that says which. fn is given
+// that context and stops its work when it is done (check.RunContext, D54);
+// its result is then dropped.
+func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T, error) {
 	var zero T
 	ctx, cancel := context.WithTimeout(ctx, ClaimsCheckTimeout)
 	defer cancel()
@@ -108,7 +110,7 @@ func bounded[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	done := make(chan outcome, 1)
 	go func() {
 		defer func() { <-claimsSlot }()
-		v, err := fn()
+		v, err := fn(ctx)
 		done <- outcome{v, err}
 	}()
 	select {

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -121,8 +124,8 @@ type DecisionsOut struct {
 	Decisions []DecisionSummary `json:"decisions"`
 }
 
-func (t *tools) run(decision string) (*check.Result, error) {
-	return check.Run(check.Options{Dir: t.dir, Decision: decision})
+func (t *tools) run(ctx context.Context, decision string) (*check.Result, error) {
+	return check.RunContext(ctx, check.Options{Dir: t.dir, Decision: decision})
 }
 
 // claims loads the snapshot and evaluates the claims only (of one decision
@@ -213,7 +216,9 @@ type CheckIn struct {
 	Decision string `json:"decision,omitempty" jsonschema:"check only this decision, like D12"`
 }
 
-// Finding is one claimslint finding.
+// Finding is one claimslint finding: the record `claimslint check --format
+// json` writes (its formatter makes it, see findingsOf), in the tool's
+// schema order and without related positions.
 type Finding struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"`
@@ -239,20 +244,38 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 			return nil, CheckOut{}, err
 		}
 	}
-	res, err := bounded(ctx, func() (*check.Result, error) { return t.run(in.Decision) })
+	res, err := bounded(ctx, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
 	if err != nil {
 		return nil, CheckOut{}, err
 	}
-	out := CheckOut{OK: true, Findings: []Finding{}, Claims: res.Claims}
+	out := CheckOut{OK: diag.Errors(res.Findings) == 0, Claims: res.Claims}
 	if out.Claims == nil {
 		out.Claims = []check.ClaimState{}
 	}
-	for _, f := range res.Findings {
-		if f.Severity == diag.SeverityError {
-			out.OK = false
-		}
-		out.Findings = append(out.Findings, Finding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, Check: f.Check,
-			Decision: f.Decision, Claim: f.Claim, Severity: string(f.Severity), Message: f.Message})
+	if out.Findings, err = findingsOf(res.Findings); err != nil {
+		return nil, CheckOut{}, err
 	}
 	return nil, out, nil
+}
+
+// findingsOf writes fs with the json Formatter, the one every output of
+// findings goes through (D46), and reads its records back as Findings.
+func findingsOf(fs []diag.Finding) ([]Finding, error) {
+	jf, err := format.New("json", nil, "")
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := jf.Format(&b, fs); err != nil {
+		return nil, fmt.Errorf("format findings: %w", err)
+	}
+	out := []Finding{}
+	for dec := json.NewDecoder(&b); dec.More(); {
+		var f Finding
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("read formatted findings: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }

@@ -87,6 +87,16 @@ func BenchmarkStore(b *testing.B) {
 				}
 			}
 		})
+		for _, v := range []server.View{server.ViewList, server.ViewReady} {
+			b.Run(fmt.Sprintf("n=%d/%s50", n, v), func(b *testing.B) {
+				for b.Loop() {
+					p, err := s.Listing(ctx, v, server.ListParams{Limit: 50})
+					if err != nil || len(p.Rows) != 50 || p.Total < n/2 {
+						b.Fatal(len(p.Rows), p.Total, err)
+					}
+				}
+			})
+		}
 		b.Run(fmt.Sprintf("n=%d/export", n), func(b *testing.B) {
 			for b.Loop() {
 				if err := s.RewriteExport(ctx); err != nil {

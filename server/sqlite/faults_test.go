@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -284,5 +286,115 @@ func TestLeftoverTempRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
 		t.Errorf("leftover temp file still there (%v)", err)
+	}
+}
+
+// allocated reports whether id is recorded as drawn in the index at db,
+// without changing it.
+func allocated(t *testing.T, db, id string) bool {
+	t.Helper()
+	idx, err := OpenIndex(context.Background(), db, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	taken := false
+	errRollback := errors.New("rollback")
+	err = idx.Write(context.Background(), func(w docket.Writer) error {
+		free, err := w.Allocate(id)
+		if err != nil {
+			return err
+		}
+		taken = !free
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Fatal(err)
+	}
+	return taken
+}
+
+// TestCorruptIndexKeepsDrawnIds (dk-vy8): an id drawn on a branch that is
+// not checked out is in no export here, only in the index's allocated
+// table. When the index is damaged and rebuilt, the id stays taken: the id
+// log beside the index holds it. A damaged file whose allocated table
+// still reads gives its rows back too; so does a new index after the old
+// one was deleted.
+func TestCorruptIndexKeepsDrawnIds(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	s := e.open(t, "dk")
+	if _, err := s.Create(ctx, server.NewIssue{Title: "on main"}); err != nil {
+		t.Fatal(err)
+	}
+	onMain, err := os.ReadFile(e.export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	branch, err := s.Create(ctx, server.NewIssue{Title: "on a branch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// git checkout main: the export no longer holds the branch's issue.
+	if err := os.WriteFile(e.export, onMain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = e.open(t, "")
+	if _, err := s.Get(ctx, branch.ID); err == nil {
+		t.Fatal("the branch's issue is still listed after the checkout")
+	}
+	s.Close()
+	if !allocated(t, e.db, branch.ID) {
+		t.Fatal("the rebuild from the export forgot the drawn id")
+	}
+
+	// A copy of the healthy index, to show salvage reads its table.
+	healthy := filepath.Join(t.TempDir(), "healthy.db")
+	if data, err := os.ReadFile(e.db); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(healthy, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, f := range []string{e.db + "-wal", e.db + "-shm"} {
+		os.Remove(f)
+	}
+	if err := os.WriteFile(e.db, bytes.Repeat([]byte("not a database "), 512), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	s2, err := Open(ctx, Options{DB: e.db, Export: e.export, Warn: func(m string) { notes = append(notes, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	if len(notes) != 1 || !strings.Contains(notes[0], "ids drawn before stay taken: 0 read from the damaged index, 2 from the id log "+IDLog(e.db)) {
+		t.Errorf("notes = %q", notes)
+	}
+	if !allocated(t, e.db, branch.ID) {
+		t.Fatal("the damaged index's rebuild forgot the id drawn on the branch")
+	}
+
+	// Deleted by hand: the new index takes the log's ids back.
+	for _, f := range []string{e.db, e.db + "-wal", e.db + "-shm"} {
+		os.Remove(f)
+	}
+	s3, err := Open(ctx, Options{DB: e.db, Export: e.export})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Close()
+	if !allocated(t, e.db, branch.ID) {
+		t.Fatal("a new index forgot the logged id")
+	}
+
+	// Salvage: the allocated table of a readable file comes back.
+	got := salvageAllocated(healthy)
+	if !slices.Contains(got, branch.ID) || len(got) != 2 {
+		t.Errorf("salvaged %v, want both drawn ids", got)
+	}
+	if got := salvageAllocated(e.db + ".corrupt"); len(got) != 0 {
+		t.Errorf("salvaged %v from garbage", got)
 	}
 }

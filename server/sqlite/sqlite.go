@@ -17,17 +17,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/docket/memindex"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // indexSchema versions the tables below. An index of another version is
 // dropped and rebuilt from the export: the index is only a cache.
-const indexSchema = "4"
+const indexSchema = "5"
 
 const ddl = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+-- The listing columns only: a narrow row, so scans and lookups by id stay
+-- in few pages. blocked says whether something unfinished blocks the issue,
+-- directly or through a parent, under the finished statuses named in meta
+-- blocked_for; every write transaction settles it before it commits (D58).
 CREATE TABLE IF NOT EXISTS issues(
 	id TEXT PRIMARY KEY,
 	title TEXT NOT NULL,
@@ -37,10 +43,26 @@ CREATE TABLE IF NOT EXISTS issues(
 	created_at TEXT NOT NULL,
 	updated_at TEXT NOT NULL,
 	version INTEGER NOT NULL,
-	record TEXT NOT NULL
+	blocked INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records(id TEXT PRIMARY KEY, record TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS issues_status ON issues(status, priority, created_at, id);
+CREATE INDEX IF NOT EXISTS issues_ready ON issues(status, priority, created_at, id) WHERE blocked = 0;
 CREATE INDEX IF NOT EXISTS issues_order ON issues(priority, created_at, id);
+-- How many issues have each status and blocked flag, kept by triggers, so
+-- a page's total is a sum over a few rows, not a count over every issue.
+CREATE TABLE IF NOT EXISTS tally(status TEXT NOT NULL, blocked INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(status, blocked)) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS tally_insert AFTER INSERT ON issues BEGIN
+	INSERT INTO tally(status, blocked, n) VALUES(new.status, new.blocked, 1) ON CONFLICT(status, blocked) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS tally_delete AFTER DELETE ON issues BEGIN
+	UPDATE tally SET n = n - 1 WHERE status = old.status AND blocked = old.blocked;
+END;
+CREATE TRIGGER IF NOT EXISTS tally_update AFTER UPDATE OF status, blocked ON issues
+	WHEN old.status IS NOT new.status OR old.blocked IS NOT new.blocked BEGIN
+	UPDATE tally SET n = n - 1 WHERE status = old.status AND blocked = old.blocked;
+	INSERT INTO tally(status, blocked, n) VALUES(new.status, new.blocked, 1) ON CONFLICT(status, blocked) DO UPDATE SET n = n + 1;
+END;
 -- Keyed by issue first, so rewriting one issue's rows is a range delete;
 -- the second index serves the list filters.
 CREATE TABLE IF NOT EXISTS labels(id TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(id, label)) WITHOUT ROWID;
@@ -57,6 +79,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS issues_fts USING fts5(title, description, tok
 -- even after a checkout to a commit that predates it.
 CREATE TABLE IF NOT EXISTS allocated(id TEXT PRIMARY KEY) WITHOUT ROWID;
 `
+
+// tables are the tables a rebuild empties and a schema change drops
+// (allocated is neither: it outlives both).
+var tables = []string{"issues", "records", "tally", "labels", "decisions", "deps", "issue_rowids", "issues_fts"}
 
 // Options configure Open.
 type Options struct {
@@ -76,6 +102,23 @@ type Options struct {
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
+	// Workflow maps statuses onto classes (docket.Options.Workflow); nil
+	// means server.DefaultWorkflow. Its closed class is also the set of finished statuses the index keeps
+	// its blocked flags for.
+	Workflow server.Workflow
+	// NoFallback turns off the in-memory fallback of reads whose sync
+	// cannot write (docket.Options.Fallback); tests use it to show what
+	// the fallback does.
+	NoFallback bool
+}
+
+// fallback is the in-memory index a read falls back to when the index
+// cannot be synced with a changed export (dk-x2p).
+func (opts Options) fallback() func() docket.Index {
+	if opts.NoFallback {
+		return nil
+	}
+	return func() docket.Index { return memindex.New() }
 }
 
 // ErrNoTracker is docket.ErrNoTracker, for callers that only know this
@@ -95,26 +138,115 @@ func Open(ctx context.Context, opts Options) (*docket.Service, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
 	}
-	s, err := open(ctx, opts)
+	// A new index (none yet, or one deleted by hand) takes back the ids
+	// the id log says were drawn, so none is drawn again.
+	var keep []string
+	if errors.Is(dbErr, fs.ErrNotExist) {
+		keep, _ = readIDLog(IDLog(opts.DB))
+	}
+	s, err := open(ctx, opts, keep)
 	if corrupt(err) && exErr == nil {
 		aside := opts.DB + ".corrupt"
 		if rerr := os.Rename(opts.DB, aside); rerr != nil {
 			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
 		}
-		os.Remove(opts.DB + "-wal")
+		// The write-ahead log belongs to the damaged file: it goes aside
+		// with it, so salvage reads what it holds.
+		os.Remove(aside + "-wal")
+		os.Rename(opts.DB+"-wal", aside+"-wal")
 		os.Remove(opts.DB + "-shm")
-		opts.Warn(fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export))
-		return open(ctx, opts)
+		// Ids drawn on a branch that is not checked out are in no export
+		// here: take them back from the damaged file's readable rows and
+		// from the id log (dk-vy8).
+		salvaged := salvageAllocated(aside)
+		logged, logErr := readIDLog(IDLog(opts.DB))
+		keep := append(salvaged, logged...)
+		msg := fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export)
+		msg += fmt.Sprintf("; ids drawn before stay taken: %d read from the damaged index, %d from the id log %s", len(salvaged), len(logged), IDLog(opts.DB))
+		if logErr != nil {
+			msg += fmt.Sprintf(" (%v)", logErr)
+		}
+		opts.Warn(msg)
+		return open(ctx, opts, keep)
 	}
 	return s, err
 }
 
-func open(ctx context.Context, opts Options) (*docket.Service, error) {
+// IDLog is the file beside the index at db that every drawn id is
+// appended to (docket.Options.IDLog): it survives damage to the index
+// file, and a rebuilt index takes its ids back (dk-vy8).
+func IDLog(db string) string { return db + ".ids" }
+
+// readIDLog returns the ids in the id log, one a line; a missing log holds
+// none.
+func readIDLog(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read id log: %w", err)
+	}
+	var ids []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if _, _, ok := server.SplitID(l); ok {
+			ids = append(ids, l)
+		}
+	}
+	return ids, nil
+}
+
+// salvageAllocated reads what it can of the allocated table of a damaged
+// index: every row up to the first unreadable page, or none when the file
+// is not a database at all.
+func salvageAllocated(path string) []string {
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?mode=ro")
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id FROM allocated`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) != nil {
+			break
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// open opens the index and the service over it; keep are ids to record
+// as allocated first (a new index taking back drawn ids).
+func open(ctx context.Context, opts Options, keep []string) (*docket.Service, error) {
 	idx, err := OpenIndex(ctx, opts.DB, opts.BusyRetries)
 	if err != nil {
 		return nil, err
 	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Step: step})
+	if len(keep) > 0 {
+		err := idx.Write(ctx, func(w docket.Writer) error {
+			for _, id := range keep {
+				if _, err := w.Allocate(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("record drawn ids in the new index: %w", err)
+		}
+	}
+	if opts.Workflow != nil {
+		idx.finished = finishedOf(opts.Workflow)
+	}
+	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step,
+		Fallback: opts.fallback(), IDLog: IDLog(opts.DB)})
 }
 
 // stepHook, when set (by the fault-injection tests only, in a child
@@ -150,6 +282,9 @@ type Index struct {
 	rdb     *sql.DB // deferred transactions, for reads
 	wdb     *sql.DB // BEGIN IMMEDIATE, for writes
 	retries int
+	// finished are the statuses whose issues no longer block, sorted: the
+	// blocked flags are kept for them (the workflow's closed class).
+	finished []server.Status
 }
 
 var _ docket.Index = (*Index)(nil)
@@ -164,7 +299,7 @@ func OpenIndex(ctx context.Context, path string, busyRetries int) (*Index, error
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
-	x := &Index{retries: busyRetries}
+	x := &Index{retries: busyRetries, finished: finishedOf(server.DefaultWorkflow)}
 	var err error
 	if x.rdb, err = openDB(path, false); err != nil {
 		return nil, err
@@ -203,6 +338,9 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// Statement journals (an upsert, a trigger) stay in memory instead of
+	// a temp file.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	if immediate {
 		q.Set("_txlock", "immediate")
 	}
@@ -252,7 +390,7 @@ func initSchema(ctx context.Context, tx *sql.Tx) error {
 		// An index from another docket version: drop it, the export
 		// rebuilds it (the prefix goes with meta and comes back from the
 		// export's ids).
-		for _, t := range []string{"meta", "issues", "labels", "decisions", "deps", "issue_rowids", "issues_fts"} {
+		for _, t := range append([]string{"meta"}, tables...) {
 			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
 				return fmt.Errorf("drop old index: %w", err)
 			}
@@ -284,7 +422,14 @@ func (x *Index) Write(ctx context.Context, fn func(docket.Writer) error) error {
 			return fmt.Errorf("begin write: %w", err)
 		}
 		defer tx.Rollback()
-		if err := fn(&txn{ctx: ctx, tx: tx}); err != nil {
+		t := &txn{ctx: ctx, tx: tx, finished: x.finished}
+		if err := fn(t); err != nil {
+			return err
+		}
+		if err := t.flushFTS(); err != nil {
+			return err
+		}
+		if err := t.settle(); err != nil {
 			return err
 		}
 		if err := tx.Commit(); err != nil {

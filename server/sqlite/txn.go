@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/claimslint/claimslint/server"
@@ -18,7 +19,29 @@ type txn struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+
+	// finished are the statuses the blocked flags are settled for (writes).
+	finished []server.Status
+	// flagSig caches meta blocked_for for this transaction.
+	flagSig *string
+	// touched are the records put, extra the ids an old blocks edge of
+	// theirs pointed to, cleared whether the records were cleared: what
+	// settle must bring the blocked flags in line with.
+	touched, extra map[string]bool
+	cleared        bool
+	// fts holds the search rows this transaction put, by rowid, written at
+	// the end (flushFTS): FTS5 flushes its pending terms at every statement
+	// savepoint, so rows interleaved with other writes would each become a
+	// segment of their own.
+	fts map[int64]ftsRow
 }
+
+type ftsRow struct {
+	title, description string
+	stored             bool // the rowid had a search row before this transaction
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 func (t *txn) stmt(q string) (*sql.Stmt, error) {
 	if st, ok := t.stmts[q]; ok {
@@ -74,7 +97,7 @@ func (t *txn) SetMeta(key, value string) error {
 
 func (t *txn) Get(id string) (server.Issue, error) {
 	var rec []byte
-	r, err := t.row(`SELECT record FROM issues WHERE id=?`, id)
+	r, err := t.row(`SELECT record FROM records WHERE id=?`, id)
 	if err == nil {
 		err = r.Scan(&rec)
 	}
@@ -139,44 +162,49 @@ func (t *txn) Allocate(id string) (bool, error) {
 }
 
 func (t *txn) Clear() error {
-	for _, tb := range []string{"issues", "labels", "decisions", "deps", "issue_rowids", "issues_fts"} {
+	for _, tb := range tables {
 		if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM `+tb); err != nil {
 			return fmt.Errorf("clear index: %w", err)
 		}
 	}
+	t.cleared = true
+	t.fts = nil // their rows are gone, and rowids are drawn afresh
 	return nil
 }
 
-// Put stores a record's columns and line and its filter rows.
+// Put stores a record's columns and line and its filter rows. A record the
+// index never held has no old rows to delete.
 func (t *txn) Put(i server.Issue, line []byte) error {
-	if _, err := t.exec(`INSERT INTO issues(id, title, status, type, priority, created_at, updated_at, version, record) VALUES(?,?,?,?,?,?,?,?,?)
+	if _, err := t.exec(`INSERT INTO issues(id, title, status, type, priority, created_at, updated_at, version) VALUES(?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET title=excluded.title, status=excluded.status, type=excluded.type, priority=excluded.priority,
-		created_at=excluded.created_at, updated_at=excluded.updated_at, version=excluded.version, record=excluded.record`,
-		i.ID, i.Title, string(i.Status), string(i.Type), i.Priority, i.CreatedAt, i.UpdatedAt, i.Version, line); err != nil {
+		created_at=excluded.created_at, updated_at=excluded.updated_at, version=excluded.version`,
+		i.ID, i.Title, string(i.Status), string(i.Type), i.Priority, i.CreatedAt, i.UpdatedAt, i.Version); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
-	for _, q := range []string{`DELETE FROM labels WHERE id=?`, `DELETE FROM decisions WHERE id=?`, `DELETE FROM deps WHERE src=?`} {
-		if _, err := t.exec(q, i.ID); err != nil {
-			return fmt.Errorf("store %s: %w", i.ID, err)
-		}
-	}
-	if _, err := t.exec(`INSERT OR IGNORE INTO issue_rowids(id) VALUES(?)`, i.ID); err != nil {
+	if _, err := t.exec(`INSERT INTO records(id, record) VALUES(?,?) ON CONFLICT(id) DO UPDATE SET record=excluded.record`, i.ID, line); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
-	var rid int64
-	r, err := t.row(`SELECT rid FROM issue_rowids WHERE id=?`, i.ID)
-	if err == nil {
-		err = r.Scan(&rid)
-	}
+	res, err := t.exec(`INSERT OR IGNORE INTO issue_rowids(id) VALUES(?)`, i.ID)
 	if err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
 	}
-	if _, err := t.exec(`DELETE FROM issues_fts WHERE rowid=?`, rid); err != nil {
+	var rid int64
+	stored := false
+	if k, _ := res.RowsAffected(); k == 1 {
+		// New here: its filter and search rows cannot exist yet.
+		if rid, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("store %s: %w", i.ID, err)
+		}
+	} else if err := t.unput(i.ID, &rid); err != nil {
 		return fmt.Errorf("store %s: %w", i.ID, err)
+	} else {
+		_, again := t.fts[rid]
+		stored = !again || t.fts[rid].stored
 	}
-	if _, err := t.exec(`INSERT INTO issues_fts(rowid, title, description) VALUES(?,?,?)`, rid, i.Title, i.Description); err != nil {
-		return fmt.Errorf("store %s: %w", i.ID, err)
+	if t.fts == nil {
+		t.fts = map[int64]ftsRow{}
 	}
+	t.fts[rid] = ftsRow{title: i.Title, description: i.Description, stored: stored}
 	for _, l := range i.Labels {
 		if _, err := t.exec(`INSERT INTO labels(label, id) VALUES(?,?)`, l, i.ID); err != nil {
 			return fmt.Errorf("store %s: %w", i.ID, err)
@@ -192,11 +220,66 @@ func (t *txn) Put(i server.Issue, line []byte) error {
 			return fmt.Errorf("store %s: %w", i.ID, err)
 		}
 	}
+	if t.touched == nil {
+		t.touched, t.extra = map[string]bool{}, map[string]bool{}
+	}
+	t.touched[i.ID] = true
+	return nil
+}
+
+// unput deletes the filter and search rows of a stored record before they
+// are written again, and sets rid to its search rowid. What its old blocks
+// edges pointed to is remembered: their blocked flags may change.
+func (t *txn) unput(id string, rid *int64) error {
+	for _, q := range []string{`DELETE FROM labels WHERE id=?`, `DELETE FROM decisions WHERE id=?`} {
+		if _, err := t.exec(q, id); err != nil {
+			return err
+		}
+	}
+	old, err := t.ids(`DELETE FROM deps WHERE src=? RETURNING CASE WHEN type='blocks' THEN dst ELSE '' END`, id)
+	if err != nil {
+		return err
+	}
+	if t.extra == nil {
+		t.touched, t.extra = map[string]bool{}, map[string]bool{}
+	}
+	for _, d := range old {
+		if d != "" {
+			t.extra[d] = true
+		}
+	}
+	r, err := t.row(`SELECT rid FROM issue_rowids WHERE id=?`, id)
+	if err == nil {
+		err = r.Scan(rid)
+	}
+	return err
+}
+
+// flushFTS writes the search rows of the records put, one after another
+// (deleting the old row of a record stored before), in rowid order.
+func (t *txn) flushFTS() error {
+	rids := make([]int64, 0, len(t.fts))
+	for rid := range t.fts {
+		rids = append(rids, rid)
+	}
+	slices.Sort(rids)
+	for _, rid := range rids {
+		f := t.fts[rid]
+		if f.stored {
+			if _, err := t.exec(`DELETE FROM issues_fts WHERE rowid=?`, rid); err != nil {
+				return fmt.Errorf("store search rows: %w", err)
+			}
+		}
+		if _, err := t.exec(`INSERT INTO issues_fts(rowid, title, description) VALUES(?,?,?)`, rid, f.title, f.description); err != nil {
+			return fmt.Errorf("store search rows: %w", err)
+		}
+	}
+	t.fts = nil
 	return nil
 }
 
 func (t *txn) Lines(fn func(line []byte) error) error {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT record FROM issues ORDER BY id`)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT record FROM records ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("read issues: %w", err)
 	}
@@ -244,12 +327,12 @@ func blockedSet(finished []server.Status, args *[]any) string {
 	`
 }
 
-// where builds the filter of q; with ordering when order is true.
-func where(q server.Query, order bool) (string, []any) {
-	var args []any
-	var conds []string
-	prefix := ""
-	if q.Ready || q.Blocked {
+// filter builds q's conditions on the columns issues and tally share
+// (status, blocked) and on issues' own. flags says the stored blocked flags
+// hold for q.Finished; otherwise a ready or blocked filter needs the
+// blocked set, returned as a WITH prefix.
+func filter(q server.Query, flags bool) (prefix string, conds []string, args []any) {
+	if (q.Ready || q.Blocked) && !flags {
 		prefix = blockedSet(q.Finished, &args)
 	}
 	if len(q.Statuses) > 0 {
@@ -280,11 +363,19 @@ func where(q server.Query, order bool) (string, []any) {
 		conds = append(conds, "i.id IN (SELECT r.id FROM issues_fts f JOIN issue_rowids r ON r.rid = f.rowid WHERE issues_fts MATCH ?)")
 		args = append(args, strings.Join(m, " AND "))
 	}
+	blocked := "i.id IN (SELECT id FROM blocked)"
+	if flags {
+		blocked = "i.blocked = 1"
+	}
 	if q.Ready {
-		conds = append(conds, "i.id NOT IN (SELECT id FROM blocked)")
+		if flags {
+			conds = append(conds, "i.blocked = 0")
+		} else {
+			conds = append(conds, "i.id NOT IN (SELECT id FROM blocked)")
+		}
 	}
 	if q.Blocked {
-		c := "i.id IN (SELECT id FROM blocked)"
+		c := blocked
 		if len(q.BlockedStatuses) > 0 {
 			c = "(" + c + " OR " + in("i.status", q.BlockedStatuses, &args) + ")"
 		}
@@ -307,31 +398,106 @@ func where(q server.Query, order bool) (string, []any) {
 			args = append(args, a.Priority, a.Time, a.ID)
 		}
 	}
-	s := prefix + "SELECT %s FROM issues i"
+	return prefix, conds, args
+}
+
+// rowCols are the listing columns, in server.Row's order.
+const rowCols = "i.id, i.title, i.status, i.type, i.priority, i.created_at, i.updated_at"
+
+// selectRows is the query for q's rows, in q's order, at most q.Limit.
+func selectRows(q server.Query, flags bool) (string, []any) {
+	prefix, conds, args := filter(q, flags)
+	s := prefix + "SELECT " + rowCols + " FROM issues i"
 	if len(conds) > 0 {
 		s += " WHERE " + strings.Join(conds, " AND ")
 	}
-	if order {
-		switch q.Sort {
-		case server.SortCreated:
-			s += " ORDER BY i.created_at, i.id"
-		case server.SortUpdated:
-			s += " ORDER BY i.updated_at DESC, i.id"
-		case server.SortID:
-			s += " ORDER BY i.id"
-		default:
-			s += " ORDER BY i.priority, i.created_at, i.id"
-		}
-		if q.Limit > 0 {
-			s += fmt.Sprintf(" LIMIT %d", q.Limit)
-		}
+	switch q.Sort {
+	case server.SortCreated:
+		s += " ORDER BY i.created_at, i.id"
+	case server.SortUpdated:
+		s += " ORDER BY i.updated_at DESC, i.id"
+	case server.SortID:
+		s += " ORDER BY i.id"
+	default:
+		s += " ORDER BY i.priority, i.created_at, i.id"
+	}
+	if q.Limit > 0 {
+		s += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
 	return s, args
 }
 
+// maxMerge bounds how many statuses a page merges one index range each.
+const maxMerge = 16
+
+// statusesOf returns the statuses q can match when they can be listed
+// (q names them, or q excludes some and the tally names the rest), and ok
+// false otherwise.
+func (t *txn) statusesOf(q server.Query) ([]server.Status, bool, error) {
+	var from []server.Status
+	switch {
+	case len(q.Statuses) > 0:
+		from = q.Statuses
+	case len(q.Exclude) > 0:
+		var err error
+		if from, err = t.Statuses(); err != nil {
+			return nil, false, err
+		}
+	default:
+		return nil, false, nil
+	}
+	var out []server.Status
+	for _, st := range from {
+		if !slices.Contains(q.Exclude, st) && !slices.Contains(out, st) {
+			out = append(out, st)
+		}
+	}
+	return out, true, nil
+}
+
+// Rows serves a page from index columns. A page in priority order over a
+// few statuses reads one index range per status (status, priority,
+// created_at, id) and merges them, so it costs its rows, not the issues it
+// passes over; anything else is one query.
 func (t *txn) Rows(q server.Query) ([]server.Row, error) {
-	s, args := where(q, true)
-	rows, err := t.tx.QueryContext(t.ctx, fmt.Sprintf(s, "i.id, i.title, i.status, i.type, i.priority, i.created_at, i.updated_at"), args...)
+	flags := false
+	if q.Ready || q.Blocked {
+		var err error
+		if flags, err = t.flagsFor(q.Finished); err != nil {
+			return nil, err
+		}
+	}
+	s, args := selectRows(q, flags)
+	if q.Limit > 0 && (q.Sort == server.SortPriority || q.Sort == "") && (flags || !(q.Ready || q.Blocked)) {
+		sts, ok, err := t.statusesOf(q)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !ok:
+		case len(sts) == 0:
+			return []server.Row{}, nil
+		case len(sts) == 1:
+			one := q
+			one.Statuses, one.Exclude = sts, nil
+			s, args = selectRows(one, flags)
+		case len(sts) <= maxMerge:
+			s, args = "", nil
+			for k, st := range sts {
+				one := q
+				one.Statuses, one.Exclude = []server.Status{st}, nil
+				p, a := selectRows(one, flags)
+				if k > 0 {
+					s += " UNION ALL "
+				}
+				s += "SELECT * FROM (" + p + ")"
+				args = append(args, a...)
+			}
+			// priority, created_at, id: the fifth, sixth and first column
+			s += fmt.Sprintf(" ORDER BY 5, 6, 1 LIMIT %d", q.Limit)
+		}
+	}
+	rows, err := t.tx.QueryContext(t.ctx, s, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query issues: %w", err)
 	}
@@ -347,11 +513,48 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 	return out, rows.Err()
 }
 
+// Count counts what q selects. Filtered by status and readiness only, it
+// sums the tally (a few rows); anything else counts the matching rows.
 func (t *txn) Count(q server.Query) (int, error) {
-	s, args := where(q, false)
+	flags := false
+	if q.Ready || q.Blocked {
+		var err error
+		if flags, err = t.flagsFor(q.Finished); err != nil {
+			return 0, err
+		}
+	}
+	from := "issues i"
+	what := "count(*)"
+	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && len(server.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
+		from, what = "tally i", "coalesce(sum(i.n), 0)"
+	}
+	prefix, conds, args := filter(q, flags)
+	s := prefix + "SELECT " + what + " FROM " + from
+	if len(conds) > 0 {
+		s += " WHERE " + strings.Join(conds, " AND ")
+	}
 	var n int
-	if err := t.tx.QueryRowContext(t.ctx, fmt.Sprintf(s, "count(*)"), args...).Scan(&n); err != nil {
+	if err := t.tx.QueryRowContext(t.ctx, s, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count issues: %w", err)
 	}
 	return n, nil
+}
+
+// Statuses returns the distinct statuses stored, sorted, from the tally
+// the triggers keep (D58): a few rows, whatever the tracker's size.
+func (t *txn) Statuses() ([]server.Status, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT DISTINCT status FROM tally WHERE n > 0 ORDER BY status`)
+	if err != nil {
+		return nil, fmt.Errorf("query statuses: %w", err)
+	}
+	defer rows.Close()
+	var out []server.Status
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("query statuses: %w", err)
+		}
+		out = append(out, server.Status(s))
+	}
+	return out, rows.Err()
 }

@@ -1,7 +1,9 @@
 // Package memindex is an in-memory docket.Index: maps under one mutex,
 // copied on write so a failed transaction leaves nothing behind. It serves
-// the shared store suite and tests that need no SQLite file; it answers the
-// same queries as server/sqlite by scanning.
+// the shared store suite, tests that need no SQLite file, and the reads
+// that cannot sync the SQLite index with a changed export because it
+// cannot write (docket.Options.Fallback); it answers the same queries as
+// server/sqlite by scanning.
 package memindex
 
 import (
@@ -99,6 +101,17 @@ func (t *txn) Blockers(id string) ([]string, error) {
 }
 
 func (t *txn) Allocated() (int, error) { return len(t.st.allocated), nil }
+
+func (t *txn) Statuses() ([]server.Status, error) {
+	var out []server.Status
+	for _, i := range t.st.issues {
+		if !slices.Contains(out, i.Status) {
+			out = append(out, i.Status)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
 
 func (t *txn) Allocate(id string) (bool, error) {
 	if t.st.allocated[id] {

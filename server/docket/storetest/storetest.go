@@ -86,6 +86,7 @@ func Run(t *testing.T, n NewIndex) {
 		{"DanglingDepIsKept", danglingKept},
 		{"ForeignRecordsKeepEveryField", foreign},
 		{"ReadyFollowsBlockersAndParents", readyGraph},
+		{"ConfiguredWorkflowAndUnmappedStatuses", workflow},
 		{"PagesResumeAfterTheCursor", pages},
 		{"RebuildFromChangedExport", rebuild},
 		{"DirtyExportIsRewritten", dirty},
@@ -334,6 +335,54 @@ func foreign(t *testing.T, n NewIndex) {
 	r, err := s2.Ready(ctx)
 	if err != nil || !slices.Equal(ids(r), []string{"bd-wisp-0385z"}) {
 		t.Errorf("ready = %v %v", ids(r), err)
+	}
+}
+
+// workflow: a configured workflow decides ready and finished for statuses
+// outside docket's set; the statuses it does not map are reported, each
+// once, and only while a record carries one.
+func workflow(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	w, err := server.DefaultWorkflow.With(map[string]string{"hooked": "open", "shipped": "closed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Workflow = w
+	s := e.Open(t, "bd")
+	h, sh, wait, qa, qa2 := record("bd-h"), record("bd-s"), record("bd-w"), record("bd-q"), record("bd-q2")
+	h.Status, sh.Status, qa.Status, qa2.Status = "hooked", "shipped", "qa", "qa"
+	wait.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "bd-s"}}
+	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{h, sh, wait, qa, qa2}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Ready(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"bd-h", "bd-w"}, ids(r)); diff != "" {
+		t.Errorf("ready (-want +got):\n%s", diff)
+	}
+	l, err := s.Listing(ctx, server.ViewList, server.ListParams{})
+	var listed []string
+	for _, row := range l.Rows {
+		listed = append(listed, row.ID)
+	}
+	if err != nil || slices.Contains(listed, "bd-s") || !slices.Contains(listed, "bd-q") {
+		t.Errorf("list = %v %v: shipped is finished, qa is not", listed, err)
+	}
+	u, err := s.Unmapped(ctx)
+	if err != nil || !slices.Equal(u, []server.Status{"qa"}) {
+		t.Errorf("unmapped = %v %v, want [qa]", u, err)
+	}
+	for _, id := range []string{"bd-q", "bd-q2"} {
+		st := server.StatusOpen
+		if _, err := s.Update(ctx, id, server.Patch{Status: &st}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if u, err := s.Unmapped(ctx); err != nil || len(u) != 0 {
+		t.Errorf("unmapped after the qa records moved on = %v %v, want none", u, err)
 	}
 }
 

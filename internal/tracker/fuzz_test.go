@@ -1,0 +1,49 @@
+package tracker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/server"
+)
+
+// FuzzParse: any bytes in any format, under a workflow that maps one more
+// status onto closed, parse without panicking; an issue is closed exactly
+// when the workflow maps its status there, and each status the workflow
+// does not map gets one warning.
+func FuzzParse(f *testing.F) {
+	f.Add("beads", `{"id":"bd-1","status":"shipped"}`+"\n"+`{"id":"bd-2","status":"qa"}`, "shipped")
+	f.Add("docket", `{"id":"dk-1","status":"closed","decisions":["D1"]}`, "done")
+	f.Add("github", `[{"number":1,"title":"x","state":"CLOSED"}]`, "open")
+	f.Fuzz(func(t *testing.T, format, data, done string) {
+		w := server.DefaultWorkflow
+		if server.CheckStatusToken(done) == nil {
+			if ww, err := w.With(map[string]string{done: "closed"}); err == nil {
+				w = ww
+			}
+		}
+		e, fs := Parse("x", format, []byte(data), w)
+		unmapped := map[string]bool{}
+		for _, i := range e.Issues {
+			raw := i.Status
+			if c, ok := w[server.Status(raw)]; ok && c != i.Class {
+				t.Fatalf("%s: class %s, workflow says %s", i.ID, i.Class, c)
+			}
+			if i.Closed() != (i.Class == server.ClassClosed) {
+				t.Fatalf("%s: Closed() disagrees with class %s", i.ID, i.Class)
+			}
+			if _, ok := w[server.Status(raw)]; !ok {
+				unmapped[raw] = true
+			}
+		}
+		warned := 0
+		for _, f := range fs {
+			if strings.Contains(f.Message, "is not in the workflow") {
+				warned++
+			}
+		}
+		if warned != len(unmapped) {
+			t.Fatalf("%d unmapped statuses, %d warnings: %v", len(unmapped), warned, fs)
+		}
+	})
+}

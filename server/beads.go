@@ -1,0 +1,216 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+)
+
+// beadsKeys is the order bd writes an issue's keys in: the field order of
+// beads' internal/types.Issue from December 2025 (when it wrote "wisp")
+// through January 2026 and in its current source, merged (each version
+// writes a subsequence of it; every issues.jsonl beads committed from
+// December 2025 to its last in January 2026 is in this order), then the
+// counts and parent that bd export appends after the embedded Issue
+// (types.IssueWithCounts). "_type" leads, as bd export writes it. Keys
+// outside the list follow, sorted (D59).
+var beadsKeys = []string{
+	"_type", "id", "title", "description", "design", "acceptance_criteria", "notes", "spec_id",
+	"status", "priority", "issue_type", "assignee", "owner", "estimated_minutes",
+	"created_at", "created_by", "updated_at", "started_at", "closed_at", "close_reason", "closed_by_session",
+	"due_at", "defer_until", "external_ref", "source_system", "metadata",
+	"compaction_level", "compacted_at", "compacted_at_commit", "original_size",
+	"labels", "dependencies", "comments",
+	"deleted_at", "deleted_by", "delete_reason", "original_type",
+	"sender", "wisp", "ephemeral", "no_history", "wisp_type", "pinned", "is_template", "bonded_from",
+	"creator", "validations", "quality_score", "crystallizes",
+	"await_type", "await_id", "timeout", "waiters", "holder",
+	"source_formula", "source_location", "hook_bead", "role_bead", "agent_state", "last_activity",
+	"role_type", "rig", "mol_type", "work_type", "event_kind", "actor", "target", "payload",
+	"dependency_count", "dependent_count", "comment_count", "parent",
+}
+
+// beadsDepKeys and beadsCommentKeys are the field orders of beads'
+// types.Dependency and types.Comment.
+var (
+	beadsDepKeys     = []string{"issue_id", "depends_on_id", "type", "created_at", "created_by", "metadata", "thread_id"}
+	beadsCommentKeys = []string{"id", "issue_id", "author", "text", "created_at"}
+)
+
+// ExportBeads writes issues as beads' issues.jsonl, the inverse of the
+// beads import (D49): one compact line per issue in id order, keys in
+// beads' field order, strings escaped as Go's encoding/json escapes them
+// (bd writes with json.Marshal). Every field the import kept comes back:
+// the keys in extra, the originals of normalised values (times, titles,
+// labels), the extra of dependencies and comments. docket's depends-on is
+// beads' blocks on the same record; docket's blocks (A blocks B, held by
+// A) is written on B as beads writes it; parent is beads' parent-child.
+// Dependencies are in created_at order, ties in type then target order.
+// docket's version and schema are docket's bookkeeping and are left out;
+// its decisions are written under "decisions", a key beads does not read.
+func ExportBeads(issues []Issue) []byte {
+	sorted := make([]Issue, len(issues))
+	for k, i := range issues {
+		i = i.Clone()
+		i.Normalize()
+		sorted[k] = i
+	}
+	slices.SortFunc(sorted, func(a, b Issue) int { return strings.Compare(a.ID, b.ID) })
+	byID := map[string]int{}
+	for k, i := range sorted {
+		byID[i.ID] = k
+	}
+	deps := make([][]beadsDep, len(sorted))
+	for k, i := range sorted {
+		for _, d := range i.Deps {
+			holder, from, to, typ := k, i.ID, d.ID, string(d.Type)
+			switch d.Type {
+			case DepDependsOn:
+				typ = "blocks"
+			case DepBlocks:
+				// i blocks d.ID: beads keeps that on the blocked issue.
+				from, to, typ = d.ID, i.ID, "blocks"
+				if h, ok := byID[d.ID]; ok {
+					holder = h
+				}
+			case DepParent:
+				typ = "parent-child"
+			}
+			m := map[string]json.RawMessage{"issue_id": jsonOf(from), "depends_on_id": jsonOf(to), "type": jsonOf(typ)}
+			for key, v := range d.Extra.Map() {
+				m[key] = v
+			}
+			deps[holder] = append(deps[holder], beadsDep{m: m, typ: typ, to: to})
+		}
+	}
+	var out bytes.Buffer
+	for k, i := range sorted {
+		m := map[string]json.RawMessage{
+			"id": jsonOf(i.ID), "title": jsonOf(i.Title), "status": jsonOf(string(i.Status)),
+			"priority": jsonOf(i.Priority), "issue_type": jsonOf(string(i.Type)),
+			"created_at": jsonOf(i.CreatedAt), "updated_at": jsonOf(i.UpdatedAt),
+		}
+		if i.Description != "" {
+			m["description"] = jsonOf(i.Description)
+		}
+		if i.ClosedAt != nil {
+			m["closed_at"] = jsonOf(*i.ClosedAt)
+		}
+		if i.CloseReason != "" {
+			m["close_reason"] = jsonOf(i.CloseReason)
+		}
+		if len(i.Labels) > 0 {
+			m["labels"] = jsonOf(i.Labels)
+		}
+		if len(i.Decisions) > 0 {
+			m["decisions"] = jsonOf(i.Decisions)
+		}
+		if ds := deps[k]; len(ds) > 0 {
+			slices.SortStableFunc(ds, compareBeadsDeps)
+			var b bytes.Buffer
+			b.WriteByte('[')
+			for n, d := range ds {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				writeOrdered(&b, d.m, beadsDepKeys)
+			}
+			b.WriteByte(']')
+			m["dependencies"] = b.Bytes()
+		}
+		if len(i.Comments) > 0 {
+			var b bytes.Buffer
+			b.WriteByte('[')
+			for n, c := range i.Comments {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				cm := map[string]json.RawMessage{"issue_id": jsonOf(i.ID), "author": jsonOf(c.Author), "text": jsonOf(c.Text), "created_at": jsonOf(c.Time)}
+				for key, v := range c.Extra.Map() {
+					cm[key] = v
+				}
+				writeOrdered(&b, cm, beadsCommentKeys)
+			}
+			b.WriteByte(']')
+			m["comments"] = b.Bytes()
+		}
+		// Extra holds the keys docket has no field for and the originals
+		// of the values it normalised: both win over docket's rendering.
+		for key, v := range i.Extra.Map() {
+			m[key] = v
+		}
+		writeOrdered(&out, m, beadsKeys)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+type beadsDep struct {
+	m       map[string]json.RawMessage
+	typ, to string
+}
+
+// compareBeadsDeps orders dependencies as bd lists them (by created_at);
+// docket does not keep the order of two created in the same instant, and
+// puts those in type, then target, order.
+func compareBeadsDeps(a, b beadsDep) int {
+	ta, tb := depTime(a.m), depTime(b.m)
+	if c := ta.Compare(tb); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.typ, b.typ); c != 0 {
+		return c
+	}
+	return strings.Compare(a.to, b.to)
+}
+
+func depTime(m map[string]json.RawMessage) time.Time {
+	var s string
+	if json.Unmarshal(m["created_at"], &s) != nil {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// writeOrdered writes m as a compact JSON object: the keys of order first,
+// in that order, then the rest sorted.
+func writeOrdered(b *bytes.Buffer, m map[string]json.RawMessage, order []string) {
+	b.WriteByte('{')
+	n := 0
+	put := func(k string) {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.Write(jsonOf(k))
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	for _, k := range order {
+		if _, ok := m[k]; ok {
+			put(k)
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !slices.Contains(order, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		put(k)
+	}
+	b.WriteByte('}')
+}
+
+// jsonOf encodes v as encoding/json does by default (HTML-escaped), as bd
+// writes it. v is a string, an int or a []string: encoding/json cannot
+// fail on those.
+func jsonOf[T string | int | []string](v T) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
