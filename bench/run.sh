@@ -7,5 +7,9 @@
 # ripgrep (rg) is optional: without it the rg column says "not installed".
 set -euo pipefail
 cd "$(dirname "$0")"
-go build -o "${TMPDIR:-/tmp}/claimslint-bench" .
-exec "${TMPDIR:-/tmp}/claimslint-bench" -root .. "$@"
+# A directory of this run's own: the store writers re-execute this binary,
+# and a fixed path would let another run replace it under them (D60).
+bin=$(mktemp -d "${TMPDIR:-/tmp}/claimslint-bench.XXXXXX")
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/claimslint-bench" .
+"$bin/claimslint-bench" -root .. "$@"
