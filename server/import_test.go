@@ -320,3 +320,23 @@ func TestBeadsExportOfDocketRecords(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestBeadsMemoryLinesReported: today's bd export --include-memories adds
+// {"_type":"memory"} lines. They are not issues: each is reported and left
+// out, and the issues still import.
+func TestBeadsMemoryLinesReported(t *testing.T) {
+	in := `{"_type":"issue","id":"bd-1","title":"x","status":"open","priority":2,"issue_type":"task","created_at":"2026-05-01T00:00:00Z","updated_at":"2026-05-01T00:00:00Z","dependency_count":0,"dependent_count":0,"comment_count":0}
+{"_type":"memory","key":"style","value":"terse commit messages"}
+`
+	set, err := server.DecodeImport("m.jsonl", []byte(in), "", "bd", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Issues) != 1 || set.Skipped != 1 {
+		t.Fatalf("%d issues, %d skipped; want 1 and 1", len(set.Issues), set.Skipped)
+	}
+	want := `m.jsonl:2: _type: memory "style" (bd remember) is not an issue; docket keeps issues only, so it is not imported`
+	if len(set.Warnings) != 1 || set.Warnings[0].String() != want {
+		t.Errorf("warnings = %v, want %s", set.Warnings, want)
+	}
+}

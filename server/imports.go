@@ -87,6 +87,9 @@ type ImportSet struct {
 	// Foreign counts values kept verbatim that docket does not create, by
 	// field (status, type, dependency type) and value.
 	Foreign map[string]map[string]int
+	// Skipped counts lines that are not issues and were left out with a
+	// warning (bd's memory lines).
+	Skipped int
 }
 
 type decoder struct {
@@ -413,6 +416,18 @@ func (d *decoder) beads(data []byte) {
 	d.lines(data, func(n int, line []byte) {
 		f, ok := d.object(n, line, "")
 		if !ok {
+			return
+		}
+		// bd export --include-memories (or --all) writes bd remember's
+		// memories as {"_type":"memory","key":...,"value":...} lines: not
+		// issues, and docket has nowhere to keep them (dk-ejv). Each is
+		// reported and left out; the import goes on.
+		var kind string
+		if raw, ok := f.m["_type"]; ok && json.Unmarshal(raw, &kind) == nil && kind == "memory" {
+			var key string
+			_ = json.Unmarshal(f.m["key"], &key)
+			d.set.Skipped++
+			d.warn(n, "_type", "memory %q (bd remember) is not an issue; docket keeps issues only, so it is not imported", key)
 			return
 		}
 		var i Issue
