@@ -3,9 +3,13 @@
 # writing docs/benchmarks.md. Flags go to the bench program:
 #   --quick            small sizes, short runs (under a minute); report to stdout
 #   --out FILE         write the report elsewhere
-#   --only claims|mcp|store|hostile
+#   --only claims|real|scale|mcp|http|rss|store|hostile   (mcp: stdio, http and rss)
 # ripgrep (rg) is optional: without it the rg column says "not installed".
 set -euo pipefail
 cd "$(dirname "$0")"
-go build -o "${TMPDIR:-/tmp}/claimslint-bench" .
-exec "${TMPDIR:-/tmp}/claimslint-bench" -root .. "$@"
+# A directory of this run's own: the store writers re-execute this binary,
+# and a fixed path would let another run replace it under them (D60).
+bin=$(mktemp -d "${TMPDIR:-/tmp}/claimslint-bench.XXXXXX")
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/claimslint-bench" .
+"$bin/claimslint-bench" -root .. "$@"

@@ -39,7 +39,8 @@ type Reader interface {
 	Rows(q server.Query) ([]server.Row, error)
 	// Count returns how many rows q selects after q.After, ignoring Limit.
 	Count(q server.Query) (int, error)
-	// Lines calls fn with every stored canonical line in id order.
+	// Lines calls fn with every stored canonical line in id order; a line
+	// is valid only during its call.
 	Lines(fn func(line []byte) error) error
 	// Allocated returns how many ids were ever allocated.
 	Allocated() (int, error)

@@ -7,10 +7,14 @@
 package docket
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -163,7 +167,20 @@ func (s *Service) init(ctx context.Context) error {
 		p = s.opts.Prefix
 	}
 	s.prefix = p
-	return s.ensureSynced(ctx)
+	if err := s.ensureSynced(ctx); err != nil {
+		return err
+	}
+	if s.prefix != "" {
+		return nil
+	}
+	// Another process may have rebuilt the index from the export, and
+	// recorded the prefix its ids carry, between the read above and the
+	// sync (dk-1wf): read it again.
+	return s.idx.Read(ctx, func(r Reader) error {
+		var err error
+		s.prefix, err = r.Meta("prefix")
+		return err
+	})
 }
 
 // write runs fn in a write transaction after bringing the index in line
@@ -387,15 +404,26 @@ func put(w Writer, i server.Issue) error {
 // older state on disk: temp file in the same directory, fsync, rename,
 // fsync of the directory, then the new hash is recorded and the dirty flag
 // cleared.
+//
+// The lines go from the index to the file through a small buffer, hashed on
+// the way, not joined in memory first: at 100k issues the export is 37 MiB.
 func (s *Service) rewriteExport(w Writer) error {
-	data, err := exportOf(w)
+	h := sha256.New()
+	err := writeAtomic(s.opts.Export, func(f io.Writer) error {
+		// h is server.Hash of the bytes written.
+		b := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<16)
+		if err := w.Lines(func(line []byte) error {
+			b.Write(line)
+			return b.WriteByte('\n')
+		}); err != nil {
+			return err
+		}
+		return b.Flush()
+	}, s.opts.Step)
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(s.opts.Export, data, s.opts.Step); err != nil {
-		return err
-	}
-	if err := w.SetMeta("export_hash", server.Hash(data)); err != nil {
+	if err := w.SetMeta("export_hash", hex.EncodeToString(h.Sum(nil))); err != nil {
 		return err
 	}
 	return w.SetMeta("export_dirty", "0")
@@ -415,12 +443,12 @@ func exportOf(r Reader) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeAtomic replaces path with data: temp file, fsync, rename, fsync of
+// writeAtomic replaces path with what write writes: temp file, fsync, rename, fsync of
 // the directory. It runs under the index's write lock, so any temp file of
 // an earlier rewrite still there was left by a killed writer and is
 // removed. The file keeps its permission bits (a read-only export stays
 // read-only); a new one is 0644.
-func writeAtomic(path string, data []byte, step func(string)) error {
+func writeAtomic(path string, write func(io.Writer) error, step func(string)) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create export directory: %w", err)
@@ -443,7 +471,7 @@ func writeAtomic(path string, data []byte, step func(string)) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // after a successful rename this is a no-op
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write export: %w", err)
 	}

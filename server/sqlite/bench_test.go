@@ -56,63 +56,63 @@ func BenchmarkStore(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range benchSizes {
 		s, ids := seed(b, n)
-		b.Run(fmt.Sprintf("n=%d/create", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/create", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				if _, err := s.Create(ctx, server.NewIssue{Title: "benchmark issue"}); err != nil {
 					b.Fatal(err)
 				}
 			}
-		})
-		b.Run(fmt.Sprintf("n=%d/update", n), func(b *testing.B) {
+		}))
+		b.Run(fmt.Sprintf("n=%d/update", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				p := rand.IntN(5)
 				if _, err := s.Update(ctx, ids[rand.IntN(len(ids))], server.Patch{Priority: &p}); err != nil {
 					b.Fatal(err)
 				}
 			}
-		})
-		b.Run(fmt.Sprintf("n=%d/list", n), func(b *testing.B) {
+		}))
+		b.Run(fmt.Sprintf("n=%d/list", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				is, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}})
 				if err != nil || len(is) < n/2 {
 					b.Fatal(len(is), err)
 				}
 			}
-		})
-		b.Run(fmt.Sprintf("n=%d/ready", n), func(b *testing.B) {
+		}))
+		b.Run(fmt.Sprintf("n=%d/ready", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				is, err := s.Ready(ctx)
 				if err != nil || len(is) < n/2 {
 					b.Fatal(len(is), err)
 				}
 			}
-		})
+		}))
 		for _, v := range []server.View{server.ViewList, server.ViewReady} {
-			b.Run(fmt.Sprintf("n=%d/%s50", n, v), func(b *testing.B) {
+			b.Run(fmt.Sprintf("n=%d/%s50", n, v), withCPU(func(b *testing.B) {
 				for b.Loop() {
 					p, err := s.Listing(ctx, v, server.ListParams{Limit: 50})
 					if err != nil || len(p.Rows) != 50 || p.Total < n/2 {
 						b.Fatal(len(p.Rows), p.Total, err)
 					}
 				}
-			})
+			}))
 		}
 		// The note of statuses the workflow does not map (D57): one more
 		// read on every listing.
-		b.Run(fmt.Sprintf("n=%d/unmapped", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/unmapped", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				if u, err := s.Unmapped(ctx); err != nil || len(u) != 0 {
 					b.Fatal(u, err)
 				}
 			}
-		})
-		b.Run(fmt.Sprintf("n=%d/export", n), func(b *testing.B) {
+		}))
+		b.Run(fmt.Sprintf("n=%d/export", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				if err := s.RewriteExport(ctx); err != nil {
 					b.Fatal(err)
 				}
 			}
-		})
+		}))
 		s.Close()
 	}
 }

@@ -289,6 +289,35 @@ func TestLeftoverTempRemoved(t *testing.T) {
 	}
 }
 
+// TestExportHashRecorded: the hash a rewrite records while it streams the
+// export is server.Hash of the file, so the next command finds the index
+// in line instead of rebuilding it.
+func TestExportHashRecorded(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	s := e.open(t, "dk")
+	for _, title := range []string{"one", "two", "three"} {
+		if _, err := s.Create(ctx, server.NewIssue{Title: title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := OpenIndex(ctx, e.db, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var stored string
+	if err := x.Read(ctx, func(r docket.Reader) error {
+		stored, err = r.Meta("export_hash")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := server.Hash(e.file(t)); stored != want {
+		t.Errorf("recorded export hash %s, the file's is %s", stored, want)
+	}
+}
+
 // allocated reports whether id is recorded as drawn in the index at db,
 // without changing it.
 func allocated(t *testing.T, db, id string) bool {

@@ -138,6 +138,15 @@ func Open(ctx context.Context, opts Options) (*docket.Service, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
 	}
+	if err := os.MkdirAll(filepath.Dir(opts.DB), 0o755); err != nil {
+		return nil, fmt.Errorf("create index directory: %w", err)
+	}
+	// Opening holds a shared lock on DB.lock until the index is in line
+	// with the export; setting a damaged index aside holds it exclusively,
+	// so no open meets an index half moved aside, and two processes that
+	// both found it damaged do not both move it (dk-1wf).
+	lock := opts.DB + ".lock"
+	unlock := lockPath(lock, false)
 	// A new index (none yet, or one deleted by hand) takes back the ids
 	// the id log says were drawn, so none is drawn again.
 	var keep []string
@@ -145,7 +154,13 @@ func Open(ctx context.Context, opts Options) (*docket.Service, error) {
 		keep, _ = readIDLog(IDLog(opts.DB))
 	}
 	s, err := open(ctx, opts, keep)
+	unlock()
 	if corrupt(err) && exErr == nil {
+		defer lockPath(lock, true)()
+		// Another process may have rebuilt it while this one waited.
+		if s, err = open(ctx, opts, nil); !corrupt(err) {
+			return s, err
+		}
 		aside := opts.DB + ".corrupt"
 		if rerr := os.Rename(opts.DB, aside); rerr != nil {
 			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
@@ -308,7 +323,14 @@ func OpenIndex(ctx context.Context, path string, busyRetries int) (*Index, error
 		x.rdb.Close()
 		return nil, err
 	}
-	if ok, err := x.current(ctx, path); err != nil {
+	// A first open of a new file meets another process turning it into a
+	// WAL database with SQLITE_BUSY, which the busy timeout does not cover.
+	var ok bool
+	if err := x.withRetry(ctx, func() error {
+		var err error
+		ok, err = x.current(ctx, path)
+		return err
+	}); err != nil {
 		x.Close()
 		return nil, err
 	} else if ok {

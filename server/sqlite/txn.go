@@ -284,7 +284,7 @@ func (t *txn) Lines(fn func(line []byte) error) error {
 		return fmt.Errorf("read issues: %w", err)
 	}
 	defer rows.Close()
-	var rec []byte
+	var rec sql.RawBytes // the driver's bytes, not a copy a line: fn must not keep them
 	for rows.Next() {
 		if err := rows.Scan(&rec); err != nil {
 			return fmt.Errorf("read issue: %w", err)

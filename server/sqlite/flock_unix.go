@@ -1,0 +1,38 @@
+//go:build unix
+
+package sqlite
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// lockPath takes an advisory lock on path (created if missing): shared,
+// or exclusive. The returned function releases it. When the lock file
+// cannot be created (a read-only directory, a full disk) nothing is
+// locked: the caller goes on as it did before there was a lock.
+func lockPath(path string, exclusive bool) func() {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return func() {}
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}
+}
