@@ -28,7 +28,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp, store or hostile")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, store or hostile")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -111,8 +111,20 @@ func run() error {
 		if err := benchMCP(rep); err != nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
+		settle()
 	}
-	settle()
+	if *only == "" || *only == "mcp" || *only == "http" {
+		if err := benchHTTP(rep); err != nil {
+			return fmt.Errorf("http: %w", err)
+		}
+		settle()
+	}
+	if *only == "" || *only == "mcp" || *only == "rss" {
+		if err := benchRSS(rep); err != nil {
+			return fmt.Errorf("rss: %w", err)
+		}
+		settle()
+	}
 	if *only == "" || *only == "store" {
 		if err := benchStore(rep); err != nil {
 			return fmt.Errorf("store: %w", err)
@@ -158,6 +170,7 @@ func buildAll() error {
 	}
 	for name, pkg := range map[string]string{
 		"sdkstock": "./baselines/sdkstock",
+		"sdkhttp":  "./baselines/sdkhttp",
 		"mcpgo":    "./baselines/mcpgo",
 	} {
 		dst := filepath.Join(workDir, name)

@@ -17,6 +17,8 @@ type report struct {
 	real    []realCase
 	scale   []scaleCase
 	mcp     []mcpResult
+	http    *httpCompare
+	rss     []rssCase
 	store   []storeCase
 	imports []importCase
 	writers writersResult
@@ -43,7 +45,7 @@ func (r *report) markdown() string {
 	if r.quick {
 		cmd += " --quick"
 	}
-	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for. Rerun the command to reproduce every figure; `--only claims|mcp|store|hostile` runs one part.\n\n",
+	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for. Rerun the command to reproduce every figure; `--only claims|real|scale|mcp|http|rss|store|hostile` runs one part.\n\n",
 		cmd, r.machine.nproc, r.machine.cpu, r.machine.goVer, r.machine.os)
 	if r.quick {
 		b.WriteString("**This is a `--quick` run: small sizes, short runs, for CI smoke. It is not the published run.**\n\n")
@@ -59,6 +61,12 @@ func (r *report) markdown() string {
 	}
 	if len(r.mcp) > 0 {
 		r.mcpSection(&b)
+	}
+	if r.http != nil {
+		r.httpSection(&b)
+	}
+	if len(r.rss) > 0 {
+		r.rssSection(&b)
 	}
 	if len(r.store) > 0 {
 		r.storeSection(&b)

@@ -49,16 +49,22 @@ const (
 // returns the request's era, or the error to answer with. Every message
 // names the member at fault, never a Go type.
 func gate(method string, params json.RawMessage, initialized bool) (era, *rejection) {
+	// params and every value in it come from a screened frame: valid JSON,
+	// so its members are found by a walk, not decoded.
 	var p map[string]json.RawMessage
 	if len(params) > 0 && params[0] == '{' {
-		if err := json.Unmarshal(params, &p); err != nil {
+		var ok bool
+		if p, ok = frame.Object(params); !ok {
 			return eraLegacy, invalidParams("params must be a JSON object")
 		}
 	}
 	e := eraLegacy
 	if rawMeta, ok := p["_meta"]; ok {
 		var meta map[string]json.RawMessage
-		if len(rawMeta) == 0 || rawMeta[0] != '{' || json.Unmarshal(rawMeta, &meta) != nil {
+		if len(rawMeta) == 0 || rawMeta[0] != '{' {
+			return eraLegacy, invalidParams("_meta must be an object, not " + kindOf(rawMeta))
+		}
+		if meta, ok = frame.Object(rawMeta); !ok {
 			return eraLegacy, invalidParams("_meta must be an object, not " + kindOf(rawMeta))
 		}
 		if rawV, ok := meta[metaProtocolVersion]; ok {

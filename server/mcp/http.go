@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -138,7 +139,7 @@ type HTTPHandler struct {
 }
 
 type httpCall struct {
-	token     string
+	quoted    []byte // the internal id, as JSON
 	cancel    context.CancelFunc
 	cancelled atomic.Bool
 }
@@ -248,7 +249,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer func() { <-f.slots }()
 
-	body, err := io.ReadAll(io.LimitReader(r.Body, frame.MaxFrame+1))
+	body, err := readBody(r.Body, r.ContentLength)
 	if err != nil {
 		writeHTTPError(w, http.StatusBadRequest, nil, frame.CodeParseError, "parse error: the request body could not be read: "+err.Error())
 		return
@@ -291,8 +292,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeHTTPFrame(w, status, frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
 		return
 	}
-	token := fmt.Sprintf("docket-%s-%d", f.salt, f.seq.Add(1))
-	quoted, _ := json.Marshal(token)
+	quoted := f.internalID()
 	if v.Method == "subscriptions/listen" {
 		var done func()
 		r, done = f.stream(r)
@@ -300,7 +300,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	call := &httpCall{token: token, cancel: cancel}
+	call := &httpCall{quoted: quoted, cancel: cancel}
 	key := session + "\x00" + frame.CanonicalID(v.ID)
 	f.mu.Lock()
 	f.inflight[key] = call
@@ -313,11 +313,13 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 	}()
 	inner := requestFrame(quoted, v.Method, v.Params)
-	r2 := r.Clone(ctx)
+	// A shallow copy: the SDK reads the headers, the new body and context.
+	r2 := r.WithContext(ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
 	rw := &idWriter{ResponseWriter: w, from: quoted, to: v.ID, call: call, max: f.maxReply}
 	if e == eraModern {
+		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
 		f.stateless.ServeHTTP(rw, r2)
 	} else {
@@ -356,7 +358,7 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		params := bytes.Replace(v.Params, p.RequestID, mustJSON(call.token), 1)
+		params := bytes.Replace(v.Params, p.RequestID, call.quoted, 1)
 		v.Params = params
 	}
 	inner, _ := json.Marshal(struct {
@@ -379,20 +381,68 @@ func mustJSON(v any) []byte {
 	return b
 }
 
+// internalID is a fresh internal request id, as a JSON string:
+// "docket-<salt>-<n>". The salt keeps it from colliding with a client's.
+func (f *HTTPHandler) internalID() []byte {
+	b := make([]byte, 0, len(f.salt)+30)
+	b = append(b, `"docket-`...)
+	b = append(b, f.salt...)
+	b = append(b, '-')
+	b = strconv.AppendUint(b, f.seq.Add(1), 10)
+	return append(b, '"')
+}
+
+// readBody reads a request body of up to frame.MaxFrame bytes (one more
+// says it is longer), in one allocation when its length is declared.
+func readBody(body io.Reader, declared int64) ([]byte, error) {
+	n := int64(512)
+	if declared > 0 {
+		n = min(declared, frame.MaxFrame) + 1
+	}
+	r := io.LimitReader(body, frame.MaxFrame+1)
+	b := make([]byte, 0, n)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
 // requestFrame is the request as the SDK gets it: one clean object with
 // the internal id.
 func requestFrame(id []byte, method string, params json.RawMessage) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(id)
-	b.WriteString(`,"method":`)
-	b.Write(mustJSON(method))
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"method":"","params":}`)+len(id)+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":`...)
+	b = appendJSONString(b, method)
 	if len(params) > 0 {
-		b.WriteString(`,"params":`)
-		b.Write(params)
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
 	}
-	b.WriteString("}")
-	return b.Bytes()
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string: as it is when it is plain
+// printable ASCII with nothing to escape (every MCP method name), else as
+// encoding/json writes it.
+func appendJSONString(b []byte, s string) []byte {
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return append(b, mustJSON(s)...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // originAllowed accepts pages served from this machine (localhost,
@@ -500,7 +550,18 @@ func (w *idWriter) emit(b []byte) {
 	if w.call.cancelled.Load() || w.over {
 		return
 	}
-	w.ResponseWriter.Write(bytes.ReplaceAll(b, w.from, w.to))
+	// The internal id is replaced by the client's id bytes as the pieces
+	// are written: no second copy of the reply.
+	for {
+		i := bytes.Index(b, w.from)
+		if i < 0 {
+			break
+		}
+		w.ResponseWriter.Write(b[:i])
+		w.ResponseWriter.Write(w.to)
+		b = b[i+len(w.from):]
+	}
+	w.ResponseWriter.Write(b)
 }
 
 // Flush passes a flush on once the lines so far are written.

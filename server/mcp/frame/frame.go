@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -146,8 +145,8 @@ func Screen(line []byte, known func(canonicalID string) bool) Verdict {
 	case len(methods) > 1:
 		return onID(CodeInvalidRequest, "invalid request: the method member appears more than once")
 	}
-	var method string
-	if methods[0][0] != '"' || json.Unmarshal(methods[0], &method) != nil {
+	method, ok := stringValue(methods[0])
+	if !ok {
 		return onID(CodeInvalidRequest, "invalid request: method must be a string, not "+describeValue(methods[0]))
 	}
 	var params json.RawMessage
@@ -176,40 +175,61 @@ func checkVersion(vs []json.RawMessage) string {
 	case len(vs) > 1:
 		return "the jsonrpc member appears more than once"
 	}
-	var s string
-	if json.Unmarshal(vs[0], &s) != nil || s != "2.0" {
+	if string(vs[0]) == `"2.0"` {
+		return ""
+	}
+	if s, ok := stringValue(vs[0]); !ok || s != "2.0" {
 		return `jsonrpc must be "2.0", not ` + describeValue(vs[0])
 	}
 	return ""
 }
 
-var integerRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-
 // validID accepts a JSON string or an integer written without fraction or
-// exponent. Integers of any size are accepted: the id is echoed as the
-// bytes received, so it never has to fit a machine type.
+// exponent (-?(0|[1-9][0-9]*)). Integers of any size are accepted: the id
+// is echoed as the bytes received, so it never has to fit a machine type.
 func validID(v json.RawMessage) bool {
 	switch {
 	case len(v) == 0:
 		return false
 	case v[0] == '"':
 		return true
-	default:
-		return integerRE.Match(v)
 	}
+	d := v
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || (d[0] == '0' && len(d) > 1) {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // CanonicalID returns a comparable form of an id: a string id decoded
 // (so "a" and "\u0061" are equal) and marked with a leading 's', an integer
 // id as its digits with a leading 'n'.
 func CanonicalID(v json.RawMessage) string {
-	if len(v) > 0 && v[0] == '"' {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			return "s" + s
-		}
+	if s, ok := stringValue(v); ok {
+		return "s" + s
 	}
 	return "n" + string(v)
+}
+
+// stringValue decodes a JSON string value; ok is false if v is not one.
+// A string without escapes is its bytes between the quotes (v is valid
+// JSON, so they are valid UTF-8 with no control character).
+func stringValue(v json.RawMessage) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), true
+	}
+	return s, json.Unmarshal(v, &s) == nil
 }
 
 // objectMembers returns the top-level members of a JSON object, keys
@@ -219,39 +239,67 @@ func CanonicalID(v json.RawMessage) string {
 // token per value.
 func objectMembers(obj []byte) (map[string][]json.RawMessage, error) {
 	m := make(map[string][]json.RawMessage, 4)
+	err := walkObject(obj, func(key string, v json.RawMessage) {
+		m[key] = append(m[key], v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Object returns the members of a JSON object, keys decoded, values raw; a
+// repeated key keeps its last value, as encoding/json does when it decodes
+// into a map. obj must be valid JSON in valid UTF-8 (a value inside a
+// screened frame is);
+// ok is false if it is not an object. It costs one map, not a decode.
+func Object(obj []byte) (m map[string]json.RawMessage, ok bool) {
+	m = make(map[string]json.RawMessage, 4)
+	if walkObject(obj, func(key string, v json.RawMessage) { m[key] = v }) != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// walkObject calls member for each top-level member of obj, in order.
+func walkObject(obj []byte, member func(key string, v json.RawMessage)) error {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil, errors.New("not an object")
+		return errors.New("not an object")
 	}
 	i = skipWS(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
-		return m, nil
+		if skipWS(obj, i+1) != len(obj) {
+			return errors.New("trailing data after the object")
+		}
+		return nil
 	}
 	for i < len(obj) {
 		if obj[i] != '"' {
-			return nil, errors.New("object key is not a string")
+			return errors.New("object key is not a string")
 		}
 		end := scanString(obj, i)
 		if end < 0 {
-			return nil, errors.New("unterminated key")
+			return errors.New("unterminated key")
 		}
 		raw := obj[i:end]
-		var key string
-		if bytes.IndexByte(raw, '\\') < 0 {
+		key, ok := commonKey(raw)
+		if ok {
+		} else if bytes.IndexByte(raw, '\\') < 0 {
 			key = string(raw[1 : len(raw)-1])
 		} else if err := json.Unmarshal(raw, &key); err != nil {
-			return nil, err
+			return err
 		}
 		i = skipWS(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
-			return nil, errors.New("missing colon")
+			return errors.New("missing colon")
 		}
 		i = skipWS(obj, i+1)
 		vend := scanValue(obj, i)
 		if vend < 0 {
-			return nil, errors.New("bad value")
+			return errors.New("bad value")
 		}
-		m[key] = append(m[key], json.RawMessage(obj[i:vend]))
+		member(key, json.RawMessage(obj[i:vend]))
 		i = skipWS(obj, vend)
 		if i < len(obj) && obj[i] == ',' {
 			i = skipWS(obj, i+1)
@@ -259,13 +307,35 @@ func objectMembers(obj []byte) (map[string][]json.RawMessage, error) {
 		}
 		if i < len(obj) && obj[i] == '}' {
 			if skipWS(obj, i+1) != len(obj) {
-				return nil, errors.New("trailing data after the object")
+				return errors.New("trailing data after the object")
 			}
-			return m, nil
+			return nil
 		}
-		return nil, errors.New("malformed object")
+		return errors.New("malformed object")
 	}
-	return nil, errors.New("unterminated object")
+	return errors.New("unterminated object")
+}
+
+// commonKey returns the keys every MCP request carries without allocating
+// a string for each.
+func commonKey(raw []byte) (string, bool) {
+	switch string(raw) {
+	case `"jsonrpc"`:
+		return "jsonrpc", true
+	case `"id"`:
+		return "id", true
+	case `"method"`:
+		return "method", true
+	case `"params"`:
+		return "params", true
+	case `"name"`:
+		return "name", true
+	case `"arguments"`:
+		return "arguments", true
+	case `"_meta"`:
+		return "_meta", true
+	}
+	return "", false
 }
 
 func skipWS(b []byte, i int) int {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/server/mcp/frame"
 )
@@ -32,6 +33,16 @@ func TestScreenTable(t *testing.T) {
 		{`{} {}`, frame.Answer, "null", -32700},
 		{"\xff", frame.Answer, "null", -32700},
 		{"   \r", frame.Ignore, "", 0},
+		{`{"jsonrpc":"2.0","id":-0,"method":"ping"}`, frame.Request, "-0", 0},
+		{`{"jsonrpc":"2.0","id":-12,"method":"ping"}`, frame.Request, "-12", 0},
+		{`{"jsonrpc":"2.0","id":012,"method":"ping"}`, frame.Answer, "null", -32700},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, frame.Answer, "null", -32600},
+		{`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`, frame.Answer, "null", -32600},
+		{`{"jsonrpc":"2.0","id":-,"method":"ping"}`, frame.Answer, "null", -32700},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, frame.Answer, "null", -32600},
+		{`{"jsonrpc":"2\u002e0","id":8,"method":"p\u0069ng"}`, frame.Request, "8", 0},
+		{`{"jsonrpc":"2.00","id":9,"method":"ping"}`, frame.Answer, "9", -32600},
+		{`{"jsonrpc":2.0,"id":10,"method":"ping"}`, frame.Answer, "10", -32600},
 	}
 	for _, tt := range tests {
 		v := frame.Screen([]byte(tt.line), nil)
@@ -104,6 +115,39 @@ func FuzzScreen(f *testing.F) {
 			trimmed := bytes.TrimSpace(bytes.TrimSuffix(line, []byte("\r")))
 			if len(trimmed) > 0 && !bytes.Contains(line, []byte("result")) && !bytes.Contains(line, []byte("error")) && !bytes.Contains(line, []byte("params")) {
 				t.Fatalf("ignored a frame that is owed an answer: %q", line)
+			}
+		}
+	})
+}
+
+// FuzzObject: for any valid JSON object in valid UTF-8, Object finds the members
+// encoding/json finds when it decodes into a map (keys decoded, the last of
+// a repeated key kept), with the same raw values; for any other valid JSON
+// value it says no (but null, which encoding/json takes as an empty map).
+func FuzzObject(f *testing.F) {
+	for _, s := range []string{`{}`, ` { "a" : 1 , "b":[1,{"c":"}"}] } `, `{"a":1,"a":2}`, `{"\u0061":"x\"y","b":null}`, `[1]`, `"s"`, `{"a":{"b":{}},"c":"\\"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// Object's domain: valid JSON in valid UTF-8, as every screened frame is.
+		if !json.Valid(b) || !utf8.Valid(b) || string(bytes.TrimSpace(b)) == "null" { // null decodes to a nil map
+			return
+		}
+		var want map[string]json.RawMessage
+		wantErr := json.Unmarshal(b, &want)
+		got, ok := frame.Object(b)
+		if (wantErr == nil) != ok {
+			t.Fatalf("%q: Object ok=%v, encoding/json: %v", b, ok, wantErr)
+		}
+		if !ok {
+			return
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d members, encoding/json %d", b, len(got), len(want))
+		}
+		for k, v := range want {
+			if !bytes.Equal(bytes.TrimSpace(got[k]), bytes.TrimSpace(v)) {
+				t.Fatalf("%q: member %q is %q, encoding/json %q", b, k, got[k], v)
 			}
 		}
 	})

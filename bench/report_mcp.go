@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// httpTarget is the throughput target of issue 15: docket mcp --http
+// within 10% of the stock handler's throughput.
+const httpTarget = 0.90
+
+func (r *report) httpSection(b *strings.Builder) {
+	h := r.http
+	if len(h.results) == 0 {
+		return
+	}
+	x0 := h.results[0]
+	b.WriteString("## docket mcp --http against go-sdk's stock streamable handler\n\n")
+	fmt.Fprintf(b, "Each server runs as its own process on 127.0.0.1 over the same store (100 issues). `docket mcp --http` is the screen and gate of D55 in front of go-sdk's handler, run with its defaults (4 requests handled at once, D54) and with `--max-in-flight 64`. The baseline is go-sdk's stock streamable handler with no front, serving docket's own MCP server (the same `issue_show` tool and middleware; `bench/baselines/sdkhttp`), configured for JSON replies: the reply mode docket's front asks the SDK for (D55). The handler's default, SSE replies, is shown for reference. The client opens one 2025-11-25 session per server and keeps %d `tools/call issue_show` requests in flight over keep-alive connections; a call whose reply is not a result carrying its id is lost. After a warm-up of %d calls per server, %d rounds of %d calls run against each server in turn. Throughput is calls over a round's wall time (median and slowest-fastest round); \"x baseline\" is the median, over the rounds, of a server's throughput over the baseline's in the same turn, so that load which drifts over the run moves both sides of a ratio alike. CPU is the server process's user + system time per call (median round), with the same per-turn ratio; latency percentiles are over every call.\n\n",
+		x0.inflight, 2*x0.calls, x0.rounds, x0.calls)
+	b.WriteString("| server | calls/s | slowest-fastest round | x baseline | server CPU per call | CPU x baseline | p50 | p99 | lost | peak RSS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, x := range h.results {
+		name := x.name
+		if x.baseline {
+			name += " (baseline)"
+		}
+		fmt.Fprintf(b, "| %s | %.0f | %.0f-%.0f | %.2fx | %.0f µs | %.2fx | %s | %s | %d | %s |\n", name, x.throughput, x.tputMin, x.tputMax, x.ratio,
+			float64(x.cpuPerCall.Nanoseconds())/1000, x.cpuRatio, ms(x.p50), ms(x.p99), x.lost, mib(x.rssKiB))
+	}
+	b.WriteString("\nTargets:\n\n")
+	defer b.WriteString(missedNote)
+	lost := 0
+	for _, x := range h.results {
+		if strings.HasPrefix(x.name, "docket") {
+			lost += x.lost
+		}
+		if !x.target {
+			continue
+		}
+		var rs []string
+		for _, v := range x.ratios {
+			rs = append(rs, fmt.Sprintf("%.2f", v))
+		}
+		fmt.Fprintf(b, "- %d in flight: %s at %.2fx the stock handler's throughput (median of %d turns: %s), at %.2fx its CPU per call (target: within 10%%, i.e. at least %.2fx the throughput): %s.\n",
+			x.inflight, x.name, x.ratio, len(x.ratios), strings.Join(rs, ", "), x.cpuRatio, httpTarget, met(x.ratio >= httpTarget))
+	}
+	fmt.Fprintf(b, "- zero lost replies from docket mcp --http: %d lost, %s. (512 in flight with every tenth body malformed: `go test ./server/mcp -run TestHTTPConcurrentMalformed`.)\n\n", lost, met(lost == 0))
+}
+
+func (r *report) rssSection(b *strings.Builder) {
+	b.WriteString("## docket mcp's memory with large replies\n\n")
+	fmt.Fprintf(b, "One tracker with one issue whose description is %.0f MB, so that each `tools/call issue_show` reply is %.1f MiB; `docket mcp` (stdio) with its defaults (4 requests handled at once, a 128 MiB soft memory limit; D54). Peak RSS is the kernel's maximum resident set size for the process.\n\n",
+		float64(rssDescription)/1e6, float64(r.rss[0].maxReply)/(1<<20))
+	b.WriteString("| client | runs | replies | peak RSS (each run) | target < 200 MiB |\n|---|---:|---|---|---|\n")
+	for _, c := range r.rss {
+		var peaks []string
+		worst := int64(0)
+		for _, p := range c.peaksKiB {
+			peaks = append(peaks, mib(p))
+			worst = max(worst, p)
+		}
+		replies := fmt.Sprintf("%d of %d read, %d errors, largest %.1f MiB", c.replies, c.sent, c.errors, float64(c.maxReply)/(1<<20))
+		name := c.name
+		if c.dur > 0 {
+			name = fmt.Sprintf("%s for %s", c.name, c.dur)
+			replies = fmt.Sprintf("none read; %d requests taken by the pipe", c.accepted)
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s |\n", name, len(c.peaksKiB), replies, strings.Join(peaks, ", "), met(worst < 200*1024 && (c.dur > 0 || (c.replies == c.sent && c.errors == 0))))
+	}
+	b.WriteString("\n")
+}
