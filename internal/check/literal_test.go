@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"regexp"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestRequiredLiteral(t *testing.T) {
@@ -78,4 +79,30 @@ func TestExactLiteral(t *testing.T) {
 			t.Errorf("re() = %q, want the anchor %q", spec.re(), tc.pat)
 		}
 	}
+}
+
+// FuzzExactLiteral: whenever an anchor is taken as a literal, matching it
+// as bytes finds what its regular expression finds, on any UTF-8 line.
+func FuzzExactLiteral(f *testing.F) {
+	f.Add(`needle\(\)`, "x := needle() + needle()")
+	f.Add(`^pub fn len\(&self\)$`, "pub fn len(&self)")
+	f.Add(`^a`, "ba")
+	f.Add(`b$`, "bb")
+	f.Add(`\Aé\z`, "é")
+	f.Add(`\x{FFFD}`, "a\uFFFDb")
+	f.Fuzz(func(t *testing.T, pat, line string) {
+		e, ok := exactLiteral(pat)
+		if !ok || !utf8.ValidString(line) {
+			// The scan skips files that are not UTF-8; on one, regexp would
+			// read a stray byte as U+FFFD where bytes do not.
+			return
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Fatalf("%q is a literal but does not compile: %v", pat, err)
+		}
+		if got, want := e.find([]byte(line)), re.FindIndex([]byte(line)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q on %q: find = %v, regexp finds %v", pat, line, got, want)
+		}
+	})
 }

@@ -30,7 +30,12 @@ type multiMatcher struct {
 func newMultiMatcher(lits [][]byte) *multiMatcher {
 	m := &multiMatcher{n: len(lits), lens: make([]int, len(lits))}
 	// The trie, with sparse edges.
-	m.labels, m.targets, m.out = [][]byte{nil}, [][]int32{nil}, [][]int32{nil}
+	// At most one state per literal byte, plus the root: reserved once.
+	states := 1
+	for _, lit := range lits {
+		states += len(lit)
+	}
+	m.labels, m.targets, m.out = make([][]byte, 1, states), make([][]int32, 1, states), make([][]int32, 1, states)
 	child := func(s int32, c byte) int32 {
 		ls := m.labels[s]
 		i := sort.Search(len(ls), func(i int) bool { return ls[i] >= c })

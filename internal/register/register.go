@@ -288,7 +288,7 @@ func leadingTicks(s string) int {
 }
 
 func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []cell {
-	var out []cell
+	out := make([]cell, 0, row.ChildCount())
 	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 		tc, ok := c.(*east.TableCell)
 		if !ok {
@@ -297,12 +297,16 @@ func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []ce
 		ce := cell{pos: fallback, node: tc}
 		if l := tc.Lines(); l.Len() > 0 {
 			seg := l.At(0)
-			var b bytes.Buffer
-			for i := 0; i < l.Len(); i++ {
-				seg := l.At(i)
-				b.Write(seg.Value(src))
+			if l.Len() == 1 {
+				ce.raw = string(seg.Value(src)) // the usual cell: one segment
+			} else {
+				var b bytes.Buffer
+				for i := 0; i < l.Len(); i++ {
+					seg := l.At(i)
+					b.Write(seg.Value(src))
+				}
+				ce.raw = b.String()
 			}
-			ce.raw = b.String()
 			ce.text = cellText(ce.raw)
 			ce.pos = ln.pos(seg.Start)
 			ce.start, ce.end = seg.Start, l.At(l.Len()-1).Stop

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -35,7 +36,8 @@ type Repo struct {
 	set   map[string]bool
 	// listed are the prefixes whose untracked files are in Files.
 	listed  map[string]bool
-	present sync.Map // rel -> bool
+	present sync.Map     // rel -> bool
+	gitRuns atomic.Int64 // git commands run
 
 	rootOnce sync.Once
 	root     int // descriptor of Root (Linux reads)
@@ -88,6 +90,7 @@ func isGitWorkTree(dir string) bool {
 }
 
 func (r *Repo) git(args ...string) ([]byte, error) {
+	r.gitRuns.Add(1)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Root
 	var stderr bytes.Buffer
@@ -136,6 +139,9 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 		}
 		if r.listed[p] || !strings.HasSuffix(p, "/") && r.modes[p] != "" {
 			continue // listed, or a tracked file: it cannot be untracked
+		}
+		if _, err := os.Lstat(r.Abs(p)); errors.Is(err, fs.ErrNotExist) {
+			continue // no such directory or file: nothing untracked there, and no git run to say so
 		}
 		specs = append(specs, p)
 	}

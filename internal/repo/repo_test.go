@@ -3,6 +3,7 @@ package repo
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -171,5 +172,48 @@ func TestReadFileInto(t *testing.T) {
 	}
 	if _, err := r.ReadFileInto("link.go", 0, got); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("link.go: %v, want ErrNotRegular", err)
+	}
+}
+
+// TestListUntrackedSkipsMissing: a prefix that names nothing in the work
+// tree costs no git run; one that exists is listed, untracked files
+// included.
+func TestListUntrackedSkipsMissing(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git: %v %s", err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "docs", "new.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Git {
+		t.Skip("not a git work tree")
+	}
+	runs := r.gitRuns.Load()
+	if err := r.ListUntracked([]string{"checks/", ".github/workflows/", "src/main.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if r.gitRuns.Load() != runs {
+		t.Errorf("listing missing prefixes ran git %d times, want none", r.gitRuns.Load()-runs)
+	}
+	if err := r.ListUntracked([]string{"checks/", "docs/"}); err != nil {
+		t.Fatal(err)
+	}
+	if r.gitRuns.Load() != runs+1 {
+		t.Errorf("listing docs/ ran git %d times, want once", r.gitRuns.Load()-runs)
+	}
+	if len(r.Files) != 1 || r.Files[0] != "docs/new.md" {
+		t.Errorf("Files = %v, want the untracked docs/new.md", r.Files)
 	}
 }
