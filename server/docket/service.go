@@ -92,6 +92,53 @@ type fileKey struct {
 
 const racyWindow = time.Second
 
+func fileKeyOf(fi os.FileInfo, verified time.Time) fileKey {
+	return fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
+}
+
+// trusts reports whether fi is the version of the export k was verified
+// on: the same size and mtime, and an mtime older than the verification by
+// more than racyWindow.
+func (k fileKey) trusts(fi os.FileInfo) bool {
+	return k.size == fi.Size() && k.mtime.Equal(fi.ModTime()) && fi.ModTime().Before(k.verified.Add(-racyWindow))
+}
+
+// The index's export_key meta value is "hash size mtime verified" (the
+// times in Unix nanoseconds): the export whose hash is recorded was found
+// with that size and mtime at verified. It vouches for the export only
+// while export_hash is still that hash, so a rewrite or a rebuild, which
+// record a new hash, leave it void without touching it.
+func (k fileKey) meta(hash string) string {
+	return fmt.Sprintf("%s %d %d %d", hash, k.size, k.mtime.UnixNano(), k.verified.UnixNano())
+}
+
+func parseFileKey(v, hash string) (fileKey, bool) {
+	var h string
+	var size, mtime, verified int64
+	if n, err := fmt.Sscanf(v, "%s %d %d %d", &h, &size, &mtime, &verified); err != nil || n != 4 || h != hash || hash == "" {
+		return fileKey{}, false
+	}
+	return fileKey{size: size, mtime: time.Unix(0, mtime), verified: time.Unix(0, verified)}, true
+}
+
+// recordKey stores k in the index for the next process when k already
+// trusts the file and the stored key (old) differs. It is a cache: a
+// failure (a full disk, a read-only index, a busy lock) is ignored, and
+// the key is written only while the index still records hash.
+func (s *Service) recordKey(ctx context.Context, k fileKey, hash, old string) {
+	v := k.meta(hash)
+	if v == old || !k.mtime.Before(k.verified.Add(-racyWindow)) {
+		return
+	}
+	s.idx.Write(ctx, func(w Writer) error {
+		now, dirty, err := exportState(w)
+		if err != nil || now != hash || dirty {
+			return err
+		}
+		return w.SetMeta("export_key", v)
+	})
+}
+
 var _ server.Store = (*Service)(nil)
 
 // ErrNoTracker is returned by Open when neither an index nor an export
@@ -506,8 +553,34 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		s.seenMu.Lock()
 		k := s.seen
 		s.seenMu.Unlock()
-		if k.size == fi.Size() && k.mtime.Equal(fi.ModTime()) && fi.ModTime().Before(k.verified.Add(-racyWindow)) {
+		if k.trusts(fi) {
 			return nil // unchanged since it was last found in sync
+		}
+	}
+	var keyed string // the export_key the index holds, when it is read
+	if statErr == nil {
+		// A key an earlier process recorded lets this one skip the hash
+		// too (dk-pit): one short read instead of hashing the whole file
+		// in every CLI process.
+		var trusted bool
+		err := s.idx.Read(ctx, func(r Reader) error {
+			stored, dirty, err := exportState(r)
+			if err != nil {
+				return err
+			}
+			if keyed, err = r.Meta("export_key"); err != nil {
+				return err
+			}
+			k, ok := parseFileKey(keyed, stored)
+			trusted = ok && !dirty && k.trusts(fi)
+			return nil
+		})
+		if err == nil && trusted {
+			s.seenMu.Lock()
+			s.seen = fileKeyOf(fi, time.Now())
+			s.seenMu.Unlock()
+			s.setView(nil, "")
+			return nil
 		}
 	}
 	verified := time.Now()
@@ -522,9 +595,11 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		})
 		if err == nil && stored == server.Hash(data) && !dirty {
 			if statErr == nil && int64(len(data)) == fi.Size() {
+				k := fileKeyOf(fi, verified)
 				s.seenMu.Lock()
-				s.seen = fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
+				s.seen = k
 				s.seenMu.Unlock()
+				s.recordKey(ctx, k, stored, keyed)
 			}
 			s.setView(nil, "")
 			return nil

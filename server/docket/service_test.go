@@ -204,3 +204,69 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 		t.Errorf("notes do not say the read was merged in memory:\n%s", all)
 	}
 }
+
+// TestSyncKeyOutlivesTheProcess (dk-pit): the key a read verified is kept
+// in the index, so the next process (a new Open over the same index) trusts
+// an export of that size and mtime without hashing it; a different mtime,
+// or a rewrite that records a new hash, voids the key.
+func TestSyncKeyOutlivesTheProcess(t *testing.T) {
+	ctx := context.Background()
+	inner := memindex.New()
+	fail := false
+	e := storetest.NewEnv(t, func(testing.TB, string) docket.Index { return failing{inner, &fail} })
+	s := e.Open(t, "dk")
+	a, err := s.Create(ctx, server.NewIssue{Title: "before"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(e.Export, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, a.ID); err != nil { // verifies and records the key
+		t.Fatal(err)
+	}
+	// A same-size edit that keeps the mtime is what the key cannot see: a
+	// new process that trusts the recorded key serves the index as it is.
+	edited := bytes.Replace(e.File(t), []byte(`"before"`), []byte(`"after!"`), 1)
+	if err := os.WriteFile(e.Export, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(e.Export, old, old); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Open(t, "").Get(ctx, a.ID)
+	if err != nil || got.Title != "before" {
+		t.Fatalf("a new process hashed the export instead of trusting the recorded key: %q %v", got.Title, err)
+	}
+	// Another mtime (a checkout): the next process hashes and rebuilds.
+	if err := os.Chtimes(e.Export, old.Add(time.Second), old.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = e.Open(t, "").Get(ctx, a.ID)
+	if err != nil || got.Title != "after!" {
+		t.Fatalf("an export with a new mtime was trusted: %q %v", got.Title, err)
+	}
+	// A rewrite records a new hash, which voids the key even if the new
+	// file's size and mtime were set back to the recorded ones.
+	s2 := e.Open(t, "")
+	if _, err := s2.Create(ctx, server.NewIssue{Title: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := docket.ExportKey(t, inner); got == "" || !strings.HasPrefix(got, server.Hash(edited)+" ") {
+		t.Fatalf("export_key %q: want the key recorded for the edited export", got)
+	}
+	if err := os.WriteFile(e.Export, edited, 0o644); err != nil { // back to the keyed bytes
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(e.Export, old.Add(time.Second), old.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := e.Open(t, "").List(ctx, server.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 {
+		t.Fatalf("after a rewrite the old key was trusted: %d issues listed, want the export's 1", len(list))
+	}
+}
