@@ -63,8 +63,10 @@ type httpCompare struct {
 // handler serving docket's own MCP server over the same store
 // (bench/baselines/sdkhttp) with JSON replies, the baseline; docket runs
 // as shipped and with --max-in-flight 64 (handling all 64 at once, as the
-// stock handler does), and the stock handler's default SSE replies are
-// shown for reference. Every server runs as its own process on 127.0.0.1;
+// stock handler does); the stock handler's default SSE replies are shown
+// for reference, as is docket's front served by the baseline's program
+// (what the front costs, apart from docket's process). Every server runs
+// as its own process on 127.0.0.1;
 // the client keeps 64 tools/call issue_show requests in flight inside one
 // 2025-11-25 session per server. After a warm-up, short rounds of a fixed
 // number of calls alternate between the servers, so that each round of a
@@ -80,6 +82,7 @@ func benchHTTP(rep *report) error {
 		{name: "docket mcp --http --max-in-flight 64", argv: []string{bin["docket"], "mcp", "--http", "127.0.0.1:0", "--max-in-flight", "64"}},
 		{name: "go-sdk v1.8.0 stock streamable handler, JSON replies", baseline: true, argv: []string{bin["sdkhttp"]}},
 		{name: "go-sdk v1.8.0 stock streamable handler, SSE replies (its default)", argv: []string{bin["sdkhttp"], "-sse"}},
+		{name: "docket's front (its defaults) in the baseline's process", argv: []string{bin["sdkhttp"], "-front"}},
 	}
 	inflight, calls, rounds := 64, 1000, 15
 	if *quick {

@@ -14,5 +14,5 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt needed on:"; echo "$unformatted"; exit 1
 fi
 
-echo "== go test -race ./..."
-go test -race -count=1 ./...
+echo "== go test -race -timeout 30m ./..."
+go test -race -count=1 -timeout 30m ./...

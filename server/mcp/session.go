@@ -115,6 +115,12 @@ func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T
 	}()
 	select {
 	case o := <-done:
+		// A check that stopped because its context ended returns that
+		// context's error; it is reported as the cancellation or the
+		// deadline, whichever select case was seen first.
+		if o.err != nil && ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
+			return zero, stopped(ctx)
+		}
 		return o.v, o.err
 	case <-ctx.Done():
 		return zero, stopped(ctx)

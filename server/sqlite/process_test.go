@@ -256,14 +256,29 @@ func TestSIGKILLMidWrite(t *testing.T) {
 		}
 		sc := bufio.NewScanner(stdout)
 		done := make(chan struct{})
+		first := make(chan struct{}) // closed at the round's first acknowledgement
 		go func() {
 			defer close(done)
+			n := 0
 			for sc.Scan() {
 				_, id, _ := strings.Cut(sc.Text(), " ")
 				acked[id] = true
+				if n++; n == 1 {
+					close(first)
+				}
 			}
 		}()
-		time.Sleep(time.Duration(150+rand.IntN(250)) * time.Millisecond)
+		// The kill lands at a random point of the writes, counted from the
+		// first acknowledged create rather than from the start: a worker
+		// slowed by -race or a loaded machine would otherwise be killed
+		// before it wrote anything, and the round would test nothing.
+		select {
+		case <-first:
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Errorf("round %d: no create acknowledged within a minute", round)
+		}
+		time.Sleep(time.Duration(rand.IntN(250)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}

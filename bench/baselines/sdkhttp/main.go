@@ -3,8 +3,11 @@
 // own MCP server (the same tools, the same store) on 127.0.0.1.
 // Environment: DOCKET_DB, DOCKET_EXPORT. Flags: -addr (default
 // 127.0.0.1:0), -sse (the handler's default SSE replies instead of JSON
-// replies, the mode docket's front uses). It prints the address it serves
-// on stderr in the form docket mcp --http does, and exits on SIGTERM.
+// replies, the mode docket's front uses), -front (docket's own front,
+// mcp.NewHTTPHandler with its defaults, in place of the stock handler: what
+// the front costs, apart from docket's process). It prints the address it
+// serves on stderr in the form docket mcp --http does, and exits on
+// SIGTERM.
 package main
 
 import (
@@ -25,6 +28,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "host:port to listen on")
 	sse := flag.Bool("sse", false, "SSE replies (the handler's default) instead of JSON replies")
+	front := flag.Bool("front", false, "serve docket's HTTP front (mcp.NewHTTPHandler, its defaults) instead of the stock handler: the front's cost without docket's process around it")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -41,7 +45,11 @@ func main() {
 		opts = &sdk.StreamableHTTPOptions{JSONResponse: true}
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcp.HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, opts))
+	if *front {
+		mux.Handle(mcp.HTTPPath, mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: dir, Version: "bench"}, mcp.HTTPOptions{}))
+	} else {
+		mux.Handle(mcp.HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, opts))
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdkhttp:", err)
