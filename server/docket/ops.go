@@ -419,10 +419,20 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 	}
 	err := s.write(ctx, true, func(w Writer) error {
 		res = server.ImportResult{}
+		// Every stored record was allocated, so an index that never
+		// allocated an id holds none: a first import skips a lookup a
+		// record.
+		allocated, err := w.Allocated()
+		if err != nil {
+			return err
+		}
 		for _, in := range set.Issues {
 			in = in.Clone()
 			in.Normalize()
-			cur, err := w.Get(in.ID)
+			cur, err := server.Issue{}, error(server.ErrNotFound)
+			if allocated > 0 {
+				cur, err = w.Get(in.ID)
+			}
 			switch {
 			case errors.Is(err, server.ErrNotFound):
 				res.Created++
@@ -463,11 +473,16 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 			res.Edges++
 		}
 		// A dependency on an id neither the file nor the tracker holds is
-		// kept (the export it came from may be partial) and reported.
+		// kept (the export it came from may be partial) and reported. An
+		// id in the file is stored by now.
+		inFile := make(map[string]bool, len(set.Issues))
+		for _, in := range set.Issues {
+			inFile[in.ID] = true
+		}
 		for _, in := range set.Issues {
 			for _, d := range in.Deps {
 				res.Deps++
-				if server.IsExternal(d.ID) {
+				if inFile[d.ID] || server.IsExternal(d.ID) {
 					continue
 				}
 				ok, err := w.Has(d.ID)
