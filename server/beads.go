@@ -51,13 +51,7 @@ var (
 // docket's version and schema are docket's bookkeeping and are left out;
 // its decisions are written under "decisions", a key beads does not read.
 func ExportBeads(issues []Issue) []byte {
-	sorted := make([]Issue, len(issues))
-	for k, i := range issues {
-		i = i.Clone()
-		i.Normalize()
-		sorted[k] = i
-	}
-	slices.SortFunc(sorted, func(a, b Issue) int { return strings.Compare(a.ID, b.ID) })
+	sorted := normalizedByID(issues)
 	byID := map[string]int{}
 	for k, i := range sorted {
 		byID[i.ID] = k

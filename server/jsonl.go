@@ -30,10 +30,8 @@ func MarshalLine(i Issue) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// Canonical returns the export bytes for a set of issues: each normalized,
-// one per line, sorted by id, every line ending in a newline. The same set
-// always yields the same bytes.
-func Canonical(issues []Issue) ([]byte, error) {
+// normalizedByID returns normalized copies of issues, sorted by id.
+func normalizedByID(issues []Issue) []Issue {
 	sorted := make([]Issue, len(issues))
 	for k, i := range issues {
 		i = i.Clone()
@@ -41,6 +39,14 @@ func Canonical(issues []Issue) ([]byte, error) {
 		sorted[k] = i
 	}
 	slices.SortFunc(sorted, func(a, b Issue) int { return strings.Compare(a.ID, b.ID) })
+	return sorted
+}
+
+// Canonical returns the export bytes for a set of issues: each normalized,
+// one per line, sorted by id, every line ending in a newline. The same set
+// always yields the same bytes.
+func Canonical(issues []Issue) ([]byte, error) {
+	sorted := normalizedByID(issues)
 	var out bytes.Buffer
 	for k, i := range sorted {
 		if k > 0 && sorted[k-1].ID == i.ID {

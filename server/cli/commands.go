@@ -577,7 +577,6 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		if r.o.check {
 			return &exitError{ExitBadInput, "--check compares the canonical docket export; it takes no --format beads"}
 		}
-		return r.exportBeads(ctx)
 	default:
 		return &exitError{ExitBadInput, fmt.Sprintf("--format %q: use docket or beads", r.o.format)}
 	}
@@ -592,6 +591,9 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	want, err := s.Export(ctx)
 	if err != nil {
 		return err
+	}
+	if r.o.format == server.FormatBeads {
+		return r.exportBeads(exportPath, want)
 	}
 	switch {
 	case r.o.check:
@@ -616,21 +618,10 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	return nil
 }
 
-// exportBeads writes the records in beads' issues.jsonl shape (D59) to
-// -o FILE, or to stdout; the canonical export is left as it is.
-func (r *runner) exportBeads(ctx context.Context) error {
-	_, exportPath, _, err := r.paths()
-	if err != nil {
-		return err
-	}
-	s, err := r.open(ctx, "")
-	if err != nil {
-		return err
-	}
-	data, err := s.Export(ctx)
-	if err != nil {
-		return err
-	}
+// exportBeads writes the records of the canonical export data in beads'
+// issues.jsonl shape (D59) to -o FILE, or to stdout; the canonical export
+// is left as it is.
+func (r *runner) exportBeads(exportPath string, data []byte) error {
 	issues, err := server.ReadJSONL(exportPath, bytes.NewReader(data), "")
 	if err != nil {
 		return err
