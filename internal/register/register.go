@@ -453,9 +453,9 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 			texts[i] = c.text
 		}
 		row.Text = strings.Join(texts, " | ")
-		// An empty Status cell states nothing: a marker or the default
-		// still applies to it.
-		if statusCol >= 0 && statusCol < len(cells) && strings.TrimSpace(cells[statusCol].text) != "" {
+		// An empty Status cell, or one of emphasis marks alone (`*`),
+		// states nothing: a marker or the default still applies to it.
+		if statusCol >= 0 && statusCol < len(cells) && normStatus(cells[statusCol].text) != "" {
 			row.Status = normStatus(cells[statusCol].text)
 			row.StatusPos = cells[statusCol].pos
 			row.StatusFrom = StatusFromColumn
