@@ -103,6 +103,8 @@ func Parse(rel string, src []byte) *Gate {
 				line := strings.TrimSpace(strings.Trim(strings.TrimSpace(rl), `"'`))
 				if v := s.evalLine(line); v.bad != "" {
 					g.Skipped = append(g.Skipped, Skipped{Code: m[1], Line: a.line + k, Reason: v.bad})
+				} else if !strings.HasPrefix(v.text, m[1]+"@") {
+					g.Skipped = append(g.Skipped, Skipped{Code: m[1], Line: a.line + k, Reason: "evaluated on its own, the line does not start with its row code and @; its quoting spans lines, which migrate cannot split into rows"})
 				} else {
 					g.addRow(v.text, a.line+k)
 				}
@@ -165,6 +167,10 @@ func (s *script) evalLine(line string) value {
 func (g *Gate) addRow(text string, line int) {
 	fields := strings.Split(text, "@")
 	code := fields[0]
+	if code == "" {
+		g.Skipped = append(g.Skipped, Skipped{Line: line, Reason: "the row has no code before its first @"})
+		return
+	}
 	want := 4
 	if code[0] == 'Q' {
 		want = 5
