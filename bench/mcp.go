@@ -31,14 +31,6 @@ type mcpResult struct {
 
 // seedMCPStore makes a tracker of 100 issues, dk-aaa among them.
 func seedMCPStore() (db, export string, err error) {
-	dir := filepath.Join(workDir, "mcp-store")
-	db, export = filepath.Join(dir, "index.db"), filepath.Join(dir, "issues.jsonl")
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: "dk"})
-	if err != nil {
-		return "", "", err
-	}
-	defer s.Close()
 	set := &server.ImportSet{}
 	for k := range 100 {
 		id := fmt.Sprintf("dk-a%02d", k)
@@ -50,6 +42,19 @@ func seedMCPStore() (db, export string, err error) {
 		i.Normalize()
 		set.Issues = append(set.Issues, i)
 	}
+	return seedStore1(filepath.Join(workDir, "mcp-store"), set)
+}
+
+// seedStore1 makes a tracker with prefix dk in dir from one import of set,
+// and returns its index and export paths.
+func seedStore1(dir string, set *server.ImportSet) (db, export string, err error) {
+	db, export = filepath.Join(dir, "index.db"), filepath.Join(dir, "issues.jsonl")
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: "dk"})
+	if err != nil {
+		return "", "", err
+	}
+	defer s.Close()
 	_, err = s.Import(ctx, set)
 	return db, export, err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server"
-	"github.com/claimslint/claimslint/server/sqlite"
 )
 
 // rssCase is one client of the memory benchmark (D54).
@@ -40,19 +38,10 @@ const rssDescription = 5_000_000
 // seedRSSStore makes a tracker with one issue, dk-big, whose description
 // is 5 MB: every issue_show of it is a reply of about 4 MiB.
 func seedRSSStore() (db, export string, err error) {
-	dir := filepath.Join(workDir, "rss-store")
-	db, export = filepath.Join(dir, "index.db"), filepath.Join(dir, "issues.jsonl")
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: "dk"})
-	if err != nil {
-		return "", "", err
-	}
-	defer s.Close()
 	i := server.Issue{ID: "dk-big", Title: "big", Description: strings.Repeat("x", rssDescription), Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
 		CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
 	i.Normalize()
-	_, err = s.Import(ctx, &server.ImportSet{Issues: []server.Issue{i}})
-	return db, export, err
+	return seedStore1(filepath.Join(workDir, "rss-store"), &server.ImportSet{Issues: []server.Issue{i}})
 }
 
 const (

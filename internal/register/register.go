@@ -455,8 +455,10 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 		row.Text = strings.Join(texts, " | ")
 		// An empty Status cell, or one of emphasis marks alone (`*`),
 		// states nothing: a marker or the default still applies to it.
-		if statusCol >= 0 && statusCol < len(cells) && normStatus(cells[statusCol].text) != "" {
+		if statusCol >= 0 && statusCol < len(cells) {
 			row.Status = normStatus(cells[statusCol].text)
+		}
+		if row.Status != "" {
 			row.StatusPos = cells[statusCol].pos
 			row.StatusFrom = StatusFromColumn
 		}

@@ -114,18 +114,8 @@ func TestCorruptIndexConcurrentOpen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 8 processes")
 	}
-	ctx := context.Background()
 	e := newEnv(t)
-	s := e.open(t, "dk")
-	var before []string
-	for _, title := range []string{"one", "two"} {
-		i, err := s.Create(ctx, server.NewIssue{Title: title})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before = append(before, i.ID)
-	}
-	s.Close()
+	before := createTwo(t, e)
 	if err := os.WriteFile(e.db, bytes.Repeat([]byte("not a database "), 512), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -144,24 +134,31 @@ func TestFreshCloneConcurrentOpen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 8 processes")
 	}
-	ctx := context.Background()
 	e := newEnv(t)
-	s := e.open(t, "dk")
-	var before []string
-	for _, title := range []string{"one", "two"} {
-		i, err := s.Create(ctx, server.NewIssue{Title: title})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before = append(before, i.ID)
-	}
-	s.Close()
+	before := createTwo(t, e)
 	for _, f := range []string{e.db, e.db + "-wal", e.db + "-shm"} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
 	}
 	runMixed(t, e, 8, 20, before)
+}
+
+// createTwo creates two issues in e's tracker, closed again, and returns
+// their ids.
+func createTwo(t *testing.T, e *env) []string {
+	t.Helper()
+	s := e.open(t, "dk")
+	defer s.Close()
+	var ids []string
+	for _, title := range []string{"one", "two"} {
+		i, err := s.Create(context.Background(), server.NewIssue{Title: title})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, i.ID)
+	}
+	return ids
 }
 
 // runMixed runs procs worker processes of ops mixed operations each on e's
