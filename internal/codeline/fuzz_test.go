@@ -55,6 +55,14 @@ func FuzzGoScanner(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		b := []byte(src)
+		if bytes.HasPrefix(b, []byte("\xfe\xff")) || bytes.HasPrefix(b, []byte("\xff\xfe")) {
+			// Since Go 1.26 go/scanner consumes a file that starts with a
+			// UTF-16 byte order mark whole, reporting one error and no
+			// tokens (go.dev/issue/71950): it is no oracle for such a
+			// file, which no Go compiler accepts. The lexer still marks
+			// its comments, and FuzzRegions covers it.
+			t.Skip("UTF-16 byte order mark: go/scanner reads no tokens")
+		}
 		offs, lits := goComments(b)
 		var r Regions
 		Scan("a.go", b, &r)
