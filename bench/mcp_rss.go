@@ -5,10 +5,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -76,7 +81,131 @@ func benchRSS(rep *report) error {
 	if err := rssNoReadRun(env, &nc); err != nil {
 		return fmt.Errorf("never reads: %w", err)
 	}
-	rep.rss = []rssCase{pc, nc}
+	hc := rssCase{name: fmt.Sprintf("HTTP (`--http`): %d requests, %d in flight, every reply read", rssPipelined, rssHTTPInFlight)}
+	for k := range runs {
+		logf("rss: HTTP run %d/%d", k+1, runs)
+		if err := rssHTTPRun(db, export, &hc); err != nil {
+			return fmt.Errorf("http: %w", err)
+		}
+	}
+	hn := rssCase{name: fmt.Sprintf("HTTP (`--http`): %d connections write calls and never read", rssHTTPInFlight), dur: dur}
+	logf("rss: HTTP connections that never read, %s", dur)
+	if err := rssHTTPNoReadRun(db, export, &hn); err != nil {
+		return fmt.Errorf("http never reads: %w", err)
+	}
+	rep.rss = []rssCase{pc, nc, hc, hn}
+	return nil
+}
+
+// rssHTTPInFlight is how many calls the HTTP clients keep outstanding, as
+// many as the throughput benchmark's (issue 15's 64).
+const rssHTTPInFlight = 64
+
+// rssHTTPRun serves the tracker with docket mcp --http (its defaults) and
+// makes rssPipelined issue_show calls of the large issue with
+// rssHTTPInFlight outstanding, inside one 2025-11-25 session, reading
+// every reply.
+func rssHTTPRun(db, export string, c *rssCase) error {
+	cmd, u, err := startHTTPServer([]string{bin["docket"], "mcp", "--http", "127.0.0.1:0"}, []string{"DOCKET_DB=" + db, "DOCKET_EXPORT=" + export})
+	if err != nil {
+		return err
+	}
+	defer waitOrKill(cmd, 0)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: rssHTTPInFlight, DisableCompression: true}}
+	sess, err := httpHandshake(client, u)
+	if err != nil {
+		return err
+	}
+	var next, replies, errs atomic.Int64
+	var size atomic.Int64
+	var wg sync.WaitGroup
+	var firstErr error
+	var once sync.Once
+	for range rssHTTPInFlight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := next.Add(1)
+				if k > int64(rssPipelined) {
+					return
+				}
+				_, out, err := httpPost(client, u, sess, `{"jsonrpc":"2.0","id":`+strconv.FormatInt(k, 10)+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-big"}}}`)
+				if err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				replies.Add(1)
+				for m := size.Load(); int64(len(out)) > m && !size.CompareAndSwap(m, int64(len(out))); m = size.Load() {
+				}
+				if !bytes.Contains(out, []byte(`"id":`+strconv.FormatInt(k, 10)+`,"result"`)) {
+					errs.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitOrKill(cmd, 60*time.Second)
+	c.peaksKiB = append(c.peaksKiB, peakKiB(cmd))
+	c.sent, c.replies, c.errors = rssPipelined, int(replies.Load()), int(errs.Load())
+	c.maxReply = max(c.maxReply, int(size.Load()))
+	return nil
+}
+
+// rssHTTPNoReadRun opens rssHTTPInFlight connections to docket mcp --http
+// and, for c.dur, writes issue_show calls of the large issue on each
+// (pipelined HTTP/1.1 requests inside one session) without ever reading a
+// reply.
+func rssHTTPNoReadRun(db, export string, c *rssCase) error {
+	cmd, u, err := startHTTPServer([]string{bin["docket"], "mcp", "--http", "127.0.0.1:0"}, []string{"DOCKET_DB=" + db, "DOCKET_EXPORT=" + export})
+	if err != nil {
+		return err
+	}
+	defer waitOrKill(cmd, 0)
+	sess, err := httpHandshake(&http.Client{}, u)
+	if err != nil {
+		return err
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return err
+	}
+	var sent atomic.Int64
+	stop := time.Now().Add(c.dur)
+	var conns []net.Conn
+	defer func() {
+		for _, cn := range conns {
+			cn.Close()
+		}
+	}()
+	for range rssHTTPInFlight {
+		cn, err := net.Dial("tcp", pu.Host)
+		if err != nil {
+			return err
+		}
+		conns = append(conns, cn)
+		go func() {
+			for time.Now().Before(stop) {
+				k := sent.Add(1)
+				body := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(k, 10) + `,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-big"}}}`
+				req := "POST " + pu.Path + " HTTP/1.1\r\nHost: " + pu.Host + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: " + sess + "\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+				cn.SetWriteDeadline(stop)
+				if _, err := io.WriteString(cn, req); err != nil {
+					sent.Add(-1)
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(c.dur + time.Second)
+	cmd.Process.Kill()
+	cmd.Wait()
+	c.accepted = sent.Load()
+	c.peaksKiB = append(c.peaksKiB, peakKiB(cmd))
 	return nil
 }
 

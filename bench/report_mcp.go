@@ -49,7 +49,7 @@ func (r *report) httpSection(b *strings.Builder) {
 
 func (r *report) rssSection(b *strings.Builder) {
 	b.WriteString("## docket mcp's memory with large replies\n\n")
-	fmt.Fprintf(b, "One tracker with one issue whose description is %.0f MB, so that each `tools/call issue_show` reply is %.1f MiB; `docket mcp` (stdio) with its defaults (4 requests handled at once, a 128 MiB soft memory limit; D54). Peak RSS is the kernel's maximum resident set size for the process.\n\n",
+	fmt.Fprintf(b, "One tracker with one issue whose description is %.0f MB, so that each `tools/call issue_show` reply is %.1f MiB; `docket mcp` with its defaults (4 requests handled at once, a 128 MiB soft memory limit; D54), over stdio and over HTTP (`--http`, where a request waits for a handling slot once its body is read and keeps it until its reply is written; D61). Peak RSS is the kernel's maximum resident set size for the process. A client that never reads: over stdio the requests the pipe took; over HTTP the requests written before the writes stopped (the server reads a connection's next request only once it has written the reply to the last).\n\n",
 		float64(rssDescription)/1e6, float64(r.rss[0].maxReply)/(1<<20))
 	b.WriteString("| client | runs | replies | peak RSS (each run) | target < 200 MiB |\n|---|---:|---|---|---|\n")
 	for _, c := range r.rss {
@@ -63,7 +63,7 @@ func (r *report) rssSection(b *strings.Builder) {
 		name := c.name
 		if c.dur > 0 {
 			name = fmt.Sprintf("%s for %s", c.name, c.dur)
-			replies = fmt.Sprintf("none read; %d requests taken by the pipe", c.accepted)
+			replies = fmt.Sprintf("none read; %d requests written", c.accepted)
 		}
 		fmt.Fprintf(b, "| %s | %d | %s | %s | %s |\n", name, len(c.peaksKiB), replies, strings.Join(peaks, ", "), met(worst < 200*1024 && (c.dur > 0 || (c.replies == c.sent && c.errors == 0))))
 	}

@@ -129,19 +129,54 @@ type HTTPHandler struct {
 	log                 *slog.Logger
 	salt                string
 	seq                 atomic.Uint64
-	slots               chan struct{}
+	slots               chan struct{} // requests handled at once, taken by handling
+	bodies              *byteBudget   // bytes of bodies read and not yet answered
 	maxReply            int
 	draining            atomic.Bool
 
 	mu       sync.Mutex
 	inflight map[string]*httpCall // session + "\x00" + canonical client id
+	calls    map[string]*httpCall // internal id (unquoted), for handling
 	streams  map[*context.CancelFunc]bool
 }
+
+// callHeader carries a request's internal id from the front to the SDK's
+// receiving middleware (RequestExtra.Header), so that the handling slot a
+// request takes there is released by the front once its reply is written.
+// The front sets it on every request it passes on, over any client value.
+const callHeader = "X-Docket-Call"
 
 type httpCall struct {
 	quoted    []byte // the internal id, as JSON
 	cancel    context.CancelFunc
 	cancelled atomic.Bool
+
+	mu    sync.Mutex
+	held  bool // a handling slot is held for the front to release
+	ended bool // the front has written the reply (or given up on it)
+}
+
+// hold records that the request's handling slot is now the front's to
+// release; false when the front is already done, and the caller releases.
+func (c *httpCall) hold() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return false
+	}
+	c.held = true
+	return true
+}
+
+// end marks the front done with the request and says whether it must
+// release a handling slot.
+func (c *httpCall) end() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+	held := c.held
+	c.held = false
+	return held
 }
 
 // NewHTTPHandler builds the endpoint over one SDK server.
@@ -164,16 +199,54 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 	if maxReply <= 0 {
 		maxReply = DefaultMaxReply
 	}
-	return &HTTPHandler{
+	f := &HTTPHandler{
 		stateful:  sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame}),
 		stateless: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
 		opts:      h,
 		log:       o.Log,
 		salt:      hex.EncodeToString(salt[:]),
 		slots:     make(chan struct{}, n),
+		bodies:    newByteBudget(int64(n) * (frame.MaxFrame + 1)),
 		maxReply:  maxReply,
 		inflight:  map[string]*httpCall{},
+		calls:     map[string]*httpCall{},
 		streams:   map[*context.CancelFunc]bool{},
+	}
+	s.AddReceivingMiddleware(f.handling)
+	return f
+}
+
+// handling is the SDK middleware that bounds what is handled at once (D61):
+// a request takes one of MaxInFlight slots when the SDK is about to run
+// it, and keeps it until the front has written its reply, so a reply
+// being built or written counts. Waiting here rather than before the body
+// is read keeps the SDK's dispatch busy; the bytes of bodies waiting are
+// bounded by the body budget instead. Open listens and notifications take
+// no slot.
+func (f *HTTPHandler) handling(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "subscriptions/listen" || strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		select {
+		case f.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		var call *httpCall
+		if ex := req.GetExtra(); ex != nil && ex.Header != nil {
+			if id := ex.Header.Get(callHeader); id != "" {
+				f.mu.Lock()
+				call = f.calls[id]
+				f.mu.Unlock()
+			}
+		}
+		if call == nil || !call.hold() {
+			// Not the front's request, or the front is done with it (its
+			// client went away): the slot ends with the handler.
+			defer func() { <-f.slots }()
+		}
+		return next(ctx, method, req)
 	}
 }
 
@@ -241,13 +314,18 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// Backpressure: at the cap, no further body is read.
-	select {
-	case f.slots <- struct{}{}:
-	case <-r.Context().Done():
+	// Backpressure (D61): a body is read only once its bytes fit in the
+	// budget of bodies read and not yet answered; an undeclared length
+	// reserves the largest frame.
+	want := int64(frame.MaxFrame + 1)
+	if r.ContentLength >= 0 {
+		want = min(r.ContentLength, want)
+	}
+	reserved, err := f.bodies.acquire(r.Context(), want)
+	if err != nil {
 		return
 	}
-	defer func() { <-f.slots }()
+	defer f.bodies.release(reserved)
 
 	body, err := readBody(r.Body, r.ContentLength)
 	if err != nil {
@@ -302,15 +380,21 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	call := &httpCall{quoted: quoted, cancel: cancel}
 	key := session + "\x00" + frame.CanonicalID(v.ID)
+	internal := string(quoted[1 : len(quoted)-1])
 	f.mu.Lock()
 	f.inflight[key] = call
+	f.calls[internal] = call
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
 		if f.inflight[key] == call {
 			delete(f.inflight, key)
 		}
+		delete(f.calls, internal)
 		f.mu.Unlock()
+		if call.end() {
+			<-f.slots
+		}
 	}()
 	inner := requestFrame(quoted, v.Method, v.Params)
 	// A shallow copy: the SDK reads the headers, the new body and context.
@@ -321,6 +405,9 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
+	}
+	r2.Header[callHeader] = []string{internal}
+	if e == eraModern {
 		f.stateless.ServeHTTP(rw, r2)
 	} else {
 		f.stateful.ServeHTTP(rw, r2)

@@ -1,0 +1,277 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/sqlite"
+)
+
+// gateStore holds every Get until release is closed, counting the Gets
+// running at once.
+type gateStore struct {
+	server.Store
+	release   chan struct{}
+	once      sync.Once
+	now, most atomic.Int32
+}
+
+// open lets every Get through (once; a test's cleanup calls it too, so a
+// failed test does not leave handlers waiting).
+func (s *gateStore) open() { s.once.Do(func() { close(s.release) }) }
+
+func (s *gateStore) Get(ctx context.Context, id string) (server.Issue, error) {
+	n := s.now.Add(1)
+	for {
+		m := s.most.Load()
+		if n <= m || s.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	<-s.release
+	s.now.Add(-1)
+	return s.Store.Get(ctx, id)
+}
+
+func admissionStore(t *testing.T) *gateStore {
+	t.Helper()
+	dir := t.TempDir()
+	export := filepath.Join(dir, "issues.jsonl")
+	if err := os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: export})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	g := &gateStore{Store: store, release: make(chan struct{})}
+	t.Cleanup(g.open)
+	return g
+}
+
+const admissionMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// showRequest is a stateless (2026-07-28) tools/call issue_show with id
+// "r-k".
+func showRequest(base string, k int) *http.Request {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":"r-%d","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"},%s}}`, k, admissionMeta)
+	r := httptest.NewRequest("POST", base+"/mcp", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/call")
+	r.Header.Set("Mcp-Name", "issue_show")
+	return r
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(end) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestHTTPHandlingCap: with MaxInFlight 2 and 12 requests at once, in each
+// era, exactly 2 are handled at a time, every one is answered once on its
+// own id, and afterwards no slot, call or body byte is left held.
+func TestHTTPHandlingCap(t *testing.T) {
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) {
+			s := admissionStore(t)
+			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 2}, HTTPOptions{})
+			srv := httptest.NewServer(f)
+			defer srv.Close()
+			defer s.open()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+			post := func(session, version, body string) (*http.Response, string, error) {
+				r, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
+				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Accept", "application/json, text/event-stream")
+				r.Header.Set("MCP-Protocol-Version", version)
+				if session != "" {
+					r.Header.Set("Mcp-Session-Id", session)
+				}
+				if version == "2026-07-28" {
+					r.Header.Set("Mcp-Method", "tools/call")
+					r.Header.Set("Mcp-Name", "issue_show")
+				}
+				resp, err := client.Do(r)
+				if err != nil {
+					return nil, "", err
+				}
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				return resp, string(b), err
+			}
+			session, meta := "", ","+admissionMeta
+			if era == "2025-11-25" {
+				resp, body, err := post("", era, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+				if err != nil || resp.StatusCode != 200 {
+					t.Fatalf("initialize: %v %s", err, body)
+				}
+				session, meta = resp.Header.Get("Mcp-Session-Id"), ""
+				post(session, era, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			}
+			const n = 12
+			errs := make(chan error, n)
+			for k := range n {
+				go func() {
+					id := fmt.Sprintf(`"r-%d"`, k)
+					resp, body, err := post(session, era, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}`+meta+`}}`)
+					switch {
+					case err != nil:
+						errs <- err
+					case resp.StatusCode != 200 || strings.Count(body, `"jsonrpc"`) != 1 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":`+id+`,"result":`):
+						errs <- fmt.Errorf("request %d: %d %s", k, resp.StatusCode, body)
+					default:
+						errs <- nil
+					}
+				}()
+			}
+			waitFor(t, "2 requests are in the store", func() bool { return s.now.Load() == 2 })
+			time.Sleep(50 * time.Millisecond) // room for a third, if the cap leaked
+			if got := len(f.slots); got != 2 {
+				t.Errorf("%d handling slots taken, want 2", got)
+			}
+			s.open()
+			for range n {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+			if m := s.most.Load(); m != 2 {
+				t.Errorf("%d requests handled at once; the cap is 2", m)
+			}
+			f.mu.Lock()
+			calls := len(f.calls)
+			f.mu.Unlock()
+			f.bodies.mu.Lock()
+			used := f.bodies.used
+			f.bodies.mu.Unlock()
+			if len(f.slots) != 0 || calls != 0 || used != 0 {
+				t.Errorf("after every reply: %d slots, %d calls, %d body bytes still held", len(f.slots), calls, used)
+			}
+		})
+	}
+}
+
+// blockingWriter is a ResponseWriter whose first body write blocks until
+// release is closed, standing for a client that does not read its reply.
+type blockingWriter struct {
+	*httptest.ResponseRecorder
+	writing chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+func (w *blockingWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() {
+		close(w.writing)
+		<-w.release
+	})
+	return w.ResponseRecorder.Write(p)
+}
+
+// TestHTTPSlotHeldUntilWritten: a request's handling slot is held while
+// its reply is being written, not only while its tool runs, so a client
+// that does not read holds the cap and the next request waits.
+func TestHTTPSlotHeldUntilWritten(t *testing.T) {
+	s := admissionStore(t)
+	s.open()
+	f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
+	w := &blockingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
+	first := make(chan struct{})
+	go func() {
+		f.ServeHTTP(w, showRequest("http://127.0.0.1", 1))
+		close(first)
+	}()
+	<-w.writing
+	if got := len(f.slots); got != 1 {
+		t.Fatalf("while the reply is written %d slots are taken, want 1", got)
+	}
+	second := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		f.ServeHTTP(second, showRequest("http://127.0.0.1", 2))
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatalf("a second request was handled while the first's reply was held: %s", second.Body)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(w.release)
+	<-first
+	<-done
+	for k, b := range []string{w.Body.String(), second.Body.String()} {
+		if !strings.HasPrefix(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r-%d","result":`, k+1)) {
+			t.Errorf("reply %d: %s", k+1, b)
+		}
+	}
+	if len(f.slots) != 0 {
+		t.Errorf("%d slots still taken", len(f.slots))
+	}
+}
+
+// TestByteBudget: reservations are granted in arrival order, a large one
+// is not passed by later small ones, one larger than the budget is
+// clamped, and a waiter whose context ends leaves and lets the next in.
+func TestByteBudget(t *testing.T) {
+	ctx := context.Background()
+	b := newByteBudget(100)
+	if n, err := b.acquire(ctx, 500); n != 100 || err != nil {
+		t.Fatalf("acquire 500 of 100: %d, %v; want clamped to 100", n, err)
+	}
+	b.release(100)
+	a, _ := b.acquire(ctx, 60)
+	order := make(chan string, 3)
+	big := make(chan struct{})
+	go func() {
+		n, _ := b.acquire(ctx, 80)
+		order <- "big"
+		close(big)
+		<-time.After(20 * time.Millisecond)
+		b.release(n)
+	}()
+	waitFor(t, "the big reservation waits", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.waiters) == 1 })
+	cctx, cancel := context.WithCancel(ctx)
+	gone := make(chan error, 1)
+	go func() {
+		_, err := b.acquire(cctx, 10)
+		gone <- err
+	}()
+	waitFor(t, "the small reservation queues behind it", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.waiters) == 2 })
+	cancel()
+	if err := <-gone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled waiter: %v", err)
+	}
+	go func() {
+		n, _ := b.acquire(ctx, 30)
+		order <- "small"
+		b.release(n)
+	}()
+	waitFor(t, "the later small reservation queues", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.waiters) == 2 })
+	b.release(a)
+	<-big
+	if first, second := <-order, <-order; first != "big" || second != "small" {
+		t.Errorf("granted %s then %s; want big then small", first, second)
+	}
+	waitFor(t, "every byte is back", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.used == 0 && len(b.waiters) == 0 })
+}
