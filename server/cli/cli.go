@@ -197,6 +197,7 @@ type runner struct {
 	env   Env
 	o     opts
 	store *docket.Service
+	cfg   *config.Config // .claimslint.yml, once loaded
 }
 
 // exitError carries a chosen exit code and an already-worded message.
@@ -246,8 +247,10 @@ func firstLine(s string) string {
 }
 
 // paths resolves the index and export locations: flags, then DOCKET_DB and
-// DOCKET_EXPORT, then the defaults under the repository root, found by
-// walking up from the working directory to a directory holding .git.
+// DOCKET_EXPORT, then, under the repository root (found by walking up from
+// the working directory to a directory holding .git), the export that
+// .claimslint.yml's tracker.export names when its tracker.format is docket
+// (so docket and claimslint read one file, D57), else the defaults.
 func (r *runner) paths() (db, export, root string, err error) {
 	db, export = r.o.db, r.o.export
 	if db == "" {
@@ -271,9 +274,30 @@ func (r *runner) paths() (db, export, root string, err error) {
 		db = filepath.Join(root, DefaultDB)
 	}
 	if export == "" {
+		cfg, err := r.config(root)
+		if err != nil {
+			return "", "", "", err
+		}
 		export = filepath.Join(root, DefaultExport)
+		if cfg.Tracker.Format == config.FormatDocket && cfg.Tracker.Export != "" {
+			export = filepath.Join(root, filepath.FromSlash(cfg.Tracker.Export))
+		}
 	}
 	return db, export, root, nil
+}
+
+// config loads the repository's .claimslint.yml once; a file claimslint
+// would refuse stops docket too, with the same message.
+func (r *runner) config(root string) (config.Config, error) {
+	if r.cfg != nil {
+		return *r.cfg, nil
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return cfg, &exitError{ExitBadInput, fmt.Sprintf("%v (docket reads %s and tracker.export there; fix it, or run claimslint check to see the same error)", err, server.WorkflowKey)}
+	}
+	r.cfg = &cfg
+	return cfg, nil
 }
 
 func findRoot(dir string) (string, error) {
@@ -332,9 +356,9 @@ func (r *runner) workflow(root string) (server.Workflow, error) {
 			return server.DefaultWorkflow, nil
 		}
 	}
-	cfg, err := config.Load(root)
+	cfg, err := r.config(root)
 	if err != nil {
-		return nil, &exitError{ExitBadInput, fmt.Sprintf("%v (docket reads %s there; fix it, or run claimslint check to see the same error)", err, server.WorkflowKey)}
+		return nil, err
 	}
 	return cfg.Tracker.Classes, nil
 }
