@@ -87,6 +87,10 @@ type Store interface {
 	Import(ctx context.Context, set *ImportSet) (ImportResult, error)
 	// Export returns the canonical export of the committed state.
 	Export(ctx context.Context) ([]byte, error)
+	// Unmapped lists the statuses stored records carry that the
+	// tracker's workflow does not map, sorted; every listing reports them
+	// rather than map them in silence (D57).
+	Unmapped(ctx context.Context) ([]Status, error)
 	Close() error
 }
 

@@ -313,7 +313,18 @@ func (t *tools) page(ctx context.Context, tool, what string, view server.View, p
 	if err != nil {
 		return nil, PageOut{}, toolErr(tool, err)
 	}
-	return pageSummary(what, page), pageOut(page), nil
+	res := pageSummary(what, page)
+	// A status the workflow does not map is reported on every listing,
+	// as docket's CLI notes it on stderr (D57).
+	u, err := t.store.Unmapped(ctx)
+	if err != nil {
+		return nil, PageOut{}, toolErr(tool, err)
+	}
+	if len(u) > 0 {
+		text := res.Content[0].(*sdk.TextContent)
+		text.Text += "\nnote: " + server.UnmappedNote(u)
+	}
+	return res, pageOut(page), nil
 }
 
 func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*sdk.CallToolResult, PageOut, error) {
