@@ -150,6 +150,21 @@ func TestHTTPHandlingCap(t *testing.T) {
 			if got := len(f.slots); got != 2 {
 				t.Errorf("%d handling slots taken, want 2", got)
 			}
+			// Both slots are the front's to release once the replies are
+			// written: the middleware found each request by its header.
+			held := 0
+			f.mu.Lock()
+			for _, c := range f.calls {
+				c.mu.Lock()
+				if c.held {
+					held++
+				}
+				c.mu.Unlock()
+			}
+			f.mu.Unlock()
+			if held != 2 {
+				t.Errorf("%d requests hold their slot for the front, want 2", held)
+			}
 			s.open()
 			for range n {
 				if err := <-errs; err != nil {
