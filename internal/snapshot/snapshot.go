@@ -119,11 +119,21 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	return s, nil
 }
 
+// described is an error worded for a user that still says what it is
+// (errors.Is), so a caller can add the advice that fits.
+type described struct {
+	msg string
+	err error
+}
+
+func (d described) Error() string { return d.msg }
+func (d described) Unwrap() error { return d.err }
+
 // Describe turns low-level file errors into a sentence a user can act on.
 func Describe(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("no such file")
+		return described{"no such file", fs.ErrNotExist}
 	case strings.Contains(err.Error(), "too many levels of symbolic links"):
 		return errors.New("symbolic link loop")
 	}
@@ -191,7 +201,11 @@ func (s *Snapshot) load() error {
 	}
 	reg := s.addDoc(cfg.Register, s.Repo.ReadDoc)
 	if reg.Err != nil {
-		return fmt.Errorf("register: read %s: %w (set register: in %s)", cfg.Register, reg.Err, config.FileName)
+		hint := fmt.Sprintf("set register: in %s", config.FileName)
+		if errors.Is(reg.Err, fs.ErrNotExist) {
+			hint += ", or run claimslint init to start a register"
+		}
+		return fmt.Errorf("register: read %s: %w (%s)", cfg.Register, reg.Err, hint)
 	}
 	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, registerOptions(cfg))
 	if s.Register.HasCounted {

@@ -149,7 +149,7 @@ func Main(args []string, env Env) int {
 	fs := flag.NewFlagSet("docket "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&r.o.db, "db", r.o.db, "SQLite index `path` (default $DOCKET_DB or <root>/"+DefaultDB+")")
-	fs.StringVar(&r.o.export, "export", r.o.export, "JSONL export `path` (default $DOCKET_EXPORT or <root>/"+DefaultExport+")")
+	fs.StringVar(&r.o.export, "export", r.o.export, "JSONL export `path` (default $DOCKET_EXPORT, else .claimslint.yml's tracker.export, else <root>/"+DefaultExport+")")
 	if cmd.flags != nil {
 		cmd.flags(fs, &r.o)
 	}

@@ -28,7 +28,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"init": {
 			name: "init", args: "[--prefix dk]",
-			help: "Create the index (.docket/, ignored by git) and the export (.knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.",
+			help: "Create the index (.docket/, ignored by git) and the export (.claimslint.yml's tracker.export, by default .knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.",
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.StringVar(&o.prefix, "prefix", "", "id `prefix`, like dk (default: the export's, or dk)")
 			},
@@ -156,8 +156,8 @@ func commands() map[string]command {
 			},
 		},
 		"mcp": {
-			name: "mcp", args: "",
-			help: "Serve the tracker and the register to an MCP client over stdio (JSON-RPC 2.0, one message per line).\nLogs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
+			name: "mcp", args: "[--http ADDR]",
+			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
 				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
@@ -776,7 +776,7 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if err := needArgs(args, 0, "mcp"); err != nil {
 		return err
 	}
-	_, _, root, err := r.paths()
+	_, export, root, err := r.paths()
 	if err != nil {
 		return err
 	}
@@ -789,6 +789,15 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if err != nil {
 		return fmt.Errorf("cannot serve: %w", err)
 	}
+	// The instructions name the files this repository's configuration
+	// says (open has loaded it when there is a root above).
+	if rel, err := filepath.Rel(root, export); err == nil && filepath.IsLocal(rel) {
+		export = filepath.ToSlash(rel)
+	}
+	var register, decisions string
+	if r.cfg != nil {
+		register, decisions = r.cfg.Register, r.cfg.Decisions
+	}
 	level := slog.LevelWarn
 	if v := r.env.Getenv("DOCKET_LOG"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {
@@ -800,7 +809,8 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
 	}
 	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
-		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20}
+		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20,
+		Export: export, Register: register, Decisions: decisions}
 	if r.o.mcp.http == "" {
 		if r.o.mcp.tokenFile != "" || len(r.o.mcp.allowOrigins) > 0 {
 			return &exitError{ExitBadInput, "--token-file and --allow-origin apply to --http only"}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -49,6 +51,11 @@ type Options struct {
 	// MaxInFlight and MaxReply bound the transport (0: the defaults).
 	MaxInFlight int
 	MaxReply    int
+	// Export, Register and Decisions are the tracker export, the register
+	// and the decisions directory relative to Dir, as .claimslint.yml
+	// sets them, for the instructions the server gives a client ("": the
+	// defaults).
+	Export, Register, Decisions string
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -92,7 +99,7 @@ func NewServer(o Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "docket", Version: o.Version}, &sdk.ServerOptions{
 		Logger:                    o.Log,
 		SupportedProtocolVersions: ProtocolVersions,
-		Instructions:              "docket is this repository's issue tracker and decision register. Issues live in .knowledge/tracker/issues.jsonl; decisions in docs/PRD.md and docs/decisions/. claims_check tells whether the code still does what the decisions say.",
+		Instructions:              instructions(o),
 	})
 	s.AddReceivingMiddleware(logWrites)
 	t := &tools{store: o.Store, dir: o.Dir}
@@ -101,6 +108,13 @@ func NewServer(o Options) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool, Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow)
 	sdk.AddTool(s, &sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool, Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck)
 	return s
+}
+
+// instructions tells a client where this repository keeps its issues and
+// decisions, as its configuration says.
+func instructions(o Options) string {
+	export, register, decisions := cmp.Or(o.Export, ".knowledge/tracker/issues.jsonl"), cmp.Or(o.Register, "docs/PRD.md"), cmp.Or(o.Decisions, "docs/decisions")
+	return "docket is this repository's issue tracker and decision register. Issues live in " + export + "; decisions in " + register + " and " + strings.TrimSuffix(decisions, "/") + "/. claims_check tells whether the code still does what the decisions say."
 }
 
 type tools struct {

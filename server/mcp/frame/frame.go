@@ -76,7 +76,7 @@ func Screen(line []byte, known func(canonicalID string) bool) Verdict {
 	switch trimmed[0] {
 	case '{':
 	case '[':
-		return answer(nil, CodeInvalidRequest, "invalid request: batches are not part of the negotiated protocol version; send one request per line")
+		return answer(nil, CodeInvalidRequest, "invalid request: batches are not part of the negotiated protocol version; send each request as a message of its own (a line over stdio, a POST over HTTP)")
 	default:
 		return answer(nil, CodeInvalidRequest, "invalid request: a frame must be a JSON object")
 	}
