@@ -129,9 +129,9 @@ func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T
 
 func stopped(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("claims_check did not finish within %s: check one decision at a time (the decision argument)", ClaimsCheckTimeout)
+		return fmt.Errorf("did not finish within %s: check one decision at a time (the decision argument)", ClaimsCheckTimeout)
 	}
-	return errors.New("claims_check was cancelled")
+	return errors.New("cancelled")
 }
 
 // SoftMemoryLimit is the heap size past which the Go runtime collects

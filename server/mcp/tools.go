@@ -156,7 +156,7 @@ func (t *tools) claims(decision string) (*check.Result, error) {
 func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, DecisionsOut, error) {
 	res, err := t.claims("")
 	if err != nil {
-		return nil, DecisionsOut{}, err
+		return nil, DecisionsOut{}, toolErr("decision_list", err)
 	}
 	out := DecisionsOut{Decisions: []DecisionSummary{}}
 	for _, d := range res.Decisions {
@@ -195,12 +195,21 @@ type DecisionOut struct {
 }
 
 func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in DecisionIn) (*sdk.CallToolResult, DecisionOut, error) {
+	out, err := t.showDecision(in)
+	if err != nil {
+		return nil, DecisionOut{}, toolErr("decision_show", err)
+	}
+	return nil, out, nil
+}
+
+// showDecision is decision_show's work; the tool names itself in its errors.
+func (t *tools) showDecision(in DecisionIn) (DecisionOut, error) {
 	if err := server.CheckDecision(in.ID); err != nil {
-		return nil, DecisionOut{}, err
+		return DecisionOut{}, err
 	}
 	res, err := t.claims(in.ID)
 	if err != nil {
-		return nil, DecisionOut{}, err
+		return DecisionOut{}, err
 	}
 	for _, d := range res.Decisions {
 		if d.ID != in.ID {
@@ -208,10 +217,10 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 		}
 		doc := res.Doc(d.Path) // read once, by the snapshot
 		if doc == nil {
-			return nil, DecisionOut{}, fmt.Errorf("read %s: not loaded", d.Path)
+			return DecisionOut{}, fmt.Errorf("read %s: not loaded", d.Path)
 		}
 		if doc.Err != nil {
-			return nil, DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, doc.Err)
+			return DecisionOut{}, fmt.Errorf("read %s: %w", d.Path, doc.Err)
 		}
 		text := doc.Src
 		out := DecisionOut{ID: d.ID, Title: d.Title, Status: d.Status, File: d.Path, Tracker: append([]string{}, d.Tracker...), Text: string(text), Claims: []check.ClaimState{}}
@@ -220,9 +229,9 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 				out.Claims = append(out.Claims, c)
 			}
 		}
-		return nil, out, nil
+		return out, nil
 	}
-	return nil, DecisionOut{}, fmt.Errorf("no decision %s in the register; decision_list shows the ids there are", in.ID)
+	return DecisionOut{}, fmt.Errorf("no decision %s in the register; decision_list shows the ids there are", in.ID)
 }
 
 // CheckIn is claims_check's input.
@@ -253,23 +262,32 @@ type CheckOut struct {
 }
 
 func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in CheckIn) (*sdk.CallToolResult, CheckOut, error) {
+	out, err := t.checkClaims(ctx, in)
+	if err != nil {
+		return nil, CheckOut{}, toolErr("claims_check", err)
+	}
+	return nil, out, nil
+}
+
+// checkClaims is claims_check's work; the tool names itself in its errors.
+func (t *tools) checkClaims(ctx context.Context, in CheckIn) (CheckOut, error) {
 	if in.Decision != "" {
 		if err := server.CheckDecision(in.Decision); err != nil {
-			return nil, CheckOut{}, err
+			return CheckOut{}, err
 		}
 	}
 	res, err := bounded(ctx, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
 	if err != nil {
-		return nil, CheckOut{}, err
+		return CheckOut{}, err
 	}
 	out := CheckOut{OK: diag.Errors(res.Findings) == 0, Claims: res.Claims}
 	if out.Claims == nil {
 		out.Claims = []check.ClaimState{}
 	}
 	if out.Findings, err = findingsOf(res.Findings); err != nil {
-		return nil, CheckOut{}, err
+		return CheckOut{}, err
 	}
-	return nil, out, nil
+	return out, nil
 }
 
 // findingsOf writes fs with the json Formatter, the one every output of
