@@ -270,19 +270,12 @@ func httpHandshake(c *http.Client, url string) (string, error) {
 	return sess, nil
 }
 
-// httpLoad makes n calls with inflight outstanding at all times and times
-// them. A call whose reply is not a result carrying its own id counts as
-// failed (lost).
-func httpLoad(c *http.Client, url, session string, pid, inflight, n int) (httpRound, int, error) {
-	var next, failed atomic.Int64
-	lat := make([]time.Duration, n)
-	var firstErr error
-	var errOnce sync.Once
-	cpu0, err := procCPU(pid)
-	if err != nil {
-		return httpRound{}, 0, err
-	}
-	start := time.Now()
+// httpShows makes n tools/call issue_show calls of issue, numbered 1..n
+// and each with its number as id, keeping inflight outstanding at all
+// times, and hands each call's reply to done (from inflight goroutines):
+// ok says it is a result carrying its own id.
+func httpShows(c *http.Client, url, session, issue string, inflight, n int, done func(k int, out []byte, ok bool, err error, d time.Duration)) {
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range inflight {
 		wg.Add(1)
@@ -293,17 +286,37 @@ func httpLoad(c *http.Client, url, session string, pid, inflight, n int) (httpRo
 				if k > int64(n) {
 					return
 				}
+				id := strconv.FormatInt(k, 10)
 				t := time.Now()
-				_, out, err := httpPost(c, url, session, `{"jsonrpc":"2.0","id":`+strconv.FormatInt(k, 10)+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)
-				lat[k-1] = time.Since(t)
-				if err != nil || !bytes.Contains(out, []byte(`"id":`+strconv.FormatInt(k, 10)+`,"result"`)) {
-					failed.Add(1)
-					errOnce.Do(func() { firstErr = fmt.Errorf("call %d: %v: %.200s", k, err, out) })
-				}
+				_, out, err := httpPost(c, url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"`+issue+`"}}}`)
+				d := time.Since(t)
+				done(int(k), out, err == nil && bytes.Contains(out, []byte(`"id":`+id+`,"result"`)), err, d)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// httpLoad makes n calls with inflight outstanding at all times and times
+// them. A call whose reply is not a result carrying its own id counts as
+// failed (lost).
+func httpLoad(c *http.Client, url, session string, pid, inflight, n int) (httpRound, int, error) {
+	var failed atomic.Int64
+	lat := make([]time.Duration, n)
+	var firstErr error
+	var errOnce sync.Once
+	cpu0, err := procCPU(pid)
+	if err != nil {
+		return httpRound{}, 0, err
+	}
+	start := time.Now()
+	httpShows(c, url, session, "dk-aaa", inflight, n, func(k int, out []byte, ok bool, err error, d time.Duration) {
+		lat[k-1] = d
+		if !ok {
+			failed.Add(1)
+			errOnce.Do(func() { firstErr = fmt.Errorf("call %d: %v: %.200s", k, err, out) })
+		}
+	})
 	wall := time.Since(start)
 	cpu1, err := procCPU(pid)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"net"
@@ -116,43 +117,30 @@ func rssHTTPRun(db, export string, c *rssCase) error {
 	if err != nil {
 		return err
 	}
-	var next, replies, errs atomic.Int64
-	var size atomic.Int64
-	var wg sync.WaitGroup
+	var mu sync.Mutex
+	replies, errs, size := 0, 0, 0
 	var firstErr error
-	var once sync.Once
-	for range rssHTTPInFlight {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := next.Add(1)
-				if k > int64(rssPipelined) {
-					return
-				}
-				_, out, err := httpPost(client, u, sess, `{"jsonrpc":"2.0","id":`+strconv.FormatInt(k, 10)+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-big"}}}`)
-				if err != nil {
-					once.Do(func() { firstErr = err })
-					return
-				}
-				replies.Add(1)
-				for m := size.Load(); int64(len(out)) > m && !size.CompareAndSwap(m, int64(len(out))); m = size.Load() {
-				}
-				if !bytes.Contains(out, []byte(`"id":`+strconv.FormatInt(k, 10)+`,"result"`)) {
-					errs.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	httpShows(client, u, sess, "dk-big", rssHTTPInFlight, rssPipelined, func(_ int, out []byte, ok bool, err error, _ time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			return
+		}
+		replies++
+		size = max(size, len(out))
+		if !ok {
+			errs++
+		}
+	})
 	if firstErr != nil {
 		return firstErr
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitOrKill(cmd, 60*time.Second)
 	c.peaksKiB = append(c.peaksKiB, peakKiB(cmd))
-	c.sent, c.replies, c.errors = rssPipelined, int(replies.Load()), int(errs.Load())
-	c.maxReply = max(c.maxReply, int(size.Load()))
+	c.sent, c.replies, c.errors = rssPipelined, replies, errs
+	c.maxReply = max(c.maxReply, size)
 	return nil
 }
 
@@ -201,12 +189,18 @@ func rssHTTPNoReadRun(db, export string, c *rssCase) error {
 			}
 		}()
 	}
+	endNoRead(cmd, c, &sent)
+	return nil
+}
+
+// endNoRead lets a never-reading client write for its duration, then kills
+// the server and records what was written and the server's peak RSS.
+func endNoRead(cmd *exec.Cmd, c *rssCase, sent *atomic.Int64) {
 	time.Sleep(c.dur + time.Second)
 	cmd.Process.Kill()
 	cmd.Wait()
 	c.accepted = sent.Load()
 	c.peaksKiB = append(c.peaksKiB, peakKiB(cmd))
-	return nil
 }
 
 func startRSS(env []string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
@@ -296,10 +290,6 @@ func rssNoReadRun(env []string, c *rssCase) error {
 			sent.Add(1)
 		}
 	}()
-	time.Sleep(c.dur + time.Second)
-	cmd.Process.Kill()
-	cmd.Wait()
-	c.accepted = sent.Load()
-	c.peaksKiB = append(c.peaksKiB, peakKiB(cmd))
+	endNoRead(cmd, c, &sent)
 	return nil
 }

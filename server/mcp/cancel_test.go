@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,31 +178,12 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 	}
 }
 
-// countStore counts Gets running at once and holds each until release.
-type countStore struct {
-	server.Store
-	release   chan struct{}
-	now, most atomic.Int32
-	mu        sync.Mutex
-}
-
-func (s *countStore) Get(ctx context.Context, id string) (server.Issue, error) {
-	n := s.now.Add(1)
-	s.mu.Lock()
-	if n > s.most.Load() {
-		s.most.Store(n)
-	}
-	s.mu.Unlock()
-	<-s.release
-	s.now.Add(-1)
-	return s.Store.Get(ctx, id)
-}
-
 // TestInFlightCap: with MaxInFlight 3 and 40 requests written at once, no
 // more than 3 run at a time, and all 40 are answered once.
 func TestInFlightCap(t *testing.T) {
 	base, _ := newStore(t)
-	s := &countStore{Store: base, release: make(chan struct{})}
+	s := mcp.NewGateStore(base)
+	t.Cleanup(s.Open)
 	l := startLive(t, s, mcp.Options{MaxInFlight: 3})
 	go func() {
 		var b strings.Builder
@@ -215,15 +194,15 @@ func TestInFlightCap(t *testing.T) {
 		io.WriteString(l.w, b.String())
 		l.w.Close()
 	}()
-	for s.now.Load() < 3 {
+	for s.Now() < 3 {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // room for a fourth to start, if the cap leaked
-	close(s.release)
+	s.Open()
 	if err := <-l.done; err != nil {
 		t.Fatal(err)
 	}
-	if m := s.most.Load(); m != 3 {
+	if m := s.Most(); m != 3 {
 		t.Errorf("%d requests ran at once; the cap is 3", m)
 	}
 	seen := map[string]int{}

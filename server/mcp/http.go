@@ -151,33 +151,25 @@ type httpCall struct {
 	cancel    context.CancelFunc
 	cancelled atomic.Bool
 
-	mu    sync.Mutex
-	held  bool // a handling slot is held for the front to release
-	ended bool // the front has written the reply (or given up on it)
+	// slot is callRunning until the middleware hands the request's
+	// handling slot to the front (callHeld) or the front is done with the
+	// request (callEnded), whichever comes first.
+	slot atomic.Int32
 }
+
+const (
+	callRunning = iota
+	callHeld
+	callEnded
+)
 
 // hold records that the request's handling slot is now the front's to
 // release; false when the front is already done, and the caller releases.
-func (c *httpCall) hold() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ended {
-		return false
-	}
-	c.held = true
-	return true
-}
+func (c *httpCall) hold() bool { return c.slot.CompareAndSwap(callRunning, callHeld) }
 
 // end marks the front done with the request and says whether it must
 // release a handling slot.
-func (c *httpCall) end() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.ended = true
-	held := c.held
-	c.held = false
-	return held
-}
+func (c *httpCall) end() bool { return c.slot.Swap(callEnded) == callHeld }
 
 // NewHTTPHandler builds the endpoint over one SDK server.
 func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {

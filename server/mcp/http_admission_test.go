@@ -11,41 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
-// gateStore holds every Get until release is closed, counting the Gets
-// running at once.
-type gateStore struct {
-	server.Store
-	release   chan struct{}
-	once      sync.Once
-	now, most atomic.Int32
-}
-
-// open lets every Get through (once; a test's cleanup calls it too, so a
-// failed test does not leave handlers waiting).
-func (s *gateStore) open() { s.once.Do(func() { close(s.release) }) }
-
-func (s *gateStore) Get(ctx context.Context, id string) (server.Issue, error) {
-	n := s.now.Add(1)
-	for {
-		m := s.most.Load()
-		if n <= m || s.most.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	<-s.release
-	s.now.Add(-1)
-	return s.Store.Get(ctx, id)
-}
-
-func admissionStore(t *testing.T) *gateStore {
+func admissionStore(t *testing.T) *GateStore {
 	t.Helper()
 	dir := t.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
@@ -57,8 +29,8 @@ func admissionStore(t *testing.T) *gateStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	g := &gateStore{Store: store, release: make(chan struct{})}
-	t.Cleanup(g.open)
+	g := NewGateStore(store)
+	t.Cleanup(g.Open)
 	return g
 }
 
@@ -98,7 +70,7 @@ func TestHTTPHandlingCap(t *testing.T) {
 			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 2}, HTTPOptions{})
 			srv := httptest.NewServer(f)
 			defer srv.Close()
-			defer s.open()
+			defer s.Open()
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 			post := func(session, version, body string) (*http.Response, string, error) {
 				r, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
@@ -145,7 +117,7 @@ func TestHTTPHandlingCap(t *testing.T) {
 					}
 				}()
 			}
-			waitFor(t, "2 requests are in the store", func() bool { return s.now.Load() == 2 })
+			waitFor(t, "2 requests are in the store", func() bool { return s.Now() == 2 })
 			time.Sleep(50 * time.Millisecond) // room for a third, if the cap leaked
 			if got := len(f.slots); got != 2 {
 				t.Errorf("%d handling slots taken, want 2", got)
@@ -155,23 +127,21 @@ func TestHTTPHandlingCap(t *testing.T) {
 			held := 0
 			f.mu.Lock()
 			for _, c := range f.calls {
-				c.mu.Lock()
-				if c.held {
+				if c.slot.Load() == callHeld {
 					held++
 				}
-				c.mu.Unlock()
 			}
 			f.mu.Unlock()
 			if held != 2 {
 				t.Errorf("%d requests hold their slot for the front, want 2", held)
 			}
-			s.open()
+			s.Open()
 			for range n {
 				if err := <-errs; err != nil {
 					t.Error(err)
 				}
 			}
-			if m := s.most.Load(); m != 2 {
+			if m := s.Most(); m != 2 {
 				t.Errorf("%d requests handled at once; the cap is 2", m)
 			}
 			f.mu.Lock()
@@ -209,7 +179,7 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 // that does not read holds the cap and the next request waits.
 func TestHTTPSlotHeldUntilWritten(t *testing.T) {
 	s := admissionStore(t)
-	s.open()
+	s.Open()
 	f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
 	w := &blockingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
 	first := make(chan struct{})
