@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -31,14 +31,14 @@ type mcpResult struct {
 
 // seedMCPStore makes a tracker of 100 issues, dk-aaa among them.
 func seedMCPStore() (db, export string, err error) {
-	set := &server.ImportSet{}
+	set := &docket.ImportSet{}
 	for k := range 100 {
 		id := fmt.Sprintf("dk-a%02d", k)
 		if k == 0 {
 			id = "dk-aaa"
 		}
-		i := server.Issue{ID: id, Title: fmt.Sprintf("issue %d", k), Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
-			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
+		i := docket.Issue{ID: id, Title: fmt.Sprintf("issue %d", k), Status: docket.StatusOpen, Type: docket.TypeTask, Priority: 2,
+			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: docket.Schema}
 		i.Normalize()
 		set.Issues = append(set.Issues, i)
 	}
@@ -47,10 +47,10 @@ func seedMCPStore() (db, export string, err error) {
 
 // seedStore1 makes a tracker with prefix dk in dir from one import of set,
 // and returns its index and export paths.
-func seedStore1(dir string, set *server.ImportSet) (db, export string, err error) {
+func seedStore1(dir string, set *docket.ImportSet) (db, export string, err error) {
 	db, export = filepath.Join(dir, "index.db"), filepath.Join(dir, "issues.jsonl")
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: "dk"})
+	s, err := docket.Open(ctx, sqlite.Backend{DB: db}, docket.Options{Export: export, Prefix: "dk"})
 	if err != nil {
 		return "", "", err
 	}

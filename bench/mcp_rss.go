@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // rssCase is one client of the memory benchmark (D54).
@@ -44,10 +44,10 @@ const rssDescription = 5_000_000
 // seedRSSStore makes a tracker with one issue, dk-big, whose description
 // is 5 MB: every issue_show of it is a reply of about 4 MiB.
 func seedRSSStore() (db, export string, err error) {
-	i := server.Issue{ID: "dk-big", Title: "big", Description: strings.Repeat("x", rssDescription), Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
-		CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
+	i := docket.Issue{ID: "dk-big", Title: "big", Description: strings.Repeat("x", rssDescription), Status: docket.StatusOpen, Type: docket.TypeTask, Priority: 2,
+		CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: docket.Schema}
 	i.Normalize()
-	return seedStore1(filepath.Join(workDir, "rss-store"), &server.ImportSet{Issues: []server.Issue{i}})
+	return seedStore1(filepath.Join(workDir, "rss-store"), &docket.ImportSet{Issues: []docket.Issue{i}})
 }
 
 const (

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
@@ -52,27 +51,27 @@ type writersResult struct {
 // otherwise a fifth are closed.
 func seedStore(dir string, n, openEvery int) (*docket.Service, []string, error) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
+	s, err := docket.Open(ctx, sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
 	if err != nil {
 		return nil, nil, err
 	}
-	set := &server.ImportSet{}
+	set := &docket.ImportSet{}
 	ids := make([]string, n)
 	for k := range n {
 		ids[k] = "dk-" + strconv.FormatInt(int64(k+36*36*36), 36)
 	}
 	for k := range n {
-		i := server.Issue{ID: ids[k], Title: fmt.Sprintf("issue number %d with a title of ordinary length", k),
+		i := docket.Issue{ID: ids[k], Title: fmt.Sprintf("issue number %d with a title of ordinary length", k),
 			Description: "A description of a few words, as most issues have.",
-			Status:      server.StatusOpen, Type: server.TypeTask, Priority: k % 5,
+			Status:      docket.StatusOpen, Type: docket.TypeTask, Priority: k % 5,
 			Labels: []string{"area-" + strconv.Itoa(k%7)}, Decisions: []string{fmt.Sprintf("D%d", 1+k%20)},
-			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
+			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: docket.Schema}
 		if (openEvery == 0 && k%5 == 0) || (openEvery > 0 && k%openEvery != 0) {
 			c := "2026-01-02T00:00:00Z"
-			i.Status, i.ClosedAt, i.CloseReason = server.StatusClosed, &c, "done"
+			i.Status, i.ClosedAt, i.CloseReason = docket.StatusClosed, &c, "done"
 		}
 		if k%10 == 1 && k+1 < n {
-			i.Deps = []server.Dep{{Type: server.DepBlocks, ID: ids[k+1]}}
+			i.Deps = []docket.Dep{{Type: docket.DepBlocks, ID: ids[k+1]}}
 		}
 		i.Normalize()
 		set.Issues = append(set.Issues, i)
@@ -127,22 +126,22 @@ func benchStore(rep *report) error {
 			fn  func() error
 		}{
 			{&sc.list, func() error {
-				_, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}})
+				_, err := s.List(ctx, docket.Filter{Status: []docket.Status{docket.StatusOpen}})
 				return err
 			}},
 			{&sc.ready, func() error { _, err := s.Ready(ctx); return err }},
 			{&sc.list50, func() error {
-				_, err := s.Listing(ctx, server.ViewList, server.ListParams{Limit: 50})
+				_, err := s.Listing(ctx, docket.ViewList, docket.ListParams{Limit: 50})
 				return err
 			}},
 			{&sc.ready50, func() error {
-				_, err := s.Listing(ctx, server.ViewReady, server.ListParams{Limit: 50})
+				_, err := s.Listing(ctx, docket.ViewReady, docket.ListParams{Limit: 50})
 				return err
 			}},
-			{&sc.create, func() error { _, err := s.Create(ctx, server.NewIssue{Title: "benchmark issue"}); return err }},
+			{&sc.create, func() error { _, err := s.Create(ctx, docket.NewIssue{Title: "benchmark issue"}); return err }},
 			{&sc.update, func() error {
 				p := rand.IntN(5)
-				_, err := s.Update(ctx, ids[rand.IntN(len(ids))], server.Patch{Priority: &p})
+				_, err := s.Update(ctx, ids[rand.IntN(len(ids))], docket.Patch{Priority: &p})
 				return err
 			}},
 			{&sc.exportOp, func() error { return s.RewriteExport(ctx) }},
@@ -179,7 +178,7 @@ func benchStore(rep *report) error {
 		time.Sleep(1500 * time.Millisecond) // at rest, as above
 		if sc.list, err = repeat(runs, func() (sample, error) {
 			return timeOp(func() error {
-				_, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}})
+				_, err := s.List(ctx, docket.Filter{Status: []docket.Status{docket.StatusOpen}})
 				return err
 			})
 		}); err != nil {
@@ -261,13 +260,13 @@ func benchImport(runs int) (importCase, error) {
 			return sample{}, err
 		}
 		defer os.RemoveAll(dir)
-		s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
+		s, err := docket.Open(ctx, sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
 		if err != nil {
 			return sample{}, err
 		}
 		defer s.Close()
 		return timeOp(func() error {
-			set, err := server.DecodeImport("beads.jsonl", data, "", "bd", time.Now())
+			set, err := docket.DecodeImport("beads.jsonl", data, "", "bd", time.Now())
 			if err != nil {
 				return err
 			}
@@ -286,12 +285,12 @@ func benchImport(runs int) (importCase, error) {
 		return ic, err
 	}
 	defer os.RemoveAll(dir)
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
+	s, err := docket.Open(ctx, sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: filepath.Join(dir, "issues.jsonl"), Prefix: "bd"})
 	if err != nil {
 		return ic, err
 	}
 	defer s.Close()
-	set, err := server.DecodeImport("export", first, "", "bd", time.Now())
+	set, err := docket.DecodeImport("export", first, "", "bd", time.Now())
 	if err != nil {
 		return ic, err
 	}
@@ -313,7 +312,7 @@ func benchWriters() (writersResult, error) {
 		ops = 50
 	}
 	dir := filepath.Join(workDir, "writers")
-	s, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
+	s, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: filepath.Join(dir, "issues.jsonl"), Prefix: "dk"})
 	if err != nil {
 		return writersResult{}, err
 	}
@@ -352,7 +351,7 @@ func benchWriters() (writersResult, error) {
 	}
 	res.wall = time.Since(start)
 	res.opsPerSec = float64(res.ok+res.conflicts) / res.wall.Seconds()
-	s, err = sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: filepath.Join(dir, "issues.jsonl")})
+	s, err = docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: filepath.Join(dir, "issues.jsonl")})
 	if err != nil {
 		return res, err
 	}
@@ -372,7 +371,7 @@ func benchWriters() (writersResult, error) {
 func storeWorker() int {
 	ctx := context.Background()
 	ops, _ := strconv.Atoi(os.Getenv("DOCKET_OPS"))
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: os.Getenv("DOCKET_DB"), Export: os.Getenv("DOCKET_EXPORT")})
+	s, err := docket.Open(ctx, sqlite.Backend{DB: os.Getenv("DOCKET_DB")}, docket.Options{Export: os.Getenv("DOCKET_EXPORT")})
 	if err != nil {
 		fmt.Println("open:", err)
 		return 3
@@ -381,7 +380,7 @@ func storeWorker() int {
 	var mine []string
 	for k := range ops {
 		if k%2 == 0 || len(mine) == 0 {
-			i, err := s.Create(ctx, server.NewIssue{Title: fmt.Sprintf("w%d op %d", os.Getpid(), k)})
+			i, err := s.Create(ctx, docket.NewIssue{Title: fmt.Sprintf("w%d op %d", os.Getpid(), k)})
 			if err != nil {
 				fmt.Println("create:", err)
 				return 4
@@ -390,15 +389,15 @@ func storeWorker() int {
 			fmt.Println("created", i.ID)
 			continue
 		}
-		all, err := s.List(ctx, server.Filter{})
+		all, err := s.List(ctx, docket.Filter{})
 		if err != nil {
 			fmt.Println("list:", err)
 			return 4
 		}
 		t := all[rand.IntN(len(all))]
 		p := rand.IntN(5)
-		_, err = s.Update(ctx, t.ID, server.Patch{Priority: &p, IfVersion: t.Version})
-		var ce *server.ConflictError
+		_, err = s.Update(ctx, t.ID, docket.Patch{Priority: &p, IfVersion: t.Version})
+		var ce *docket.ConflictError
 		switch {
 		case err == nil:
 			fmt.Println("updated", t.ID)

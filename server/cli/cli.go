@@ -20,8 +20,8 @@ import (
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/config"
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/memindex"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -212,7 +212,7 @@ func (r *runner) exit(name string, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	if errors.Is(err, server.ErrUnexported) {
+	if errors.Is(err, docket.ErrUnexported) {
 		fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
 		return ExitUnexported
 	}
@@ -224,7 +224,7 @@ func (r *runner) exit(name string, err error) int {
 		return ee.code
 	}
 	fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
-	if errors.Is(err, server.ErrConflict) {
+	if errors.Is(err, docket.ErrConflict) {
 		return ExitNo
 	}
 	return ExitBadInput
@@ -294,7 +294,7 @@ func (r *runner) config(root string) (config.Config, error) {
 	}
 	cfg, err := config.Load(root)
 	if err != nil {
-		return cfg, &exitError{ExitBadInput, fmt.Sprintf("%v (docket reads %s and tracker.export there; fix it, or run claimslint check to see the same error)", err, server.WorkflowKey)}
+		return cfg, &exitError{ExitBadInput, fmt.Sprintf("%v (docket reads %s and tracker.export there; fix it, or run claimslint check to see the same error)", err, docket.WorkflowKey)}
 	}
 	r.cfg = &cfg
 	return cfg, nil
@@ -333,7 +333,10 @@ func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, erro
 		return nil, err
 	}
 	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
-	s, err := sqlite.Open(ctx, sqlite.Options{DB: db, Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w})
+	// The SQLite index, with an in-memory one to serve a read whose sync
+	// cannot write (dk-x2p): the one place a backend is chosen.
+	s, err := docket.Open(ctx, sqlite.Backend{DB: db}, docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w,
+		Fallback: func() docket.Index { return memindex.New() }})
 	if err != nil {
 		return nil, err
 	}
@@ -346,14 +349,14 @@ func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, erro
 // repository root, or "" when --db and --export were both given, in which
 // case the root above the working directory is used if there is one. No
 // repository or no file means docket's default workflow.
-func (r *runner) workflow(root string) (server.Workflow, error) {
+func (r *runner) workflow(root string) (docket.Workflow, error) {
 	if root == "" {
 		wd, err := r.env.Getwd()
 		if err != nil {
-			return server.DefaultWorkflow, nil
+			return docket.DefaultWorkflow, nil
 		}
 		if root, err = findRoot(wd); err != nil {
-			return server.DefaultWorkflow, nil
+			return docket.DefaultWorkflow, nil
 		}
 	}
 	cfg, err := r.config(root)

@@ -17,7 +17,7 @@ import (
 
 	"log/slog"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
@@ -40,8 +40,8 @@ func commands() map[string]command {
 			flags: func(fs *flag.FlagSet, o *opts) {
 				jsonFlag(fs, o)
 				fs.StringVar(&o.desc, "d", "", "description")
-				fs.IntVar(&o.priority, "p", server.DefaultPriority, "priority, 0 (most urgent) to 4")
-				fs.StringVar(&o.typ, "t", string(server.TypeTask), "type: bug, feature, task, chore, decision, residual")
+				fs.IntVar(&o.priority, "p", docket.DefaultPriority, "priority, 0 (most urgent) to 4")
+				fs.StringVar(&o.typ, "t", string(docket.TypeTask), "type: bug, feature, task, chore, decision, residual")
 				fs.Var(&o.labels, "l", "label (repeatable)")
 				fs.Var(&o.decisions, "decision", "register decision the issue carries, like D12 (repeatable)")
 			},
@@ -58,17 +58,17 @@ func commands() map[string]command {
 				fs.StringVar(&o.typ, "type", "", "only this type")
 				fs.BoolVar(&o.all, "all", false, "include closed issues")
 			},
-			run: listing(server.ViewList),
+			run: listing(docket.ViewList),
 		},
 		"blocked": {
 			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
-			flags: pageFlags, run: listing(server.ViewBlocked),
+			flags: pageFlags, run: listing(docket.ViewBlocked),
 		},
 		"search": {
 			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
-			flags: pageFlags, run: listing(server.ViewSearch),
+			flags: pageFlags, run: listing(docket.ViewSearch),
 		},
 		"show": {
 			name: "show", args: "ID", help: "Show one issue.",
@@ -124,7 +124,7 @@ func commands() map[string]command {
 		},
 		"ready": {
 			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
-			flags: pageFlags, run: listing(server.ViewReady),
+			flags: pageFlags, run: listing(docket.ViewReady),
 		},
 		"export": {
 			name: "export", args: "[--check] [-o FILE|-] [--format docket|beads]",
@@ -132,7 +132,7 @@ func commands() map[string]command {
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.BoolVar(&o.check, "check", false, "compare instead of writing (for CI)")
 				fs.StringVar(&o.out, "o", "", "write the canonical export to this file, or - for stdout, instead of the export path")
-				fs.StringVar(&o.format, "format", server.FormatDocket, "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)")
+				fs.StringVar(&o.format, "format", docket.FormatDocket, "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)")
 			},
 			run: runExport,
 		},
@@ -175,9 +175,9 @@ func commands() map[string]command {
 	}
 }
 
-func (r *runner) print(i server.Issue) error {
+func (r *runner) print(i docket.Issue) error {
 	if r.o.json {
-		line, err := server.MarshalLine(i)
+		line, err := docket.MarshalLine(i)
 		if err != nil {
 			return err
 		}
@@ -187,7 +187,7 @@ func (r *runner) print(i server.Issue) error {
 	return writeShow(r.env.Stdout, i)
 }
 
-func (r *runner) printList(is []server.Issue) error {
+func (r *runner) printList(is []docket.Issue) error {
 	if r.o.json {
 		return writeJSONArray(r.env.Stdout, is)
 	}
@@ -217,7 +217,7 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 			return fmt.Errorf("write .docket/.gitignore: %w", err)
 		}
 	}
-	all, err := s.List(ctx, server.Filter{})
+	all, err := s.List(ctx, docket.Filter{})
 	if err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if len(args) != 1 {
 		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), got %d arguments\nusage: docket create TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...", len(args))}
 	}
-	typ, err := server.ParseType(r.o.typ)
+	typ, err := docket.ParseType(r.o.typ)
 	if err != nil {
 		return err
 	}
@@ -295,7 +295,7 @@ func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if err != nil {
 		return err
 	}
-	i, err := s.Create(ctx, server.NewIssue{
+	i, err := s.Create(ctx, docket.NewIssue{
 		Title: args[0], Description: r.o.desc, Type: typ, Priority: r.o.priority,
 		Labels: r.o.labels, Decisions: r.o.decisions,
 	})
@@ -313,12 +313,12 @@ func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 // ErrUnexported (stored in the index, the export behind). Such a result is
 // printed as any other, and the command then exits 3.
 func committed(err error) bool {
-	return err == nil || errors.Is(err, server.ErrUnexported)
+	return err == nil || errors.Is(err, docket.ErrUnexported)
 }
 
 func pageFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.json, "json", false, "print records as JSON")
-	fs.IntVar(&o.limit, "limit", server.DefaultLimit, "at most N issues; 0 for all")
+	fs.IntVar(&o.limit, "limit", docket.DefaultLimit, "at most N issues; 0 for all")
 	fs.StringVar(&o.cursor, "cursor", "", "resume after the page that printed this cursor")
 	fs.StringVar(&o.sort, "sort", "", "priority (default: most urgent, then oldest), created, updated (newest first) or id")
 	fs.StringVar(&o.fields, "fields", "", "comma-separated record keys to print (default: id, priority, status, type, title)")
@@ -326,10 +326,10 @@ func pageFlags(fs *flag.FlagSet, o *opts) {
 
 // listing runs list, ready, blocked or search: one page from index
 // columns, full records only when --json or --fields ask for them.
-func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+func listing(view docket.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
 	return func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
-		p := server.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
-		if view == server.ViewSearch {
+		p := docket.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
+		if view == docket.ViewSearch {
 			if len(args) == 0 {
 				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
@@ -359,7 +359,7 @@ func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.Fla
 		if u, err := s.Unmapped(ctx); err != nil {
 			return err
 		} else if len(u) > 0 {
-			fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", server.UnmappedNote(u))
+			fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", docket.UnmappedNote(u))
 		}
 		if r.o.json && len(p.Fields) == 0 {
 			is, err := s.Records(ctx, page.Rows)
@@ -371,7 +371,7 @@ func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.Fla
 			return err
 		}
 		if len(p.Fields) > 0 {
-			var is []server.Issue
+			var is []docket.Issue
 			if p.NeedsRecords() {
 				if is, err = s.Records(ctx, page.Rows); err != nil {
 					return err
@@ -390,15 +390,15 @@ func listing(view server.View) func(ctx context.Context, r *runner, fs *flag.Fla
 	}
 }
 
-func (r *runner) more(p server.Page, w io.Writer) {
-	if l := server.MoreLine(p, "--cursor", "--limit"); l != "" {
+func (r *runner) more(p docket.Page, w io.Writer) {
+	if l := docket.MoreLine(p, "--cursor", "--limit"); l != "" {
 		fmt.Fprintln(w, l)
 	}
 }
 
 // flagError words an argument error with the flag's name.
 func flagError(err error) error {
-	var ae *server.ArgError
+	var ae *docket.ArgError
 	if !errors.As(err, &ae) {
 		return err
 	}
@@ -409,13 +409,13 @@ func flagError(err error) error {
 			if ae.Arg == "query" {
 				flag = "QUERY"
 			}
-			msg := strings.TrimPrefix(ae.Err.Error(), server.ErrInvalid.Error()+": ")
+			msg := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
 			msgs = append(msgs, flag+" "+strings.TrimPrefix(msg, ae.Arg+" "))
 		} else {
 			msgs = append(msgs, e.Error())
 		}
 	}
-	return fmt.Errorf("%w: %s", server.ErrInvalid, strings.Join(msgs, "; "))
+	return fmt.Errorf("%w: %s", docket.ErrInvalid, strings.Join(msgs, "; "))
 }
 
 func unjoin(err error) []error {
@@ -446,9 +446,9 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var p server.Patch
+	var p docket.Patch
 	if set["title"] {
-		if err := server.CheckTitle(r.o.title); err != nil {
+		if err := docket.CheckTitle(r.o.title); err != nil {
 			return err
 		}
 		p.Title = &r.o.title
@@ -457,32 +457,32 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 		p.Description = &r.o.desc
 	}
 	if set["p"] {
-		if err := server.CheckPriority(r.o.priority); err != nil {
+		if err := docket.CheckPriority(r.o.priority); err != nil {
 			return err
 		}
 		p.Priority = &r.o.priority
 	}
 	if set["t"] {
-		t, err := server.ParseType(r.o.typ)
+		t, err := docket.ParseType(r.o.typ)
 		if err != nil {
 			return err
 		}
 		p.Type = &t
 	}
 	if set["status"] {
-		st, err := server.ParseStatus(r.o.status)
+		st, err := docket.ParseStatus(r.o.status)
 		if err != nil {
 			return err
 		}
 		p.Status = &st
 	}
 	for _, l := range append(append([]string{}, r.o.labels...), r.o.removeLabels...) {
-		if err := server.CheckLabel(l); err != nil {
+		if err := docket.CheckLabel(l); err != nil {
 			return err
 		}
 	}
 	for _, d := range append(append([]string{}, r.o.decisions...), r.o.removeDecisions...) {
-		if err := server.CheckDecision(d); err != nil {
+		if err := docket.CheckDecision(d); err != nil {
 			return err
 		}
 	}
@@ -504,7 +504,7 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 // version so the next --if-version has it at hand. werr is the write's
 // error: nothing is printed for a write that did not commit, and
 // ErrUnexported is passed on after the record.
-func (r *runner) done(verb string, i server.Issue, werr error) error {
+func (r *runner) done(verb string, i docket.Issue, werr error) error {
 	if !committed(werr) {
 		return werr
 	}
@@ -555,7 +555,7 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if len(args) != 4 || args[0] != "add" {
 		return &exitError{ExitBadInput, "usage: docket dep add ID blocks|parent|related OTHER"}
 	}
-	t, err := server.ParseDepType(args[2])
+	t, err := docket.ParseDepType(args[2])
 	if err != nil {
 		return err
 	}
@@ -563,7 +563,7 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if err != nil {
 		return err
 	}
-	i, err := s.AddDep(ctx, args[1], server.Dep{Type: t, ID: args[3]})
+	i, err := s.AddDep(ctx, args[1], docket.Dep{Type: t, ID: args[3]})
 	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i, err)
 }
 
@@ -572,8 +572,8 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return err
 	}
 	switch r.o.format {
-	case server.FormatDocket:
-	case server.FormatBeads:
+	case docket.FormatDocket:
+	case docket.FormatBeads:
 		if r.o.check {
 			return &exitError{ExitBadInput, "--check compares the canonical docket export; it takes no --format beads"}
 		}
@@ -592,7 +592,7 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if err != nil {
 		return err
 	}
-	if r.o.format == server.FormatBeads {
+	if r.o.format == docket.FormatBeads {
 		return r.exportBeads(exportPath, want)
 	}
 	switch {
@@ -622,11 +622,11 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 // issues.jsonl shape (D59) to -o FILE, or to stdout; the canonical export
 // is left as it is.
 func (r *runner) exportBeads(exportPath string, data []byte) error {
-	issues, err := server.ReadJSONL(exportPath, bytes.NewReader(data), "")
+	issues, err := docket.ReadJSONL(exportPath, bytes.NewReader(data), "")
 	if err != nil {
 		return err
 	}
-	out := server.ExportBeads(issues)
+	out := docket.ExportBeads(issues)
 	if r.o.out == "" || r.o.out == "-" {
 		_, err = r.env.Stdout.Write(out)
 		return err
@@ -673,8 +673,8 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if err != nil {
 		return err
 	}
-	set, err := server.DecodeImport(name, data, r.o.format, s.Prefix(), r.now())
-	var ps *server.Problems
+	set, err := docket.DecodeImport(name, data, r.o.format, s.Prefix(), r.now())
+	var ps *docket.Problems
 	if errors.As(err, &ps) {
 		return err // it says nothing was imported
 	}
@@ -686,7 +686,7 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		how = "detected; --format sets it"
 	}
 	fmt.Fprintf(r.env.Stdout, "format: %s (%s)\n", set.Format, how)
-	var res server.ImportResult
+	var res docket.ImportResult
 	if r.o.dryRun {
 		res, err = s.DryRun(ctx, set)
 	} else {
@@ -702,7 +702,7 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		fmt.Fprintf(r.env.Stderr, "warning: ... and %d more\n", set.WarningCount-len(set.Warnings))
 	}
 	for k, d := range res.Dangling {
-		if k == server.MaxProblems {
+		if k == docket.MaxProblems {
 			fmt.Fprintf(r.env.Stderr, "warning: ... and %d more dependencies on ids not in the file nor the tracker\n", len(res.Dangling)-k)
 			break
 		}
@@ -714,12 +714,12 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	if f := set.ForeignSummary(); f != "" {
 		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)
 	}
-	var sts []server.Status
+	var sts []docket.Status
 	for _, i := range set.Issues {
 		sts = append(sts, i.Status)
 	}
 	if u := s.Workflow().Unmapped(sts); len(u) > 0 {
-		fmt.Fprintf(r.env.Stderr, "warning: %s\n", server.UnmappedNote(u))
+		fmt.Fprintf(r.env.Stderr, "warning: %s\n", docket.UnmappedNote(u))
 	}
 	verb := "imported"
 	if r.o.dryRun {
@@ -734,20 +734,20 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if err := needArgs(args, 3, "merge BASE OURS THEIRS"); err != nil {
 		return err
 	}
-	var sides [3][]server.Issue
+	var sides [3][]docket.Issue
 	for k, p := range args {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return &exitError{ExitBadInput, fmt.Sprintf("read %s: %v (OURS left as it was)", p, err)}
 		}
-		is, err := server.ReadJSONL(p, bytes.NewReader(data), "")
+		is, err := docket.ReadJSONL(p, bytes.NewReader(data), "")
 		if err != nil {
 			return fmt.Errorf("%w (OURS left as it was)", err)
 		}
 		sides[k] = is
 	}
-	merged, collisions := server.Merge(sides[0], sides[1], sides[2])
-	out, err := server.Canonical(merged)
+	merged, collisions := docket.Merge(sides[0], sides[1], sides[2])
+	out, err := docket.Canonical(merged)
 	if err != nil {
 		return err
 	}
@@ -756,11 +756,11 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	var prefix string
 	for _, k := range []int{1, 2, 0} {
 		if len(sides[k]) > 0 {
-			prefix, _, _ = server.SplitID(sides[k][0].ID)
+			prefix, _, _ = docket.SplitID(sides[k][0].ID)
 			break
 		}
 	}
-	if _, err := server.ReadJSONL("merge result", bytes.NewReader(out), prefix); err != nil {
+	if _, err := docket.ReadJSONL("merge result", bytes.NewReader(out), prefix); err != nil {
 		return &exitError{ExitBadInput, fmt.Sprintf("the merged export would not be one docket reads (%v): the two sides use different id prefixes, or a side was not a %s tracker; OURS left as it was", err, prefix)}
 	}
 	if err := os.WriteFile(args[1], out, 0o644); err != nil {

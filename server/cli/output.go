@@ -8,11 +8,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // writeList prints one issue per line in aligned columns.
-func writeList(w io.Writer, is []server.Issue) error {
+func writeList(w io.Writer, is []docket.Issue) error {
 	if len(is) == 0 {
 		_, err := fmt.Fprintln(w, "no issues")
 		return err
@@ -25,7 +25,7 @@ func writeList(w io.Writer, is []server.Issue) error {
 }
 
 // writeRows prints index rows, one per line, in aligned columns.
-func writeRows(w io.Writer, rows []server.Row) error {
+func writeRows(w io.Writer, rows []docket.Row) error {
 	if len(rows) == 0 {
 		_, err := fmt.Fprintln(w, "no issues")
 		return err
@@ -39,13 +39,13 @@ func writeRows(w io.Writer, rows []server.Row) error {
 
 // writeFields prints the chosen keys of each row (or record, when is is
 // given): aligned columns, or with asJSON one object per line in an array.
-func writeFields(w io.Writer, fields []string, rows []server.Row, is []server.Issue, asJSON bool) error {
+func writeFields(w io.Writer, fields []string, rows []docket.Row, is []docket.Issue, asJSON bool) error {
 	objs := make([]map[string]json.RawMessage, len(rows))
 	for k, row := range rows {
 		var full []byte
 		var err error
 		if is != nil {
-			full, err = server.MarshalLine(is[k])
+			full, err = docket.MarshalLine(is[k])
 		} else {
 			full, err = json.Marshal(row)
 		}
@@ -104,11 +104,11 @@ func writeFields(w io.Writer, fields []string, rows []server.Row, is []server.Is
 
 // writeJSONArray prints records as a JSON array, one canonical record per
 // line, so the output is both valid JSON and readable.
-func writeJSONArray(w io.Writer, is []server.Issue) error {
+func writeJSONArray(w io.Writer, is []docket.Issue) error {
 	var b strings.Builder
 	b.WriteString("[")
 	for k, i := range is {
-		line, err := server.MarshalLine(i)
+		line, err := docket.MarshalLine(i)
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func writeJSONArray(w io.Writer, is []server.Issue) error {
 }
 
 // writeShow prints one issue for a reader.
-func writeShow(w io.Writer, i server.Issue) error {
+func writeShow(w io.Writer, i docket.Issue) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s\n", i.ID, i.Title)
 	fmt.Fprintf(&b, "status: %s  type: %s  priority: %d  version: %d\n", i.Status, i.Type, i.Priority, i.Version)

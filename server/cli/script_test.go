@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("DOCKET_AUTHOR", "tester")
 			// Import fixtures in beads' and gh's real shapes, shared with the
 			// server package's tests.
-			fixtures, err := filepath.Abs(filepath.Join("..", "testdata", "import"))
+			fixtures, err := filepath.Abs(filepath.Join("..", "docket", "testdata", "import"))
 			if err != nil {
 				return err
 			}

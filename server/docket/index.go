@@ -2,8 +2,6 @@ package docket
 
 import (
 	"context"
-
-	"github.com/claimslint/claimslint/server"
 )
 
 // Index is the narrow interface the service needs from a working index:
@@ -27,8 +25,8 @@ type Reader interface {
 	// Meta returns the value stored under key, or "" when there is none.
 	Meta(key string) (string, error)
 	// Get returns the stored record with that id; an error wrapping
-	// server.ErrNotFound when there is none.
-	Get(id string) (server.Issue, error)
+	// ErrNotFound when there is none.
+	Get(id string) (Issue, error)
 	// Has reports whether a record with that id is stored.
 	Has(id string) (bool, error)
 	// Blockers returns the ids that block id: the holders of a blocks edge
@@ -36,9 +34,9 @@ type Reader interface {
 	Blockers(id string) ([]string, error)
 	// Rows returns the index rows q selects, in q's order, at most q.Limit
 	// of them (all when 0), starting after q.After.
-	Rows(q server.Query) ([]server.Row, error)
+	Rows(q Query) ([]Row, error)
 	// Count returns how many rows q selects after q.After, ignoring Limit.
-	Count(q server.Query) (int, error)
+	Count(q Query) (int, error)
 	// Lines calls fn with every stored canonical line in id order; a line
 	// is valid only during its call.
 	Lines(fn func(line []byte) error) error
@@ -46,7 +44,7 @@ type Reader interface {
 	Allocated() (int, error)
 	// Statuses returns the distinct statuses of the stored records, sorted;
 	// it must not cost a scan of every record.
-	Statuses() ([]server.Status, error)
+	Statuses() ([]Status, error)
 }
 
 // Writer is what a write transaction offers on top of Reader.
@@ -55,7 +53,7 @@ type Writer interface {
 	SetMeta(key, value string) error
 	// Put stores a normalized record and its canonical line, replacing any
 	// earlier version with that id.
-	Put(i server.Issue, line []byte) error
+	Put(i Issue, line []byte) error
 	// Clear removes every stored record (not the allocated ids).
 	Clear() error
 	// Allocate records id as allocated and reports whether it was free.

@@ -7,26 +7,24 @@ import (
 	"os"
 	"slices"
 	"strings"
-
-	"github.com/claimslint/claimslint/server"
 )
 
-func (s *Service) now() string { return server.FormatTime(s.opts.Now()) }
+func (s *Service) now() string { return FormatTime(s.opts.Now()) }
 
 // Create allocates a fresh id inside the write transaction and stores the
 // new issue at version 1.
-func (s *Service) Create(ctx context.Context, n server.NewIssue) (server.Issue, error) {
+func (s *Service) Create(ctx context.Context, n NewIssue) (Issue, error) {
 	if s.prefix == "" {
-		return server.Issue{}, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+		return Issue{}, Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
 	}
 	if n.Type == "" {
-		n.Type = server.TypeTask
+		n.Type = TypeTask
 	}
 	now := s.now()
-	i := server.Issue{
+	i := Issue{
 		Title:       n.Title,
 		Description: n.Description,
-		Status:      server.StatusOpen,
+		Status:      StatusOpen,
 		Type:        n.Type,
 		Priority:    n.Priority,
 		Labels:      n.Labels,
@@ -34,13 +32,13 @@ func (s *Service) Create(ctx context.Context, n server.NewIssue) (server.Issue, 
 		CreatedAt:   now,
 		UpdatedAt:   now,
 		Version:     1,
-		Schema:      server.Schema,
+		Schema:      Schema,
 	}
 	i.Normalize()
 	// The record has no id yet: its content is checked on its own, so no
 	// message names a placeholder.
 	if err := i.ValidateContent(); err != nil {
-		return server.Issue{}, err
+		return Issue{}, err
 	}
 	err := s.write(ctx, true, func(w Writer) error {
 		id, err := s.allocate(w)
@@ -61,7 +59,7 @@ func (s *Service) allocate(w Writer) (string, error) {
 		return "", err
 	}
 	for try := 0; try < 64; try++ {
-		id, err := server.NewID(s.prefix, n+try*10) // longer ids after repeated collisions
+		id, err := NewID(s.prefix, n+try*10) // longer ids after repeated collisions
 		if err != nil {
 			return "", err
 		}
@@ -101,8 +99,8 @@ func appendID(path, id string) error {
 }
 
 // Get returns one issue.
-func (s *Service) Get(ctx context.Context, id string) (server.Issue, error) {
-	var i server.Issue
+func (s *Service) Get(ctx context.Context, id string) (Issue, error) {
+	var i Issue
 	err := s.read(ctx, func(r Reader) error {
 		var err error
 		i, err = r.Get(id)
@@ -112,27 +110,27 @@ func (s *Service) Get(ctx context.Context, id string) (server.Issue, error) {
 }
 
 // query fills a query's status sets from the workflow.
-func (s *Service) query(q server.Query) server.Query {
-	q.Finished = s.opts.Workflow.Of(server.ClassClosed)
+func (s *Service) query(q Query) Query {
+	q.Finished = s.opts.Workflow.Of(ClassClosed)
 	if q.Blocked {
-		q.BlockedStatuses = s.opts.Workflow.Of(server.ClassBlocked)
+		q.BlockedStatuses = s.opts.Workflow.Of(ClassBlocked)
 	}
 	if q.Sort == "" {
-		q.Sort = server.SortPriority
+		q.Sort = SortPriority
 	}
 	return q
 }
 
 // unfinished is the default status filter: every status not mapped onto
 // the closed class.
-func (s *Service) unfinished(q *server.Query) {
+func (s *Service) unfinished(q *Query) {
 	if len(q.Statuses) == 0 {
-		q.Exclude = s.opts.Workflow.Of(server.ClassClosed)
+		q.Exclude = s.opts.Workflow.Of(ClassClosed)
 	}
 }
 
-func (s *Service) records(ctx context.Context, q server.Query) ([]server.Issue, error) {
-	out := []server.Issue{}
+func (s *Service) records(ctx context.Context, q Query) ([]Issue, error) {
+	out := []Issue{}
 	err := s.read(ctx, func(r Reader) error {
 		rows, err := r.Rows(s.query(q))
 		if err != nil {
@@ -151,21 +149,21 @@ func (s *Service) records(ctx context.Context, q server.Query) ([]server.Issue, 
 }
 
 // List returns the issues that match f, most urgent first, then oldest.
-func (s *Service) List(ctx context.Context, f server.Filter) ([]server.Issue, error) {
-	return s.records(ctx, server.Query{Statuses: f.Status, Type: f.Type, Label: f.Label, Decision: f.Decision})
+func (s *Service) List(ctx context.Context, f Filter) ([]Issue, error) {
+	return s.records(ctx, Query{Statuses: f.Status, Type: f.Type, Label: f.Label, Decision: f.Decision})
 }
 
 // Ready lists the issues whose status is mapped onto the open class and that
 // nothing unfinished blocks, directly or through a parent.
-func (s *Service) Ready(ctx context.Context) ([]server.Issue, error) {
-	return s.records(ctx, server.Query{Statuses: s.opts.Workflow.Of(server.ClassOpen), Ready: true})
+func (s *Service) Ready(ctx context.Context) ([]Issue, error) {
+	return s.records(ctx, Query{Statuses: s.opts.Workflow.Of(ClassOpen), Ready: true})
 }
 
 // Unmapped returns the statuses stored records carry that the workflow
 // does not map (they count as active), sorted: what a listing reports
 // rather than map in silence (D57).
-func (s *Service) Unmapped(ctx context.Context) ([]server.Status, error) {
-	var ss []server.Status
+func (s *Service) Unmapped(ctx context.Context) ([]Status, error) {
+	var ss []Status
 	err := s.read(ctx, func(r Reader) error {
 		var err error
 		ss, err = r.Statuses()
@@ -176,15 +174,15 @@ func (s *Service) Unmapped(ctx context.Context) ([]server.Status, error) {
 
 // modify reads id inside a write transaction, checks ifVersion, applies fn,
 // validates, bumps version and updated_at, and stores the result.
-func (s *Service) modify(ctx context.Context, id string, ifVersion int64, fn func(w Writer, i *server.Issue) error) (server.Issue, error) {
-	var out server.Issue
+func (s *Service) modify(ctx context.Context, id string, ifVersion int64, fn func(w Writer, i *Issue) error) (Issue, error) {
+	var out Issue
 	err := s.write(ctx, true, func(w Writer) error {
 		i, err := w.Get(id)
 		if err != nil {
 			return err
 		}
 		if ifVersion != 0 && i.Version != ifVersion {
-			return &server.ConflictError{ID: id, Want: ifVersion, Have: i.Version}
+			return &ConflictError{ID: id, Want: ifVersion, Have: i.Version}
 		}
 		if err := fn(w, &i); err != nil {
 			return err
@@ -203,8 +201,8 @@ func (s *Service) modify(ctx context.Context, id string, ifVersion int64, fn fun
 
 // Update applies a patch. Closing goes through CloseIssue, which records a
 // reason; reopening through Reopen.
-func (s *Service) Update(ctx context.Context, id string, p server.Patch) (server.Issue, error) {
-	return s.modify(ctx, id, p.IfVersion, func(_ Writer, i *server.Issue) error {
+func (s *Service) Update(ctx context.Context, id string, p Patch) (Issue, error) {
+	return s.modify(ctx, id, p.IfVersion, func(_ Writer, i *Issue) error {
 		if p.Title != nil {
 			i.Title = *p.Title
 		}
@@ -212,8 +210,8 @@ func (s *Service) Update(ctx context.Context, id string, p server.Patch) (server
 			i.Description = *p.Description
 		}
 		if p.Status != nil {
-			if *p.Status == server.StatusClosed || i.Status == server.StatusClosed {
-				return server.Invalidf("%s: use docket close ID --reason or docket reopen ID to change whether an issue is closed", id)
+			if *p.Status == StatusClosed || i.Status == StatusClosed {
+				return Invalidf("%s: use docket close ID --reason or docket reopen ID to change whether an issue is closed", id)
 			}
 			i.Status = *p.Status
 		}
@@ -231,16 +229,16 @@ func (s *Service) Update(ctx context.Context, id string, p server.Patch) (server
 
 // CloseIssue closes an issue with a reason. The record stays, so every id a
 // decision names keeps resolving.
-func (s *Service) CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (server.Issue, error) {
+func (s *Service) CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (Issue, error) {
 	if strings.TrimSpace(reason) == "" {
-		return server.Issue{}, server.Invalidf("close %s: give a --reason, it is what a reader of the export will want to know", id)
+		return Issue{}, Invalidf("close %s: give a --reason, it is what a reader of the export will want to know", id)
 	}
-	return s.modify(ctx, id, ifVersion, func(_ Writer, i *server.Issue) error {
-		if i.Status == server.StatusClosed {
-			return server.Invalidf("%s is already closed", id)
+	return s.modify(ctx, id, ifVersion, func(_ Writer, i *Issue) error {
+		if i.Status == StatusClosed {
+			return Invalidf("%s is already closed", id)
 		}
 		now := s.now()
-		i.Status = server.StatusClosed
+		i.Status = StatusClosed
 		i.ClosedAt = &now
 		i.CloseReason = reason
 		return nil
@@ -248,12 +246,12 @@ func (s *Service) CloseIssue(ctx context.Context, id, reason string, ifVersion i
 }
 
 // Reopen sets a closed issue back to open and clears its close fields.
-func (s *Service) Reopen(ctx context.Context, id string, ifVersion int64) (server.Issue, error) {
-	return s.modify(ctx, id, ifVersion, func(_ Writer, i *server.Issue) error {
-		if i.Status != server.StatusClosed {
-			return server.Invalidf("%s is not closed (it is %s)", id, i.Status)
+func (s *Service) Reopen(ctx context.Context, id string, ifVersion int64) (Issue, error) {
+	return s.modify(ctx, id, ifVersion, func(_ Writer, i *Issue) error {
+		if i.Status != StatusClosed {
+			return Invalidf("%s is not closed (it is %s)", id, i.Status)
 		}
-		i.Status = server.StatusOpen
+		i.Status = StatusOpen
 		i.ClosedAt = nil
 		i.CloseReason = ""
 		return nil
@@ -261,15 +259,15 @@ func (s *Service) Reopen(ctx context.Context, id string, ifVersion int64) (serve
 }
 
 // Comment appends a comment.
-func (s *Service) Comment(ctx context.Context, id, author, text string) (server.Issue, error) {
+func (s *Service) Comment(ctx context.Context, id, author, text string) (Issue, error) {
 	if strings.TrimSpace(text) == "" {
-		return server.Issue{}, server.Invalidf("comment on %s: the text is empty", id)
+		return Issue{}, Invalidf("comment on %s: the text is empty", id)
 	}
 	if strings.TrimSpace(author) == "" {
 		author = "unknown"
 	}
-	return s.modify(ctx, id, 0, func(_ Writer, i *server.Issue) error {
-		i.Comments = append(i.Comments, server.Comment{Time: s.now(), Author: author, Text: text})
+	return s.modify(ctx, id, 0, func(_ Writer, i *Issue) error {
+		i.Comments = append(i.Comments, Comment{Time: s.now(), Author: author, Text: text})
 		return nil
 	})
 }
@@ -277,17 +275,17 @@ func (s *Service) Comment(ctx context.Context, id, author, text string) (server.
 // AddDep adds a typed edge from id to dep.ID. Both issues must exist, and a
 // blocks or parent edge that would close a cycle is refused: a cycle of
 // blocks would make every issue on it never ready.
-func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server.Issue, error) {
-	if _, err := server.ParseDepType(string(dep.Type)); err != nil {
-		return server.Issue{}, err
+func (s *Service) AddDep(ctx context.Context, id string, dep Dep) (Issue, error) {
+	if _, err := ParseDepType(string(dep.Type)); err != nil {
+		return Issue{}, err
 	}
 	if id == dep.ID {
-		return server.Issue{}, server.Invalidf("%s cannot depend on itself", id)
+		return Issue{}, Invalidf("%s cannot depend on itself", id)
 	}
-	if cur, err := s.Get(ctx, id); err == nil && slices.ContainsFunc(cur.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID }) {
+	if cur, err := s.Get(ctx, id); err == nil && slices.ContainsFunc(cur.Deps, func(d Dep) bool { return d.Type == dep.Type && d.ID == dep.ID }) {
 		return cur, nil // already there: nothing to write
 	}
-	return s.modify(ctx, id, 0, func(w Writer, i *server.Issue) error {
+	return s.modify(ctx, id, 0, func(w Writer, i *Issue) error {
 		if _, err := w.Get(dep.ID); err != nil {
 			return err
 		}
@@ -301,9 +299,9 @@ func (s *Service) AddDep(ctx context.Context, id string, dep server.Dep) (server
 
 // RemoveDep removes the edge of type dep.Type from id to dep.ID; an edge
 // the issue does not hold is an error that lists the ones it does.
-func (s *Service) RemoveDep(ctx context.Context, id string, dep server.Dep) (server.Issue, error) {
-	return s.modify(ctx, id, 0, func(_ Writer, i *server.Issue) error {
-		k := slices.IndexFunc(i.Deps, func(d server.Dep) bool { return d.Type == dep.Type && d.ID == dep.ID })
+func (s *Service) RemoveDep(ctx context.Context, id string, dep Dep) (Issue, error) {
+	return s.modify(ctx, id, 0, func(_ Writer, i *Issue) error {
+		k := slices.IndexFunc(i.Deps, func(d Dep) bool { return d.Type == dep.Type && d.ID == dep.ID })
 		if k < 0 {
 			var have []string
 			for _, d := range i.Deps {
@@ -312,7 +310,7 @@ func (s *Service) RemoveDep(ctx context.Context, id string, dep server.Dep) (ser
 			if len(have) == 0 {
 				have = []string{"none"}
 			}
-			return server.Invalidf("%s has no %s edge to %s; it has: %s", id, dep.Type, dep.ID, strings.Join(have, ", "))
+			return Invalidf("%s has no %s edge to %s; it has: %s", id, dep.Type, dep.ID, strings.Join(have, ", "))
 		}
 		i.Deps = slices.Delete(i.Deps, k, k+1)
 		return nil
@@ -321,13 +319,13 @@ func (s *Service) RemoveDep(ctx context.Context, id string, dep server.Dep) (ser
 
 // checkCycle refuses an edge that would close a cycle of blocking edges
 // (blocks, depends-on) or of parent edges (parent, parent-child).
-func checkCycle(r Reader, id string, dep server.Dep) error {
+func checkCycle(r Reader, id string, dep Dep) error {
 	switch {
 	case dep.Type.Blocking():
 		// id blocks dep.ID (or, for depends-on, dep.ID blocks id): a cycle
 		// when the blocked one already blocks the blocker, transitively.
 		blocker, blocked := id, dep.ID
-		if dep.Type == server.DepDependsOn {
+		if dep.Type == DepDependsOn {
 			blocker, blocked = dep.ID, id
 		}
 		found, err := reach(blocker, blocked, r.Blockers)
@@ -335,14 +333,14 @@ func checkCycle(r Reader, id string, dep server.Dep) error {
 			return fmt.Errorf("check for a cycle: %w", err)
 		}
 		if found {
-			return server.Invalidf("%s %s %s would close a cycle of blocking edges", id, dep.Type, dep.ID)
+			return Invalidf("%s %s %s would close a cycle of blocking edges", id, dep.Type, dep.ID)
 		}
 	case dep.Type.Parent():
 		// dep.ID becomes id's parent: a cycle when id is already an
 		// ancestor of dep.ID.
 		found, err := reach(dep.ID, id, func(x string) ([]string, error) {
 			i, err := r.Get(x)
-			if errors.Is(err, server.ErrNotFound) {
+			if errors.Is(err, ErrNotFound) {
 				return nil, nil
 			}
 			if err != nil {
@@ -360,7 +358,7 @@ func checkCycle(r Reader, id string, dep server.Dep) error {
 			return fmt.Errorf("check for a cycle: %w", err)
 		}
 		if found {
-			return server.Invalidf("%s %s %s would close a cycle of parent edges", id, dep.Type, dep.ID)
+			return Invalidf("%s %s %s would close a cycle of parent edges", id, dep.Type, dep.ID)
 		}
 	}
 	return nil
@@ -397,20 +395,20 @@ var errDryRun = errors.New("dry run")
 // is created as given, a record that differs replaces the stored one with
 // its version set one past the higher of the two, and edges land on stored
 // issues. Any failure rolls everything back.
-func (s *Service) Import(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+func (s *Service) Import(ctx context.Context, set *ImportSet) (ImportResult, error) {
 	return s.importSet(ctx, set, false)
 }
 
 // DryRun counts what Import would do, and reports the same dangling
 // dependencies, then rolls back: nothing changes, not even the export.
-func (s *Service) DryRun(ctx context.Context, set *server.ImportSet) (server.ImportResult, error) {
+func (s *Service) DryRun(ctx context.Context, set *ImportSet) (ImportResult, error) {
 	return s.importSet(ctx, set, true)
 }
 
-func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool) (server.ImportResult, error) {
-	var res server.ImportResult
+func (s *Service) importSet(ctx context.Context, set *ImportSet, dry bool) (ImportResult, error) {
+	var res ImportResult
 	if s.prefix == "" {
-		return res, server.Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+		return res, Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
 	}
 	for _, i := range set.Issues {
 		if err := i.Validate(""); err != nil {
@@ -418,7 +416,7 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 		}
 	}
 	err := s.write(ctx, true, func(w Writer) error {
-		res = server.ImportResult{}
+		res = ImportResult{}
 		// Every stored record was allocated, so an index that never
 		// allocated an id holds none: a first import skips a lookup a
 		// record.
@@ -429,20 +427,20 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 		for _, in := range set.Issues {
 			in = in.Clone()
 			in.Normalize()
-			cur, err := server.Issue{}, error(server.ErrNotFound)
+			cur, err := Issue{}, error(ErrNotFound)
 			if allocated > 0 {
 				cur, err = w.Get(in.ID)
 			}
 			switch {
-			case errors.Is(err, server.ErrNotFound):
+			case errors.Is(err, ErrNotFound):
 				res.Created++
 			case err != nil:
 				return err
 			default:
-				a, _ := server.MarshalLine(cur)
+				a, _ := MarshalLine(cur)
 				given := in.Version
 				in.Version = cur.Version
-				b, _ := server.MarshalLine(in)
+				b, _ := MarshalLine(in)
 				if string(a) == string(b) {
 					res.Unchanged++
 					continue
@@ -482,7 +480,7 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 		for _, in := range set.Issues {
 			for _, d := range in.Deps {
 				res.Deps++
-				if inFile[d.ID] || server.IsExternal(d.ID) {
+				if inFile[d.ID] || IsExternal(d.ID) {
 					continue
 				}
 				ok, err := w.Has(d.ID)
@@ -490,7 +488,7 @@ func (s *Service) importSet(ctx context.Context, set *server.ImportSet, dry bool
 					return err
 				}
 				if !ok {
-					res.Dangling = append(res.Dangling, server.Edge{From: in.ID, Dep: d, Line: set.Lines[in.ID]})
+					res.Dangling = append(res.Dangling, Edge{From: in.ID, Dep: d, Line: set.Lines[in.ID]})
 				}
 			}
 		}

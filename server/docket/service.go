@@ -22,8 +22,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/claimslint/claimslint/server"
 )
 
 // Options configure Open.
@@ -35,8 +33,8 @@ type Options struct {
 	Prefix string
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
-	// Workflow maps statuses onto classes; nil means server.DefaultWorkflow.
-	Workflow server.Workflow
+	// Workflow maps statuses onto classes; nil means DefaultWorkflow.
+	Workflow Workflow
 	// Warn receives notes about repairs a command made or could not make
 	// (an export rewritten from the index, an export that stays stale while
 	// a read goes on); nil discards them.
@@ -139,21 +137,21 @@ func (s *Service) recordKey(ctx context.Context, k fileKey, hash, old string) {
 	})
 }
 
-var _ server.Store = (*Service)(nil)
+var _ Store = (*Service)(nil)
 
 // ErrNoTracker is returned by Open when neither an index nor an export
 // exists and no prefix was given: there is no tracker here yet.
 var ErrNoTracker = errors.New("no docket tracker here")
 
-// Open brings idx in line with the export: rebuilt from it if the export
+// New brings idx in line with the export: rebuilt from it if the export
 // changed, or the export rewritten if a previous writer died between its
 // commit and its rewrite. The service owns idx from here and closes it.
-func Open(ctx context.Context, idx Index, opts Options) (*Service, error) {
+func New(ctx context.Context, idx Index, opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Workflow == nil {
-		opts.Workflow = server.DefaultWorkflow
+		opts.Workflow = DefaultWorkflow
 	}
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
@@ -179,7 +177,7 @@ func (s *Service) Close() error {
 func (s *Service) Prefix() string { return s.prefix }
 
 // Workflow returns the status mapping the service uses.
-func (s *Service) Workflow() server.Workflow { return s.opts.Workflow }
+func (s *Service) Workflow() Workflow { return s.opts.Workflow }
 
 // init records the prefix, then syncs the index with the export. When the
 // prefix is already the one asked for, nothing is written, so reads work
@@ -200,11 +198,11 @@ func (s *Service) init(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := server.ValidPrefix(s.opts.Prefix); err != nil {
+			if err := ValidPrefix(s.opts.Prefix); err != nil {
 				return err
 			}
 			if p != "" && p != s.opts.Prefix {
-				return server.Invalidf("this tracker's prefix is %q, not %q", p, s.opts.Prefix)
+				return Invalidf("this tracker's prefix is %q, not %q", p, s.opts.Prefix)
 			}
 			return w.SetMeta("prefix", s.opts.Prefix)
 		})
@@ -266,7 +264,7 @@ func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) err
 	if err := s.idx.Write(ctx, s.rewriteExport); err != nil {
 		// The change is committed and the dirty flag says so: this is not
 		// "nothing changed", and the next command repairs the export.
-		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", server.ErrUnexported, err)
+		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", ErrUnexported, err)
 	}
 	return nil
 }
@@ -290,7 +288,7 @@ func (s *Service) syncTx(w Writer, warn func(string)) (stale bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	h := server.Hash(data)
+	h := Hash(data)
 	if h == stored {
 		return dirty, nil
 	}
@@ -299,7 +297,7 @@ func (s *Service) syncTx(w Writer, warn func(string)) (stale bool, err error) {
 		// that holds issues was truncated (a full disk, a stray
 		// redirection), not emptied on purpose: it is treated like a
 		// missing export and rewritten from the index.
-		n, err := w.Count(server.Query{})
+		n, err := w.Count(Query{})
 		if err != nil {
 			return false, err
 		}
@@ -330,7 +328,7 @@ func (s *Service) syncTx(w Writer, warn func(string)) (stale bool, err error) {
 // one in both keeps the higher version, or, at equal versions, the later
 // update. Each record where the two sides differed is named in a note.
 func (s *Service) mergeDirty(w Writer, data []byte, warn func(string)) error {
-	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
+	issues, err := ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
 	if err != nil {
 		return fmt.Errorf("the export cannot be read, so it was not merged into the index (nothing changed); fix the line or restore the file with git: %w", err)
 	}
@@ -338,13 +336,13 @@ func (s *Service) mergeDirty(w Writer, data []byte, warn func(string)) error {
 	for _, e := range issues {
 		cur, err := w.Get(e.ID)
 		switch {
-		case errors.Is(err, server.ErrNotFound):
+		case errors.Is(err, ErrNotFound):
 			added = append(added, e.ID)
 		case err != nil:
 			return err
 		default:
-			a, _ := server.MarshalLine(cur)
-			b, _ := server.MarshalLine(e)
+			a, _ := MarshalLine(cur)
+			b, _ := MarshalLine(e)
 			if bytes.Equal(a, b) {
 				continue
 			}
@@ -360,7 +358,7 @@ func (s *Service) mergeDirty(w Writer, data []byte, warn func(string)) error {
 			return err
 		}
 	}
-	total, err := w.Count(server.Query{})
+	total, err := w.Count(Query{})
 	if err != nil {
 		return err
 	}
@@ -391,7 +389,7 @@ func exportState(r Reader) (hash string, dirty bool, err error) {
 // rebuild replaces the index's issues with the export's. Allocated ids are
 // kept, so ids drawn on another branch stay taken.
 func (s *Service) rebuild(w Writer, data []byte) error {
-	issues, err := server.ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
+	issues, err := ReadJSONL(s.opts.Export, bytes.NewReader(data), "")
 	if err != nil {
 		return fmt.Errorf("the export cannot be read, so the index was not rebuilt from it (nothing changed); fix the line or restore the file with git: %w", err)
 	}
@@ -420,12 +418,12 @@ func (s *Service) rebuild(w Writer, data []byte) error {
 // inferPrefix returns the most common id prefix of the export (the first
 // in order on a tie) that is a valid own prefix, for an index created from
 // a fresh clone: imported records of other trackers are usually fewer.
-func inferPrefix(issues []server.Issue) string {
+func inferPrefix(issues []Issue) string {
 	count := map[string]int{}
 	best := ""
 	for _, i := range issues {
-		p, _, _ := server.SplitID(i.ID)
-		if server.ValidPrefix(p) != nil {
+		p, _, _ := SplitID(i.ID)
+		if ValidPrefix(p) != nil {
 			continue
 		}
 		count[p]++
@@ -437,9 +435,9 @@ func inferPrefix(issues []server.Issue) string {
 }
 
 // put stores a normalized record with its canonical line.
-func put(w Writer, i server.Issue) error {
+func put(w Writer, i Issue) error {
 	i.Normalize()
-	line, err := server.MarshalLine(i)
+	line, err := MarshalLine(i)
 	if err != nil {
 		return err
 	}
@@ -457,7 +455,7 @@ func put(w Writer, i server.Issue) error {
 func (s *Service) rewriteExport(w Writer) error {
 	h := sha256.New()
 	err := writeAtomic(s.opts.Export, func(f io.Writer) error {
-		// h is server.Hash of the bytes written.
+		// h is Hash of the bytes written.
 		b := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<16)
 		if err := w.Lines(func(line []byte) error {
 			b.Write(line)
@@ -593,7 +591,7 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 			stored, dirty, err = exportState(r)
 			return err
 		})
-		if err == nil && stored == server.Hash(data) && !dirty {
+		if err == nil && stored == Hash(data) && !dirty {
 			if statErr == nil && int64(len(data)) == fi.Size() {
 				k := fileKeyOf(fi, verified)
 				s.seenMu.Lock()
@@ -606,7 +604,7 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		}
 	}
 	err := s.write(ctx, false, nil)
-	if errors.Is(err, server.ErrUnexported) {
+	if errors.Is(err, ErrUnexported) {
 		// The index is in sync and committed; only the export is behind.
 		// A read goes on (a full disk must not stop list or show), and the
 		// next command tries again.
@@ -640,10 +638,10 @@ func (s *Service) setView(v Index, hash string) {
 // sync succeeds. It reports whether it did; an export that does not parse,
 // or a cancelled context, is not worked around.
 func (s *Service) fallback(ctx context.Context, data []byte, cause error) bool {
-	if s.opts.Fallback == nil || errors.Is(cause, server.ErrInvalid) || ctx.Err() != nil {
+	if s.opts.Fallback == nil || errors.Is(cause, ErrInvalid) || ctx.Err() != nil {
 		return false
 	}
-	h := server.Hash(data)
+	h := Hash(data)
 	s.viewMu.Lock()
 	same := s.view != nil && s.viewHash == h
 	s.viewMu.Unlock()
@@ -667,7 +665,7 @@ func (s *Service) fallback(ctx context.Context, data []byte, cause error) bool {
 	if err != nil {
 		return false
 	}
-	held, err := server.ReadJSONL("the index", bytes.NewReader(lines), "")
+	held, err := ReadJSONL("the index", bytes.NewReader(lines), "")
 	if err != nil {
 		return false
 	}

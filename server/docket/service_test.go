@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/docket/memindex"
-	"github.com/claimslint/claimslint/server/docket/storetest"
+	"github.com/claimslint/claimslint/server/memindex"
+	"github.com/claimslint/claimslint/server/storetest"
 )
 
 // TestSyncShortcut: once the export is old enough to be trusted by size
@@ -22,7 +21,7 @@ func TestSyncShortcut(t *testing.T) {
 	ctx := context.Background()
 	e := storetest.NewEnv(t, func(testing.TB, string) docket.Index { return memindex.New() })
 	s := e.Open(t, "dk")
-	a, err := s.Create(ctx, server.NewIssue{Title: "before"})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "before"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +79,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	open := func() *docket.Service {
 		t.Helper()
 		notes = nil
-		s, err := docket.Open(ctx, failing{inner, &fail}, docket.Options{Export: e.Export, Prefix: "dk", Now: func() time.Time { return e.Clock },
+		s, err := docket.New(ctx, failing{inner, &fail}, docket.Options{Export: e.Export, Prefix: "dk", Now: func() time.Time { return e.Clock },
 			Warn: func(m string) { notes = append(notes, m) }, Fallback: func() docket.Index { return memindex.New() }})
 		if err != nil {
 			t.Fatalf("open: %v", err)
@@ -88,7 +87,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 		return s
 	}
 	s := open()
-	a, err := s.Create(ctx, server.NewIssue{Title: "mine"})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "mine"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +113,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	if _, err := s.Get(ctx, "dk-zzzz"); err != nil {
 		t.Fatalf("the pulled record is not readable: %v", err)
 	}
-	page, err := s.Listing(ctx, server.ViewReady, server.ListParams{})
+	page, err := s.Listing(ctx, docket.ViewReady, docket.ListParams{})
 	if err != nil || len(page.Rows) != 2 {
 		t.Fatalf("ready: %v %v", page.Rows, err)
 	}
@@ -125,7 +124,7 @@ func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
 	if len(notes) != 1 {
 		t.Errorf("the note was repeated on later reads: %q", notes)
 	}
-	if _, err := s.Create(ctx, server.NewIssue{Title: "on a full disk"}); !errors.Is(err, errFull) {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "on a full disk"}); !errors.Is(err, errFull) {
 		t.Errorf("create on a full disk: %v, want the write error (nothing changed)", err)
 	}
 	if after := indexLines(t, inner); !bytes.Equal(after, before) {
@@ -170,12 +169,12 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 	var notes []string
 	opts := docket.Options{Export: e.Export, Prefix: "dk", Now: func() time.Time { return e.Clock },
 		Warn: func(m string) { notes = append(notes, m) }, Fallback: func() docket.Index { return memindex.New() }}
-	s, err := docket.Open(ctx, failing{inner, &fail}, opts)
+	s, err := docket.New(ctx, failing{inner, &fail}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	exported := e.File(t)
-	local, err := s.Create(ctx, server.NewIssue{Title: "committed, never exported"})
+	local, err := s.Create(ctx, docket.NewIssue{Title: "committed, never exported"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +189,7 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	fail = true
-	if s, err = docket.Open(ctx, failing{inner, &fail}, opts); err != nil {
+	if s, err = docket.New(ctx, failing{inner, &fail}, opts); err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
@@ -215,7 +214,7 @@ func TestSyncKeyOutlivesTheProcess(t *testing.T) {
 	fail := false
 	e := storetest.NewEnv(t, func(testing.TB, string) docket.Index { return failing{inner, &fail} })
 	s := e.Open(t, "dk")
-	a, err := s.Create(ctx, server.NewIssue{Title: "before"})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "before"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,10 +249,10 @@ func TestSyncKeyOutlivesTheProcess(t *testing.T) {
 	// A rewrite records a new hash, which voids the key even if the new
 	// file's size and mtime were set back to the recorded ones.
 	s2 := e.Open(t, "")
-	if _, err := s2.Create(ctx, server.NewIssue{Title: "second"}); err != nil {
+	if _, err := s2.Create(ctx, docket.NewIssue{Title: "second"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := docket.ExportKey(t, inner); got == "" || !strings.HasPrefix(got, server.Hash(edited)+" ") {
+	if got := docket.ExportKey(t, inner); got == "" || !strings.HasPrefix(got, docket.Hash(edited)+" ") {
 		t.Fatalf("export_key %q: want the key recorded for the edited export", got)
 	}
 	if err := os.WriteFile(e.Export, edited, 0o644); err != nil { // back to the keyed bytes
@@ -262,7 +261,7 @@ func TestSyncKeyOutlivesTheProcess(t *testing.T) {
 	if err := os.Chtimes(e.Export, old.Add(time.Second), old.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := e.Open(t, "").List(ctx, server.Filter{})
+	list, err := e.Open(t, "").List(ctx, docket.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
@@ -20,7 +20,7 @@ type live struct {
 	done chan error
 }
 
-func startLive(t *testing.T, store server.Store, o mcp.Options) *live {
+func startLive(t *testing.T, store docket.Store, o mcp.Options) *live {
 	t.Helper()
 	r, w := io.Pipe()
 	l := &live{t: t, w: w, out: &syncBuffer{}, done: make(chan error, 1)}
@@ -69,15 +69,15 @@ func (l *live) close() []byte {
 // titles starting "after" commit first and then block until their context
 // ends (a write whose commit is done when the cancel comes).
 type holdStore struct {
-	server.Store
+	docket.Store
 	entered chan string
 }
 
-func (s *holdStore) Create(ctx context.Context, n server.NewIssue) (server.Issue, error) {
+func (s *holdStore) Create(ctx context.Context, n docket.NewIssue) (docket.Issue, error) {
 	if strings.HasPrefix(n.Title, "before") {
 		s.entered <- n.Title
 		<-ctx.Done()
-		return server.Issue{}, ctx.Err()
+		return docket.Issue{}, ctx.Err()
 	}
 	i, err := s.Store.Create(ctx, n)
 	if strings.HasPrefix(n.Title, "after") {
@@ -87,9 +87,9 @@ func (s *holdStore) Create(ctx context.Context, n server.NewIssue) (server.Issue
 	return i, err
 }
 
-func titles(t *testing.T, s server.Store) string {
+func titles(t *testing.T, s docket.Store) string {
 	t.Helper()
-	is, err := s.List(context.Background(), server.Filter{})
+	is, err := s.List(context.Background(), docket.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
@@ -54,7 +53,7 @@ func newStore(t testing.TB) (*docket.Service, string) {
 	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, ".docket", "index.db"), Export: export,
+	s, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, ".docket", "index.db")}, docket.Options{Export: export,
 		Now: func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +67,7 @@ func newStore(t testing.TB) (*docket.Service, string) {
 // "#await TEXT" in in is not sent: the client waits until stdout holds
 // TEXT (as many times as it was awaited so far) before it writes on, so a
 // file can cancel a request that is known to be in flight.
-func serve(t testing.TB, store server.Store, in []byte) []byte {
+func serve(t testing.TB, store docket.Store, in []byte) []byte {
 	t.Helper()
 	r, w := io.Pipe()
 	out := &syncBuffer{}

@@ -7,17 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
 // slowStore holds every Get until release is closed.
 type slowStore struct {
-	server.Store
+	docket.Store
 	release chan struct{}
 }
 
-func (s *slowStore) Get(ctx context.Context, id string) (server.Issue, error) {
+func (s *slowStore) Get(ctx context.Context, id string) (docket.Issue, error) {
 	<-s.release
 	return s.Store.Get(ctx, id)
 }

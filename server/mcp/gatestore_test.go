@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // GateStore holds every Get until Open, counting the Gets running at once:
@@ -13,14 +13,14 @@ import (
 // see how many requests the server lets in. It is exported for the
 // external test package.
 type GateStore struct {
-	server.Store
+	docket.Store
 	release   chan struct{}
 	once      sync.Once
 	now, most atomic.Int32
 }
 
 // NewGateStore wraps s with its Gets held.
-func NewGateStore(s server.Store) *GateStore {
+func NewGateStore(s docket.Store) *GateStore {
 	return &GateStore{Store: s, release: make(chan struct{})}
 }
 
@@ -32,7 +32,7 @@ func (s *GateStore) Open() { s.once.Do(func() { close(s.release) }) }
 func (s *GateStore) Now() int32  { return s.now.Load() }
 func (s *GateStore) Most() int32 { return s.most.Load() }
 
-func (s *GateStore) Get(ctx context.Context, id string) (server.Issue, error) {
+func (s *GateStore) Get(ctx context.Context, id string) (docket.Issue, error) {
 	n := s.now.Add(1)
 	for {
 		m := s.most.Load()

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -24,7 +25,7 @@ func admissionStore(t *testing.T) *GateStore {
 	if err := os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: export})
+	store, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: export})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,7 +33,7 @@ func BenchmarkHTTP(b *testing.B) {
 	dir := b.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
 	os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644)
-	store, err := sqlite.Open(context.Background(), sqlite.Options{DB: filepath.Join(dir, "index.db"), Export: export})
+	store, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: export})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -52,7 +52,7 @@ const (
 
 func idProp(p map[string]*jsonschema.Schema, name string) {
 	if s := p[name]; s != nil {
-		s.Pattern, s.MaxLength = idPattern, ptr(server.MaxIDLen)
+		s.Pattern, s.MaxLength = idPattern, ptr(docket.MaxIDLen)
 	}
 }
 
@@ -70,7 +70,7 @@ func titleProp(s *jsonschema.Schema) {
 
 func priorityProp(s *jsonschema.Schema) {
 	if s != nil {
-		s.Minimum, s.Maximum = ptr(0.0), ptr(float64(server.MaxPriority))
+		s.Minimum, s.Maximum = ptr(0.0), ptr(float64(docket.MaxPriority))
 	}
 }
 
@@ -89,10 +89,10 @@ func toolErr(tool string, err error) error {
 		parts = []error{err}
 	}
 	for _, e := range parts {
-		var ae *server.ArgError
-		msg := strings.TrimPrefix(e.Error(), server.ErrInvalid.Error()+": ")
+		var ae *docket.ArgError
+		msg := strings.TrimPrefix(e.Error(), docket.ErrInvalid.Error()+": ")
 		if errors.As(e, &ae) {
-			m := strings.TrimPrefix(ae.Err.Error(), server.ErrInvalid.Error()+": ")
+			m := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
 			msg = "argument " + ae.Arg + ": " + strings.TrimPrefix(m, ae.Arg+" ")
 		}
 		msgs = append(msgs, cliToTools.Replace(msg))
@@ -111,24 +111,24 @@ var cliToTools = strings.NewReplacer(
 
 // IssueOut wraps one record, so structured content is always an object.
 type IssueOut struct {
-	Issue server.Issue `json:"issue"`
+	Issue docket.Issue `json:"issue"`
 }
 
 // PageOut is one page of a listing: index rows, not whole records (issue_show
 // has those), the total, how many more, and the cursor of the next page.
 type PageOut struct {
-	Issues     []server.Row `json:"issues"`
+	Issues     []docket.Row `json:"issues"`
 	Total      int          `json:"total"`
 	More       int          `json:"more"`
 	NextCursor string       `json:"nextCursor,omitempty"`
 }
 
-func summary(verb string, i server.Issue) *sdk.CallToolResult {
+func summary(verb string, i docket.Issue) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{
 		Text: fmt.Sprintf("%s %s: %s (%s, %s, P%d, version %d)", verb, i.ID, i.Title, i.Status, i.Type, i.Priority, i.Version)}}}
 }
 
-func pageSummary(what string, p server.Page) *sdk.CallToolResult {
+func pageSummary(what string, p docket.Page) *sdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d %s", len(p.Rows), p.Total, what)
 	if p.More > 0 {
@@ -140,10 +140,10 @@ func pageSummary(what string, p server.Page) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
 }
 
-func pageOut(p server.Page) PageOut {
+func pageOut(p docket.Page) PageOut {
 	rows := p.Rows
 	if rows == nil {
-		rows = []server.Row{}
+		rows = []docket.Row{}
 	}
 	return PageOut{Issues: rows, Total: p.Total, More: p.More, NextCursor: p.Next}
 }
@@ -153,7 +153,7 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", Title: "Create an issue", Annotations: writes(false, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CreateIn](func(p map[string]*jsonschema.Schema) {
 			titleProp(p["title"])
-			p["type"].Enum = enum(server.Types)
+			p["type"].Enum = enum(docket.Types)
 			priorityProp(p["priority"])
 			items(p["labels"], labelPattern, 64)
 			items(p["decisions"], decisionPattern, 16)
@@ -170,8 +170,8 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 		if p["decision"] != nil {
 			p["decision"].Pattern = decisionPattern
 		}
-		p["sort"].Enum = enum(server.Sorts)
-		p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(server.MaxLimit))
+		p["sort"].Enum = enum(docket.Sorts)
+		p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(docket.MaxLimit))
 		if p["query"] != nil {
 			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(500)
 		}
@@ -191,8 +191,8 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 		InputSchema: inSchema[UpdateIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			titleProp(p["title"])
-			p["status"].Enum = enum(server.Unfinished)
-			p["type"].Enum = enum(server.Types)
+			p["status"].Enum = enum(docket.Unfinished)
+			p["type"].Enum = enum(docket.Types)
 			priorityProp(p["priority"])
 			items(p["add_labels"], labelPattern, 64)
 			items(p["remove_labels"], labelPattern, 64)
@@ -224,7 +224,7 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 		InputSchema: inSchema[DepIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			idProp(p, "target")
-			p["type"].Enum = enum(server.DepTypes)
+			p["type"].Enum = enum(docket.DepTypes)
 		}),
 		Description: "Add an edge from id to target: blocks (id blocks target), parent (target is id's parent) or related. An edge that would close a cycle is refused; one already there changes nothing."}, t.depAdd)
 	sdk.AddTool(s, &sdk.Tool{Name: "dep_remove", Title: "Remove a dependency", Annotations: writes(true, true), OutputSchema: issueOut,
@@ -247,7 +247,7 @@ type CreateIn struct {
 }
 
 func (t *tools) create(ctx context.Context, _ *sdk.CallToolRequest, in CreateIn) (*sdk.CallToolResult, IssueOut, error) {
-	n := server.NewIssue{Title: in.Title, Description: in.Description, Type: server.Type(in.Type), Priority: server.DefaultPriority, Labels: in.Labels, Decisions: in.Decisions}
+	n := docket.NewIssue{Title: in.Title, Description: in.Description, Type: docket.Type(in.Type), Priority: docket.DefaultPriority, Labels: in.Labels, Decisions: in.Decisions}
 	if in.Priority != nil {
 		n.Priority = *in.Priority
 	}
@@ -263,7 +263,7 @@ func (t *tools) create(ctx context.Context, _ *sdk.CallToolRequest, in CreateIn)
 
 // committed reports a write that is stored (perhaps with the export
 // behind, which the error still says).
-func committed(err error) bool { return err == nil || errors.Is(err, server.ErrUnexported) }
+func committed(err error) bool { return err == nil || errors.Is(err, docket.ErrUnexported) }
 
 // PageIn is the paging input of issue_ready and issue_blocked.
 type PageIn struct {
@@ -296,15 +296,15 @@ type SearchIn struct {
 // DefaultLimit (an agent never gets an unbounded page).
 func limit(tool string, n int) (int, error) {
 	if n == 0 {
-		return server.DefaultLimit, nil
+		return docket.DefaultLimit, nil
 	}
-	if n < 0 || n > server.MaxLimit {
-		return 0, toolErr(tool, server.ArgErr("limit", server.Invalidf("%d: use 1 to %d (default %d)", n, server.MaxLimit, server.DefaultLimit)))
+	if n < 0 || n > docket.MaxLimit {
+		return 0, toolErr(tool, docket.ArgErr("limit", docket.Invalidf("%d: use 1 to %d (default %d)", n, docket.MaxLimit, docket.DefaultLimit)))
 	}
 	return n, nil
 }
 
-func (t *tools) page(ctx context.Context, tool, what string, view server.View, p server.ListParams) (*sdk.CallToolResult, PageOut, error) {
+func (t *tools) page(ctx context.Context, tool, what string, view docket.View, p docket.ListParams) (*sdk.CallToolResult, PageOut, error) {
 	var err error
 	if p.Limit, err = limit(tool, p.Limit); err != nil {
 		return nil, PageOut{}, err
@@ -322,25 +322,25 @@ func (t *tools) page(ctx context.Context, tool, what string, view server.View, p
 	}
 	if len(u) > 0 {
 		text := res.Content[0].(*sdk.TextContent)
-		text.Text += "\nnote: " + server.UnmappedNote(u)
+		text.Text += "\nnote: " + docket.UnmappedNote(u)
 	}
 	return res, pageOut(page), nil
 }
 
 func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_list", "issues", server.ViewList, server.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Label: in.Label, Decision: in.Decision, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_list", "issues", docket.ViewList, docket.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Label: in.Label, Decision: in.Decision, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 func (t *tools) ready(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_ready", "ready issues", server.ViewReady, server.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_ready", "ready issues", docket.ViewReady, docket.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 func (t *tools) blocked(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_blocked", "blocked issues", server.ViewBlocked, server.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_blocked", "blocked issues", docket.ViewBlocked, docket.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_search", "matching issues", server.ViewSearch, server.ListParams{Text: in.Query, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_search", "matching issues", docket.ViewSearch, docket.ListParams{Text: in.Query, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 // IDIn names one issue.
@@ -351,7 +351,7 @@ type IDIn struct {
 func (t *tools) show(ctx context.Context, _ *sdk.CallToolRequest, in IDIn) (*sdk.CallToolResult, IssueOut, error) {
 	i, err := t.store.Get(ctx, in.ID)
 	if err != nil {
-		return nil, IssueOut{}, toolErr("issue_show", server.ArgErr("id", err))
+		return nil, IssueOut{}, toolErr("issue_show", docket.ArgErr("id", err))
 	}
 	return summary("issue", i), IssueOut{i}, nil
 }
@@ -372,14 +372,14 @@ type UpdateIn struct {
 }
 
 func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn) (*sdk.CallToolResult, IssueOut, error) {
-	p := server.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority,
+	p := docket.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority,
 		AddLabels: in.AddLabels, RemoveLabels: in.RemoveLabels, AddDecisions: in.AddDecisions, RemoveDecisions: in.RemoveDecisions, IfVersion: in.IfVersion}
 	if in.Status != "" {
-		st := server.Status(in.Status)
+		st := docket.Status(in.Status)
 		p.Status = &st
 	}
 	if in.Type != "" {
-		typ := server.Type(in.Type)
+		typ := docket.Type(in.Type)
 		p.Type = &typ
 	}
 	if err := p.Check(); err != nil {
@@ -401,7 +401,7 @@ type CloseIn struct {
 
 func (t *tools) closeIssue(ctx context.Context, _ *sdk.CallToolRequest, in CloseIn) (*sdk.CallToolResult, IssueOut, error) {
 	if strings.TrimSpace(in.Reason) == "" {
-		return nil, IssueOut{}, toolErr("issue_close", server.ArgErr("reason", server.Invalidf("empty: say why it is closed; a reader of the export will want to know")))
+		return nil, IssueOut{}, toolErr("issue_close", docket.ArgErr("reason", docket.Invalidf("empty: say why it is closed; a reader of the export will want to know")))
 	}
 	i, err := t.store.CloseIssue(ctx, in.ID, in.Reason, in.IfVersion)
 	if !committed(err) {
@@ -437,7 +437,7 @@ func (t *tools) comment(ctx context.Context, req *sdk.CallToolRequest, in Commen
 		author = clientName(req)
 	}
 	if strings.TrimSpace(in.Text) == "" {
-		return nil, IssueOut{}, toolErr("issue_comment", server.ArgErr("text", server.Invalidf("empty: write the comment")))
+		return nil, IssueOut{}, toolErr("issue_comment", docket.ArgErr("text", docket.Invalidf("empty: write the comment")))
 	}
 	i, err := t.store.Comment(ctx, in.ID, author, in.Text)
 	if !committed(err) {
@@ -454,13 +454,13 @@ type DepIn struct {
 }
 
 func (t *tools) depAdd(ctx context.Context, _ *sdk.CallToolRequest, in DepIn) (*sdk.CallToolResult, IssueOut, error) {
-	if _, err := server.ParseDepType(in.Type); err != nil {
-		return nil, IssueOut{}, toolErr("dep_add", server.ArgErr("type", err))
+	if _, err := docket.ParseDepType(in.Type); err != nil {
+		return nil, IssueOut{}, toolErr("dep_add", docket.ArgErr("type", err))
 	}
 	if in.ID == in.Target {
-		return nil, IssueOut{}, toolErr("dep_add", server.ArgErr("target", server.Invalidf("%s: an issue cannot depend on itself", in.Target)))
+		return nil, IssueOut{}, toolErr("dep_add", docket.ArgErr("target", docket.Invalidf("%s: an issue cannot depend on itself", in.Target)))
 	}
-	i, err := t.store.AddDep(ctx, in.ID, server.Dep{Type: server.DepType(in.Type), ID: in.Target})
+	i, err := t.store.AddDep(ctx, in.ID, docket.Dep{Type: docket.DepType(in.Type), ID: in.Target})
 	if !committed(err) {
 		return nil, IssueOut{}, toolErr("dep_add", err)
 	}
@@ -468,10 +468,10 @@ func (t *tools) depAdd(ctx context.Context, _ *sdk.CallToolRequest, in DepIn) (*
 }
 
 func (t *tools) depRemove(ctx context.Context, _ *sdk.CallToolRequest, in DepIn) (*sdk.CallToolResult, IssueOut, error) {
-	if err := server.CheckDepTypeToken(in.Type); err != nil {
-		return nil, IssueOut{}, toolErr("dep_remove", server.ArgErr("type", err))
+	if err := docket.CheckDepTypeToken(in.Type); err != nil {
+		return nil, IssueOut{}, toolErr("dep_remove", docket.ArgErr("type", err))
 	}
-	i, err := t.store.RemoveDep(ctx, in.ID, server.Dep{Type: server.DepType(in.Type), ID: in.Target})
+	i, err := t.store.RemoveDep(ctx, in.ID, docket.Dep{Type: docket.DepType(in.Type), ID: in.Target})
 	if !committed(err) {
 		return nil, IssueOut{}, toolErr("dep_remove", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,14 +22,14 @@ import (
 func TestDefaultPageIsSmall(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
-	var is []server.Issue
+	var is []docket.Issue
 	for k := range 5000 {
-		i := server.Issue{ID: fmt.Sprintf("dk-%05d", k), Title: fmt.Sprintf("Issue number %d: a title of the length people write, about one line", k),
-			Description: strings.Repeat("A description of a few sentences, as issues have. ", 8), Status: server.StatusOpen, Type: server.TypeTask, Priority: k % 5,
-			Labels: []string{"area-" + fmt.Sprint(k%7)}, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema}
+		i := docket.Issue{ID: fmt.Sprintf("dk-%05d", k), Title: fmt.Sprintf("Issue number %d: a title of the length people write, about one line", k),
+			Description: strings.Repeat("A description of a few sentences, as issues have. ", 8), Status: docket.StatusOpen, Type: docket.TypeTask, Priority: k % 5,
+			Labels: []string{"area-" + fmt.Sprint(k%7)}, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: docket.Schema}
 		is = append(is, i)
 	}
-	data, err := server.Canonical(is)
+	data, err := docket.Canonical(is)
 	if err != nil {
 		t.Fatal(err)
 	}

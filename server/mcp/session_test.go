@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 type reply struct {
@@ -61,7 +61,7 @@ func TestOutOfBandFramesDoNotRun(t *testing.T) {
 		`{"jsonrpc":"2.0","id":10,"result":` + create("11", "inside a response") + `}`,
 	}
 	out := serve(t, store, []byte(initLines+strings.Join(frames, "\n")+"\n"))
-	is, err := store.List(context.Background(), server.Filter{})
+	is, err := store.List(context.Background(), docket.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestManyInFlight(t *testing.T) {
 	if nulls != malformed {
 		t.Errorf("%d id-null errors, want %d", nulls, malformed)
 	}
-	is, _ := store.List(context.Background(), server.Filter{})
+	is, _ := store.List(context.Background(), docket.Filter{})
 	if len(is) != 1+n/4 {
 		t.Errorf("store holds %d issues, want %d", len(is), 1+n/4)
 	}

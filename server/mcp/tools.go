@@ -17,15 +17,15 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// schemaOptions state what inference cannot see: server.Raw is a string in
+// schemaOptions state what inference cannot see: docket.Raw is a string in
 // Go and an object on the wire.
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[server.Raw](): {Type: "object", Description: "fields an import brought that docket has no key for"},
+	reflect.TypeFor[docket.Raw](): {Type: "object", Description: "fields an import brought that docket has no key for"},
 }}
 
 // outSchema is the output schema of T. The types are fixed at compile time,
@@ -41,7 +41,7 @@ func outSchema[T any]() *jsonschema.Schema {
 
 // Options configure Serve.
 type Options struct {
-	Store server.Store
+	Store docket.Store
 	// Dir is the repository root, for the register tools.
 	Dir     string
 	In      io.Reader
@@ -118,7 +118,7 @@ func instructions(o Options) string {
 }
 
 type tools struct {
-	store server.Store
+	store docket.Store
 	dir   string
 }
 
@@ -204,7 +204,7 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 
 // showDecision is decision_show's work; the tool names itself in its errors.
 func (t *tools) showDecision(in DecisionIn) (DecisionOut, error) {
-	if err := server.CheckDecision(in.ID); err != nil {
+	if err := docket.CheckDecision(in.ID); err != nil {
 		return DecisionOut{}, err
 	}
 	res, err := t.claims(in.ID)
@@ -272,7 +272,7 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 // checkClaims is claims_check's work; the tool names itself in its errors.
 func (t *tools) checkClaims(ctx context.Context, in CheckIn) (CheckOut, error) {
 	if in.Decision != "" {
-		if err := server.CheckDecision(in.Decision); err != nil {
+		if err := docket.CheckDecision(in.Decision); err != nil {
 			return CheckOut{}, err
 		}
 	}

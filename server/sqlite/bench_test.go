@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 )
 
@@ -18,25 +17,25 @@ import (
 func seed(b *testing.B, n int) (*docket.Service, []string) {
 	e := newEnv(b)
 	s := e.open(b, "dk")
-	set := &server.ImportSet{}
+	set := &docket.ImportSet{}
 	ids := make([]string, n)
 	for k := range n {
 		ids[k] = fmt.Sprintf("dk-%05s", fmt.Sprintf("%x", k))
 	}
 	for k := range n {
-		i := server.Issue{
+		i := docket.Issue{
 			ID: ids[k], Title: fmt.Sprintf("issue number %d with a title of ordinary length", k),
 			Description: "A description of a few words, as most issues have.",
-			Status:      server.StatusOpen, Type: server.TypeTask, Priority: k % 5,
+			Status:      docket.StatusOpen, Type: docket.TypeTask, Priority: k % 5,
 			Labels: []string{"area-" + fmt.Sprint(k%7)}, Decisions: []string{fmt.Sprintf("D%d", 1+k%20)},
-			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: server.Schema,
+			CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: docket.Schema,
 		}
 		if k%5 == 0 {
 			c := "2026-01-02T00:00:00Z"
-			i.Status, i.ClosedAt, i.CloseReason = server.StatusClosed, &c, "done"
+			i.Status, i.ClosedAt, i.CloseReason = docket.StatusClosed, &c, "done"
 		}
 		if k%10 == 1 && k+1 < n {
-			i.Deps = []server.Dep{{Type: server.DepBlocks, ID: ids[k+1]}}
+			i.Deps = []docket.Dep{{Type: docket.DepBlocks, ID: ids[k+1]}}
 		}
 		i.Normalize()
 		set.Issues = append(set.Issues, i)
@@ -58,7 +57,7 @@ func BenchmarkStore(b *testing.B) {
 		s, ids := seed(b, n)
 		b.Run(fmt.Sprintf("n=%d/create", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.Create(ctx, server.NewIssue{Title: "benchmark issue"}); err != nil {
+				if _, err := s.Create(ctx, docket.NewIssue{Title: "benchmark issue"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -66,14 +65,14 @@ func BenchmarkStore(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/update", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
 				p := rand.IntN(5)
-				if _, err := s.Update(ctx, ids[rand.IntN(len(ids))], server.Patch{Priority: &p}); err != nil {
+				if _, err := s.Update(ctx, ids[rand.IntN(len(ids))], docket.Patch{Priority: &p}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}))
 		b.Run(fmt.Sprintf("n=%d/list", n), withCPU(func(b *testing.B) {
 			for b.Loop() {
-				is, err := s.List(ctx, server.Filter{Status: []server.Status{server.StatusOpen}})
+				is, err := s.List(ctx, docket.Filter{Status: []docket.Status{docket.StatusOpen}})
 				if err != nil || len(is) < n/2 {
 					b.Fatal(len(is), err)
 				}
@@ -87,10 +86,10 @@ func BenchmarkStore(b *testing.B) {
 				}
 			}
 		}))
-		for _, v := range []server.View{server.ViewList, server.ViewReady} {
+		for _, v := range []docket.View{docket.ViewList, docket.ViewReady} {
 			b.Run(fmt.Sprintf("n=%d/%s50", n, v), withCPU(func(b *testing.B) {
 				for b.Loop() {
-					p, err := s.Listing(ctx, v, server.ListParams{Limit: 50})
+					p, err := s.Listing(ctx, v, docket.ListParams{Limit: 50})
 					if err != nil || len(p.Rows) != 50 || p.Total < n/2 {
 						b.Fatal(len(p.Rows), p.Total, err)
 					}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // The blocked flags (D58). issues.blocked says whether something unfinished
@@ -28,14 +28,14 @@ const settleAll = 256
 const settleRegion = 4096
 
 // finishedOf returns the statuses of w's closed class, sorted.
-func finishedOf(w server.Workflow) []server.Status {
-	fs := w.Of(server.ClassClosed)
+func finishedOf(w docket.Workflow) []docket.Status {
+	fs := w.Of(docket.ClassClosed)
 	slices.Sort(fs)
 	return fs
 }
 
 // signature names a set of finished statuses in meta.
-func signature(fs []server.Status) string {
+func signature(fs []docket.Status) string {
 	ss := make([]string, len(fs))
 	for k, f := range fs {
 		ss[k] = string(f)
@@ -44,11 +44,11 @@ func signature(fs []server.Status) string {
 	return strings.Join(ss, "\n")
 }
 
-var defaultSignature = signature(finishedOf(server.DefaultWorkflow))
+var defaultSignature = signature(finishedOf(docket.DefaultWorkflow))
 
 // flagsFor reports whether the stored blocked flags were kept for exactly
 // the finished statuses fs.
-func (t *txn) flagsFor(fs []server.Status) (bool, error) {
+func (t *txn) flagsFor(fs []docket.Status) (bool, error) {
 	if t.flagSig == nil {
 		v, err := t.Meta("blocked_for")
 		if err != nil {
@@ -64,7 +64,7 @@ func (t *txn) flagsFor(fs []server.Status) (bool, error) {
 
 // unfinished is the SQL condition "b.status is not finished", and its
 // arguments.
-func unfinished(fs []server.Status, args *[]any) string {
+func unfinished(fs []docket.Status, args *[]any) string {
 	if len(fs) == 0 {
 		return "1"
 	}

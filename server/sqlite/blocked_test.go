@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 )
 
@@ -33,26 +32,26 @@ func TestBlockedFlagsAgree(t *testing.T) {
 			}
 			defer x.Close()
 
-			statuses := []server.Status{server.StatusOpen, server.StatusOpen, server.StatusInProgress, server.StatusClosed, "tombstone", "hooked", "pinned", "weird"}
-			types := []server.DepType{server.DepBlocks, server.DepDependsOn, server.DepParent, server.DepParentChild, server.DepRelated}
+			statuses := []docket.Status{docket.StatusOpen, docket.StatusOpen, docket.StatusInProgress, docket.StatusClosed, "tombstone", "hooked", "pinned", "weird"}
+			types := []docket.DepType{docket.DepBlocks, docket.DepDependsOn, docket.DepParent, docket.DepParentChild, docket.DepRelated}
 			n := 30
 			if seed%2 == 1 {
 				n = 300 // past settleAll: the import recomputes every flag
 			}
 			id := func(k int) string { return fmt.Sprintf("dk-%03d", k) }
-			set := &server.ImportSet{}
+			set := &docket.ImportSet{}
 			for k := range n {
-				i := server.Issue{ID: id(k), Title: fmt.Sprintf("issue %d", k), Status: statuses[rng.IntN(len(statuses))],
-					Type: server.TypeTask, Priority: rng.IntN(5), CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z",
-					Version: 1, Schema: server.Schema}
-				if i.Status == server.StatusClosed {
+				i := docket.Issue{ID: id(k), Title: fmt.Sprintf("issue %d", k), Status: statuses[rng.IntN(len(statuses))],
+					Type: docket.TypeTask, Priority: rng.IntN(5), CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z",
+					Version: 1, Schema: docket.Schema}
+				if i.Status == docket.StatusClosed {
 					c := "2026-01-02T00:00:00Z"
 					i.ClosedAt, i.CloseReason = &c, "done"
 				}
 				for range rng.IntN(3) {
 					to := id(rng.IntN(n + 5)) // some dangle
 					if to != i.ID {
-						i.Deps = append(i.Deps, server.Dep{Type: types[rng.IntN(len(types))], ID: to})
+						i.Deps = append(i.Deps, docket.Dep{Type: types[rng.IntN(len(types))], ID: to})
 					}
 				}
 				i.Normalize()
@@ -76,9 +75,9 @@ func TestBlockedFlagsAgree(t *testing.T) {
 				case 2:
 					st := statuses[rng.IntN(3)]
 					what = "status " + k + " " + string(st)
-					_, err = s.Update(ctx, k, server.Patch{Status: &st})
+					_, err = s.Update(ctx, k, docket.Patch{Status: &st})
 				case 3, 4:
-					d := server.Dep{Type: types[rng.IntN(4)], ID: id(rng.IntN(n))}
+					d := docket.Dep{Type: types[rng.IntN(4)], ID: id(rng.IntN(n))}
 					what = "dep add " + k + " " + string(d.Type) + " " + d.ID
 					_, err = s.AddDep(ctx, k, d)
 				case 5:
@@ -98,10 +97,10 @@ func TestBlockedFlagsAgree(t *testing.T) {
 					what = "rebuild"
 					err = x.Write(ctx, func(w docket.Writer) error { return w.SetMeta("export_hash", "edited") })
 					if err == nil {
-						_, err = s.List(ctx, server.Filter{})
+						_, err = s.List(ctx, docket.Filter{})
 					}
 				}
-				if err != nil && !errors.Is(err, server.ErrInvalid) && !errors.Is(err, server.ErrNotFound) {
+				if err != nil && !errors.Is(err, docket.ErrInvalid) && !errors.Is(err, docket.ErrNotFound) {
 					t.Fatalf("%s: %v", what, err)
 				}
 				agreeFlags(t, x, what)
@@ -113,15 +112,15 @@ func TestBlockedFlagsAgree(t *testing.T) {
 // agreeFlags compares the flag and tally answers with the computed ones.
 func agreeFlags(t *testing.T, x *Index, after string) {
 	t.Helper()
-	fs := finishedOf(server.DefaultWorkflow)
-	dup := append([]server.Status{fs[0]}, fs...)
-	open := server.DefaultWorkflow.Of(server.ClassOpen)
-	queries := map[string]server.Query{
+	fs := finishedOf(docket.DefaultWorkflow)
+	dup := append([]docket.Status{fs[0]}, fs...)
+	open := docket.DefaultWorkflow.Of(docket.ClassOpen)
+	queries := map[string]docket.Query{
 		"ready":   {Statuses: open, Ready: true},
-		"blocked": {Exclude: fs, Blocked: true, BlockedStatuses: server.DefaultWorkflow.Of(server.ClassBlocked)},
+		"blocked": {Exclude: fs, Blocked: true, BlockedStatuses: docket.DefaultWorkflow.Of(docket.ClassBlocked)},
 		"list":    {Exclude: fs},
 		"all":     {},
-		"open":    {Statuses: []server.Status{server.StatusOpen, server.StatusInProgress, "weird"}},
+		"open":    {Statuses: []docket.Status{docket.StatusOpen, docket.StatusInProgress, "weird"}},
 	}
 	err := x.Read(context.Background(), func(r docket.Reader) error {
 		for name, q := range queries {
@@ -170,7 +169,7 @@ func agreeFlags(t *testing.T, x *Index, after string) {
 	}
 }
 
-func ids(rows []server.Row) []string {
+func ids(rows []docket.Row) []string {
 	out := make([]string, len(rows))
 	for k, r := range rows {
 		out[k] = r.ID

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 )
 
@@ -32,7 +31,7 @@ func stepWorker(name string) int {
 			select {} // until SIGKILL
 		}
 	}
-	if _, err := s.Create(ctx, server.NewIssue{Title: "killed at " + name}); err != nil {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "killed at " + name}); err != nil {
 		fmt.Fprintln(os.Stderr, "create:", err)
 		return 4
 	}
@@ -94,7 +93,7 @@ func TestSIGKILLAtEachStep(t *testing.T) {
 			ctx := context.Background()
 			e := newEnv(t)
 			s := e.open(t, "dk")
-			if _, err := s.Create(ctx, server.NewIssue{Title: "before"}); err != nil {
+			if _, err := s.Create(ctx, docket.NewIssue{Title: "before"}); err != nil {
 				t.Fatal(err)
 			}
 			s.Close()
@@ -123,7 +122,7 @@ func TestSIGKILLAtEachStep(t *testing.T) {
 			}
 
 			s2 := e.open(t, "")
-			all, err := s2.List(ctx, server.Filter{})
+			all, err := s2.List(ctx, docket.Filter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +148,7 @@ func TestURIPathEscaped(t *testing.T) {
 		e := newEnv(t)
 		e.db = filepath.Join(e.dir, name, "index.db")
 		s := e.open(t, "dk")
-		if _, err := s.Create(context.Background(), server.NewIssue{Title: "x"}); err != nil {
+		if _, err := s.Create(context.Background(), docket.NewIssue{Title: "x"}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		s.Close()
@@ -174,7 +173,7 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 	e := newEnv(t)
 	s := e.open(t, "dk")
 	for _, title := range []string{"one", "two"} {
-		if _, err := s.Create(ctx, server.NewIssue{Title: title}); err != nil {
+		if _, err := s.Create(ctx, docket.NewIssue{Title: title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,7 +187,7 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 		t.Fatalf("open of a corrupt index: %v", err)
 	}
 	defer s2.Close()
-	all, err := s2.List(ctx, server.Filter{})
+	all, err := s2.List(ctx, docket.Filter{})
 	if err != nil || len(all) != 2 {
 		t.Fatalf("after the rebuild: %d issues, %v; want 2", len(all), err)
 	}
@@ -198,7 +197,7 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 	if _, err := os.Stat(e.db + ".corrupt"); err != nil {
 		t.Errorf("the damaged index was not kept aside: %v", err)
 	}
-	if _, err := s2.Create(ctx, server.NewIssue{Title: "three"}); err != nil {
+	if _, err := s2.Create(ctx, docket.NewIssue{Title: "three"}); err != nil {
 		t.Fatal(err)
 	}
 	inSync(t, s2, e)
@@ -212,7 +211,7 @@ func TestEmptiedExport(t *testing.T) {
 	e := newEnv(t)
 	s := e.open(t, "dk")
 	for _, title := range []string{"one", "two"} {
-		if _, err := s.Create(ctx, server.NewIssue{Title: title}); err != nil {
+		if _, err := s.Create(ctx, docket.NewIssue{Title: title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -226,7 +225,7 @@ func TestEmptiedExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	all, err := s2.List(ctx, server.Filter{})
+	all, err := s2.List(ctx, docket.Filter{})
 	if err != nil || len(all) != 2 {
 		t.Fatalf("after an emptied export: %d issues, %v; want 2", len(all), err)
 	}
@@ -259,7 +258,7 @@ func TestExportModeKept(t *testing.T) {
 		if err := os.Chmod(e.export, mode); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Create(ctx, server.NewIssue{Title: "x"}); err != nil {
+		if _, err := s.Create(ctx, docket.NewIssue{Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		st, err := os.Stat(e.export)
@@ -281,7 +280,7 @@ func TestLeftoverTempRemoved(t *testing.T) {
 	if err := os.WriteFile(left, []byte("partial"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Create(context.Background(), server.NewIssue{Title: "x"}); err != nil {
+	if _, err := s.Create(context.Background(), docket.NewIssue{Title: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
@@ -290,14 +289,14 @@ func TestLeftoverTempRemoved(t *testing.T) {
 }
 
 // TestExportHashRecorded: the hash a rewrite records while it streams the
-// export is server.Hash of the file, so the next command finds the index
+// export is docket.Hash of the file, so the next command finds the index
 // in line instead of rebuilding it.
 func TestExportHashRecorded(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
 	for _, title := range []string{"one", "two", "three"} {
-		if _, err := s.Create(ctx, server.NewIssue{Title: title}); err != nil {
+		if _, err := s.Create(ctx, docket.NewIssue{Title: title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -313,7 +312,7 @@ func TestExportHashRecorded(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if want := server.Hash(e.file(t)); stored != want {
+	if want := docket.Hash(e.file(t)); stored != want {
 		t.Errorf("recorded export hash %s, the file's is %s", stored, want)
 	}
 }
@@ -353,14 +352,14 @@ func TestCorruptIndexKeepsDrawnIds(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
-	if _, err := s.Create(ctx, server.NewIssue{Title: "on main"}); err != nil {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "on main"}); err != nil {
 		t.Fatal(err)
 	}
 	onMain, err := os.ReadFile(e.export)
 	if err != nil {
 		t.Fatal(err)
 	}
-	branch, err := s.Create(ctx, server.NewIssue{Title: "on a branch"})
+	branch, err := s.Create(ctx, docket.NewIssue{Title: "on a branch"})
 	if err != nil {
 		t.Fatal(err)
 	}

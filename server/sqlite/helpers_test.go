@@ -1,7 +1,7 @@
 package sqlite
 
-import "github.com/claimslint/claimslint/server"
+import "github.com/claimslint/claimslint/server/docket"
 
-var filterAll = server.Filter{}
+var filterAll = docket.Filter{}
 
-func newIssue(title string) server.NewIssue { return server.NewIssue{Title: title} }
+func newIssue(title string) docket.NewIssue { return docket.NewIssue{Title: title} }

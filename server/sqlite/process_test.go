@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // TestMain doubles as a writer process: the concurrency and crash tests
@@ -48,7 +48,7 @@ func worker(mode string) int {
 	var mine []string
 	for k := 0; ops == 0 || k < ops; k++ {
 		if mode == "crash" || k%2 == 0 || len(mine) == 0 {
-			i, err := s.Create(ctx, server.NewIssue{Title: fmt.Sprintf("w%d op %d", os.Getpid(), k)})
+			i, err := s.Create(ctx, docket.NewIssue{Title: fmt.Sprintf("w%d op %d", os.Getpid(), k)})
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "create:", err)
 				return 4
@@ -61,15 +61,15 @@ func worker(mode string) int {
 			continue
 		}
 		// Update a random issue, possibly another worker's.
-		all, err := s.List(ctx, server.Filter{})
+		all, err := s.List(ctx, docket.Filter{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "list:", err)
 			return 4
 		}
 		target := all[rand.IntN(len(all))]
-		p := rand.IntN(server.MaxPriority + 1)
-		_, err = s.Update(ctx, target.ID, server.Patch{Priority: &p, IfVersion: target.Version})
-		var ce *server.ConflictError
+		p := rand.IntN(docket.MaxPriority + 1)
+		_, err = s.Update(ctx, target.ID, docket.Patch{Priority: &p, IfVersion: target.Version})
+		var ce *docket.ConflictError
 		switch {
 		case err == nil:
 			fmt.Fprintln(out, "updated", target.ID)
@@ -152,7 +152,7 @@ func createTwo(t *testing.T, e *env) []string {
 	defer s.Close()
 	var ids []string
 	for _, title := range []string{"one", "two"} {
-		i, err := s.Create(context.Background(), server.NewIssue{Title: title})
+		i, err := s.Create(context.Background(), docket.NewIssue{Title: title})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func runMixed(t *testing.T, e *env, procs, ops int, before []string) {
 	t.Logf("%d created, %d updated, %d conflicts", len(created)-len(before), updates, conflicts)
 	s2 := e.open(t, "")
 	agree(t, s2, e)
-	issues, err := server.ReadJSONL(e.export, bytes.NewReader(e.file(t)), "dk")
+	issues, err := docket.ReadJSONL(e.export, bytes.NewReader(e.file(t)), "dk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestSIGKILLMidWrite(t *testing.T) {
 		}
 		s := e.open(t, "")
 		agree(t, s, e)
-		issues, err := server.ReadJSONL(e.export, bytes.NewReader(e.file(t)), "dk")
+		issues, err := docket.ReadJSONL(e.export, bytes.NewReader(e.file(t)), "dk")
 		if err != nil {
 			t.Fatalf("round %d: export unreadable after SIGKILL: %v", round, err)
 		}

@@ -17,9 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/docket/memindex"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -84,131 +82,60 @@ CREATE TABLE IF NOT EXISTS allocated(id TEXT PRIMARY KEY) WITHOUT ROWID;
 // (allocated is neither: it outlives both).
 var tables = []string{"issues", "records", "tally", "labels", "decisions", "deps", "issue_rowids", "issues_fts"}
 
-// Options configure Open.
-type Options struct {
-	// DB is the index file; its directory is created if missing.
+// Backend is the SQLite index at DB, for docket.Open: the one line of
+// wiring a command needs (docket.Open(ctx, sqlite.Backend{DB: db}, opts)).
+// docket.Open owns the lock, the id log, the fallback and the rebuild of a
+// damaged index; this type only opens the file, recognises its damage and
+// sets it aside.
+type Backend struct {
+	// DB is the index file; docket.Open creates its directory.
 	DB string
-	// Export is the canonical JSONL file.
-	Export string
-	// Prefix is set by init. Otherwise the index's prefix is used, or the
-	// one the export's ids carry.
-	Prefix string
-	// Now returns the current time; nil means time.Now.
-	Now func() time.Time
-	// Warn receives notes about repairs a command made or could not make
-	// (an index rebuilt, an export that stays stale while a read goes on);
-	// nil discards them.
-	Warn func(msg string)
 	// BusyRetries bounds how often a write retries after SQLITE_BUSY on top
 	// of the busy timeout; 0 means 8.
 	BusyRetries int
-	// Workflow maps statuses onto classes (docket.Options.Workflow); nil
-	// means server.DefaultWorkflow. Its closed class is also the set of finished statuses the index keeps
-	// its blocked flags for.
-	Workflow server.Workflow
-	// NoFallback turns off the in-memory fallback of reads whose sync
-	// cannot write (docket.Options.Fallback); tests use it to show what
-	// the fallback does.
-	NoFallback bool
 }
 
-// fallback is the in-memory index a read falls back to when the index
-// cannot be synced with a changed export (dk-x2p).
-func (opts Options) fallback() func() docket.Index {
-	if opts.NoFallback {
-		return nil
-	}
-	return func() docket.Index { return memindex.New() }
+var _ docket.Backend = Backend{}
+
+// Path returns DB.
+func (b Backend) Path() string { return b.DB }
+
+// Exists reports whether the index file is there.
+func (b Backend) Exists() bool {
+	_, err := os.Stat(b.DB)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// ErrNoTracker is docket.ErrNoTracker, for callers that only know this
-// package.
-var ErrNoTracker = docket.ErrNoTracker
-
-// Open opens the SQLite index at opts.DB (creating it if needed) and the
-// docket service over it: the wiring every command and test uses. A
-// damaged index is set aside and rebuilt from the export: it is only a
-// cache.
-func Open(ctx context.Context, opts Options) (*docket.Service, error) {
-	_, dbErr := os.Stat(opts.DB)
-	_, exErr := os.Stat(opts.Export)
-	if errors.Is(dbErr, fs.ErrNotExist) && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
-		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", docket.ErrNoTracker, opts.DB, opts.Export)
-	}
-	if opts.Warn == nil {
-		opts.Warn = func(string) {}
-	}
-	if err := os.MkdirAll(filepath.Dir(opts.DB), 0o755); err != nil {
-		return nil, fmt.Errorf("create index directory: %w", err)
-	}
-	// Opening holds a shared lock on DB.lock until the index is in line
-	// with the export; setting a damaged index aside holds it exclusively,
-	// so no open meets an index half moved aside, and two processes that
-	// both found it damaged do not both move it (dk-1wf).
-	lock := opts.DB + ".lock"
-	unlock := lockPath(lock, false)
-	// A new index (none yet, or one deleted by hand) takes back the ids
-	// the id log says were drawn, so none is drawn again.
-	var keep []string
-	if errors.Is(dbErr, fs.ErrNotExist) {
-		keep, _ = readIDLog(IDLog(opts.DB))
-	}
-	s, err := open(ctx, opts, keep)
-	unlock()
-	if corrupt(err) && exErr == nil {
-		defer lockPath(lock, true)()
-		// Another process may have rebuilt it while this one waited.
-		if s, err = open(ctx, opts, nil); !corrupt(err) {
-			return s, err
-		}
-		aside := opts.DB + ".corrupt"
-		if rerr := os.Rename(opts.DB, aside); rerr != nil {
-			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", opts.DB, err, rerr)
-		}
-		// The write-ahead log belongs to the damaged file: it goes aside
-		// with it, so salvage reads what it holds.
-		os.Remove(aside + "-wal")
-		os.Rename(opts.DB+"-wal", aside+"-wal")
-		os.Remove(opts.DB + "-shm")
-		// Ids drawn on a branch that is not checked out are in no export
-		// here: take them back from the damaged file's readable rows and
-		// from the id log (dk-vy8).
-		salvaged := salvageAllocated(aside)
-		logged, logErr := readIDLog(IDLog(opts.DB))
-		keep := append(salvaged, logged...)
-		msg := fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", opts.DB, err, aside, opts.Export)
-		msg += fmt.Sprintf("; ids drawn before stay taken: %d read from the damaged index, %d from the id log %s", len(salvaged), len(logged), IDLog(opts.DB))
-		if logErr != nil {
-			msg += fmt.Sprintf(" (%v)", logErr)
-		}
-		opts.Warn(msg)
-		return open(ctx, opts, keep)
-	}
-	return s, err
-}
-
-// IDLog is the file beside the index at db that every drawn id is
-// appended to (docket.Options.IDLog): it survives damage to the index
-// file, and a rebuilt index takes its ids back (dk-vy8).
-func IDLog(db string) string { return db + ".ids" }
-
-// readIDLog returns the ids in the id log, one a line; a missing log holds
-// none.
-func readIDLog(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+// OpenIndex opens the index (OpenIndex) and keeps its blocked flags for
+// w's closed class.
+func (b Backend) OpenIndex(ctx context.Context, w docket.Workflow) (docket.Index, error) {
+	idx, err := OpenIndex(ctx, b.DB, b.BusyRetries)
 	if err != nil {
-		return nil, fmt.Errorf("read id log: %w", err)
+		return nil, err
 	}
-	var ids []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if _, _, ok := server.SplitID(l); ok {
-			ids = append(ids, l)
-		}
+	if w != nil {
+		idx.finished = finishedOf(w)
 	}
-	return ids, nil
+	return idx, nil
+}
+
+// Damaged reports SQLite's "file is not a database" and "database disk
+// image is malformed".
+func (b Backend) Damaged(err error) bool { return corrupt(err) }
+
+// SetAside moves the damaged index to DB.corrupt, its write-ahead log with
+// it, and returns the ids its allocated table still yields.
+func (b Backend) SetAside() (string, []string, error) {
+	aside := b.DB + ".corrupt"
+	if err := os.Rename(b.DB, aside); err != nil {
+		return "", nil, err
+	}
+	// The write-ahead log belongs to the damaged file: it goes aside with
+	// it, so salvage reads what it holds.
+	os.Remove(aside + "-wal")
+	os.Rename(b.DB+"-wal", aside+"-wal")
+	os.Remove(b.DB + "-shm")
+	return aside, salvageAllocated(aside), nil
 }
 
 // salvageAllocated reads what it can of the allocated table of a damaged
@@ -236,45 +163,6 @@ func salvageAllocated(path string) []string {
 	return ids
 }
 
-// open opens the index and the service over it; keep are ids to record
-// as allocated first (a new index taking back drawn ids).
-func open(ctx context.Context, opts Options, keep []string) (*docket.Service, error) {
-	idx, err := OpenIndex(ctx, opts.DB, opts.BusyRetries)
-	if err != nil {
-		return nil, err
-	}
-	if len(keep) > 0 {
-		err := idx.Write(ctx, func(w docket.Writer) error {
-			for _, id := range keep {
-				if _, err := w.Allocate(id); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			idx.Close()
-			return nil, fmt.Errorf("record drawn ids in the new index: %w", err)
-		}
-	}
-	if opts.Workflow != nil {
-		idx.finished = finishedOf(opts.Workflow)
-	}
-	return docket.Open(ctx, idx, docket.Options{Export: opts.Export, Prefix: opts.Prefix, Now: opts.Now, Warn: opts.Warn, Workflow: opts.Workflow, Step: step,
-		Fallback: opts.fallback(), IDLog: IDLog(opts.DB)})
-}
-
-// stepHook, when set (by the fault-injection tests only, in a child
-// process they SIGKILL), is called at each step of a write (see
-// docket.Options.Step).
-var stepHook func(step string)
-
-func step(name string) {
-	if stepHook != nil {
-		stepHook(name)
-	}
-}
-
 // corrupt reports SQLite's "file is not a database" and "database disk
 // image is malformed".
 func corrupt(err error) bool {
@@ -299,7 +187,7 @@ type Index struct {
 	retries int
 	// finished are the statuses whose issues no longer block, sorted: the
 	// blocked flags are kept for them (the workflow's closed class).
-	finished []server.Status
+	finished []docket.Status
 }
 
 var _ docket.Index = (*Index)(nil)
@@ -314,7 +202,7 @@ func OpenIndex(ctx context.Context, path string, busyRetries int) (*Index, error
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
-	x := &Index{retries: busyRetries, finished: finishedOf(server.DefaultWorkflow)}
+	x := &Index{retries: busyRetries, finished: finishedOf(docket.DefaultWorkflow)}
 	var err error
 	if x.rdb, err = openDB(path, false); err != nil {
 		return nil, err

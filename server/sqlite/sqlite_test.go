@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/docket/storetest"
+	"github.com/claimslint/claimslint/server/storetest"
 )
 
 // TestStore runs the shared store suite on SQLite files.

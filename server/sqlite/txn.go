@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // txn is one transaction seen through docket.Reader and docket.Writer.
@@ -21,7 +21,7 @@ type txn struct {
 	stmts map[string]*sql.Stmt
 
 	// finished are the statuses the blocked flags are settled for (writes).
-	finished []server.Status
+	finished []docket.Status
 	// flagSig caches meta blocked_for for this transaction.
 	flagSig *string
 	// touched are the records put, extra the ids an old blocks edge of
@@ -95,19 +95,19 @@ func (t *txn) SetMeta(key, value string) error {
 	return nil
 }
 
-func (t *txn) Get(id string) (server.Issue, error) {
+func (t *txn) Get(id string) (docket.Issue, error) {
 	var rec []byte
 	r, err := t.row(`SELECT record FROM records WHERE id=?`, id)
 	if err == nil {
 		err = r.Scan(&rec)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return server.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", server.ErrNotFound, id)
+		return docket.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", docket.ErrNotFound, id)
 	}
 	if err != nil {
-		return server.Issue{}, fmt.Errorf("read %s: %w", id, err)
+		return docket.Issue{}, fmt.Errorf("read %s: %w", id, err)
 	}
-	var i server.Issue
+	var i docket.Issue
 	if err := json.Unmarshal(rec, &i); err != nil {
 		return i, fmt.Errorf("decode stored record %s: %w", id, err)
 	}
@@ -174,7 +174,7 @@ func (t *txn) Clear() error {
 
 // Put stores a record's columns and line and its filter rows. A record the
 // index never held has no old rows to delete.
-func (t *txn) Put(i server.Issue, line []byte) error {
+func (t *txn) Put(i docket.Issue, line []byte) error {
 	if _, err := t.exec(`INSERT INTO issues(id, title, status, type, priority, created_at, updated_at, version) VALUES(?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET title=excluded.title, status=excluded.status, type=excluded.type, priority=excluded.priority,
 		created_at=excluded.created_at, updated_at=excluded.updated_at, version=excluded.version`,
@@ -299,7 +299,7 @@ func (t *txn) Lines(fn func(line []byte) error) error {
 	return nil
 }
 
-func in(col string, xs []server.Status, args *[]any) string {
+func in(col string, xs []docket.Status, args *[]any) string {
 	ph := make([]string, len(xs))
 	for k, s := range xs {
 		ph[k] = "?"
@@ -311,7 +311,7 @@ func in(col string, xs []server.Status, args *[]any) string {
 // blockedSet is the recursive set of ids something unfinished blocks,
 // directly (a blocks edge to it, a depends-on edge from it) or through a
 // parent (parent and parent-child edges are held by the child).
-func blockedSet(finished []server.Status, args *[]any) string {
+func blockedSet(finished []docket.Status, args *[]any) string {
 	notDone := "1"
 	var a1, a2 []any
 	if len(finished) > 0 {
@@ -331,7 +331,7 @@ func blockedSet(finished []server.Status, args *[]any) string {
 // (status, blocked) and on issues' own. flags says the stored blocked flags
 // hold for q.Finished; otherwise a ready or blocked filter needs the
 // blocked set, returned as a WITH prefix.
-func filter(q server.Query, flags bool) (prefix string, conds []string, args []any) {
+func filter(q docket.Query, flags bool) (prefix string, conds []string, args []any) {
 	if (q.Ready || q.Blocked) && !flags {
 		prefix = blockedSet(q.Finished, &args)
 	}
@@ -353,7 +353,7 @@ func filter(q server.Query, flags bool) (prefix string, conds []string, args []a
 		conds = append(conds, "EXISTS (SELECT 1 FROM decisions x WHERE x.decision = ? AND x.id = i.id)")
 		args = append(args, q.Decision)
 	}
-	if words := server.SearchWords(q.Text); len(words) > 0 {
+	if words := docket.SearchWords(q.Text); len(words) > 0 {
 		// Every word as a quoted prefix: "need"* matches needle, and no
 		// character of the query is FTS syntax.
 		var m []string
@@ -384,13 +384,13 @@ func filter(q server.Query, flags bool) (prefix string, conds []string, args []a
 	if q.After != nil {
 		a := q.After
 		switch q.Sort {
-		case server.SortCreated:
+		case docket.SortCreated:
 			conds = append(conds, "(i.created_at, i.id) > (?, ?)")
 			args = append(args, a.Time, a.ID)
-		case server.SortUpdated:
+		case docket.SortUpdated:
 			conds = append(conds, "(i.updated_at < ? OR (i.updated_at = ? AND i.id > ?))")
 			args = append(args, a.Time, a.Time, a.ID)
-		case server.SortID:
+		case docket.SortID:
 			conds = append(conds, "i.id > ?")
 			args = append(args, a.ID)
 		default:
@@ -401,22 +401,22 @@ func filter(q server.Query, flags bool) (prefix string, conds []string, args []a
 	return prefix, conds, args
 }
 
-// rowCols are the listing columns, in server.Row's order.
+// rowCols are the listing columns, in docket.Row's order.
 const rowCols = "i.id, i.title, i.status, i.type, i.priority, i.created_at, i.updated_at"
 
 // selectRows is the query for q's rows, in q's order, at most q.Limit.
-func selectRows(q server.Query, flags bool) (string, []any) {
+func selectRows(q docket.Query, flags bool) (string, []any) {
 	prefix, conds, args := filter(q, flags)
 	s := prefix + "SELECT " + rowCols + " FROM issues i"
 	if len(conds) > 0 {
 		s += " WHERE " + strings.Join(conds, " AND ")
 	}
 	switch q.Sort {
-	case server.SortCreated:
+	case docket.SortCreated:
 		s += " ORDER BY i.created_at, i.id"
-	case server.SortUpdated:
+	case docket.SortUpdated:
 		s += " ORDER BY i.updated_at DESC, i.id"
-	case server.SortID:
+	case docket.SortID:
 		s += " ORDER BY i.id"
 	default:
 		s += " ORDER BY i.priority, i.created_at, i.id"
@@ -433,8 +433,8 @@ const maxMerge = 16
 // statusesOf returns the statuses q can match when they can be listed
 // (q names them, or q excludes some and the tally names the rest), and ok
 // false otherwise.
-func (t *txn) statusesOf(q server.Query) ([]server.Status, bool, error) {
-	var from []server.Status
+func (t *txn) statusesOf(q docket.Query) ([]docket.Status, bool, error) {
+	var from []docket.Status
 	switch {
 	case len(q.Statuses) > 0:
 		from = q.Statuses
@@ -446,7 +446,7 @@ func (t *txn) statusesOf(q server.Query) ([]server.Status, bool, error) {
 	default:
 		return nil, false, nil
 	}
-	var out []server.Status
+	var out []docket.Status
 	for _, st := range from {
 		if !slices.Contains(q.Exclude, st) && !slices.Contains(out, st) {
 			out = append(out, st)
@@ -459,7 +459,7 @@ func (t *txn) statusesOf(q server.Query) ([]server.Status, bool, error) {
 // few statuses reads one index range per status (status, priority,
 // created_at, id) and merges them, so it costs its rows, not the issues it
 // passes over; anything else is one query.
-func (t *txn) Rows(q server.Query) ([]server.Row, error) {
+func (t *txn) Rows(q docket.Query) ([]docket.Row, error) {
 	flags := false
 	if q.Ready || q.Blocked {
 		var err error
@@ -468,7 +468,7 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 		}
 	}
 	s, args := selectRows(q, flags)
-	if q.Limit > 0 && (q.Sort == server.SortPriority || q.Sort == "") && (flags || !(q.Ready || q.Blocked)) {
+	if q.Limit > 0 && (q.Sort == docket.SortPriority || q.Sort == "") && (flags || !(q.Ready || q.Blocked)) {
 		sts, ok, err := t.statusesOf(q)
 		if err != nil {
 			return nil, err
@@ -476,7 +476,7 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 		switch {
 		case !ok:
 		case len(sts) == 0:
-			return []server.Row{}, nil
+			return []docket.Row{}, nil
 		case len(sts) == 1:
 			one := q
 			one.Statuses, one.Exclude = sts, nil
@@ -485,7 +485,7 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 			s, args = "", nil
 			for k, st := range sts {
 				one := q
-				one.Statuses, one.Exclude = []server.Status{st}, nil
+				one.Statuses, one.Exclude = []docket.Status{st}, nil
 				p, a := selectRows(one, flags)
 				if k > 0 {
 					s += " UNION ALL "
@@ -502,9 +502,9 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 		return nil, fmt.Errorf("query issues: %w", err)
 	}
 	defer rows.Close()
-	out := []server.Row{}
+	out := []docket.Row{}
 	for rows.Next() {
-		var r server.Row
+		var r docket.Row
 		if err := rows.Scan(&r.ID, &r.Title, &r.Status, &r.Type, &r.Priority, &r.CreatedAt, &r.UpdatedAt); err != nil {
 			return nil, fmt.Errorf("read issue row: %w", err)
 		}
@@ -515,7 +515,7 @@ func (t *txn) Rows(q server.Query) ([]server.Row, error) {
 
 // Count counts what q selects. Filtered by status and readiness only, it
 // sums the tally (a few rows); anything else counts the matching rows.
-func (t *txn) Count(q server.Query) (int, error) {
+func (t *txn) Count(q docket.Query) (int, error) {
 	flags := false
 	if q.Ready || q.Blocked {
 		var err error
@@ -525,7 +525,7 @@ func (t *txn) Count(q server.Query) (int, error) {
 	}
 	from := "issues i"
 	what := "count(*)"
-	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && len(server.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
+	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && len(docket.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
 		from, what = "tally i", "coalesce(sum(i.n), 0)"
 	}
 	prefix, conds, args := filter(q, flags)
@@ -542,19 +542,19 @@ func (t *txn) Count(q server.Query) (int, error) {
 
 // Statuses returns the distinct statuses stored, sorted, from the tally
 // the triggers keep (D58): a few rows, whatever the tracker's size.
-func (t *txn) Statuses() ([]server.Status, error) {
+func (t *txn) Statuses() ([]docket.Status, error) {
 	rows, err := t.tx.QueryContext(t.ctx, `SELECT DISTINCT status FROM tally WHERE n > 0 ORDER BY status`)
 	if err != nil {
 		return nil, fmt.Errorf("query statuses: %w", err)
 	}
 	defer rows.Close()
-	var out []server.Status
+	var out []docket.Status
 	for rows.Next() {
 		var s string
 		if err := rows.Scan(&s); err != nil {
 			return nil, fmt.Errorf("query statuses: %w", err)
 		}
-		out = append(out, server.Status(s))
+		out = append(out, docket.Status(s))
 	}
 	return out, rows.Err()
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -16,7 +17,7 @@ import (
 
 func main() {
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, sqlite.Options{DB: os.Getenv("DOCKET_DB"), Export: os.Getenv("DOCKET_EXPORT")})
+	store, err := docket.Open(ctx, sqlite.Backend{DB: os.Getenv("DOCKET_DB")}, docket.Options{Export: os.Getenv("DOCKET_EXPORT")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpgo:", err)
 		os.Exit(2)

@@ -20,6 +20,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,7 +33,7 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	store, err := sqlite.Open(ctx, sqlite.Options{DB: os.Getenv("DOCKET_DB"), Export: os.Getenv("DOCKET_EXPORT")})
+	store, err := docket.Open(ctx, sqlite.Backend{DB: os.Getenv("DOCKET_DB")}, docket.Options{Export: os.Getenv("DOCKET_EXPORT")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdkhttp:", err)
 		os.Exit(2)

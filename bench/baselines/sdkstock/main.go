@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,12 +18,12 @@ type in struct {
 }
 
 type out struct {
-	Issue server.Issue `json:"issue"`
+	Issue docket.Issue `json:"issue"`
 }
 
 func main() {
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, sqlite.Options{DB: os.Getenv("DOCKET_DB"), Export: os.Getenv("DOCKET_EXPORT")})
+	store, err := docket.Open(ctx, sqlite.Backend{DB: os.Getenv("DOCKET_DB")}, docket.Options{Export: os.Getenv("DOCKET_EXPORT")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdkstock:", err)
 		os.Exit(2)

@@ -13,13 +13,12 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 )
 
 type state struct {
 	meta      map[string]string
-	issues    map[string]server.Issue
+	issues    map[string]docket.Issue
 	lines     map[string][]byte
 	allocated map[string]bool
 }
@@ -39,7 +38,7 @@ var _ docket.Index = (*Index)(nil)
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{st: &state{meta: map[string]string{}, issues: map[string]server.Issue{}, lines: map[string][]byte{}, allocated: map[string]bool{}}}
+	return &Index{st: &state{meta: map[string]string{}, issues: map[string]docket.Issue{}, lines: map[string][]byte{}, allocated: map[string]bool{}}}
 }
 
 // Read runs fn under the read lock.
@@ -70,10 +69,10 @@ func (t *txn) Meta(key string) (string, error) { return t.st.meta[key], nil }
 
 func (t *txn) SetMeta(key, value string) error { t.st.meta[key] = value; return nil }
 
-func (t *txn) Get(id string) (server.Issue, error) {
+func (t *txn) Get(id string) (docket.Issue, error) {
 	i, ok := t.st.issues[id]
 	if !ok {
-		return server.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", server.ErrNotFound, id)
+		return docket.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", docket.ErrNotFound, id)
 	}
 	return i.Clone(), nil
 }
@@ -84,14 +83,14 @@ func (t *txn) Blockers(id string) ([]string, error) {
 	var out []string
 	for _, i := range t.st.issues {
 		for _, d := range i.Deps {
-			if d.Type == server.DepBlocks && d.ID == id {
+			if d.Type == docket.DepBlocks && d.ID == id {
 				out = append(out, i.ID)
 			}
 		}
 	}
 	if i, ok := t.st.issues[id]; ok {
 		for _, d := range i.Deps {
-			if d.Type == server.DepDependsOn {
+			if d.Type == docket.DepDependsOn {
 				out = append(out, d.ID)
 			}
 		}
@@ -102,8 +101,8 @@ func (t *txn) Blockers(id string) ([]string, error) {
 
 func (t *txn) Allocated() (int, error) { return len(t.st.allocated), nil }
 
-func (t *txn) Statuses() ([]server.Status, error) {
-	var out []server.Status
+func (t *txn) Statuses() ([]docket.Status, error) {
+	var out []docket.Status
 	for _, i := range t.st.issues {
 		if !slices.Contains(out, i.Status) {
 			out = append(out, i.Status)
@@ -122,12 +121,12 @@ func (t *txn) Allocate(id string) (bool, error) {
 }
 
 func (t *txn) Clear() error {
-	t.st.issues = map[string]server.Issue{}
+	t.st.issues = map[string]docket.Issue{}
 	t.st.lines = map[string][]byte{}
 	return nil
 }
 
-func (t *txn) Put(i server.Issue, line []byte) error {
+func (t *txn) Put(i docket.Issue, line []byte) error {
 	t.st.issues[i.ID] = i.Clone()
 	t.st.lines[i.ID] = slices.Clone(line)
 	return nil
@@ -144,7 +143,7 @@ func (t *txn) Lines(fn func([]byte) error) error {
 
 // blocked is the set of ids something unfinished blocks, directly or
 // through a parent.
-func (t *txn) blocked(finished []server.Status) map[string]bool {
+func (t *txn) blocked(finished []docket.Status) map[string]bool {
 	done := func(id string) bool {
 		i, ok := t.st.issues[id]
 		return ok && slices.Contains(finished, i.Status)
@@ -153,10 +152,10 @@ func (t *txn) blocked(finished []server.Status) map[string]bool {
 	out := map[string]bool{}
 	for _, i := range t.st.issues {
 		for _, d := range i.Deps {
-			if d.Type == server.DepBlocks && !done(i.ID) {
+			if d.Type == docket.DepBlocks && !done(i.ID) {
 				out[d.ID] = true
 			}
-			if d.Type == server.DepDependsOn && exists(d.ID) && !done(d.ID) {
+			if d.Type == docket.DepDependsOn && exists(d.ID) && !done(d.ID) {
 				out[i.ID] = true
 			}
 		}
@@ -179,12 +178,12 @@ func (t *txn) blocked(finished []server.Status) map[string]bool {
 	return out
 }
 
-func (t *txn) match(q server.Query) []server.Row {
+func (t *txn) match(q docket.Query) []docket.Row {
 	var blocked map[string]bool
 	if q.Ready || q.Blocked {
 		blocked = t.blocked(q.Finished)
 	}
-	var out []server.Row
+	var out []docket.Row
 	for _, i := range t.st.issues {
 		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, i.Status) {
 			continue
@@ -210,34 +209,34 @@ func (t *txn) match(q server.Query) []server.Row {
 		if q.Blocked && !blocked[i.ID] && !slices.Contains(q.BlockedStatuses, i.Status) {
 			continue
 		}
-		out = append(out, server.RowOf(i))
+		out = append(out, docket.RowOf(i))
 	}
-	slices.SortFunc(out, func(a, b server.Row) int {
-		return server.CompareKeys(q.Sort, server.KeyOf(a, q.Sort), server.KeyOf(b, q.Sort))
+	slices.SortFunc(out, func(a, b docket.Row) int {
+		return docket.CompareKeys(q.Sort, docket.KeyOf(a, q.Sort), docket.KeyOf(b, q.Sort))
 	})
 	return out
 }
 
-func containsWords(i server.Issue, text string) bool {
-	return server.MatchesWords(i.Title, i.Description, server.SearchWords(text))
+func containsWords(i docket.Issue, text string) bool {
+	return docket.MatchesWords(i.Title, i.Description, docket.SearchWords(text))
 }
 
-func (t *txn) Rows(q server.Query) ([]server.Row, error) {
+func (t *txn) Rows(q docket.Query) ([]docket.Row, error) {
 	rows := t.after(q)
 	if q.Limit > 0 && len(rows) > q.Limit {
 		rows = rows[:q.Limit]
 	}
 	if rows == nil {
-		rows = []server.Row{}
+		rows = []docket.Row{}
 	}
 	return rows, nil
 }
 
-func (t *txn) after(q server.Query) []server.Row {
+func (t *txn) after(q docket.Query) []docket.Row {
 	rows := t.match(q)
 	if q.After != nil {
-		k := slices.IndexFunc(rows, func(r server.Row) bool {
-			return server.CompareKeys(q.Sort, server.KeyOf(r, q.Sort), *q.After) > 0
+		k := slices.IndexFunc(rows, func(r docket.Row) bool {
+			return docket.CompareKeys(q.Sort, docket.KeyOf(r, q.Sort), *q.After) > 0
 		})
 		if k < 0 {
 			k = len(rows)
@@ -247,4 +246,4 @@ func (t *txn) after(q server.Query) []server.Row {
 	return rows
 }
 
-func (t *txn) Count(q server.Query) (int, error) { return len(t.after(q)), nil }
+func (t *txn) Count(q docket.Query) (int, error) { return len(t.after(q)), nil }

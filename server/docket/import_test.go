@@ -1,4 +1,4 @@
-package server_test
+package docket_test
 
 import (
 	"bytes"
@@ -10,17 +10,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/go-cmp/cmp"
 )
 
-func decodeFixture(t *testing.T, name, format string) ([]byte, *server.ImportSet) {
+func decodeFixture(t *testing.T, name, format string) ([]byte, *docket.ImportSet) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "import", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := server.DecodeImport(name, data, format, "dk", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
+	set, err := docket.DecodeImport(name, data, format, "dk", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func value(t *testing.T, raw []byte) any {
 // merge lays the extra object of a docket record (or of a nested comment
 // or dependency) over the fields docket mapped: extra holds what docket has
 // no key for and the originals of what it normalised.
-func merge(t *testing.T, m map[string]any, extra server.Raw) map[string]any {
+func merge(t *testing.T, m map[string]any, extra docket.Raw) map[string]any {
 	if extra == "" {
 		return m
 	}
@@ -54,7 +54,7 @@ func merge(t *testing.T, m map[string]any, extra server.Raw) map[string]any {
 
 // beadsOf rebuilds the beads record a docket record came from: the inverse
 // of the documented mapping, used to prove no field was lost.
-func beadsOf(t *testing.T, i server.Issue) map[string]any {
+func beadsOf(t *testing.T, i docket.Issue) map[string]any {
 	m := map[string]any{"id": i.ID, "title": i.Title, "status": string(i.Status), "priority": json.Number(strings.TrimSpace(string(rune('0' + i.Priority)))), "issue_type": string(i.Type),
 		"created_at": i.CreatedAt, "updated_at": i.UpdatedAt}
 	if i.Description != "" {
@@ -83,7 +83,7 @@ func beadsOf(t *testing.T, i server.Issue) map[string]any {
 	var ds []any
 	for _, d := range i.Deps {
 		typ := string(d.Type)
-		if d.Type == server.DepDependsOn {
+		if d.Type == docket.DepDependsOn {
 			typ = "blocks"
 		}
 		ds = append(ds, merge(t, map[string]any{"issue_id": i.ID, "depends_on_id": d.ID, "type": typ}, d.Extra))
@@ -102,7 +102,7 @@ func sortDeps(m map[string]any) {
 		d := x.(map[string]any)
 		t := d["type"].(string)
 		if t == "blocks" {
-			t = string(server.DepDependsOn)
+			t = string(docket.DepDependsOn)
 		}
 		return t + " " + d["depends_on_id"].(string)
 	}
@@ -120,7 +120,7 @@ func TestBeadsImportLosesNoField(t *testing.T) {
 	for _, name := range []string{"beads-go.jsonl", "beads-current.jsonl", "beads-dolt.jsonl", "unblock.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			data, set := decodeFixture(t, name, "")
-			if set.Format != server.FormatBeads || !set.Detected {
+			if set.Format != docket.FormatBeads || !set.Detected {
 				t.Errorf("format %q detected=%v, want beads detected", set.Format, set.Detected)
 			}
 			lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
@@ -145,18 +145,18 @@ func TestImportExportIsByteStable(t *testing.T) {
 	for _, c := range []struct{ name, format string }{{"beads-go.jsonl", ""}, {"beads-current.jsonl", ""}, {"beads-dolt.jsonl", ""}, {"unblock.jsonl", "beads"}, {"gh.json", ""}} {
 		t.Run(c.name, func(t *testing.T) {
 			_, set := decodeFixture(t, c.name, c.format)
-			first, err := server.Canonical(set.Issues)
+			first, err := docket.Canonical(set.Issues)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := server.DecodeImport("export", first, "", "dk", time.Now())
+			back, err := docket.DecodeImport("export", first, "", "dk", time.Now())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.Format != server.FormatDocket {
+			if back.Format != docket.FormatDocket {
 				t.Errorf("the export was detected as %s", back.Format)
 			}
-			again, err := server.Canonical(back.Issues)
+			again, err := docket.Canonical(back.Issues)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestImportExportIsByteStable(t *testing.T) {
 // or in extra.
 func TestGitHubImportKeepsEveryField(t *testing.T) {
 	data, set := decodeFixture(t, "gh.json", "")
-	if set.Format != server.FormatGitHub {
+	if set.Format != docket.FormatGitHub {
 		t.Fatalf("format %q", set.Format)
 	}
 	var in []map[string]json.RawMessage
@@ -213,8 +213,8 @@ func TestImportCollectsEveryProblem(t *testing.T) {
 {"id":"bd-1","title":"again"}
 not json
 `
-	_, err := server.DecodeImport("b.jsonl", []byte(in), "beads", "dk", time.Now())
-	var ps *server.Problems
+	_, err := docket.DecodeImport("b.jsonl", []byte(in), "beads", "dk", time.Now())
+	var ps *docket.Problems
 	if !errorsAs(err, &ps) {
 		t.Fatalf("err = %v, want *Problems", err)
 	}
@@ -236,8 +236,8 @@ not json
 	}
 }
 
-func errorsAs(err error, target **server.Problems) bool {
-	p, ok := err.(*server.Problems)
+func errorsAs(err error, target **docket.Problems) bool {
+	p, ok := err.(*docket.Problems)
 	if ok {
 		*target = p
 	}
@@ -262,7 +262,7 @@ func TestBeadsExportRoundTrip(t *testing.T) {
 	}{{"beads-go.jsonl", "", true, true}, {"beads-current.jsonl", "", true, true}, {"unblock.jsonl", "beads", false, true}, {"beads-dolt.jsonl", "", false, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			data, set := decodeFixture(t, c.name, c.format)
-			got := server.ExportBeads(set.Issues)
+			got := docket.ExportBeads(set.Issues)
 			switch {
 			case c.bytes:
 				if diff := cmp.Diff(string(data), string(got)); diff != "" {
@@ -305,18 +305,18 @@ func TestBeadsExportRoundTrip(t *testing.T) {
 // version and schema go.
 func TestBeadsExportOfDocketRecords(t *testing.T) {
 	closed := "2026-03-02T00:00:00Z"
-	a := server.Issue{ID: "dk-a", Title: "Parser <drops> a pipe", Status: server.StatusClosed, Type: server.TypeBug, Priority: 1,
+	a := docket.Issue{ID: "dk-a", Title: "Parser <drops> a pipe", Status: docket.StatusClosed, Type: docket.TypeBug, Priority: 1,
 		Labels: []string{"register"}, Decisions: []string{"D2"}, CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: closed, ClosedAt: &closed,
-		CloseReason: "fixed", Version: 3, Schema: server.Schema,
-		Deps:     []server.Dep{{Type: server.DepBlocks, ID: "dk-b"}, {Type: server.DepBlocks, ID: "dk-gone"}},
-		Comments: []server.Comment{{Time: "2026-03-01T01:00:00Z", Author: "ann", Text: "found it"}}}
-	b := server.Issue{ID: "dk-b", Title: "Child", Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
-		CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: "2026-03-01T00:00:00Z", Version: 1, Schema: server.Schema,
-		Deps: []server.Dep{{Type: server.DepParent, ID: "dk-a"}, {Type: server.DepDependsOn, ID: "dk-c"}}}
+		CloseReason: "fixed", Version: 3, Schema: docket.Schema,
+		Deps:     []docket.Dep{{Type: docket.DepBlocks, ID: "dk-b"}, {Type: docket.DepBlocks, ID: "dk-gone"}},
+		Comments: []docket.Comment{{Time: "2026-03-01T01:00:00Z", Author: "ann", Text: "found it"}}}
+	b := docket.Issue{ID: "dk-b", Title: "Child", Status: docket.StatusOpen, Type: docket.TypeTask, Priority: 2,
+		CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: "2026-03-01T00:00:00Z", Version: 1, Schema: docket.Schema,
+		Deps: []docket.Dep{{Type: docket.DepParent, ID: "dk-a"}, {Type: docket.DepDependsOn, ID: "dk-c"}}}
 	want := `{"id":"dk-a","title":"Parser \u003cdrops\u003e a pipe","status":"closed","priority":1,"issue_type":"bug","created_at":"2026-03-01T00:00:00Z","updated_at":"2026-03-02T00:00:00Z","closed_at":"2026-03-02T00:00:00Z","close_reason":"fixed","labels":["register"],"dependencies":[{"issue_id":"dk-gone","depends_on_id":"dk-a","type":"blocks"}],"comments":[{"issue_id":"dk-a","author":"ann","text":"found it","created_at":"2026-03-01T01:00:00Z"}],"decisions":["D2"]}
 {"id":"dk-b","title":"Child","status":"open","priority":2,"issue_type":"task","created_at":"2026-03-01T00:00:00Z","updated_at":"2026-03-01T00:00:00Z","dependencies":[{"issue_id":"dk-b","depends_on_id":"dk-a","type":"blocks"},{"issue_id":"dk-b","depends_on_id":"dk-c","type":"blocks"},{"issue_id":"dk-b","depends_on_id":"dk-a","type":"parent-child"}]}
 `
-	if diff := cmp.Diff(want, string(server.ExportBeads([]server.Issue{b, a}))); diff != "" {
+	if diff := cmp.Diff(want, string(docket.ExportBeads([]docket.Issue{b, a}))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -328,7 +328,7 @@ func TestBeadsMemoryLinesReported(t *testing.T) {
 	in := `{"_type":"issue","id":"bd-1","title":"x","status":"open","priority":2,"issue_type":"task","created_at":"2026-05-01T00:00:00Z","updated_at":"2026-05-01T00:00:00Z","dependency_count":0,"dependent_count":0,"comment_count":0}
 {"_type":"memory","key":"style","value":"terse commit messages"}
 `
-	set, err := server.DecodeImport("m.jsonl", []byte(in), "", "bd", time.Now())
+	set, err := docket.DecodeImport("m.jsonl", []byte(in), "", "bd", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package docket
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestParallelDecodeIsSequential(t *testing.T) {
 		}
 		return bytes.Split(bytes.TrimSpace(b), []byte("\n"))
 	}
-	export, err := os.ReadFile(filepath.Join("..", ".knowledge", "tracker", "issues.jsonl"))
+	export, err := os.ReadFile(filepath.Join("..", "..", ".knowledge", "tracker", "issues.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

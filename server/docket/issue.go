@@ -3,7 +3,7 @@
 // interface that the SQLite index (server/sqlite) implements. Nothing here
 // knows about SQL or about a command line, so the MCP server and the CLI
 // share one set of rules.
-package server
+package docket
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sqlite
+package docket
 
 // lockPath locks nothing where flock is not available: a damaged index
 // found by two processes at once may then be rebuilt twice.

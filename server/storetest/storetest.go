@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/go-cmp/cmp"
 )
@@ -30,7 +29,7 @@ type Env struct {
 	Dir, Key string
 	Export   string
 	Clock    time.Time
-	Workflow server.Workflow
+	Workflow docket.Workflow
 }
 
 // NewEnv returns an environment in a fresh temporary directory.
@@ -43,7 +42,7 @@ func NewEnv(t testing.TB, n NewIndex) *Env {
 // Open opens the service over the environment's index.
 func (e *Env) Open(t testing.TB, prefix string) *docket.Service {
 	t.Helper()
-	s, err := docket.Open(context.Background(), e.New(t, e.Key), docket.Options{Export: e.Export, Prefix: prefix, Now: func() time.Time { return e.Clock }, Workflow: e.Workflow})
+	s, err := docket.New(context.Background(), e.New(t, e.Key), docket.Options{Export: e.Export, Prefix: prefix, Now: func() time.Time { return e.Clock }, Workflow: e.Workflow})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -96,7 +95,7 @@ func Run(t *testing.T, n NewIndex) {
 	}
 }
 
-func ids(is []server.Issue) []string {
+func ids(is []docket.Issue) []string {
 	out := []string{}
 	for _, i := range is {
 		out = append(out, i.ID)
@@ -111,27 +110,27 @@ func lifecycle(t *testing.T, n NewIndex) {
 	if got := e.File(t); len(got) != 0 {
 		t.Fatalf("init export = %q, want an empty file", got)
 	}
-	a, err := s.Create(ctx, server.NewIssue{Title: "first", Priority: 1, Labels: []string{"x"}, Decisions: []string{"D3"}})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "first", Priority: 1, Labels: []string{"x"}, Decisions: []string{"D3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Create(ctx, server.NewIssue{Title: "second", Priority: 2})
+	b, err := s.Create(ctx, docket.NewIssue{Title: "second", Priority: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, rest, ok := server.SplitID(a.ID); !ok || len(rest) != 3 || a.ID == b.ID {
+	if _, rest, ok := docket.SplitID(a.ID); !ok || len(rest) != 3 || a.ID == b.ID {
 		t.Fatalf("ids %s %s", a.ID, b.ID)
 	}
-	if _, err := s.Create(ctx, server.NewIssue{Title: "  "}); !errors.Is(err, server.ErrInvalid) || strings.Contains(err.Error(), "dk-") {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "  "}); !errors.Is(err, docket.ErrInvalid) || strings.Contains(err.Error(), "dk-") {
 		t.Errorf("empty title: err = %v, want invalid input naming no id", err)
 	}
 	Agree(t, s, e)
 
 	// a blocks b: b is not ready until a is closed.
-	if _, err := s.AddDep(ctx, a.ID, server.Dep{Type: server.DepBlocks, ID: b.ID}); err != nil {
+	if _, err := s.AddDep(ctx, a.ID, docket.Dep{Type: docket.DepBlocks, ID: b.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddDep(ctx, b.ID, server.Dep{Type: server.DepBlocks, ID: a.ID}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, b.ID, docket.Dep{Type: docket.DepBlocks, ID: a.ID}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: err = %v", err)
 	}
 	ready := func() []string {
@@ -147,21 +146,21 @@ func lifecycle(t *testing.T, n NewIndex) {
 
 	// Optimistic concurrency: a stale --if-version is a conflict, not a lost write.
 	title := "first, renamed"
-	a2, err := s.Update(ctx, a.ID, server.Patch{Title: &title, IfVersion: 2})
+	a2, err := s.Update(ctx, a.ID, docket.Patch{Title: &title, IfVersion: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a2.Version != 3 {
 		t.Errorf("version %d after create, dep, update; want 3", a2.Version)
 	}
-	_, err = s.Update(ctx, a.ID, server.Patch{Title: &title, IfVersion: 2})
-	var ce *server.ConflictError
+	_, err = s.Update(ctx, a.ID, docket.Patch{Title: &title, IfVersion: 2})
+	var ce *docket.ConflictError
 	if !errors.As(err, &ce) || ce.Have != 3 {
 		t.Errorf("stale update: err = %v, want a conflict at version 3", err)
 	}
 
 	e.Clock = e.Clock.Add(time.Hour)
-	if _, err := s.CloseIssue(ctx, a.ID, "", 0); !errors.Is(err, server.ErrInvalid) {
+	if _, err := s.CloseIssue(ctx, a.ID, "", 0); !errors.Is(err, docket.ErrInvalid) {
 		t.Errorf("close without reason: err = %v", err)
 	}
 	closed, err := s.CloseIssue(ctx, a.ID, "done", 0)
@@ -174,23 +173,23 @@ func lifecycle(t *testing.T, n NewIndex) {
 	if diff := cmp.Diff([]string{b.ID}, ready()); diff != "" {
 		t.Errorf("ready after close (-want +got):\n%s", diff)
 	}
-	st := server.StatusClosed
-	if _, err := s.Update(ctx, b.ID, server.Patch{Status: &st}); !errors.Is(err, server.ErrInvalid) {
+	st := docket.StatusClosed
+	if _, err := s.Update(ctx, b.ID, docket.Patch{Status: &st}); !errors.Is(err, docket.ErrInvalid) {
 		t.Errorf("update --status closed: err = %v", err)
 	}
 	if _, err := s.Reopen(ctx, a.ID, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Reopen(ctx, a.ID, 0); !errors.Is(err, server.ErrInvalid) {
+	if _, err := s.Reopen(ctx, a.ID, 0); !errors.Is(err, docket.ErrInvalid) {
 		t.Errorf("reopen an open issue: err = %v", err)
 	}
 	if _, err := s.Comment(ctx, b.ID, "me", "note"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get(ctx, "dk-zzzz"); !errors.Is(err, server.ErrNotFound) {
+	if _, err := s.Get(ctx, "dk-zzzz"); !errors.Is(err, docket.ErrNotFound) {
 		t.Errorf("unknown id: err = %v", err)
 	}
-	got, err := s.List(ctx, server.Filter{Label: "x", Decision: "D3"})
+	got, err := s.List(ctx, docket.Filter{Label: "x", Decision: "D3"})
 	if err != nil || len(got) != 1 || got[0].ID != a.ID {
 		t.Errorf("list by label and decision = %v, %v", got, err)
 	}
@@ -202,7 +201,7 @@ func roundTrip(t *testing.T, n NewIndex) {
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
 	for k := range 30 {
-		i, err := s.Create(ctx, server.NewIssue{Title: "issue " + string(rune('a'+k%26)), Labels: []string{"b", "a"}})
+		i, err := s.Create(ctx, docket.NewIssue{Title: "issue " + string(rune('a'+k%26)), Labels: []string{"b", "a"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +222,7 @@ func roundTrip(t *testing.T, n NewIndex) {
 	// Import into a fresh tracker, export again: byte-identical.
 	e2 := NewEnv(t, n)
 	s2 := e2.Open(t, "dk")
-	set, err := server.DecodeImport("in", first, server.FormatDocket, "dk", e.Clock)
+	set, err := docket.DecodeImport("in", first, docket.FormatDocket, "dk", e.Clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,8 +243,8 @@ func roundTrip(t *testing.T, n NewIndex) {
 	}
 }
 
-func record(id string) server.Issue {
-	i := server.Issue{ID: id, Title: "t " + id, Status: "open", Type: "task", Priority: 1, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: 1}
+func record(id string) docket.Issue {
+	i := docket.Issue{ID: id, Title: "t " + id, Status: "open", Type: "task", Priority: 1, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Version: 1, Schema: 1}
 	i.Normalize()
 	return i
 }
@@ -254,20 +253,20 @@ func allOrNothing(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
-	if _, err := s.Create(ctx, server.NewIssue{Title: "kept"}); err != nil {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "kept"}); err != nil {
 		t.Fatal(err)
 	}
 	before := e.File(t)
 	good, bad := record("dk-new"), record("dk-bad")
 	bad.Priority = 9
-	_, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{good, bad}})
-	if !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "dk-bad") {
+	_, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{good, bad}})
+	if !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "dk-bad") {
 		t.Fatalf("bad record: err = %v", err)
 	}
 	if got := e.File(t); !bytes.Equal(got, before) {
 		t.Error("a failed import changed the export")
 	}
-	if _, err := s.Get(ctx, "dk-new"); !errors.Is(err, server.ErrNotFound) {
+	if _, err := s.Get(ctx, "dk-new"); !errors.Is(err, docket.ErrNotFound) {
 		t.Errorf("a failed import stored a record: %v", err)
 	}
 }
@@ -277,8 +276,8 @@ func danglingKept(t *testing.T, n NewIndex) {
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
 	i := record("dk-new")
-	i.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "ub-nbz"}}
-	res, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{i}, Lines: map[string]int{"dk-new": 7}})
+	i.Deps = []docket.Dep{{Type: docket.DepDependsOn, ID: "ub-nbz"}}
+	res, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{i}, Lines: map[string]int{"dk-new": 7}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,10 +306,10 @@ func foreign(t *testing.T, n NewIndex) {
 	a, b, c := record("bd-au0.7"), record("hq-cv-d46qe"), record("bd-wisp-0385z")
 	a.Status, a.Type = "hooked", "molecule"
 	a.Extra = `{"assignee":"mayor","compaction_level":0}`
-	a.Deps = []server.Dep{{Type: "tracks", ID: "hq-cv-d46qe", Extra: `{"created_by":"mayor"}`}}
+	a.Deps = []docket.Dep{{Type: "tracks", ID: "hq-cv-d46qe", Extra: `{"created_by":"mayor"}`}}
 	b.Status, b.Type = "pinned", "merge-request"
-	c.Deps = []server.Dep{{Type: "duplicates", ID: "bd-au0.7"}}
-	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{a, b, c}}); err != nil {
+	c.Deps = []docket.Dep{{Type: "duplicates", ID: "bd-au0.7"}}
+	if _, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{a, b, c}}); err != nil {
 		t.Fatal(err)
 	}
 	first := e.File(t)
@@ -321,7 +320,7 @@ func foreign(t *testing.T, n NewIndex) {
 	}
 	e2 := NewEnv(t, n)
 	s2 := e2.Open(t, "bd")
-	set, err := server.DecodeImport("in", first, server.FormatDocket, "", e.Clock)
+	set, err := docket.DecodeImport("in", first, docket.FormatDocket, "", e.Clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +343,7 @@ func foreign(t *testing.T, n NewIndex) {
 func workflow(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
-	w, err := server.DefaultWorkflow.With(map[string]string{"hooked": "open", "shipped": "closed"})
+	w, err := docket.DefaultWorkflow.With(map[string]string{"hooked": "open", "shipped": "closed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,8 +351,8 @@ func workflow(t *testing.T, n NewIndex) {
 	s := e.Open(t, "bd")
 	h, sh, wait, qa, qa2 := record("bd-h"), record("bd-s"), record("bd-w"), record("bd-q"), record("bd-q2")
 	h.Status, sh.Status, qa.Status, qa2.Status = "hooked", "shipped", "qa", "qa"
-	wait.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "bd-s"}}
-	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{h, sh, wait, qa, qa2}}); err != nil {
+	wait.Deps = []docket.Dep{{Type: docket.DepDependsOn, ID: "bd-s"}}
+	if _, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{h, sh, wait, qa, qa2}}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := s.Ready(ctx)
@@ -363,7 +362,7 @@ func workflow(t *testing.T, n NewIndex) {
 	if diff := cmp.Diff([]string{"bd-h", "bd-w"}, ids(r)); diff != "" {
 		t.Errorf("ready (-want +got):\n%s", diff)
 	}
-	l, err := s.Listing(ctx, server.ViewList, server.ListParams{})
+	l, err := s.Listing(ctx, docket.ViewList, docket.ListParams{})
 	var listed []string
 	for _, row := range l.Rows {
 		listed = append(listed, row.ID)
@@ -372,12 +371,12 @@ func workflow(t *testing.T, n NewIndex) {
 		t.Errorf("list = %v %v: shipped is finished, qa is not", listed, err)
 	}
 	u, err := s.Unmapped(ctx)
-	if err != nil || !slices.Equal(u, []server.Status{"qa"}) {
+	if err != nil || !slices.Equal(u, []docket.Status{"qa"}) {
 		t.Errorf("unmapped = %v %v, want [qa]", u, err)
 	}
 	for _, id := range []string{"bd-q", "bd-q2"} {
-		st := server.StatusOpen
-		if _, err := s.Update(ctx, id, server.Patch{Status: &st}); err != nil {
+		st := docket.StatusOpen
+		if _, err := s.Update(ctx, id, docket.Patch{Status: &st}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -394,13 +393,13 @@ func readyGraph(t *testing.T, n NewIndex) {
 	// grandchild's parent is child; free has no edges; done blocks free2
 	// but is closed.
 	blocker, waiting, child, grand, free, done, free2 := record("dk-b"), record("dk-w"), record("dk-c"), record("dk-g"), record("dk-f"), record("dk-d"), record("dk-f2")
-	waiting.Deps = []server.Dep{{Type: server.DepDependsOn, ID: "dk-b"}}
-	child.Deps = []server.Dep{{Type: server.DepParentChild, ID: "dk-w"}}
-	grand.Deps = []server.Dep{{Type: server.DepParent, ID: "dk-c"}}
+	waiting.Deps = []docket.Dep{{Type: docket.DepDependsOn, ID: "dk-b"}}
+	child.Deps = []docket.Dep{{Type: docket.DepParentChild, ID: "dk-w"}}
+	grand.Deps = []docket.Dep{{Type: docket.DepParent, ID: "dk-c"}}
 	closedAt := "2026-01-02T00:00:00Z"
-	done.Status, done.ClosedAt = server.StatusClosed, &closedAt
-	done.Deps = []server.Dep{{Type: server.DepBlocks, ID: "dk-f2"}}
-	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{blocker, waiting, child, grand, free, done, free2}}); err != nil {
+	done.Status, done.ClosedAt = docket.StatusClosed, &closedAt
+	done.Deps = []docket.Dep{{Type: docket.DepBlocks, ID: "dk-f2"}}
+	if _, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{blocker, waiting, child, grand, free, done, free2}}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := s.Ready(ctx)
@@ -410,7 +409,7 @@ func readyGraph(t *testing.T, n NewIndex) {
 	if diff := cmp.Diff([]string{"dk-b", "dk-f", "dk-f2"}, ids(r)); diff != "" {
 		t.Errorf("ready (-want +got):\n%s", diff)
 	}
-	p, err := s.Page(ctx, server.Query{}, server.ViewBlocked, "")
+	p, err := s.Page(ctx, docket.Query{}, docket.ViewBlocked, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,11 +421,11 @@ func readyGraph(t *testing.T, n NewIndex) {
 		t.Errorf("blocked (-want +got):\n%s", diff)
 	}
 	// A parent edge that closes a cycle is refused.
-	if _, err := s.AddDep(ctx, "dk-w", server.Dep{Type: server.DepParent, ID: "dk-g"}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepParent, ID: "dk-g"}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("parent cycle: err = %v", err)
 	}
 	// depends-on and blocks form one graph for cycles.
-	if _, err := s.AddDep(ctx, "dk-w", server.Dep{Type: server.DepBlocks, ID: "dk-b"}); !errors.Is(err, server.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepBlocks, ID: "dk-b"}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("blocking cycle through depends-on: err = %v", err)
 	}
 }
@@ -435,7 +434,7 @@ func pages(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
-	var set server.ImportSet
+	var set docket.ImportSet
 	for k := range 23 {
 		i := record("dk-" + string(rune('a'+k)))
 		i.Priority = k % 3
@@ -448,16 +447,16 @@ func pages(t *testing.T, n NewIndex) {
 	if _, err := s.Import(ctx, &set); err != nil {
 		t.Fatal(err)
 	}
-	all, err := s.List(ctx, server.Filter{})
+	all, err := s.List(ctx, docket.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sort := range server.Sorts {
+	for _, sort := range docket.Sorts {
 		var seen []string
-		q := server.Query{Limit: 5, Sort: sort}
+		q := docket.Query{Limit: 5, Sort: sort}
 		cursor := ""
 		for range 10 {
-			p, err := s.Page(ctx, q, server.ViewList, cursor)
+			p, err := s.Page(ctx, q, docket.ViewList, cursor)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -481,18 +480,18 @@ func pages(t *testing.T, n NewIndex) {
 		if len(seen) != 23 || len(slices.Compact(slices.Sorted(slices.Values(seen)))) != 23 {
 			t.Errorf("%s: pages gave %d rows (%v), want each of 23 once", sort, len(seen), seen)
 		}
-		if sort == server.SortPriority && !slices.Equal(seen, ids(all)) {
+		if sort == docket.SortPriority && !slices.Equal(seen, ids(all)) {
 			t.Errorf("paged order %v differs from list order %v", seen, ids(all))
 		}
 	}
-	if _, err := s.Page(ctx, server.Query{Sort: server.SortID}, server.ViewList, "garbage"); !errors.Is(err, server.ErrInvalid) {
+	if _, err := s.Page(ctx, docket.Query{Sort: docket.SortID}, docket.ViewList, "garbage"); !errors.Is(err, docket.ErrInvalid) {
 		t.Errorf("bad cursor: err = %v", err)
 	}
 	for _, c := range []struct {
 		text string
 		want int
 	}{{"NEEDLE", 5}, {"nee", 5}, {"page needle", 5}, {"page", 23}, {"eedle", 0}, {`"nee" *OR* (`, 0}, {`nee"*`, 5}} {
-		hits, err := s.Page(ctx, server.Query{Text: c.text}, server.ViewSearch, "")
+		hits, err := s.Page(ctx, docket.Query{Text: c.text}, docket.ViewSearch, "")
 		if err != nil || hits.Total != c.want {
 			t.Errorf("search %q: %d hits, %v; want %d", c.text, hits.Total, err, c.want)
 		}
@@ -503,7 +502,7 @@ func rebuild(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
-	a, err := s.Create(ctx, server.NewIssue{Title: "original"})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "original"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,17 +523,17 @@ func rebuild(t *testing.T, n NewIndex) {
 	if err == nil || !strings.Contains(err.Error(), "issues.jsonl:2:") {
 		t.Fatalf("broken export: err = %v, want the line", err)
 	}
-	if _, err := s.Create(ctx, server.NewIssue{Title: "must not land"}); err == nil {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "must not land"}); err == nil {
 		t.Fatal("a write went through while the export is broken")
 	}
 	// Restored: everything works again and ids stay allocated.
 	if err := os.WriteFile(e.Export, pulled, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if all, err := s.List(ctx, server.Filter{}); err != nil || len(all) != 1 {
+	if all, err := s.List(ctx, docket.Filter{}); err != nil || len(all) != 1 {
 		t.Errorf("index holds %d issues after refusing, want 1 (%v)", len(all), err)
 	}
-	if _, err := s.Create(ctx, server.NewIssue{Title: "after fix"}); err != nil {
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "after fix"}); err != nil {
 		t.Fatal(err)
 	}
 	Agree(t, s, e)
@@ -546,7 +545,7 @@ func dirty(t *testing.T, n NewIndex) {
 	ctx := context.Background()
 	e := NewEnv(t, n)
 	s := e.Open(t, "dk")
-	a, err := s.Create(ctx, server.NewIssue{Title: "x"})
+	a, err := s.Create(ctx, docket.NewIssue{Title: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +559,7 @@ func dirty(t *testing.T, n NewIndex) {
 		}
 		i.Title = "committed, not exported"
 		i.Version++
-		line, err := server.MarshalLine(i)
+		line, err := docket.MarshalLine(i)
 		if err != nil {
 			return err
 		}
@@ -572,7 +571,7 @@ func dirty(t *testing.T, n NewIndex) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := docket.Open(ctx, idx, docket.Options{Export: e.Export, Now: func() time.Time { return e.Clock }})
+	s2, err := docket.New(ctx, idx, docket.Options{Export: e.Export, Now: func() time.Time { return e.Clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,13 +587,13 @@ func freshClone(t *testing.T, n NewIndex) {
 	e := NewEnv(t, n)
 	s := e.Open(t, "zz")
 	for range 2 {
-		if _, err := s.Create(ctx, server.NewIssue{Title: "x"}); err != nil {
+		if _, err := s.Create(ctx, docket.NewIssue{Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// One imported record of another tracker sorts first; the prefix is
 	// still the one most ids carry.
-	if _, err := s.Import(ctx, &server.ImportSet{Issues: []server.Issue{record("aa-1")}}); err != nil {
+	if _, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{record("aa-1")}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

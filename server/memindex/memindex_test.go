@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/docket/memindex"
-	"github.com/claimslint/claimslint/server/docket/storetest"
+	"github.com/claimslint/claimslint/server/memindex"
+	"github.com/claimslint/claimslint/server/storetest"
 )
 
 // TestStore runs the shared store suite on the in-memory index. Indexes

@@ -1,35 +1,35 @@
-package server_test
+package docket_test
 
 import (
 	"bytes"
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 )
 
 // FuzzReadJSONL: any input either fails with an error or reads records that
 // write back canonically, and whose canonical form reads back to itself.
 func FuzzReadJSONL(f *testing.F) {
-	good, _ := server.Canonical([]server.Issue{issue("dk-abc", "one"), issue("dk-x9", "two <&>")})
+	good, _ := docket.Canonical([]docket.Issue{issue("dk-abc", "one"), issue("dk-x9", "two <&>")})
 	f.Add(good)
 	f.Add([]byte("{}\n"))
 	f.Add([]byte("\n\n{\"id\":\"dk-a\"}"))
 	f.Add(bytes.Replace(good, []byte(`"labels":[]`), []byte(`"labels":["b","a","b"]`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		is, err := server.ReadJSONL("f", bytes.NewReader(data), "")
+		is, err := docket.ReadJSONL("f", bytes.NewReader(data), "")
 		if err != nil {
 			return
 		}
-		out, err := server.Canonical(is)
+		out, err := docket.Canonical(is)
 		if err != nil {
 			t.Fatalf("records read but cannot be written: %v", err)
 		}
-		back, err := server.ReadJSONL("g", bytes.NewReader(out), "")
+		back, err := docket.ReadJSONL("g", bytes.NewReader(out), "")
 		if err != nil {
 			t.Fatalf("canonical output does not read back: %v\n%s", err, out)
 		}
-		again, _ := server.Canonical(back)
+		again, _ := docket.Canonical(back)
 		if !bytes.Equal(out, again) {
 			t.Fatalf("canonical form is not stable:\n%s\n%s", out, again)
 		}
@@ -44,7 +44,7 @@ func FuzzDecodeImport(f *testing.F) {
 	f.Add([]byte(`[`), "github")
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte, format string) {
-		set, err := server.DecodeImport("f", data, format, "dk", now)
+		set, err := docket.DecodeImport("f", data, format, "dk", now)
 		if err != nil {
 			return
 		}
@@ -64,16 +64,16 @@ func FuzzExportBeads(f *testing.F) {
 	f.Add([]byte(`{"_type":"memory","key":"k","value":"v"}`))
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := server.DecodeImport("f", data, server.FormatBeads, "bd", now)
+		set, err := docket.DecodeImport("f", data, docket.FormatBeads, "bd", now)
 		if err != nil {
 			return
 		}
-		first := server.ExportBeads(set.Issues)
-		again, err := server.DecodeImport("first", first, server.FormatBeads, "bd", now)
+		first := docket.ExportBeads(set.Issues)
+		again, err := docket.DecodeImport("first", first, docket.FormatBeads, "bd", now)
 		if err != nil {
 			t.Fatalf("the beads export does not import: %v\n%s", err, first)
 		}
-		if second := server.ExportBeads(again.Issues); !bytes.Equal(first, second) {
+		if second := docket.ExportBeads(again.Issues); !bytes.Equal(first, second) {
 			t.Fatalf("not a fixed point:\n%s\n---\n%s", first, second)
 		}
 	})

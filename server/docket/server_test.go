@@ -1,4 +1,4 @@
-package server_test
+package docket_test
 
 import (
 	"bytes"
@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server"
+	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/go-cmp/cmp"
 )
 
-func issue(id, title string) server.Issue {
-	i := server.Issue{
-		ID: id, Title: title, Status: server.StatusOpen, Type: server.TypeTask, Priority: 2,
-		CreatedAt: "2026-01-02T03:04:05Z", UpdatedAt: "2026-01-02T03:04:05Z", Version: 1, Schema: server.Schema,
+func issue(id, title string) docket.Issue {
+	i := docket.Issue{
+		ID: id, Title: title, Status: docket.StatusOpen, Type: docket.TypeTask, Priority: 2,
+		CreatedAt: "2026-01-02T03:04:05Z", UpdatedAt: "2026-01-02T03:04:05Z", Version: 1, Schema: docket.Schema,
 	}
 	i.Normalize()
 	return i
@@ -24,14 +24,14 @@ func TestCanonicalIsDeterministic(t *testing.T) {
 	a := issue("dk-b2", "second")
 	a.Labels = []string{"z", "a", "z"}
 	a.Decisions = []string{"D10", "D2", "D9"}
-	a.Deps = []server.Dep{{Type: server.DepRelated, ID: "dk-a1"}, {Type: server.DepBlocks, ID: "dk-c3"}, {Type: server.DepBlocks, ID: "dk-a1"}}
+	a.Deps = []docket.Dep{{Type: docket.DepRelated, ID: "dk-a1"}, {Type: docket.DepBlocks, ID: "dk-c3"}, {Type: docket.DepBlocks, ID: "dk-a1"}}
 	a.CreatedAt = "2026-01-02T05:04:05.999+02:00"
 	b := issue("dk-a1", "first <tag> & \"quote\"")
-	first, err := server.Canonical([]server.Issue{a, b})
+	first, err := docket.Canonical([]docket.Issue{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := server.Canonical([]server.Issue{b, a})
+	second, err := docket.Canonical([]docket.Issue{b, a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +45,11 @@ func TestCanonicalIsDeterministic(t *testing.T) {
 		t.Errorf("canonical export (-want +got):\n%s", diff)
 	}
 	// Reading the export back and writing it again changes nothing.
-	back, err := server.ReadJSONL("x", bytes.NewReader(first), "dk")
+	back, err := docket.ReadJSONL("x", bytes.NewReader(first), "dk")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := server.Canonical(back)
+	again, err := docket.Canonical(back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCanonicalIsDeterministic(t *testing.T) {
 }
 
 func TestReadJSONLRejects(t *testing.T) {
-	good, _ := server.MarshalLine(issue("dk-abc", "ok"))
+	good, _ := docket.MarshalLine(issue("dk-abc", "ok"))
 	line := func(edit func(string) string) string { return edit(string(good)) }
 	tests := []struct {
 		name, input, want string
@@ -82,11 +82,11 @@ func TestReadJSONLRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := server.ReadJSONL("x", strings.NewReader(tt.input), "dk")
+			_, err := docket.ReadJSONL("x", strings.NewReader(tt.input), "dk")
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
 			}
-			if !errors.Is(err, server.ErrInvalid) {
+			if !errors.Is(err, docket.ErrInvalid) {
 				t.Errorf("err %v is not ErrInvalid", err)
 			}
 		})
@@ -95,17 +95,17 @@ func TestReadJSONLRejects(t *testing.T) {
 
 func TestIDLenGrows(t *testing.T) {
 	for _, tt := range []struct{ n, want int }{{0, 3}, {400, 3}, {465, 3}, {466, 4}, {16_000, 4}, {17_000, 5}, {100_000, 5}, {1_000_000, 6}} {
-		if got := server.IDLen(tt.n); got != tt.want {
+		if got := docket.IDLen(tt.n); got != tt.want {
 			t.Errorf("IDLen(%d) = %d, want %d", tt.n, got, tt.want)
 		}
 	}
 	seen := map[string]bool{}
 	for range 200 {
-		id, err := server.NewID("dk", 0)
+		id, err := docket.NewID("dk", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, rest, ok := server.SplitID(id); !ok || len(rest) != 3 {
+		if _, rest, ok := docket.SplitID(id); !ok || len(rest) != 3 {
 			t.Fatalf("NewID = %q, want dk- and 3 base36 characters", id)
 		}
 		seen[id] = true
@@ -123,18 +123,18 @@ func TestMerge(t *testing.T) {
 	ours.Title = "ours title"
 	ours.UpdatedAt = "2026-01-03T00:00:00Z"
 	ours.Version = 2
-	ours.Comments = []server.Comment{{Time: "2026-01-03T00:00:00Z", Author: "a", Text: "from ours"}}
+	ours.Comments = []docket.Comment{{Time: "2026-01-03T00:00:00Z", Author: "a", Text: "from ours"}}
 	theirs := base.Clone()
 	theirs.Labels = []string{"keep", "drop-by-ours", "theirs-added"}
 	theirs.Title = "theirs title"
 	theirs.Priority = 0
 	theirs.UpdatedAt = "2026-01-04T00:00:00Z"
 	theirs.Version = 2
-	theirs.Comments = []server.Comment{{Time: "2026-01-04T00:00:00Z", Author: "b", Text: "from theirs"}}
+	theirs.Comments = []docket.Comment{{Time: "2026-01-04T00:00:00Z", Author: "b", Text: "from theirs"}}
 	onlyOurs := issue("dk-2", "new on ours")
 	onlyTheirs := issue("dk-3", "new on theirs")
 
-	merged, collisions := server.Merge([]server.Issue{base}, []server.Issue{ours, onlyOurs}, []server.Issue{theirs, onlyTheirs})
+	merged, collisions := docket.Merge([]docket.Issue{base}, []docket.Issue{ours, onlyOurs}, []docket.Issue{theirs, onlyTheirs})
 	if len(collisions) != 0 {
 		t.Fatalf("collisions %v", collisions)
 	}
@@ -165,11 +165,11 @@ func TestMerge(t *testing.T) {
 
 	// The same id created on both sides with different content collides.
 	a, b := issue("dk-9", "one"), issue("dk-9", "two")
-	if _, col := server.Merge(nil, []server.Issue{a}, []server.Issue{b}); len(col) != 1 {
+	if _, col := docket.Merge(nil, []docket.Issue{a}, []docket.Issue{b}); len(col) != 1 {
 		t.Errorf("collision not reported: %v", col)
 	}
 	// Merge is symmetric in its result records for one-sided changes.
-	x, _ := server.Merge([]server.Issue{base}, []server.Issue{base}, []server.Issue{theirs})
+	x, _ := docket.Merge([]docket.Issue{base}, []docket.Issue{base}, []docket.Issue{theirs})
 	if x[0].Title != "theirs title" || x[0].Version != 2 {
 		t.Errorf("one-sided change not taken as is: %+v", x[0])
 	}
@@ -180,7 +180,7 @@ func TestDecodeBeadsAndGitHub(t *testing.T) {
 	beads := `{"id":"dk-a1","title":"parent","status":"open","priority":1,"issue_type":"epic","created_at":"2026-01-01T10:00:00.123456+01:00","updated_at":"2026-01-01T10:00:00Z"}
 {"id":"dk-b2","title":"child","status":"tombstone","issue_type":"task","design":"do X","dependencies":[{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"blocks"},{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"parent-child"}]}
 `
-	set, err := server.DecodeImport("b.jsonl", []byte(beads), server.FormatBeads, "dk", now)
+	set, err := docket.DecodeImport("b.jsonl", []byte(beads), docket.FormatBeads, "dk", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,14 +191,14 @@ func TestDecodeBeadsAndGitHub(t *testing.T) {
 	if p.Type != "epic" || p.CreatedAt != "2026-01-01T09:00:00Z" || p.Extra != `{"created_at":"2026-01-01T10:00:00.123456+01:00"}` {
 		t.Errorf("epic not kept verbatim, or the original time not kept: %+v", p)
 	}
-	want := []server.Dep{{Type: server.DepDependsOn, ID: "dk-a1"}, {Type: server.DepParentChild, ID: "dk-a1"}}
+	want := []docket.Dep{{Type: docket.DepDependsOn, ID: "dk-a1"}, {Type: docket.DepParentChild, ID: "dk-a1"}}
 	if diff := cmp.Diff(want, c.Deps); diff != "" {
 		t.Errorf("B depends on A stays on B as depends-on (-want +got):\n%s", diff)
 	}
 	if c.Status != "tombstone" || c.ClosedAt != nil || c.Extra != `{"design":"do X"}` {
 		t.Errorf("tombstone/design not kept: %+v", c)
 	}
-	if set, err := server.DecodeImport("b.jsonl", []byte(`{"id":"bd-1","title":"x"}`), server.FormatBeads, "dk", now); err != nil || set.Issues[0].ID != "bd-1" {
+	if set, err := docket.DecodeImport("b.jsonl", []byte(`{"id":"bd-1","title":"x"}`), docket.FormatBeads, "dk", now); err != nil || set.Issues[0].ID != "bd-1" {
 		t.Errorf("another prefix: %v", err)
 	}
 
@@ -206,16 +206,16 @@ func TestDecodeBeadsAndGitHub(t *testing.T) {
   {"number": 7, "title": "from gh", "body": "b", "state": "CLOSED", "stateReason": "COMPLETED", "labels": [{"name": "bug"}], "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-02T00:00:00Z", "closedAt": "2026-01-02T00:00:00Z"},
   {"number": 0, "title": "bad"}
 ]`
-	_, err = server.DecodeImport("gh.json", []byte(gh), server.FormatGitHub, "dk", now)
+	_, err = docket.DecodeImport("gh.json", []byte(gh), docket.FormatGitHub, "dk", now)
 	if err == nil || !strings.Contains(err.Error(), "gh.json:3:") {
 		t.Fatalf("bad gh record: err = %v, want line 3", err)
 	}
-	set, err = server.DecodeImport("gh.json", []byte(strings.Replace(gh, ",\n  {\"number\": 0, \"title\": \"bad\"}", "", 1)), server.FormatGitHub, "dk", now)
+	set, err = docket.DecodeImport("gh.json", []byte(strings.Replace(gh, ",\n  {\"number\": 0, \"title\": \"bad\"}", "", 1)), docket.FormatGitHub, "dk", now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := set.Issues[0]
-	if g.ID != "dk-7" || g.Status != server.StatusClosed || g.CloseReason != "closed on GitHub (completed)" || !cmp.Equal(g.Labels, []string{"bug"}) {
+	if g.ID != "dk-7" || g.Status != docket.StatusClosed || g.CloseReason != "closed on GitHub (completed)" || !cmp.Equal(g.Labels, []string{"bug"}) {
 		t.Errorf("gh record not mapped: %+v", g)
 	}
 }

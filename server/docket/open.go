@@ -1,0 +1,143 @@
+package docket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Backend is what an index adapter gives Open: a way to open its index and
+// to set a damaged one aside. Everything else a command needs around an
+// index (the lock file, the id log, the in-memory fallback, the rebuild of
+// a damaged index) is Open's, the same for every backend, so a new backend
+// is one package and one line of wiring.
+type Backend interface {
+	// Path names the index in messages; its lock (Path+".lock") and id log
+	// (IDLog(Path)) sit beside it.
+	Path() string
+	// Exists reports whether the index is there already.
+	Exists() bool
+	// OpenIndex opens the index, creating it when missing. The index keeps
+	// whatever it precomputes (blocked flags) for w's closed class.
+	OpenIndex(ctx context.Context, w Workflow) (Index, error)
+	// Damaged reports whether err, from OpenIndex or from the service's
+	// first sync over it, says the index is damaged rather than busy or
+	// unwritable: a damaged index is set aside and rebuilt.
+	Damaged(err error) bool
+	// SetAside moves a damaged index out of the way, to aside, and returns
+	// the drawn ids it could still read.
+	SetAside() (aside string, salvaged []string, err error)
+}
+
+// IDLog is the file beside the index at path that every drawn id is
+// appended to (Options.IDLog): it survives damage to the index, and a new
+// index takes its ids back (dk-vy8).
+func IDLog(path string) string { return path + ".ids" }
+
+// Open opens the index b gives and the service over it: the wiring every
+// command uses. A damaged index is set aside and rebuilt from the export:
+// it is only a cache. opts.IDLog defaults to IDLog(b.Path()).
+func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
+	_, exErr := os.Stat(opts.Export)
+	exists := b.Exists()
+	if !exists && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
+		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", ErrNoTracker, b.Path(), opts.Export)
+	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	if opts.Workflow == nil {
+		opts.Workflow = DefaultWorkflow
+	}
+	if opts.IDLog == "" {
+		opts.IDLog = IDLog(b.Path())
+	}
+	if err := os.MkdirAll(filepath.Dir(b.Path()), 0o755); err != nil {
+		return nil, fmt.Errorf("create index directory: %w", err)
+	}
+	// Opening holds a shared lock on Path.lock until the index is in line
+	// with the export; setting a damaged index aside holds it exclusively,
+	// so no open meets an index half moved aside, and two processes that
+	// both found it damaged do not both move it (dk-1wf).
+	lock := b.Path() + ".lock"
+	unlock := lockPath(lock, false)
+	// A new index (none yet, or one deleted by hand) takes back the ids
+	// the id log says were drawn, so none is drawn again.
+	var keep []string
+	if !exists {
+		keep, _ = readIDLog(opts.IDLog)
+	}
+	s, err := openWith(ctx, b, opts, keep)
+	unlock()
+	if b.Damaged(err) && exErr == nil {
+		defer lockPath(lock, true)()
+		// Another process may have rebuilt it while this one waited.
+		if s, err = openWith(ctx, b, opts, nil); !b.Damaged(err) {
+			return s, err
+		}
+		aside, salvaged, rerr := b.SetAside()
+		if rerr != nil {
+			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", b.Path(), err, rerr)
+		}
+		// Ids drawn on a branch that is not checked out are in no export
+		// here: take them back from the damaged index's readable rows and
+		// from the id log (dk-vy8).
+		logged, logErr := readIDLog(opts.IDLog)
+		keep := append(salvaged, logged...)
+		msg := fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", b.Path(), err, aside, opts.Export)
+		msg += fmt.Sprintf("; ids drawn before stay taken: %d read from the damaged index, %d from the id log %s", len(salvaged), len(logged), opts.IDLog)
+		if logErr != nil {
+			msg += fmt.Sprintf(" (%v)", logErr)
+		}
+		opts.Warn(msg)
+		return openWith(ctx, b, opts, keep)
+	}
+	return s, err
+}
+
+// openWith opens the index and the service over it; keep are ids to record
+// as allocated first (a new index taking back drawn ids).
+func openWith(ctx context.Context, b Backend, opts Options, keep []string) (*Service, error) {
+	idx, err := b.OpenIndex(ctx, opts.Workflow)
+	if err != nil {
+		return nil, err
+	}
+	if len(keep) > 0 {
+		err := idx.Write(ctx, func(w Writer) error {
+			for _, id := range keep {
+				if _, err := w.Allocate(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("record drawn ids in the new index: %w", err)
+		}
+	}
+	return New(ctx, idx, opts)
+}
+
+// readIDLog returns the ids in the id log, one a line; a missing log holds
+// none.
+func readIDLog(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read id log: %w", err)
+	}
+	var ids []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if _, _, ok := SplitID(l); ok {
+			ids = append(ids, l)
+		}
+	}
+	return ids, nil
+}
