@@ -16,7 +16,7 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // InitOptions are the inputs of Init.
@@ -173,7 +173,7 @@ func Init(o InitOptions) (*Plan, error) {
 	if o.Prefix == "" {
 		o.Prefix = "dk"
 	}
-	if err := docket.ValidPrefix(o.Prefix); err != nil {
+	if err := vocab.ValidPrefix(o.Prefix); err != nil {
 		return nil, fmt.Errorf("--prefix: %w", err)
 	}
 	if o.Date.IsZero() {

@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/vocab"
 	"gopkg.in/yaml.v2"
 )
 
@@ -34,12 +34,12 @@ type Tracker struct {
 	Prefixes []string `yaml:"prefixes"`
 	// Workflow maps statuses outside docket's set onto docket's classes
 	// (open, active, blocked, deferred, closed), over
-	// docket.DefaultWorkflow (D57): docket's ready and list, docket mcp
+	// vocab.DefaultWorkflow (D57): docket's ready and list, docket mcp
 	// and claimslint's tracker reader all read it.
 	Workflow map[string]string `yaml:"workflow"`
-	// Classes is Workflow parsed over docket.DefaultWorkflow; Load and
+	// Classes is Workflow parsed over vocab.DefaultWorkflow; Load and
 	// Parse fill it.
-	Classes docket.Workflow `yaml:"-"`
+	Classes vocab.Workflow `yaml:"-"`
 }
 
 // Config is the parsed .claimslint.yml. All paths are repository-relative
@@ -116,7 +116,7 @@ func (c Config) ClaimsDir() string {
 // Default returns the settings used when no .claimslint.yml exists; they are
 // the ones the README documents.
 func Default() Config {
-	classes, _ := docket.DefaultWorkflow.With(nil) // a copy: callers may not share the default
+	classes, _ := vocab.DefaultWorkflow.With(nil) // a copy: callers may not share the default
 	return Config{
 		Register:  "docs/PRD.md",
 		Decisions: "docs/decisions",
@@ -208,7 +208,7 @@ func Parse(data []byte, base Config) (Config, error) {
 		return base, fmt.Errorf("%s: %w", FileName, err)
 	}
 	// tracker.workflow adds to docket's default mapping, like statuses.
-	w, err := docket.DefaultWorkflow.With(cfg.Tracker.Workflow)
+	w, err := vocab.DefaultWorkflow.With(cfg.Tracker.Workflow)
 	if err != nil {
 		return base, fmt.Errorf("%s: %w", FileName, err)
 	}

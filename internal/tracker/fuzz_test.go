@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // FuzzParse: any bytes in any format, under a workflow that maps one more
@@ -16,8 +16,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("docket", `{"id":"dk-1","status":"closed","decisions":["D1"]}`, "done")
 	f.Add("github", `[{"number":1,"title":"x","state":"CLOSED"}]`, "open")
 	f.Fuzz(func(t *testing.T, format, data, done string) {
-		w := docket.DefaultWorkflow
-		if docket.CheckStatusToken(done) == nil {
+		w := vocab.DefaultWorkflow
+		if vocab.ValidToken(done) {
 			if ww, err := w.With(map[string]string{done: "closed"}); err == nil {
 				w = ww
 			}
@@ -26,13 +26,13 @@ func FuzzParse(f *testing.F) {
 		unmapped := map[string]bool{}
 		for _, i := range e.Issues {
 			raw := i.Status
-			if c, ok := w[docket.Status(raw)]; ok && c != i.Class {
+			if c, ok := w[vocab.Status(raw)]; ok && c != i.Class {
 				t.Fatalf("%s: class %s, workflow says %s", i.ID, i.Class, c)
 			}
-			if i.Closed() != (i.Class == docket.ClassClosed) {
+			if i.Closed() != (i.Class == vocab.ClassClosed) {
 				t.Fatalf("%s: Closed() disagrees with class %s", i.ID, i.Class)
 			}
-			if _, ok := w[docket.Status(raw)]; !ok {
+			if _, ok := w[vocab.Status(raw)]; !ok {
 				unmapped[raw] = true
 			}
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
-	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // MaxExport bounds the size of a tracker export claimslint reads. An export
@@ -32,7 +32,7 @@ type Issue struct {
 	Title  string
 	Status string // lower case: open, in_progress, blocked, deferred, closed, tombstone...
 	// Class is where Status stands in the configured workflow (D57).
-	Class docket.Class
+	Class vocab.Class
 	// Decisions lists the D-ids the issue says it carries (docket only).
 	Decisions []string
 	Line      int
@@ -41,7 +41,7 @@ type Issue struct {
 // Closed reports whether the issue is finished: its status is mapped onto
 // the closed class (closed, a beads tombstone, or whatever the repository's
 // tracker.workflow maps there).
-func (i Issue) Closed() bool { return i.Class == docket.ClassClosed }
+func (i Issue) Closed() bool { return i.Class == vocab.ClassClosed }
 
 // Satisfies reports whether the issue's status meets a claim's Require:
 // "open" means any status that is not closed; a class name (closed,
@@ -57,8 +57,8 @@ func (i Issue) Satisfies(want string) bool {
 	case i.Status == want:
 		return true
 	default:
-		_, err := docket.ParseClass(want)
-		return err == nil && i.Class == docket.Class(want)
+		_, err := vocab.ParseClass(want)
+		return err == nil && i.Class == vocab.Class(want)
 	}
 }
 
@@ -91,34 +91,34 @@ type ghRecord struct {
 }
 
 // Parse reads an export's bytes in the given format, classing each status
-// with w (nil means docket.DefaultWorkflow). Records that cannot be read
+// with w (nil means vocab.DefaultWorkflow). Records that cannot be read
 // are returned as findings at their line; the rest still resolve. A status
 // w does not map is a warning at its first line: it counts as unfinished.
-func Parse(path, format string, data []byte, w docket.Workflow) (e *Export, fs []diag.Finding) {
+func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []diag.Finding) {
 	if w == nil {
-		w = docket.DefaultWorkflow
+		w = vocab.DefaultWorkflow
 	}
 	e = &Export{Path: path, Issues: map[string]Issue{}}
 	type first struct{ line, n int }
-	unmapped := map[docket.Status]*first{}
-	class := func(status string, line int) docket.Class {
-		c, ok := w.Class(docket.Status(status))
+	unmapped := map[vocab.Status]*first{}
+	class := func(status string, line int) vocab.Class {
+		c, ok := w.Class(vocab.Status(status))
 		if !ok {
-			if u := unmapped[docket.Status(status)]; u != nil {
+			if u := unmapped[vocab.Status(status)]; u != nil {
 				u.n++
 			} else {
-				unmapped[docket.Status(status)] = &first{line, 1}
+				unmapped[vocab.Status(status)] = &first{line, 1}
 			}
 		}
 		return c
 	}
 	defer func() {
 		sts := w.Unmapped(keys(unmapped))
-		slices.SortStableFunc(sts, func(a, b docket.Status) int { return unmapped[a].line - unmapped[b].line })
+		slices.SortStableFunc(sts, func(a, b vocab.Status) int { return unmapped[a].line - unmapped[b].line })
 		for _, st := range sts {
 			u := unmapped[st]
 			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: u.line, Column: 1}, Check: ruleid.Tracker,
-				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", docket.UnmappedNote([]docket.Status{st}), u.n)})
+				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", vocab.UnmappedNote([]vocab.Status{st}), u.n)})
 		}
 	}()
 	bad := func(line int, format string, args ...any) {
@@ -192,8 +192,8 @@ func Parse(path, format string, data []byte, w docket.Workflow) (e *Export, fs [
 	return e, fs
 }
 
-func keys[V any](m map[docket.Status]V) []docket.Status {
-	out := make([]docket.Status, 0, len(m))
+func keys[V any](m map[vocab.Status]V) []vocab.Status {
+	out := make([]vocab.Status, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}

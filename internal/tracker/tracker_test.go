@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
-	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/vocab"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -57,7 +57,7 @@ func TestSatisfies(t *testing.T) {
 		{"review", "open", true},
 		{"review", "closed", false},
 	} {
-		c, _ := docket.DefaultWorkflow.Class(docket.Status(tc.status))
+		c, _ := vocab.DefaultWorkflow.Class(vocab.Status(tc.status))
 		if got := (Issue{Status: tc.status, Class: c}).Satisfies(tc.want); got != tc.ok {
 			t.Errorf("%s satisfies %q = %v, want %v", tc.status, tc.want, got, tc.ok)
 		}
@@ -113,7 +113,7 @@ func TestRealShapes(t *testing.T) {
 // status it does not map is a warning at its first line, once per status,
 // with its count; the record still resolves and counts as unfinished.
 func TestWorkflow(t *testing.T) {
-	w, err := docket.DefaultWorkflow.With(map[string]string{"done": "closed", "hooked": "open"})
+	w, err := vocab.DefaultWorkflow.With(map[string]string{"done": "closed", "hooked": "open"})
 	if err != nil {
 		t.Fatal(err)
 	}

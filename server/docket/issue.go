@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // Schema is the version of the export record. A reader refuses a record
@@ -21,20 +23,42 @@ import (
 // cannot see.
 const Schema = 1
 
-// Status is where an issue stands.
-type Status string
-
-// The statuses an issue can have. Only closed counts as finished.
-const (
-	StatusOpen       Status = "open"
-	StatusInProgress Status = "in_progress"
-	StatusBlocked    Status = "blocked"
-	StatusDeferred   Status = "deferred"
-	StatusClosed     Status = "closed"
+// The record speaks the vocabulary docket shares with claimslint
+// (server/vocab): these names are that package's, under docket's.
+type (
+	// Status is where an issue stands.
+	Status = vocab.Status
+	// Class is where a status stands in the workflow.
+	Class = vocab.Class
+	// Workflow maps statuses onto classes.
+	Workflow = vocab.Workflow
 )
 
-// Statuses lists every valid status in display order.
-var Statuses = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred, StatusClosed}
+// The statuses and classes (vocab's).
+const (
+	StatusOpen       = vocab.StatusOpen
+	StatusInProgress = vocab.StatusInProgress
+	StatusBlocked    = vocab.StatusBlocked
+	StatusDeferred   = vocab.StatusDeferred
+	StatusClosed     = vocab.StatusClosed
+	ClassOpen        = vocab.ClassOpen
+	ClassActive      = vocab.ClassActive
+	ClassBlocked     = vocab.ClassBlocked
+	ClassDeferred    = vocab.ClassDeferred
+	ClassClosed      = vocab.ClassClosed
+	WorkflowKey      = vocab.WorkflowKey
+	MaxIDLen         = vocab.MaxIDLen
+)
+
+// The lists and functions of the vocabulary (vocab's).
+var (
+	Statuses        = vocab.Statuses
+	Classes         = vocab.Classes
+	DefaultWorkflow = vocab.DefaultWorkflow
+	ParseClass      = vocab.ParseClass
+	UnmappedNote    = vocab.UnmappedNote
+	SplitID         = vocab.SplitID
+)
 
 // Unfinished lists every status but closed: what list shows by default.
 var Unfinished = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred}
@@ -172,39 +196,15 @@ func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Forma
 var (
 	decisionRE = regexp.MustCompile(`^D[1-9][0-9]*$`)
 	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
-	prefixRE   = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
-	// An id is a prefix, a dash, and a rest of letters, digits, dashes,
-	// underscores and dots: docket's own dk-x7q, and what other trackers
-	// write (beads' bd-au0.7, bd-wisp-0385z, hq-cv-d46qe).
-	idRE    = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
-	tokenRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
 
-// MaxIDLen is the longest id a record may have.
-const MaxIDLen = 128
-
-// ValidPrefix reports whether p can prefix ids: a lower-case letter, then up
-// to 15 lower-case letters or digits.
+// ValidPrefix reports whether p can prefix ids (vocab.ValidPrefix), as an
+// invalid-input error.
 func ValidPrefix(p string) error {
-	if !prefixRE.MatchString(p) {
-		return Invalidf("prefix %q: use a lower-case letter followed by up to 15 lower-case letters or digits, like dk", p)
+	if err := vocab.ValidPrefix(p); err != nil {
+		return Invalidf("%v", err)
 	}
 	return nil
-}
-
-// SplitID returns the prefix (up to the first dash) and the rest of id, or
-// ok=false when id is not an id: a letter, letters, digits or underscores,
-// a dash, then letters, digits, dashes, underscores and dots, at most
-// MaxIDLen bytes.
-func SplitID(id string) (prefix, rest string, ok bool) {
-	if len(id) > MaxIDLen {
-		return "", "", false
-	}
-	m := idRE.FindStringSubmatch(id)
-	if m == nil {
-		return "", "", false
-	}
-	return m[1], m[2], true
 }
 
 // externalRE is beads' reference to an issue of another project,
@@ -230,7 +230,7 @@ func CheckTypeToken(s string) error { return checkToken("type", s) }
 // an import: lower-case letters, digits, dashes and underscores, starting
 // with a letter, at most 64 bytes.
 func checkToken(what, s string) error {
-	if !tokenRE.MatchString(s) || len(s) > 64 {
+	if !vocab.ValidToken(s) {
 		return Invalidf("%s %q: use lower-case letters, digits, - and _ (at most 64), starting with a letter", what, s)
 	}
 	return nil

@@ -1,0 +1,67 @@
+package vocab
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Status is where an issue stands.
+type Status string
+
+// The statuses an issue can have. Only closed counts as finished.
+const (
+	StatusOpen       Status = "open"
+	StatusInProgress Status = "in_progress"
+	StatusBlocked    Status = "blocked"
+	StatusDeferred   Status = "deferred"
+	StatusClosed     Status = "closed"
+)
+
+// Statuses lists every valid status in display order.
+var Statuses = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred, StatusClosed}
+
+var (
+	prefixRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
+	// An id is a prefix, a dash, and a rest of letters, digits, dashes,
+	// underscores and dots: docket's own dk-x7q, and what other trackers
+	// write (beads' bd-au0.7, bd-wisp-0385z, hq-cv-d46qe).
+	idRE    = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
+	tokenRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+)
+
+// MaxIDLen is the longest id a record may have.
+const MaxIDLen = 128
+
+// MaxTokenLen is the longest status, type or dependency type a record may
+// carry.
+const MaxTokenLen = 64
+
+// ValidPrefix reports whether p can prefix ids: a lower-case letter, then up
+// to 15 lower-case letters or digits.
+func ValidPrefix(p string) error {
+	if !prefixRE.MatchString(p) {
+		return fmt.Errorf("prefix %q: use a lower-case letter followed by up to 15 lower-case letters or digits, like dk", p)
+	}
+	return nil
+}
+
+// SplitID returns the prefix (up to the first dash) and the rest of id, or
+// ok=false when id is not an id: a letter, letters, digits or underscores,
+// a dash, then letters, digits, dashes, underscores and dots, at most
+// MaxIDLen bytes.
+func SplitID(id string) (prefix, rest string, ok bool) {
+	if len(id) > MaxIDLen {
+		return "", "", false
+	}
+	m := idRE.FindStringSubmatch(id)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// ValidToken reports whether s can be a status, type or dependency type a
+// record carries (docket's own or one kept from an import): lower-case
+// letters, digits, dashes and underscores, starting with a letter, at most
+// MaxTokenLen bytes.
+func ValidToken(s string) bool { return tokenRE.MatchString(s) && len(s) <= MaxTokenLen }
