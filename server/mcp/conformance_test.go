@@ -69,11 +69,17 @@ func newStore(t testing.TB) (*docket.Service, string) {
 // file can cancel a request that is known to be in flight.
 func serve(t testing.TB, store docket.Store, in []byte) []byte {
 	t.Helper()
+	return serveDir(t, store, t.TempDir(), in)
+}
+
+// serveDir is serve with dir as the repository of the register tools.
+func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
+	t.Helper()
 	r, w := io.Pipe()
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: t.TempDir(), In: r, Out: out})
+		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: dir, In: r, Out: out})
 	}()
 	go func() {
 		awaited := map[string]int{}

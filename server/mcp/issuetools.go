@@ -148,9 +148,11 @@ func pageOut(p docket.Page) PageOut {
 	return PageOut{Issues: rows, Total: p.Total, More: p.More, NextCursor: p.Next}
 }
 
-func (t *tools) addIssueTools(s *sdk.Server) {
+func (t *tools) issueTools() []tool {
+	var out []tool
+	add := func(tl tool) { out = append(out, tl) }
 	issueOut, pageOutSchema := outSchema[IssueOut](), outSchema[PageOut]()
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_create", Title: "Create an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+	add(newTool(&sdk.Tool{Name: "issue_create", Title: "Create an issue", Annotations: writes(false, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CreateIn](func(p map[string]*jsonschema.Schema) {
 			titleProp(p["title"])
 			p["type"].Enum = enum(docket.Types)
@@ -158,7 +160,7 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 			items(p["labels"], labelPattern, 64)
 			items(p["decisions"], decisionPattern, 16)
 		}),
-		Description: "Create an issue; returns it with its new id."}, t.create)
+		Description: "Create an issue; returns it with its new id."}, t.create))
 	listSchema := func(p map[string]*jsonschema.Schema) {
 		items(p["status"], tokenPattern, 64)
 		if p["type"] != nil {
@@ -176,18 +178,18 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(500)
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_list", Title: "List issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[ListIn](listSchema),
-		Description: "List issues, most urgent first, a page at a time (limit, default 50; cursor from nextCursor); closed ones only with all or status. Rows, not whole records: issue_show has those."}, t.list)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_ready", Title: "List ready issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
-		Description: "List open issues that nothing unfinished blocks (directly or through a parent), a page at a time."}, t.ready)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_blocked", Title: "List blocked issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
-		Description: "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one, a page at a time."}, t.blocked)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_search", Title: "Search issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[SearchIn](listSchema),
-		Description: "Find issues of any status whose title or description has a word starting with each word of query, a page at a time."}, t.search)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_show", Title: "Show an issue", Annotations: readOnlyTool, OutputSchema: issueOut,
+	add(newTool(&sdk.Tool{Name: "issue_list", Title: "List issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[ListIn](listSchema),
+		Description: "List issues, most urgent first, a page at a time (limit, default 50; cursor from nextCursor); closed ones only with all or status. Rows, not whole records: issue_show has those."}, t.list))
+	add(newTool(&sdk.Tool{Name: "issue_ready", Title: "List ready issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
+		Description: "List open issues that nothing unfinished blocks (directly or through a parent), a page at a time."}, t.ready))
+	add(newTool(&sdk.Tool{Name: "issue_blocked", Title: "List blocked issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[PageIn](listSchema),
+		Description: "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one, a page at a time."}, t.blocked))
+	add(newTool(&sdk.Tool{Name: "issue_search", Title: "Search issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[SearchIn](listSchema),
+		Description: "Find issues of any status whose title or description has a word starting with each word of query, a page at a time."}, t.search))
+	add(newTool(&sdk.Tool{Name: "issue_show", Title: "Show an issue", Annotations: readOnlyTool, OutputSchema: issueOut,
 		InputSchema: inSchema[IDIn](func(p map[string]*jsonschema.Schema) { idProp(p, "id") }),
-		Description: "Show one issue by id: the whole record."}, t.show)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_update", Title: "Update an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		Description: "Show one issue by id: the whole record."}, t.show))
+	add(newTool(&sdk.Tool{Name: "issue_update", Title: "Update an issue", Annotations: writes(true, false), OutputSchema: issueOut,
 		InputSchema: inSchema[UpdateIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			titleProp(p["title"])
@@ -200,40 +202,41 @@ func (t *tools) addIssueTools(s *sdk.Server) {
 			items(p["remove_decisions"], decisionPattern, 16)
 			p["if_version"].Minimum = ptr(0.0)
 		}),
-		Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first. Closing and reopening are issue_close and issue_reopen."}, t.update)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_close", Title: "Close an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first. Closing and reopening are issue_close and issue_reopen."}, t.update))
+	add(newTool(&sdk.Tool{Name: "issue_close", Title: "Close an issue", Annotations: writes(true, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CloseIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			p["reason"].MinLength = ptr(1)
 			p["if_version"].Minimum = ptr(0.0)
 		}),
-		Description: "Close an issue with a reason; the record is kept."}, t.closeIssue)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_reopen", Title: "Reopen an issue", Annotations: writes(true, false), OutputSchema: issueOut,
+		Description: "Close an issue with a reason; the record is kept."}, t.closeIssue))
+	add(newTool(&sdk.Tool{Name: "issue_reopen", Title: "Reopen an issue", Annotations: writes(true, false), OutputSchema: issueOut,
 		InputSchema: inSchema[ReopenIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			p["if_version"].Minimum = ptr(0.0)
 		}),
-		Description: "Set a closed issue back to open and clear its close reason."}, t.reopen)
-	sdk.AddTool(s, &sdk.Tool{Name: "issue_comment", Title: "Comment on an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+		Description: "Set a closed issue back to open and clear its close reason."}, t.reopen))
+	add(newTool(&sdk.Tool{Name: "issue_comment", Title: "Comment on an issue", Annotations: writes(false, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CommentIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			p["text"].MinLength = ptr(1)
 		}),
-		Description: "Add a comment to an issue."}, t.comment)
-	sdk.AddTool(s, &sdk.Tool{Name: "dep_add", Title: "Add a dependency", Annotations: writes(false, true), OutputSchema: issueOut,
+		Description: "Add a comment to an issue."}, t.comment))
+	add(newTool(&sdk.Tool{Name: "dep_add", Title: "Add a dependency", Annotations: writes(false, true), OutputSchema: issueOut,
 		InputSchema: inSchema[DepIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			idProp(p, "target")
 			p["type"].Enum = enum(docket.DepTypes)
 		}),
-		Description: "Add an edge from id to target: blocks (id blocks target), parent (target is id's parent) or related. An edge that would close a cycle is refused; one already there changes nothing."}, t.depAdd)
-	sdk.AddTool(s, &sdk.Tool{Name: "dep_remove", Title: "Remove a dependency", Annotations: writes(true, true), OutputSchema: issueOut,
+		Description: "Add an edge from id to target: blocks (id blocks target), parent (target is id's parent) or related. An edge that would close a cycle is refused; one already there changes nothing."}, t.depAdd))
+	add(newTool(&sdk.Tool{Name: "dep_remove", Title: "Remove a dependency", Annotations: writes(true, true), OutputSchema: issueOut,
 		InputSchema: inSchema[DepIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
 			idProp(p, "target")
 			p["type"].Pattern = tokenPattern
 		}),
-		Description: "Remove the edge of that type from id to target (any type the issue holds, imported ones too)."}, t.depRemove)
+		Description: "Remove the edge of that type from id to target (any type the issue holds, imported ones too)."}, t.depRemove))
+	return out
 }
 
 // CreateIn is issue_create's input.

@@ -102,13 +102,49 @@ func NewServer(o Options) *sdk.Server {
 		Instructions:              instructions(o),
 	})
 	s.AddReceivingMiddleware(logWrites)
-	t := &tools{store: o.Store, dir: o.Dir}
-	t.addIssueTools(s)
-	sdk.AddTool(s, &sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList)
-	sdk.AddTool(s, &sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool, Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow)
-	sdk.AddTool(s, &sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool, Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck)
+	for _, tl := range (&tools{store: o.Store, dir: o.Dir}).all() {
+		tl.add(s)
+	}
 	return s
 }
+
+// tool is one MCP tool as one value: its definition, with the annotations
+// that say whether it writes, and its handler. Whatever asks whether a
+// tool only reads (the write log, the drain's message at shutdown) asks
+// this value, through readOnlyTools.
+type tool struct {
+	def *sdk.Tool
+	add func(s *sdk.Server)
+}
+
+func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
+	return tool{def: def, add: func(s *sdk.Server) { sdk.AddTool(s, def, h) }}
+}
+
+// readOnly reports whether the tool changes nothing (its readOnlyHint).
+func (tl tool) readOnly() bool { return tl.def.Annotations != nil && tl.def.Annotations.ReadOnlyHint }
+
+// all is the registry: every tool docket mcp serves (tools/list sorts
+// them by name).
+func (t *tools) all() []tool {
+	return append(t.issueTools(),
+		newTool(&sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList),
+		newTool(&sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool, Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow),
+		newTool(&sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool, Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck),
+	)
+}
+
+// readOnlyTools are the names of the registry's tools that never change
+// the tracker, derived from their annotations.
+var readOnlyTools = func() map[string]bool {
+	m := map[string]bool{}
+	for _, tl := range (&tools{}).all() {
+		if tl.readOnly() {
+			m[tl.def.Name] = true
+		}
+	}
+	return m
+}()
 
 // instructions tells a client where this repository keeps its issues and
 // decisions, as its configuration says.

@@ -633,12 +633,6 @@ func isToolError(result json.RawMessage) bool {
 	return json.Unmarshal(result, &r) == nil && r.IsError
 }
 
-// readOnlyTools are the tools that never change the tracker.
-var readOnlyTools = map[string]bool{
-	"issue_list": true, "issue_show": true, "issue_ready": true,
-	"decision_list": true, "decision_show": true, "claims_check": true,
-}
-
 func readOnly(inf *inflight) bool {
 	if inf.method != "tools/call" {
 		return true
