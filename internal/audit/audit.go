@@ -43,6 +43,8 @@ type Row struct {
 	Title     string   `json:"title"`
 	NamedBy   []Ref    `json:"named_by"`
 	Decisions []string `json:"decisions"` // what the issue says it carries
+
+	closed bool // the status is mapped onto the closed class (D57)
 }
 
 // Problem kinds.
@@ -91,7 +93,7 @@ func Build(res *snapshot.Snapshot) *Report {
 		}
 		r := &Row{ID: id, NamedBy: []Ref{}, Decisions: []string{}}
 		if iss, ok := res.Export.Lookup(id); ok {
-			r.Status, r.Title = iss.Status, iss.Title
+			r.Status, r.Title, r.closed = iss.Status, iss.Title, iss.Closed()
 			r.Decisions = append(r.Decisions, iss.Decisions...)
 		}
 		rows[id] = r
@@ -148,10 +150,11 @@ func Build(res *snapshot.Snapshot) *Report {
 				problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id in %s, or remove %s from there", ref.Decision, r.ID, where(ref), r.ID)
 			case r.Status == "":
 				problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s: correct the id in %s, or remove it from there", ref.Decision, r.ID, rep.Export, where(ref))
-			case ref.Role == RoleResidual && (r.Status == "closed" || r.Status == "tombstone"):
-				// Moving it to tracker: keeps the back-link the issue may
-				// have; dropping it would trade this problem for a
-				// no-backlink one (D43).
+			case ref.Role == RoleResidual && r.closed:
+				// Closed is the workflow's closed class (closed, tombstone,
+				// or what tracker.workflow maps there: D57). Moving it to
+				// tracker: keeps the back-link the issue may have; dropping
+				// it would trade this problem for a no-backlink one (D43).
 				problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it from residuals: to tracker: in %s's front matter (or reopen it)", ref.Decision, r.ID, r.Status, ref.Decision)
 			}
 		}

@@ -288,6 +288,25 @@ func readIn(dir, rel string) ([]byte, error) {
 	return root.ReadFile(filepath.FromSlash(rel))
 }
 
+// readDirIn lists the directory rel beneath dir, as readIn reads a file:
+// through os.Root, so neither it nor a link in its path leads outside the
+// repository (D9).
+func readDirIn(dir, rel string) ([]os.DirEntry, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	es, err := f.ReadDir(-1)
+	slices.SortFunc(es, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) }) // as os.ReadDir
+	return es, err
+}
+
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
 // slug turns a title into a file-name part: lower case, words joined by

@@ -64,7 +64,7 @@ func findCollection(root, dir string, statuses map[string]string) (*collection, 
 		dirs = []string{path.Clean(filepath.ToSlash(dir))}
 	}
 	for _, ad := range dirs {
-		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(ad)))
+		entries, err := readDirIn(root, ad)
 		if err != nil {
 			if dir != "" {
 				return nil, fmt.Errorf("--adopt %s: %w", dir, err)
@@ -82,7 +82,7 @@ func findCollection(root, dir string, statuses map[string]string) (*collection, 
 				c.skipped = append(c.skipped, rel)
 				continue
 			}
-			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+			src, err := readIn(root, rel)
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +155,7 @@ func detectAdoptDir(root string, cfg config.Config) string {
 	if cfg.Adopt != "" {
 		return cfg.Adopt
 	}
-	if b, err := os.ReadFile(filepath.Join(root, ".adr-dir")); err == nil {
+	if b, err := readIn(root, ".adr-dir"); err == nil {
 		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
 			return strings.TrimSpace(string(m))
 		}
@@ -423,7 +423,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		n = max(n, row.N)
 	}
 	oldRange := fmt.Sprintf("D1..D%d", n)
-	regSrc, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
+	regSrc, err := readIn(o.Dir, cfg.Register)
 	if err != nil {
 		return nil, fmt.Errorf("read register: %w", err)
 	}
@@ -466,7 +466,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	for _, site := range cfg.RangeSites {
 		src, ok := edits[site]
 		if !ok {
-			if src, err = os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(site))); err != nil {
+			if src, err = readIn(o.Dir, site); err != nil {
 				return nil, fmt.Errorf("read range site %s: %w", site, err)
 			}
 		}
@@ -474,7 +474,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
 	}
 	if cfg.Adopt == "" {
-		src, err := os.ReadFile(filepath.Join(o.Dir, config.FileName))
+		src, err := readIn(o.Dir, config.FileName)
 		if err != nil {
 			return nil, err
 		}
@@ -484,7 +484,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		edits[config.FileName] = append(src, []byte("# Existing records, read in place; the register row is the mapping.\nadopt: "+col.dir+"\n")...)
 	}
 	for _, rel := range sortedKeys(edits) {
-		orig, err := os.ReadFile(filepath.Join(o.Dir, filepath.FromSlash(rel)))
+		orig, err := readIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}

@@ -86,7 +86,15 @@ func baseRules(p *Pass, changedRows bool) error {
 					moved = true
 				}
 			}
-			if !moved {
+			switch {
+			case moved:
+			case len(st.Where) == 0:
+				// An absent claim that holds rests on no line: no code
+				// change can come with its row, so a changed row is the
+				// spec moving alone (a loosened pattern passes unseen).
+				p.Reportf(c.Pos, "%s %s: the row changed since %s and the claim rests on no line of code, so nothing can change with it: revert the row, or supersede the decision (claimslint new --supersedes %s)",
+					d.FileID, c.ID, base, d.FileID)
+			default:
 				p.Reportf(c.Pos, "%s %s: the row changed since %s but the line it anchors on (%s) did not: land the code the new row describes, or revert the row",
 					d.FileID, c.ID, base, strings.Join(st.Where, ", "))
 			}

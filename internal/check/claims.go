@@ -225,8 +225,8 @@ func (c *claim) conclude() ClaimState {
 	return st
 }
 
-// scan reads every file some present or anchored claim touches, once, on
-// all cores.
+// scan reads every file some line-reading claim touches, once, on all
+// cores.
 func (r *Result) scan(all []*claim) error {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob

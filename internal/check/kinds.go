@@ -107,13 +107,22 @@ func KindNames() []string {
 	return out
 }
 
-// kindList is "present, anchored, exec or tracker".
+// kindList is "present, anchored, anchored-every, absent, exec or tracker".
 func kindList() string {
 	n := KindNames()
 	if len(n) < 2 {
 		return strings.Join(n, "")
 	}
 	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// ReadsLines reports whether the kind a Kind cell names reads the lines of
+// the files of Path (it takes a scope): `list --lexers` lists the files of
+// those claims. An unknown kind reads nothing.
+func ReadsLines(cell string) bool {
+	name, _ := SplitKind(cell)
+	_, ok := kindOf(name).(scopedKind)
+	return ok
 }
 
 // ClaimIssues returns the tracker ids a claim row names through its kind,
@@ -135,14 +144,25 @@ func claimsDoc() string {
 			name := ""
 			if i == 0 {
 				name = e.kind.Name()
+				if len(name) >= 10 {
+					// A long name (anchored-every) gets a line of its own,
+					// so it never runs into its paragraph.
+					fmt.Fprintf(&b, "%s\n", name)
+					name = ""
+				}
 			}
 			fmt.Fprintf(&b, "%-10s%s\n", name, l)
 		}
 	}
 	b.WriteString(`
-Code lines: Go files are split exactly with go/scanner; other files by the
-comment syntax of their extension (//, /* */, #, --, <!-- -->). Test files
-are *_test.go and anything under testdata/ or tests/.
+Code lines: a lexer per language family, chosen by file name, extension or
+shebang (claimslint list --lexers names it), finds comments, strings and
+tests; Go's comments are exactly go/scanner's. A comment byte is never code,
+nor is a line wholly inside a string literal, except in Go (D51). Test files
+(*_test.go, anything under testdata/ or tests/) and test regions (Rust's
+#[cfg(test)] items) count only when Path names tests. The kinds that read
+lines take a scope suffix, kind:scope: code (the default), any, comment or
+prose (D38).
 
 Status gates claims: claims of accepted decisions fail the run; claims of
 proposed decisions that do not hold yet are reported as pending and never fail

@@ -44,11 +44,11 @@ type mutant struct {
 	extra   map[string][]byte
 }
 
-// Prove runs check, then proves every present and anchored claim of
-// accepted decisions (of one decision when decision is set) able to fail:
-// each line that satisfies the claim is deleted in memory, and for a claim
-// with a Require the Require match on that line is removed, and the claim
-// alone is evaluated again. A claim still green under one of its own
+// Prove runs check, then proves every claim of accepted decisions (of one
+// decision when decision is set) whose kind lists mutants able to fail:
+// each mutant the kind lists (for present and anchored, each satisfying
+// line deleted in memory, and each Require match on it removed) is applied
+// in turn, and the claim alone is evaluated again. A claim still green under one of its own
 // mutants is vacuous: a CL009 finding names the mutant and the line that
 // kept it green. The working tree is never written.
 func Prove(opts Options) (*Result, []Proof, error) {

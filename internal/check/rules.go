@@ -127,12 +127,16 @@ a fenced code block.`}
 // vacuousRule is CL009.
 var vacuousRule = &Rule{ID: ruleid.Vacuous, Name: "vacuous-claim", Run: proveRun, Doc: `A claim must be able to fail (claimslint prove).
 
-prove deletes, in memory, each code line that satisfies a present or anchored
-claim of an accepted decision, and for a claim with a Require also removes the
-Require match from that line, then evaluates the claim alone again. A claim
-that stays green under one of its own mutants is vacuous: the code could lose
-the line the decision is about and CI would not notice. The usual cause is a
-token that appears on more than one code line.
+prove edits, in memory, the lines each claim of an accepted decision rests
+on, one mutant at a time, and evaluates the claim alone again: for present
+and anchored, each code line that satisfies the claim is deleted, and each
+match of a Require (one that must match) is removed from it; for
+anchored-every, every line the Anchor matches is deleted at once, and each
+line's Require is broken; for absent, a sample of the Anchor is added to the
+first file of Path. exec and tracker claims rest on no line and are not
+mutated. A claim that stays green under one of its own mutants is vacuous:
+the code could lose the line the decision is about and CI would not notice.
+The usual cause is a token that appears on more than one code line.
 
 Fix: anchor on the one line that does the work (an anchored claim, or a more
 specific pattern), or narrow Path.`}

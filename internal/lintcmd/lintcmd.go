@@ -438,7 +438,7 @@ func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
 	byPath := map[string]*claimedFile{}
 	for _, d := range snap.Decisions {
 		for _, cl := range d.Claims {
-			if cl.Path == "" || strings.HasPrefix(cl.Kind, "exec") || strings.HasPrefix(cl.Kind, "tracker") || snapshot.ValidGlob(cl.Path) != "" {
+			if cl.Path == "" || !check.ReadsLines(cl.Kind) || snapshot.ValidGlob(cl.Path) != "" {
 				continue
 			}
 			for _, p := range snap.Match(cl.Path) {

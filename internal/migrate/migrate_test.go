@@ -3,6 +3,7 @@ package migrate
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,4 +188,26 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNoReadOutside: a row that names a file outside the repository, by a
+// climbing path or through a link, is never read to choose its scope (D9).
+func TestNoReadOutside(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "secret.rs"), []byte("// run( only in a comment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(top, "secret.rs"), filepath.Join(dir, "src", "link.rs")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"../secret.rs", "src/link.rs"} {
+		scope, note := chooseScope(dir, p, regexp.MustCompile(`run\(`), nil, true)
+		if scope != "" || !strings.Contains(note, "cannot be read") {
+			t.Errorf("%s: scope %q, note %q: want the default scope and a note that it cannot be read", p, scope, note)
+		}
+	}
 }

@@ -17,9 +17,33 @@ import (
 	"time"
 )
 
+// readIn reads rel beneath dir through os.Root, so neither the path nor a
+// link in it leads outside the repository (D9).
+func readIn(dir, rel string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(filepath.FromSlash(rel))
+}
+
+// writeIn writes rel beneath dir through os.Root, making its directory.
+func writeIn(dir, rel string, data []byte) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := root.MkdirAll(filepath.Dir(filepath.FromSlash(rel)), 0o755); err != nil {
+		return err
+	}
+	return root.WriteFile(filepath.FromSlash(rel), data, 0o644)
+}
+
 // Load reads and parses one script. rel is repository-relative.
 func Load(dir, rel string) (*Gate, error) {
-	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	src, err := readIn(dir, rel)
 	if err != nil {
 		return nil, fmt.Errorf("read gate %s: %w", rel, err)
 	}
@@ -54,11 +78,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 			if err := t.Render(&b); err != nil {
 				return false, err
 			}
-			full := filepath.Join(opts.Dir, filepath.FromSlash(t.File))
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				return false, fmt.Errorf("write %s: %w", t.File, err)
-			}
-			if err := os.WriteFile(full, b.Bytes(), 0o644); err != nil {
+			if err := writeIn(opts.Dir, t.File, b.Bytes()); err != nil {
 				return false, fmt.Errorf("write %s: %w", t.File, err)
 			}
 			written = true

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -143,7 +141,7 @@ func chooseScope(dir, rel string, re, req *regexp.Regexp, presence bool) (string
 	if strings.ContainsAny(rel, "*?[{") {
 		return "", "a glob: the scope is the default, code lines"
 	}
-	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	src, err := readIn(dir, rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Sprintf("%s does not exist today", rel)

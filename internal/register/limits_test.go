@@ -39,6 +39,11 @@ func TestHostileMarkdownRefused(t *testing.T) {
 			if len(d.Findings) != 1 || !strings.Contains(d.Findings[0].Message, tc.want) {
 				t.Errorf("decision file: findings = %+v", d.Findings)
 			}
+			// A claims file of an inline register (D35) is screened too.
+			cf := ParseClaims("docs/claims/D1.md", "D1", src)
+			if len(cf.Findings) != 1 || !strings.Contains(cf.Findings[0].Message, tc.want) || cf.Parsed {
+				t.Errorf("claims file: findings = %+v, parsed %v", cf.Findings, cf.Parsed)
+			}
 		})
 	}
 	t.Run("wide table", func(t *testing.T) {

@@ -526,8 +526,9 @@ func ParseDecision(path string, src []byte) *Decision {
 // (D35). path is repository-relative.
 func ParseClaims(path, id string, src []byte) *Decision {
 	d := &Decision{Path: path, FileID: id, ID: id, Inline: true, Keys: map[string]token.Position{}}
-	if f, ok := checkUTF8(path, src); !ok {
-		d.Findings = append(d.Findings, f)
+	src, refused, ok := checkSource(path, src) // UTF-8 and the limits of D40, like a decision file
+	if !ok {
+		d.Findings = append(d.Findings, refused)
 		return d
 	}
 	ln := newLines(path, src)
