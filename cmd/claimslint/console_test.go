@@ -245,7 +245,7 @@ func consoleEnv(home, console string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "DOCKET_") || k == "CONSOLE" || k == "CDPATH" || k == "BASH_ENV" || k == "ENV" || strings.HasPrefix(k, "LC_") || k == "LANG" {
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "DOCKET_") || k == "CONSOLE" || k == "PWD" || k == "OLDPWD" || k == "CDPATH" || k == "BASH_ENV" || k == "ENV" || strings.HasPrefix(k, "LC_") || k == "LANG" {
 			continue
 		}
 		if home != "" && k == "HOME" {

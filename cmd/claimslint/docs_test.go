@@ -5,6 +5,8 @@
 //     `go list ./...` once, and its other rows name paths that exist;
 //   - TestDocLinks: every relative link resolves, and every #anchor names
 //     a heading of its target;
+//   - TestConfigurationDefaults: the defaults docs/guide/configuration.md
+//     shows are internal/config's;
 //   - TestConsoleSamples (console_test.go): every ```console sample runs,
 //     in a scratch directory a fixture of testdata/console sets up, and
 //     prints what the sample shows;
@@ -37,6 +39,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/lintcmd"
 	"github.com/claimslint/claimslint/server/cli"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -349,5 +352,47 @@ func TestDocLinks(t *testing.T) {
 			}
 			return ast.WalkContinue, nil
 		})
+	}
+}
+
+// TestConfigurationDefaults: the first YAML block of the configuration
+// page, the defaults, decodes to the values config.Default holds.
+func TestConfigurationDefaults(t *testing.T) {
+	const page = "docs/guide/configuration.md"
+	d := readDoc(t, page)
+	var block []byte
+	_ = ast.Walk(d.ast, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if fb, ok := n.(*ast.FencedCodeBlock); ok && entering && block == nil && string(fb.Language(d.src)) == "yaml" {
+			for i := 0; i < fb.Lines().Len(); i++ {
+				seg := fb.Lines().At(i)
+				block = append(block, seg.Value(d.src)...)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if block == nil {
+		t.Fatalf("%s: no yaml block", page)
+	}
+	got, err := config.Parse(block, config.Config{})
+	if err != nil {
+		t.Fatalf("%s: the defaults block: %v", page, err)
+	}
+	want := config.Default()
+	for _, c := range []struct {
+		key       string
+		got, want any
+	}{
+		{"register", got.Register, want.Register},
+		{"decisions", got.Decisions, want.Decisions},
+		{"tracker.export", got.Tracker.Export, want.Tracker.Export},
+		{"tracker.format", got.Tracker.Format, want.Tracker.Format},
+		{"tracker.prefixes", got.Tracker.Prefixes, want.Tracker.Prefixes},
+		{"range_sites", got.RangeSites, want.RangeSites},
+		{"scripts", got.Scripts, want.Scripts},
+		{"workflows", got.Workflows, want.Workflows},
+	} {
+		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %s is %v on the page, %v in config.Default", page, c.key, c.got, c.want)
+		}
 	}
 }
