@@ -10,6 +10,12 @@ import (
 //go:embed gotest.md
 var goTestSection string
 
+// introSection follows the header of a full run's report: how to run the
+// benchmarks and the headline figures of the published run, kept by hand.
+//
+//go:embed intro.md
+var introSection string
+
 type report struct {
 	quick   bool
 	machine machineInfo
@@ -49,6 +55,8 @@ func (r *report) markdown() string {
 		cmd, r.machine.nproc, r.machine.cpu, r.machine.goVer, r.machine.os)
 	if r.quick {
 		b.WriteString("**This is a `--quick` run: small sizes, short runs, for CI smoke. It is not the published run.**\n\n")
+	} else {
+		b.WriteString(introSection)
 	}
 	if len(r.claims) > 0 {
 		r.claimsSection(&b)

@@ -114,7 +114,7 @@ func (c Config) ClaimsDir() string {
 }
 
 // Default returns the settings used when no .claimslint.yml exists; they are
-// the ones the README documents.
+// the ones docs/guide/configuration.md documents.
 func Default() Config {
 	classes, _ := vocab.DefaultWorkflow.With(nil) // a copy: callers may not share the default
 	return Config{
