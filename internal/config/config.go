@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
 	"gopkg.in/yaml.v2"
 )
@@ -20,11 +21,11 @@ import (
 // FileName is the configuration file looked up at the repository root.
 const FileName = ".claimslint.yml"
 
-// Tracker formats understood by the tracker package.
+// Tracker formats understood by the tracker package (server/codec's).
 const (
-	FormatDocket = "docket"
-	FormatBeads  = "beads"
-	FormatGitHub = "github"
+	FormatDocket = codec.Docket
+	FormatBeads  = codec.Beads
+	FormatGitHub = codec.GitHub
 )
 
 // Tracker says where the tracker export lives and how to read it.
@@ -217,10 +218,8 @@ func Parse(data []byte, base Config) (Config, error) {
 }
 
 func (c *Config) validate() error {
-	switch c.Tracker.Format {
-	case FormatDocket, FormatBeads, FormatGitHub:
-	default:
-		return fmt.Errorf("tracker.format %q: want docket, beads or github", c.Tracker.Format)
+	if !codec.Known(c.Tracker.Format) {
+		return fmt.Errorf("tracker.format %q: want %s or %s", c.Tracker.Format, strings.Join(codec.Formats[:len(codec.Formats)-1], ", "), codec.Formats[len(codec.Formats)-1])
 	}
 	for _, p := range c.Tracker.Prefixes {
 		if p == "" || strings.ContainsAny(p, " -\t/") {

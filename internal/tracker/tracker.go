@@ -1,12 +1,13 @@
 // Package tracker reads a tracker's export so that claimslint can resolve the
 // issue ids a register names: docket's and beads' JSONL, and the JSON array
-// that `gh issue list --json number,title,state,labels` prints.
+// that `gh issue list --json number,title,state,labels` prints, walked by
+// server/codec, the one room of those formats.
 package tracker
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
 )
 
@@ -22,9 +24,6 @@ import (
 // this large is beyond any tracker the register could name ids from by hand,
 // and reading one without a bound costs twice its size in memory.
 const MaxExport = 64 << 20
-
-// ghDefaultLimit is how many issues gh issue list prints without --limit.
-const ghDefaultLimit = 30
 
 // Issue is what claimslint needs of a tracker record.
 type Issue struct {
@@ -130,20 +129,34 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 		})
 	}
 	switch format {
-	case "github":
-		var recs []ghRecord
-		if err := json.Unmarshal(data, &recs); err != nil {
-			bad(1, "tracker export is not the JSON array `gh issue list --json number,title,state,labels` prints: %v", err)
-			return e, fs
-		}
-		open := 0
-		for _, r := range recs {
+	case codec.GitHub:
+		n, open := 0, 0
+		err := codec.GitHubElements(data, func(line int, raw json.RawMessage) error {
+			var r ghRecord
+			if err := json.Unmarshal(raw, &r); err != nil {
+				bad(line, "tracker export line %d is not a gh issue record: %v", line, err)
+				return nil
+			}
+			n++
 			id := "#" + strconv.Itoa(r.Number)
-			st := strings.ToLower(r.State)
-			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: st, Class: class(st, 1), Line: 1}
-			if strings.EqualFold(r.State, "open") {
+			st, _ := codec.GitHubStatus(r.State)
+			if prev, dup := e.Issues[id]; dup {
+				bad(line, "tracker export line %d repeats issue %s (first on line %d)", line, id, prev.Line)
+				return nil
+			}
+			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: st, Class: class(st, line), Line: line}
+			if st == "open" {
 				open++
 			}
+			return nil
+		})
+		var le *codec.LineError
+		switch {
+		case errors.Is(err, codec.ErrNotGitHubArray):
+			bad(1, "tracker export is not the JSON array `%s` prints", codec.GitHubList)
+			return e, fs
+		case errors.As(err, &le):
+			bad(le.Line, "tracker export line %d: %v", le.Line, le.Err)
 		}
 		// gh issue list stops at 30 issues and lists open ones only unless
 		// told otherwise; an export of that shape is probably cut short, and
@@ -152,41 +165,36 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker,
 				Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
 		}
-		if len(recs) == ghDefaultLimit {
+		if n == codec.GitHubDefaultLimit {
 			hint := ""
-			if open == len(recs) {
+			if open == n {
 				hint = " and every issue in it is OPEN (open-only is gh's default)"
 			}
-			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with gh issue list --state all --limit 10000 --json number,title,state,labels", ghDefaultLimit, hint)
+			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with %s", codec.GitHubDefaultLimit, hint, codec.GitHubList)
 		}
 	default:
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-		n := 0
-		for sc.Scan() {
-			n++
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
+		err := codec.Lines(bytes.NewReader(data), func(n int, line []byte) error {
 			var r jsonlRecord
 			if err := json.Unmarshal(line, &r); err != nil {
 				bad(n, "tracker export line %d is not a JSON object: %v", n, err)
-				continue
+				return nil
 			}
 			if r.ID == "" {
 				bad(n, "tracker export line %d has no id", n)
-				continue
+				return nil
 			}
 			if prev, dup := e.Issues[r.ID]; dup {
 				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
-				continue
+				return nil
 			}
 			st := strings.ToLower(r.Status)
 			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
-		}
-		if err := sc.Err(); err != nil {
-			bad(n+1, "tracker export unreadable after line %d: %v", n, err)
+			return nil
+		})
+		if le, ok := err.(*codec.LineError); ok {
+			bad(le.Line, "tracker export line %d: %v", le.Line, le.Err)
+		} else if err != nil {
+			bad(1, "tracker export unreadable: %v", err)
 		}
 	}
 	return e, fs

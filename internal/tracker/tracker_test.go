@@ -150,3 +150,25 @@ func TestWorkflow(t *testing.T) {
 		t.Errorf("default workflow: bd-1 %+v, %d findings", iss, len(fs))
 	}
 }
+
+// TestGitHubLinesAndKeptRecords: gh records carry the line they start on,
+// a record that is not an issue is reported at its line while the others
+// still resolve, and a repeated number is reported, not kept twice.
+func TestGitHubLinesAndKeptRecords(t *testing.T) {
+	t.Parallel()
+	data := "[\n  {\"number\": 1, \"title\": \"a\", \"state\": \"OPEN\"},\n  {\"number\": \"two\"},\n  {\"number\": 3, \"title\": \"c\", \"state\": \"CLOSED\"},\n  {\"number\": 1, \"title\": \"again\", \"state\": \"OPEN\"}\n]\n"
+	e, fs := Parse("gh.json", "github", []byte(data), nil)
+	if i, ok := e.Lookup("#3"); !ok || i.Line != 4 || !i.Closed() {
+		t.Errorf("#3 = %+v, %v; want closed, on line 4", i, ok)
+	}
+	if i, ok := e.Lookup("#1"); !ok || i.Line != 2 || i.Title != "a" {
+		t.Errorf("#1 = %+v, %v; want the first, on line 2", i, ok)
+	}
+	var lines []int
+	for _, f := range fs {
+		lines = append(lines, f.Pos.Line)
+	}
+	if len(fs) != 2 || lines[0] != 3 || lines[1] != 5 {
+		t.Errorf("findings at lines %v, want 3 (not a record) and 5 (repeated): %v", lines, fs)
+	}
+}

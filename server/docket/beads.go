@@ -6,37 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
-)
 
-// beadsKeys is the order bd writes an issue's keys in: the field order of
-// beads' internal/types.Issue from December 2025 (when it wrote "wisp")
-// through January 2026 and in its current source, merged (each version
-// writes a subsequence of it; every issues.jsonl beads committed from
-// December 2025 to its last in January 2026 is in this order), then the
-// counts and parent that bd export appends after the embedded Issue
-// (types.IssueWithCounts). "_type" leads, as bd export writes it. Keys
-// outside the list follow, sorted (D59).
-var beadsKeys = []string{
-	"_type", "id", "title", "description", "design", "acceptance_criteria", "notes", "spec_id",
-	"status", "priority", "issue_type", "assignee", "owner", "estimated_minutes",
-	"created_at", "created_by", "updated_at", "started_at", "closed_at", "close_reason", "closed_by_session",
-	"due_at", "defer_until", "external_ref", "source_system", "metadata",
-	"compaction_level", "compacted_at", "compacted_at_commit", "original_size",
-	"labels", "dependencies", "comments",
-	"deleted_at", "deleted_by", "delete_reason", "original_type",
-	"sender", "wisp", "ephemeral", "no_history", "wisp_type", "pinned", "is_template", "bonded_from",
-	"creator", "validations", "quality_score", "crystallizes",
-	"await_type", "await_id", "timeout", "waiters", "holder",
-	"source_formula", "source_location", "hook_bead", "role_bead", "agent_state", "last_activity",
-	"role_type", "rig", "mol_type", "work_type", "event_kind", "actor", "target", "payload",
-	"dependency_count", "dependent_count", "comment_count", "parent",
-}
-
-// beadsDepKeys and beadsCommentKeys are the field orders of beads'
-// types.Dependency and types.Comment.
-var (
-	beadsDepKeys     = []string{"issue_id", "depends_on_id", "type", "created_at", "created_by", "metadata", "thread_id"}
-	beadsCommentKeys = []string{"id", "issue_id", "author", "text", "created_at"}
+	"github.com/claimslint/claimslint/server/codec"
 )
 
 // ExportBeads writes issues as beads' issues.jsonl, the inverse of the
@@ -109,7 +80,7 @@ func ExportBeads(issues []Issue) []byte {
 				if n > 0 {
 					b.WriteByte(',')
 				}
-				writeOrdered(&b, d.m, beadsDepKeys)
+				writeOrdered(&b, d.m, codec.BeadsDepKeys)
 			}
 			b.WriteByte(']')
 			m["dependencies"] = b.Bytes()
@@ -125,7 +96,7 @@ func ExportBeads(issues []Issue) []byte {
 				for key, v := range c.Extra.Map() {
 					cm[key] = v
 				}
-				writeOrdered(&b, cm, beadsCommentKeys)
+				writeOrdered(&b, cm, codec.BeadsCommentKeys)
 			}
 			b.WriteByte(']')
 			m["comments"] = b.Bytes()
@@ -135,7 +106,7 @@ func ExportBeads(issues []Issue) []byte {
 		for key, v := range i.Extra.Map() {
 			m[key] = v
 		}
-		writeOrdered(&out, m, beadsKeys)
+		writeOrdered(&out, m, codec.BeadsKeys)
 		out.WriteByte('\n')
 	}
 	return out.Bytes()

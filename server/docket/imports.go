@@ -3,6 +3,7 @@ package docket
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -12,13 +13,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/claimslint/claimslint/server/codec"
 )
 
 // Import formats.
 const (
-	FormatDocket = "docket"
-	FormatBeads  = "beads"
-	FormatGitHub = "github"
+	FormatDocket = codec.Docket
+	FormatBeads  = codec.Beads
+	FormatGitHub = codec.GitHub
 )
 
 // MaxProblems caps how many problems (and how many warnings) an import
@@ -173,30 +176,8 @@ func (d *decoder) foreign(field, value string, known bool) {
 	d.set.Foreign[field][value]++
 }
 
-// DetectFormat names the format of an import file: a JSON array is gh's;
-// a line holding docket's schema key is docket's; any other object per
-// line is beads'. ok is false when the file holds no JSON object at all.
-func DetectFormat(data []byte) (format string, ok bool) {
-	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	if len(t) == 0 {
-		return FormatDocket, true // an empty file imports nothing in any format
-	}
-	if t[0] == '[' {
-		return FormatGitHub, true
-	}
-	if t[0] != '{' {
-		return "", false
-	}
-	line, _, _ := bytes.Cut(t, []byte("\n"))
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(line, &probe) != nil {
-		return "", false
-	}
-	if _, ok := probe["schema"]; ok {
-		return FormatDocket, true
-	}
-	return FormatBeads, true
-}
+// DetectFormat names the format of an import file (codec.Detect).
+func DetectFormat(data []byte) (format string, ok bool) { return codec.Detect(data) }
 
 // DecodeImport reads an import file in one of the formats ("" detects it).
 // Every record is converted and validated before anything is returned, and
@@ -692,48 +673,26 @@ func (d *decoder) beads(data []byte) {
 // re-import updates the same records. state OPEN and CLOSED become open and
 // closed; every field docket has no key for is kept in extra.
 func (d *decoder) github(data []byte, prefix string) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// lineAt is the line of the first byte of the next value at or after
-	// off (InputOffset points before the separating comma and spaces).
-	lineAt := func(off int64) int {
-		for off < int64(len(data)) && bytes.IndexByte([]byte(", \t\r\n"), data[off]) >= 0 {
-			off++
-		}
-		return 1 + bytes.Count(data[:off], []byte("\n"))
-	}
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('[') {
-		d.bad(1, "", "not the JSON array that gh issue list --json prints")
-		return
-	}
-	for dec.More() {
-		n := lineAt(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			d.bad(n, "", "not a gh issue record: %v", err)
-			return
-		}
+	err := codec.GitHubElements(data, func(n int, raw json.RawMessage) error {
 		f, ok := d.object(n, raw, "")
 		if !ok {
-			continue
+			return nil
 		}
 		var num int64
 		f.take("number", &num)
 		if num <= 0 {
 			d.bad(n, "number", "want a positive issue number")
-			continue
+			return nil
 		}
 		i := Issue{ID: prefix + "-" + strconv.FormatInt(num, 10), Status: StatusOpen, Type: TypeTask, Priority: DefaultPriority, Version: 1, Schema: Schema}
 		i.Title = f.title("title")
 		f.take("body", &i.Description)
 		var state string
 		f.take("state", &state)
-		switch strings.ToUpper(state) {
-		case "OPEN", "":
-		case "CLOSED":
-			i.Status = StatusClosed
-		default:
+		if st, known := codec.GitHubStatus(state); !known {
 			d.bad(n, "state", "%q: gh writes OPEN or CLOSED", state)
+		} else {
+			i.Status = Status(st)
 		}
 		if raw, ok := f.m["labels"]; ok {
 			var ls []struct {
@@ -809,9 +768,14 @@ func (d *decoder) github(data []byte, prefix string) {
 		}
 		i.Extra = f.rest()
 		d.add(n, i)
-	}
-	if _, err := dec.Token(); err != nil {
-		d.bad(lineAt(dec.InputOffset()), "", "unterminated array: %v", err)
+		return nil
+	})
+	var le *codec.LineError
+	switch {
+	case errors.Is(err, codec.ErrNotGitHubArray):
+		d.bad(1, "", "%v", err)
+	case errors.As(err, &le):
+		d.bad(le.Line, "", "%v", le.Err)
 	}
 }
 

@@ -1,8 +1,3 @@
-// Package server holds docket's domain: the issue record, its canonical JSONL
-// encoding, id allocation, three-way merge of exports, and the Store
-// interface that the SQLite index (server/sqlite) implements. Nothing here
-// knows about SQL or about a command line, so the MCP server and the CLI
-// share one set of rules.
 package docket
 
 import (

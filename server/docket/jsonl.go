@@ -1,7 +1,6 @@
 package docket
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,11 +10,13 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/claimslint/claimslint/server/codec"
 )
 
-// MaxLine is the longest export line docket reads (16 MiB). A longer line
-// is reported, not truncated.
-const MaxLine = 16 << 20
+// MaxLine is the longest export line docket reads (codec.MaxLine, 16
+// MiB). A longer line is reported, not truncated.
+const MaxLine = codec.MaxLine
 
 // MarshalLine returns the canonical one-line encoding of a normalized issue,
 // without the trailing newline. HTML escaping is off so that a title with
@@ -162,55 +163,12 @@ func trailing(dec *json.Decoder) bool {
 	return dec.Decode(&extra) != io.EOF
 }
 
-// eachLine calls fn with each non-blank line and its 1-based number.
+// eachLine calls fn with each non-blank line and its 1-based number
+// (codec.Lines), a line codec cannot read reported as a *LineError.
 func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	n := 0
-	for {
-		line, err := readLine(br)
-		if len(line) > 0 || err == nil {
-			n++
-			if t := bytes.TrimSpace(line); len(t) > 0 {
-				if len(t) > MaxLine {
-					return &LineError{"", n, fmt.Errorf("line is %d bytes, over the %d limit", len(t), MaxLine)}
-				}
-				if ferr := fn(n, t); ferr != nil {
-					return ferr
-				}
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	err := codec.Lines(r, fn)
+	if ce, ok := err.(*codec.LineError); ok {
+		return &LineError{"", ce.Line, ce.Err}
 	}
-}
-
-// readLine reads up to and without the next '\n', stopping early (and
-// reporting the overlength through the caller) past MaxLine+1 bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if err == bufio.ErrBufferFull {
-			if len(buf) > MaxLine+1 {
-				// Drain the rest of the line so the count stays right.
-				for err == bufio.ErrBufferFull {
-					_, err = br.ReadSlice('\n')
-				}
-				if err != nil && err != io.EOF {
-					return buf, err
-				}
-				return buf, nil
-			}
-			continue
-		}
-		if err == nil {
-			return buf[:len(buf)-1], nil
-		}
-		return buf, err
-	}
+	return err
 }

@@ -1,9 +1,3 @@
-// Package docket is docket's domain service: the record rules (validation,
-// id allocation, status transitions, dependency cycles) and the export
-// protocol (the canonical JSONL file is the truth, the index a cache),
-// over the narrow Index interface. server/sqlite keeps only SQL; memindex
-// serves tests; the CLI and the MCP tools call this package, so both share
-// one validation.
 package docket
 
 import (

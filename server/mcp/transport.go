@@ -1,14 +1,3 @@
-// Package mcp is docket's MCP server: the tracker and the register as tools
-// over JSON-RPC 2.0, newline-delimited on stdio. The MCP semantics (tools,
-// schemas, version negotiation) come from the go-sdk, the only package that
-// imports it; the stdio transport is our own, because a server must answer
-// every frame it owes an answer exactly once, and the SDK's stock transport
-// ends the session on a malformed frame and loses the requests in flight.
-//
-// Every line is screened (server/mcp/frame) before the SDK sees it. A frame
-// the screen answers is never delivered. A request is delivered under an
-// internal integer id, and its reply is written with the id bytes exactly as
-// the client sent them, so ids of any size or spelling come back intact.
 package mcp
 
 import (
