@@ -462,3 +462,14 @@ func addSupersededBy(src []byte, id string) ([]byte, error) {
 	}
 	return []byte("---\n" + fm + s[4+end+1:]), nil
 }
+
+// WritesWorkflow reports whether the plan creates or changes a workflow
+// file (init's doc-lint.yml), whose pin the user should hear about.
+func (p *Plan) WritesWorkflow() bool {
+	for _, ch := range p.Changes {
+		if strings.HasPrefix(ch.Path, ".github/workflows/") {
+			return true
+		}
+	}
+	return false
+}

@@ -2,7 +2,15 @@
 // was built from, for `claimslint version` and `docket version`.
 package buildinfo
 
-import "runtime/debug"
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
 
 // Version returns the main module's version as go install recorded it
 // ("(devel)" for a local build) and the first 12 characters of the VCS
@@ -24,18 +32,69 @@ func Version() string {
 	return v
 }
 
-// Revision returns the full VCS revision the binary was built from, or ""
-// when the build stamped none (go run, tests): init pins the workflow it
-// writes to it.
-func Revision() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			return s.Value
+// Commit returns the commit the binary was built from and where that was
+// read: from the build's VCS stamp (go build, go install in a clone), or,
+// when the build stamped none (go run, -buildvcs=false), from the git
+// repository this package's source file was compiled in, as long as the
+// path was not trimmed (-trimpath) and the binary is not a test binary.
+// modified says the tree had changes
+// that commit does not hold. commit is "" when neither is known.
+func Commit() (commit string, modified bool, from string) {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if commit != "" {
+			return commit, modified, "the build"
 		}
 	}
-	return ""
+	// A test binary reports no commit, so what tests print does not
+	// depend on the state of the clone they run in.
+	if testing.Testing() {
+		return "", false, ""
+	}
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return "", false, ""
+	}
+	dir := filepath.Dir(file)
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false, ""
+	}
+	commit = strings.TrimSpace(string(out))
+	// Changes to the module's tracked files make the binary something the
+	// commit does not hold (untracked files do not: go build ignores them
+	// unless they are Go files, and git status -uno leaves them out).
+	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "-uno").Output()
+	modified = err != nil || len(bytes.TrimSpace(st)) > 0
+	top, _ := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	return commit, modified, "the source tree " + strings.TrimSpace(string(top))
+}
+
+// Describe is the line `claimslint version` and `docket version` print
+// after the program's name: the module version, the commit and where it
+// was read, or what to do when no commit is known.
+func Describe() string {
+	v := "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		if v == "" {
+			v = "(devel)"
+		}
+	}
+	commit, modified, from := Commit()
+	if commit == "" {
+		return v + ", commit unknown (built with -buildvcs=false or -trimpath outside a git clone): build from a clone at a commit you pin, and give init --ref that commit"
+	}
+	s := v + " commit " + commit + " (read from " + from
+	if modified {
+		s += "; the tree had uncommitted changes, so the binary is not exactly that commit"
+	}
+	return s + ")"
 }

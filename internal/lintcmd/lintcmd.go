@@ -215,7 +215,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:  "version",
 				Usage: "print the module version and commit",
 				Action: func(c *cli.Context) error {
-					fmt.Fprintln(stdout, "claimslint", Version())
+					fmt.Fprintln(stdout, "claimslint", buildinfo.Describe())
 					return nil
 				},
 			},
@@ -631,8 +631,16 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
 	o := author.InitOptions{Dir: dirOf(c), Prefix: c.String("prefix"), Adopt: c.Bool("adopt") || c.String("adopt-dir") != "", AdoptDir: c.String("adopt-dir"), Source: c.String("source"), Ref: c.String("ref")}
+	var pinNote string
 	if o.Ref == "" {
-		o.Ref = buildinfo.Revision()
+		commit, modified, from := buildinfo.Commit()
+		o.Ref = commit
+		switch {
+		case commit == "":
+			pinNote = "the workflow builds claimslint at main, which is not pinned: no commit is known for this binary; give --ref the commit you reviewed"
+		case modified:
+			pinNote = fmt.Sprintf("the workflow pins commit %s, read from %s, which had uncommitted changes: CI will build that commit, not this binary; commit them or give --ref", commit, from)
+		}
 	}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
@@ -647,6 +655,9 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	}
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
+	}
+	if pinNote != "" && plan.WritesWorkflow() {
+		fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", pinNote)
 	}
 	for _, a := range plan.Adopted {
 		fmt.Fprintf(stdout, "adopted %s\n", a)

@@ -381,3 +381,7 @@ func needArgs(args []string, n int, usage string) error {
 	}
 	return nil
 }
+
+// describeBuild is what docket version prints after the name: the module
+// version and the commit, and where the commit was read.
+func describeBuild() string { return buildinfo.Describe() }

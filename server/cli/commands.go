@@ -151,7 +151,7 @@ func commands() map[string]command {
 				if err := needArgs(args, 0, "version"); err != nil {
 					return err
 				}
-				_, err := fmt.Fprintln(r.env.Stdout, "docket", BuildVersion())
+				_, err := fmt.Fprintln(r.env.Stdout, "docket", describeBuild())
 				return err
 			},
 		},
