@@ -151,61 +151,6 @@ func (c *claim) prepareRow() bool {
 	return c.kind.Prepare(c)
 }
 
-// claimTableRun (CL006) reports the rows that cannot be evaluated.
-func claimTableRun(p *Pass) error {
-	for _, f := range p.res.prepare().bad {
-		p.Report(f)
-	}
-	return nil
-}
-
-// claimRun (CL007) evaluates every claim of every decision whose status is
-// evaluated. Files are read once each, in parallel, and every claim that
-// touches a file is matched in that one pass.
-func claimRun(p *Pass) error {
-	noClaimsRule(p)
-	r := p.res
-	only := p.Opts.Decision
-	var live []*claim
-	for _, c := range r.prepare().all {
-		d := c.d
-		if only != "" && d.FileID != only {
-			continue
-		}
-		retired := d.Status != "accepted" && d.Status != "proposed"
-		state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.c.ID, Kind: c.c.Kind, Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: []string{}}
-		switch {
-		case retired:
-			state.State = StateRetired
-			r.Claims = append(r.Claims, state)
-			continue
-		case c.kind == nil:
-			state.State = StateFailed
-			if d.Status == "proposed" {
-				state.State = StatePending
-			}
-			state.Message = "claim row is malformed (CL006)"
-			r.Claims = append(r.Claims, state)
-			continue
-		}
-		live = append(live, c)
-	}
-	if r.stopped() {
-		return stoppedErr(r.ctx.Err()) // prepare may have skipped rows
-	}
-	if err := r.scan(live); err != nil {
-		return err
-	}
-	for _, c := range live {
-		st := c.conclude()
-		r.Claims = append(r.Claims, st)
-		for _, f := range c.fails {
-			p.Report(f)
-		}
-	}
-	return nil
-}
-
 // conclude lets the claim's kind evaluate it and returns its state.
 func (c *claim) conclude() ClaimState {
 	c.fails, c.where = nil, nil
@@ -226,8 +171,8 @@ func (c *claim) conclude() ClaimState {
 }
 
 // scan reads every file some present or anchored claim touches, once, on
-// all cores.
-func (r *Result) scan(all []*claim) error {
+// all cores; addNote records each file skipped.
+func (r *Result) scan(all []*claim, addNote func(string)) error {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
@@ -315,7 +260,7 @@ func (r *Result) scan(all []*claim) error {
 					mm, idx = g.mm, g.idx
 				}
 				if note := scanFile(read, f, g.ccs, mm, idx, sc); note != "" {
-					r.note(note)
+					addNote(note)
 				}
 			}
 		}()
