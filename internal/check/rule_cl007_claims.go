@@ -39,9 +39,7 @@ func claimRun(p *Pass) error {
 			p.Report(f)
 		}
 	}
-	for _, st := range states {
-		p.addClaim(st)
-	}
+	p.addClaims(states)
 	p.SetResult(states)
 	return nil
 }
@@ -51,6 +49,7 @@ func claimRun(p *Pass) error {
 // (retired, or malformed) and the live claims to scan.
 func claimsInScope(p *Pass, all []*claim) (states claimStates, live []*claim) {
 	only := p.Opts.Decision
+	states = make(claimStates, 0, len(all))
 	for _, c := range all {
 		d := c.d
 		if only != "" && d.FileID != only {

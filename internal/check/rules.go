@@ -91,10 +91,10 @@ func (p *Pass) note(s string) {
 	}
 }
 
-// addClaim records the state of one claim in the run's result.
-func (p *Pass) addClaim(st ClaimState) {
+// addClaims records claim states in the run's result.
+func (p *Pass) addClaims(sts []ClaimState) {
 	if !p.quiet {
-		p.res.Claims = append(p.res.Claims, st)
+		p.res.Claims = append(p.res.Claims, sts...)
 	}
 }
 
