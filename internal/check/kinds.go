@@ -71,19 +71,6 @@ func registerKind(rank int, k Kind) {
 	claimRule.Doc, claimTableRule.Doc = claimsDoc(), claimTablesDoc()
 }
 
-// unregisterKind removes the kind named name (tests register examples).
-func unregisterKind(name string) {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	for i, e := range kinds {
-		if e.kind.Name() == name {
-			kinds = append(kinds[:i:i], kinds[i+1:]...)
-			break
-		}
-	}
-	claimRule.Doc, claimTableRule.Doc = claimsDoc(), claimTablesDoc()
-}
-
 // kindOf returns the registered kind named name, or nil.
 func kindOf(name string) Kind {
 	kindsMu.RLock()
