@@ -59,14 +59,15 @@ type ClaimState struct {
 type Result struct {
 	*snapshot.Snapshot
 	Findings []diag.Finding
-	Claims   []ClaimState
-	// Proofs are prove's outcomes, one per claim it mutated.
+	// Claims are the states of the claims CL007 evaluated, when it was
+	// among the rules asked for.
+	Claims []ClaimState
+	// Proofs are prove's outcomes (CL009), one per claim it mutated.
 	Proofs []Proof
 	// Notes are things the user should know that are not findings, such as
 	// files skipped because they are binary.
 	Notes []string
 
-	opts     Options
 	ctx      context.Context // cancelled: the run stops between files and claims
 	scanned  atomic.Int64    // files the scan has read
 	prepared *prepared       // the claims, validated once per run (prepare)
@@ -125,7 +126,7 @@ func RunRulesContext(ctx context.Context, snap *snapshot.Snapshot, opts Options,
 	for _, rule := range rules {
 		asked[rule] = true
 	}
-	res := &Result{Snapshot: snap, opts: opts, budget: opts.Budget, ctx: ctx}
+	res := &Result{Snapshot: snap, budget: opts.Budget, ctx: ctx}
 	if res.budget <= 0 {
 		res.budget = DefaultBudget
 	}

@@ -14,8 +14,9 @@ import (
 // registry (claimsDoc).
 var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, ResultType: reflect.TypeOf(claimStates(nil)), Doc: ""}
 
-// claimStates is CL007's result: the state of each claim it evaluated, in
-// the order of the decisions and their rows. CL009 proves the claims that
+// claimStates is CL007's result: the state of each claim in its scope,
+// those it does not evaluate (retired, malformed) first, each part in the
+// order of the decisions and their rows. CL009 proves the claims that
 // hold; CL011 asks which lines they rest on.
 type claimStates []ClaimState
 

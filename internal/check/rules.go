@@ -38,6 +38,7 @@ type Rule struct {
 	Run func(pass *Pass) error
 }
 
+// String names the rule: its id, or the name of a rule without one.
 func (r *Rule) String() string {
 	if r.ID != "" {
 		return r.ID
