@@ -333,14 +333,16 @@ func (r *Result) budgetErr() error {
 }
 
 // scratch is one scan worker's reusable storage: the regions of the file
-// at hand, its masked text and its line index, so a file costs no
-// allocation beyond its bytes.
+// at hand, its masked text, its line index and which claims it can match,
+// so a file costs no allocation beyond its bytes.
 type scratch struct {
 	src     []byte // the file read (Repo.ReadFileInto)
 	regions codeline.Regions
 	mask    []byte
 	line    []byte
 	starts  []int
+	cand    []bool // fileScan.cand
+	first   []int  // fileScan.first
 }
 
 // lineIndex gives line bounds and numbers of src by byte offset. Lines are
@@ -481,8 +483,10 @@ func (f *fileScan) candidates(ccs []*claim, mm *multiMatcher, litIdx []int) bool
 	if mm != nil {
 		f.found, f.litIdx = mm.match(f.src), litIdx
 	}
-	f.cand = make([]bool, len(ccs))
-	f.first = make([]int, len(ccs))
+	sc := f.sc // the worker's storage, reused from file to file
+	sc.cand = append(sc.cand[:0], make([]bool, len(ccs))...)
+	sc.first = append(sc.first[:0], make([]int, len(ccs))...)
+	f.cand, f.first = sc.cand, sc.first
 	anyCand := false
 	for k, cc := range ccs {
 		if f.candidate(k, cc.lines) {
