@@ -151,61 +151,6 @@ func (c *claim) prepareRow() bool {
 	return c.kind.Prepare(c)
 }
 
-// claimTableRun (CL006) reports the rows that cannot be evaluated.
-func claimTableRun(p *Pass) error {
-	for _, f := range p.res.prepare().bad {
-		p.Report(f)
-	}
-	return nil
-}
-
-// claimRun (CL007) evaluates every claim of every decision whose status is
-// evaluated. Files are read once each, in parallel, and every claim that
-// touches a file is matched in that one pass.
-func claimRun(p *Pass) error {
-	noClaimsRule(p)
-	r := p.res
-	only := p.Opts.Decision
-	var live []*claim
-	for _, c := range r.prepare().all {
-		d := c.d
-		if only != "" && d.FileID != only {
-			continue
-		}
-		retired := d.Status != "accepted" && d.Status != "proposed"
-		state := ClaimState{Decision: d.FileID, Status: d.Status, Claim: c.c.ID, Kind: c.c.Kind, Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: []string{}}
-		switch {
-		case retired:
-			state.State = StateRetired
-			r.Claims = append(r.Claims, state)
-			continue
-		case c.kind == nil:
-			state.State = StateFailed
-			if d.Status == "proposed" {
-				state.State = StatePending
-			}
-			state.Message = "claim row is malformed (CL006)"
-			r.Claims = append(r.Claims, state)
-			continue
-		}
-		live = append(live, c)
-	}
-	if r.stopped() {
-		return stoppedErr(r.ctx.Err()) // prepare may have skipped rows
-	}
-	if err := r.scan(live); err != nil {
-		return err
-	}
-	for _, c := range live {
-		st := c.conclude()
-		r.Claims = append(r.Claims, st)
-		for _, f := range c.fails {
-			p.Report(f)
-		}
-	}
-	return nil
-}
-
 // conclude lets the claim's kind evaluate it and returns its state.
 func (c *claim) conclude() ClaimState {
 	c.fails, c.where = nil, nil
@@ -226,8 +171,8 @@ func (c *claim) conclude() ClaimState {
 }
 
 // scan reads every file some line-reading claim touches, once, on all
-// cores.
-func (r *Result) scan(all []*claim) error {
+// cores; addNote records each file skipped.
+func (r *Result) scan(all []*claim, addNote func(string)) error {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
@@ -315,7 +260,7 @@ func (r *Result) scan(all []*claim) error {
 					mm, idx = g.mm, g.idx
 				}
 				if note := scanFile(read, f, g.ccs, mm, idx, sc); note != "" {
-					r.note(note)
+					addNote(note)
 				}
 			}
 		}()
@@ -388,14 +333,16 @@ func (r *Result) budgetErr() error {
 }
 
 // scratch is one scan worker's reusable storage: the regions of the file
-// at hand, its masked text and its line index, so a file costs no
-// allocation beyond its bytes.
+// at hand, its masked text, its line index and which claims it can match,
+// so a file costs no allocation beyond its bytes.
 type scratch struct {
 	src     []byte // the file read (Repo.ReadFileInto)
 	regions codeline.Regions
 	mask    []byte
 	line    []byte
 	starts  []int
+	cand    []bool // fileScan.cand
+	first   []int  // fileScan.first
 }
 
 // lineIndex gives line bounds and numbers of src by byte offset. Lines are
@@ -458,9 +405,36 @@ func (l *lineIndex) count(off int) int {
 	return sort.SearchInts(l.sc.starts, off)
 }
 
-// scanFile matches every claim in ccs against one file. It returns a note
-// when the file is skipped. sc may be nil.
+// scanFile matches every claim in ccs against one file, in four steps:
+// read it (readCode), keep the claims it can match (candidates: a claim
+// whose literal it lacks cannot), classify its lines as code, comment and
+// string (codeline.Scan), and match each candidate claim (match). It
+// returns a note when the file is skipped. sc may be nil.
 func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
+	src, note := readCode(read, rel, ccs)
+	if note != "" {
+		return note
+	}
+	if sc == nil {
+		sc = &scratch{}
+	}
+	f := &fileScan{rel: rel, src: src, test: isTestFile(rel), sc: sc, ln: lineIndex{src: src, sc: sc}}
+	if !f.candidates(ccs, mm, litIdx) {
+		return "" // a file no claim can match is not lexed
+	}
+	codeline.Scan(rel, src, &sc.regions)
+	for k, cc := range ccs {
+		if f.cand[k] {
+			f.match(k, cc)
+		}
+	}
+	return ""
+}
+
+// readCode reads one file for the claims ccs, or says why it is skipped:
+// it cannot be read (each claim records it), it is binary, or it is not
+// UTF-8.
+func readCode(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim) ([]byte, string) {
 	src, err := read(rel, MaxFileSize)
 	if err != nil {
 		for _, cc := range ccs {
@@ -468,185 +442,238 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 			cc.skipped = append(cc.skipped, rel)
 			cc.mu.Unlock()
 		}
-		return fmt.Sprintf("skipped %s: %v", rel, describeSkip(err))
+		return nil, fmt.Sprintf("skipped %s: %v", rel, describeSkip(err))
 	}
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return fmt.Sprintf("skipped %s: binary file", rel)
+		return nil, fmt.Sprintf("skipped %s: binary file", rel)
 	}
 	if !utf8.Valid(src) {
-		return fmt.Sprintf("skipped %s: not valid UTF-8", rel)
+		return nil, fmt.Sprintf("skipped %s: not valid UTF-8", rel)
 	}
-	if sc == nil {
-		sc = &scratch{}
-	}
-	test := isTestFile(rel)
-	// Which claims can match at all: a claim whose required literal is not
-	// in the file cannot, and a file no claim can match is not lexed.
-	var found [][]int32
-	if mm != nil {
-		found = mm.match(src)
-	}
-	cand := make([]bool, len(ccs))
+	return src, ""
+}
+
+// fileScan is one file being matched against its claims.
+type fileScan struct {
+	rel  string
+	src  []byte
+	test bool // the file is test code
+	sc   *scratch
+	ln   lineIndex
+	// found holds, per literal of the multi-literal pass, its first
+	// offsets (nil when the pass did not run); litIdx maps a claim to its
+	// literal.
+	found  [][]int32
+	litIdx []int
+	cand   []bool // per claim: the file can match it
 	// first[k] is where claim k's literal first occurs when no
 	// multi-literal pass ran: the search for candidate lines starts there.
-	first := make([]int, len(ccs))
+	first []int
+	// masked is the whole file with comments and strings blanked, once a
+	// claim without a literal needed it (whole).
+	masked    []byte
+	units     []register.Unit // the prose units, once a prose claim read them
+	unitsRead bool
+}
+
+// candidates marks the claims the file can match, and reports whether
+// there is one. A claim whose required literal is not in the file cannot
+// match it; with many claims (mm), one multi-literal pass decides.
+func (f *fileScan) candidates(ccs []*claim, mm *multiMatcher, litIdx []int) bool {
+	if mm != nil {
+		f.found, f.litIdx = mm.match(f.src), litIdx
+	}
+	sc := f.sc // the worker's storage, reused from file to file
+	sc.cand = append(sc.cand[:0], make([]bool, len(ccs))...)
+	sc.first = append(sc.first[:0], make([]int, len(ccs))...)
+	f.cand, f.first = sc.cand, sc.first
 	anyCand := false
 	for k, cc := range ccs {
-		spec := cc.lines
-		if test && !spec.tests && spec.skipTests {
+		if f.candidate(k, cc.lines) {
+			f.cand[k], anyCand = true, true
+		}
+	}
+	return anyCand
+}
+
+// candidate reports whether the file can match claim k, whose line spec
+// is spec.
+func (f *fileScan) candidate(k int, spec *lineSpec) bool {
+	if f.test && !spec.tests && spec.skipTests {
+		return false
+	}
+	if len(spec.literal) == 0 || spec.scope == ScopeProse {
+		return true
+	}
+	// Every match contains the literal, so only the lines that contain it
+	// can match: the regexp runs on those lines alone, never on the whole
+	// file.
+	if f.found != nil {
+		return f.found[f.litIdx[k]] != nil
+	}
+	f.first[k] = bytes.Index(f.src, spec.literal)
+	return f.first[k] >= 0
+}
+
+// match matches claim k against the file, holding the claim's lock: its
+// prose units for a prose claim; else the lines holding its literal, or,
+// for a claim without one whose pattern the file matches, every line.
+func (f *fileScan) match(k int, cc *claim) {
+	spec := cc.lines
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	switch {
+	case spec.scope == ScopeProse:
+		f.matchProse(cc)
+	case len(spec.literal) > 0:
+		f.matchLiteralLines(k, cc)
+	case spec.filterRE().Match(f.whole()) || spec.filterRE().Match(f.src):
+		f.matchEveryLine(cc)
+	}
+}
+
+// whole returns the file as code lines read it, masked once: a claim
+// without a literal reads every line. Otherwise only candidate lines are
+// masked, each alone.
+func (f *fileScan) whole() []byte {
+	if f.masked == nil {
+		f.masked = f.src
+		if len(f.sc.regions.Spans) > 0 {
+			f.sc.mask = f.sc.regions.MaskTo(f.sc.mask, f.src)
+			f.masked = f.sc.mask
+		}
+	}
+	return f.masked
+}
+
+// matchProse matches a prose claim against each prose unit of the file.
+func (f *fileScan) matchProse(cc *claim) {
+	rel, src, spec := f.rel, f.src, cc.lines
+	if !f.unitsRead {
+		f.units, f.unitsRead = register.ProseUnits(rel, src), true
+	}
+	for _, u := range f.units {
+		if spec.skip.Covers(rel, u.Start, u.End) {
+			continue // a claim table's pattern cell is not prose
+		}
+		if spec.findString(u.Text) == nil {
 			continue
 		}
-		if len(spec.literal) > 0 && spec.scope != ScopeProse {
-			// Every match contains the literal, so only the lines that
-			// contain it can match: the regexp runs on those lines alone,
-			// never on the whole file.
-			if found != nil {
-				if found[litIdx[k]] == nil {
-					continue
-				}
-			} else if first[k] = bytes.Index(src, spec.literal); first[k] < 0 {
-				continue
-			}
-		}
-		cand[k], anyCand = true, true
-	}
-	if !anyCand {
-		return ""
-	}
-	codeline.Scan(rel, src, &sc.regions)
-	// Only candidate lines are masked, each alone; the whole file is
-	// masked only for a claim without a literal, which reads every line.
-	var masked []byte
-	whole := func() []byte {
-		if masked == nil {
-			masked = src
-			if len(sc.regions.Spans) > 0 {
-				sc.mask = sc.regions.MaskTo(sc.mask, src)
-				masked = sc.mask
-			}
-		}
-		return masked
-	}
-	ln := &lineIndex{src: src, sc: sc}
-	var units []register.Unit
-	unitsRead := false
-	for k, cc := range ccs {
-		if !cand[k] {
+		lineStart := bytes.LastIndexByte(src[:u.Start], '\n') + 1
+		h := hit{file: rel, line: f.ln.number(lineStart), col: u.Start - lineStart + 1, text: u.Text, last: f.ln.count(u.End)}
+		if (f.test || f.sc.regions.InTest(u.Start)) && !spec.tests {
+			cc.record(&cc.test, h)
 			continue
 		}
-		spec := cc.lines
-		cc.mu.Lock()
-		if spec.scope == ScopeProse {
-			if !unitsRead {
-				units, unitsRead = register.ProseUnits(rel, src), true
-			}
-			for _, u := range units {
-				if spec.skip.Covers(rel, u.Start, u.End) {
-					continue // a claim table's pattern cell is not prose
-				}
-				loc := spec.findString(u.Text)
-				if loc == nil {
-					continue
-				}
-				first := ln.number(bytes.LastIndexByte(src[:u.Start], '\n') + 1)
-				h := hit{file: rel, line: first, col: u.Start - (bytes.LastIndexByte(src[:u.Start], '\n') + 1) + 1, text: u.Text, last: ln.count(u.End)}
-				if (test || sc.regions.InTest(u.Start)) && !spec.tests {
-					cc.record(&cc.test, h)
-					continue
-				}
-				cc.inScope(h)
-			}
-			cc.mu.Unlock()
-			continue
-		}
-		try := func(start, end int) {
-			if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
-				cc.record(&cc.costly, hit{file: rel, line: ln.number(start), col: 1, size: end - start})
-				return
-			}
-			var scoped []byte
-			switch {
-			case spec.scope == ScopeAny:
-				scoped = src[start:end]
-			case spec.scope == ScopeComment:
-				sc.line = commentLine(sc.line, src, &sc.regions, start, end)
-				scoped = sc.line
-			case masked != nil:
-				scoped = masked[start:end]
-			default:
-				sc.line = sc.regions.MaskLine(sc.line, src, start, end)
-				scoped = sc.line
-			}
-			loc := spec.find(scoped)
-			if loc == nil {
-				// A match outside the scope (in a comment for a code
-				// claim, in code for a comment claim) is kept for the
-				// message.
-				if len(cc.comment) < maxHits && spec.match(src[start:end]) {
-					cc.record(&cc.comment, hit{file: rel, line: ln.number(start), col: 1, text: string(src[start:end])})
-				}
-				return
-			}
-			h := hit{file: rel, line: ln.number(start), col: loc[0] + 1, text: string(scoped)}
-			if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
-				cc.record(&cc.test, h)
-				return
-			}
-			cc.inScope(h)
-		}
-		if lit := spec.literal; len(lit) > 0 {
-			// Candidate lines: those holding the literal, each once. The
-			// multi-literal pass already knows the first occurrences.
-			next := 0
-			visit := func(pos int) {
-				if pos < next {
-					return
-				}
-				start, end, nx := ln.bounds(pos)
-				try(start, end)
-				next = nx
-			}
-			var known []int32
-			if found != nil {
-				known = found[litIdx[k]]
-			}
-			for _, e := range known {
-				visit(int(e) + 1 - len(lit))
-			}
-			if found == nil || len(known) == maxKnown {
-				// More occurrences than the pass kept: find the rest.
-				if found == nil {
-					visit(first[k]) // found by the candidate search
-				}
-				for next < len(src) {
-					i := bytes.Index(src[next:], lit)
-					if i < 0 {
-						break
-					}
-					visit(next + i)
-				}
-			}
-		} else if spec.filterRE().Match(whole()) || spec.filterRE().Match(src) {
-			for start := 0; start <= len(src); {
-				end := bytes.IndexByte(src[start:], '\n')
-				next := len(src) + 1
-				if end < 0 {
-					end = len(src)
-				} else {
-					end += start
-					next = end + 1
-				}
-				e := end
-				if e > start && src[e-1] == '\r' {
-					e--
-				}
-				try(start, e)
-				start = next
-			}
-		}
-		cc.mu.Unlock()
+		cc.inScope(h)
 	}
-	return ""
+}
+
+// matchLiteralLines tries the lines holding claim k's literal, each once.
+// The multi-literal pass already knows the first occurrences; past those,
+// or without the pass, the rest are searched from the last one.
+func (f *fileScan) matchLiteralLines(k int, cc *claim) {
+	lit := cc.lines.literal
+	var known []int32
+	if f.found != nil {
+		known = f.found[f.litIdx[k]]
+	}
+	next := 0
+	for _, e := range known {
+		next = f.visit(cc, int(e)+1-len(lit), next)
+	}
+	if f.found == nil || len(known) == maxKnown {
+		// More occurrences than the pass kept: find the rest.
+		if f.found == nil {
+			next = f.visit(cc, f.first[k], next) // found by the candidate search
+		}
+		for next < len(f.src) {
+			i := bytes.Index(f.src[next:], lit)
+			if i < 0 {
+				break
+			}
+			next = f.visit(cc, next+i, next)
+		}
+	}
+}
+
+// visit tries the line holding byte pos, unless a visit before covered it
+// (pos < next), and returns where the line after it starts.
+func (f *fileScan) visit(cc *claim, pos, next int) int {
+	if pos < next {
+		return next
+	}
+	start, end, nx := f.ln.bounds(pos)
+	f.tryLine(cc, start, end)
+	return nx
+}
+
+// matchEveryLine tries every line of the file.
+func (f *fileScan) matchEveryLine(cc *claim) {
+	src := f.src
+	for start := 0; start <= len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		next := len(src) + 1
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+			next = end + 1
+		}
+		e := end
+		if e > start && src[e-1] == '\r' {
+			e--
+		}
+		f.tryLine(cc, start, e)
+		start = next
+	}
+}
+
+// tryLine matches a claim against the line src[start:end] as its scope
+// reads it, and records the hit: in scope, in test code, outside the scope
+// (kept for the message), or on a line too long to run the anchor on.
+func (f *fileScan) tryLine(cc *claim, start, end int) {
+	src, sc, test, spec := f.src, f.sc, f.test, cc.lines
+	if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
+		cc.record(&cc.costly, hit{file: f.rel, line: f.ln.number(start), col: 1, size: end - start})
+		return
+	}
+	scoped := f.scoped(spec.scope, start, end)
+	loc := spec.find(scoped)
+	if loc == nil {
+		// A match outside the scope (in a comment for a code claim, in
+		// code for a comment claim) is kept for the message.
+		if len(cc.comment) < maxHits && spec.match(src[start:end]) {
+			cc.record(&cc.comment, hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end])})
+		}
+		return
+	}
+	h := hit{file: f.rel, line: f.ln.number(start), col: loc[0] + 1, text: string(scoped)}
+	if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
+		cc.record(&cc.test, h)
+		return
+	}
+	cc.inScope(h)
+}
+
+// scoped returns the line src[start:end] as a claim of scope reads it: as
+// written (any), its comment text (comment), or with comments and strings
+// blanked (code).
+func (f *fileScan) scoped(scope string, start, end int) (scoped []byte) {
+	src, sc := f.src, f.sc
+	switch {
+	case scope == ScopeAny:
+		scoped = src[start:end]
+	case scope == ScopeComment:
+		sc.line = commentLine(sc.line, src, &sc.regions, start, end)
+		scoped = sc.line
+	case f.masked != nil:
+		scoped = f.masked[start:end]
+	default:
+		sc.line = sc.regions.MaskLine(sc.line, src, start, end)
+		scoped = sc.line
+	}
+	return scoped
 }
 
 // inScope records a line (or prose unit) of the claim's scope on which

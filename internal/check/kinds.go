@@ -68,20 +68,7 @@ func registerKind(rank int, k Kind) {
 	}
 	kinds = append(kinds, kindEntry{rank, k})
 	sort.SliceStable(kinds, func(i, j int) bool { return kinds[i].rank < kinds[j].rank })
-	claimRule.Doc = claimsDoc()
-}
-
-// unregisterKind removes the kind named name (tests register examples).
-func unregisterKind(name string) {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	for i, e := range kinds {
-		if e.kind.Name() == name {
-			kinds = append(kinds[:i:i], kinds[i+1:]...)
-			break
-		}
-	}
-	claimRule.Doc = claimsDoc()
+	claimRule.Doc, claimTableRule.Doc = claimsDoc(), claimTablesDoc()
 }
 
 // kindOf returns the registered kind named name, or nil.
@@ -108,13 +95,7 @@ func KindNames() []string {
 }
 
 // kindList is "present, anchored, anchored-every, absent, exec or tracker".
-func kindList() string {
-	n := KindNames()
-	if len(n) < 2 {
-		return strings.Join(n, "")
-	}
-	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
-}
+func kindList() string { return orList(KindNames(), "or") }
 
 // ReadsLines reports whether the kind a Kind cell names reads the lines of
 // the files of Path (it takes a scope): `list --lexers` lists the files of
@@ -305,6 +286,14 @@ func (c *claim) fail(pos token.Position, format string, args ...any) *diag.Findi
 	}
 	c.fails = append(c.fails, diag.Finding{Pos: pos, Check: ruleid.Claim, Decision: c.d.FileID, Claim: c.c.ID, Severity: sev, Message: msg})
 	return &c.fails[len(c.fails)-1]
+}
+
+// severityFor gates a claim finding by its decision's status.
+func severityFor(status string) diag.Severity {
+	if status == "accepted" {
+		return diag.SeverityError
+	}
+	return diag.SeverityNote
 }
 
 // hold records a place the claim rests on: path:line, or a path.

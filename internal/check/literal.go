@@ -5,16 +5,6 @@ import (
 	"regexp/syntax"
 )
 
-// requiredLiteral returns a string that every match of pattern must contain,
-// or "" when none can be derived. A claim whose literal is absent from a
-// file cannot match it, so the regular expression runs only on the few files
-// that contain the literal: the cost of a check follows the bytes read, not
-// files times claims.
-func requiredLiteral(pattern string) string {
-	lit, _ := analyse(pattern)
-	return lit
-}
-
 // exactAnchor is an anchor that matches one literal string, with no case
 // folding, optionally only at the start and/or the end of the line: such
 // an anchor needs no regular expression.
@@ -75,9 +65,12 @@ func (e *exactAnchor) find(line []byte) []int {
 	return nil
 }
 
-// analyse returns the literal every match of pattern contains (see
-// requiredLiteral) and the size of its compiled program: the number of
-// states the matcher may track at every byte of a line.
+// analyse returns the literal every match of pattern contains, or "" when
+// none can be derived, and the size of its compiled program: the number
+// of states the matcher may track at every byte of a line. A claim whose
+// literal is absent from a file cannot match it, so the regular
+// expression runs only on the few files that contain the literal: the
+// cost of a check follows the bytes read, not files times claims.
 func analyse(pattern string) (lit string, insts int) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {

@@ -7,10 +7,7 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/codeline"
-
-	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
-	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Proof states.
@@ -58,45 +55,6 @@ func Prove(opts Options) (*Result, []Proof, error) {
 		return nil, nil, err
 	}
 	return r, r.Proofs, nil
-}
-
-// proveRun (CL009) proves the claims that held, after CL007 ran.
-func proveRun(p *Pass) error {
-	if !p.Opts.Prove {
-		return nil
-	}
-	r := p.res
-	ok := map[string]bool{}
-	for _, st := range r.Claims {
-		if st.State == StateOK {
-			ok[st.Decision+"/"+st.Claim] = true
-		}
-	}
-	for _, c := range r.prepare().all {
-		d := c.d
-		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
-			continue
-		}
-		where := c.c.Pos.Filename
-		if len(c.files) > 0 {
-			where = c.files[0]
-		}
-		if r.overBudget(where) {
-			return r.budgetErr()
-		}
-		pr, provable := r.prove(d, c.c)
-		if !provable {
-			continue
-		}
-		r.Proofs = append(r.Proofs, pr)
-		if pr.State == ProofVacuous {
-			p.Report(diag.Finding{
-				Pos: c.c.Pos, Check: ruleid.Vacuous, Decision: d.FileID, Claim: c.c.ID, Severity: diag.SeverityError,
-				Message: fmt.Sprintf("vacuous claim: it stays green when %s (%s still satisfies it); anchor on the one line that does the work", pr.Survivor, pr.Witness),
-			})
-		}
-	}
-	return nil
 }
 
 // evalOne evaluates one claim alone, with an optional overlay file, so the

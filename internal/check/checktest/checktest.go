@@ -14,6 +14,12 @@
 // line ("message (tag)"); every finding must be expected. A table row may
 // carry its expectation in an extra trailing cell: GFM ignores cells past
 // the header's. A related position is expected as "related: message".
+//
+// A finding on a line that cannot carry a comment (the opening --- of a
+// front matter, where findings about a whole file point) is expected from
+// another line of the same file as want@N, N the line's number:
+//
+//	<!-- want@1 "C2 was deleted" -->
 package checktest
 
 import (
@@ -31,7 +37,7 @@ import (
 )
 
 var (
-	wantRE  = regexp.MustCompile("\\bwant((?:\\s+(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`))+)")
+	wantRE  = regexp.MustCompile("\\bwant(?:@([1-9][0-9]*))?((?:\\s+(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`))+)")
 	quoteRE = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
 )
 
@@ -46,11 +52,14 @@ type expectation struct {
 	met bool
 }
 
-// Expectations reads every want expectation under dir, keyed by
-// repository-relative file and line.
+// Expectations reads every want expectation under dir (but not in .git),
+// keyed by repository-relative file and line.
 func Expectations(dir string) (map[key][]*expectation, error) {
 	out := map[key][]*expectation{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir // a fixture copied into a git repository
+		}
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -65,7 +74,11 @@ func Expectations(dir string) (map[key][]*expectation, error) {
 			if m == nil {
 				continue
 			}
-			for _, q := range quoteRE.FindAllString(m[1], -1) {
+			line := i + 1
+			if m[1] != "" {
+				line, _ = strconv.Atoi(m[1])
+			}
+			for _, q := range quoteRE.FindAllString(m[2], -1) {
 				s, err := strconv.Unquote(q)
 				if err != nil {
 					return fmt.Errorf("%s:%d: bad want %s: %v", rel, i+1, q, err)
@@ -74,7 +87,7 @@ func Expectations(dir string) (map[key][]*expectation, error) {
 				if err != nil {
 					return fmt.Errorf("%s:%d: want %s does not compile: %v", rel, i+1, q, err)
 				}
-				k := key{rel, i + 1}
+				k := key{rel, line}
 				out[k] = append(out[k], &expectation{re: re, src: s})
 			}
 		}

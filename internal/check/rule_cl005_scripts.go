@@ -1,0 +1,111 @@
+package check
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/snapshot"
+)
+
+// scriptRule is CL005.
+var scriptRule = &Rule{ID: ruleid.Scripts, Name: "scripts", Run: scriptRun, Doc: `Check scripts are executable in the git index and run by a workflow.
+
+Every file matched by scripts: (default checks/**) must be mode 100755 in the
+git index and executable on disk (a script that passes "sh script" locally but
+is 100644 in the index dies in CI as a bare path), and at least one workflow
+file matched by workflows: must name it outside a comment. Every script path
+under the scripts directory that a workflow names must exist.
+
+Fix: git update-index --chmod=+x PATH (and chmod +x PATH); add a workflow step
+that runs the script, or remove the stale step.`}
+
+// execProblem says why rel is not an executable script, or "".
+func execProblem(s *snapshot.Snapshot, rel string) string {
+	if s.Repo.Git {
+		switch mode := s.Repo.IndexMode(rel); mode {
+		case "100755":
+		case "":
+			return fmt.Sprintf("%s is not in the git index: git add --chmod=+x %s", rel, rel)
+		default:
+			return fmt.Sprintf("%s is mode %s in the git index, not 100755: git update-index --chmod=+x %s", rel, mode, rel)
+		}
+	}
+	if !s.Repo.Executable(rel) {
+		return fmt.Sprintf("%s is not executable on disk: chmod +x %s", rel, rel)
+	}
+	return ""
+}
+
+// scriptRun (CL005): check scripts are executable and run by a workflow.
+func scriptRun(p *Pass) error {
+	r := p.Snap
+	if r.Config.Scripts == "" {
+		return nil
+	}
+	if msg := snapshot.ValidGlob(r.Config.Scripts); msg != "" {
+		p.Reportf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, "scripts: %s", msg)
+		return nil
+	}
+	scripts := r.Match(r.Config.Scripts)
+	var workflows []string
+	if r.Config.Workflows != "" && snapshot.ValidGlob(r.Config.Workflows) == "" {
+		workflows = r.Match(r.Config.Workflows)
+	}
+	type wf struct {
+		path string
+		raw  []byte
+		code []byte
+	}
+	var wfs []wf
+	for _, w := range workflows {
+		data, err := r.Repo.ReadFile(w, snapshot.MaxMarkdown)
+		if err != nil {
+			p.Reportf(token.Position{Filename: w, Line: 1, Column: 1}, "cannot read workflow: %v", snapshot.Describe(err))
+			continue
+		}
+		wfs = append(wfs, wf{w, data, codeline.Mask(w, data)})
+	}
+	for _, s := range scripts {
+		pos := token.Position{Filename: s, Line: 1, Column: 1}
+		if msg := execProblem(r, s); msg != "" {
+			p.Reportf(pos, "%s", msg)
+		}
+		re := regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?` + regexp.QuoteMeta(s) + `(?:$|[\s"';|&)])`)
+		run := false
+		for _, w := range wfs {
+			if re.Match(w.code) {
+				run = true
+				break
+			}
+		}
+		if !run {
+			p.Reportf(pos, "no workflow step runs %s: add one to a file matching %s", s, r.Config.Workflows)
+		}
+	}
+	// Every script path a workflow names must exist.
+	prefix := snapshot.GlobPrefix(r.Config.Scripts)
+	if prefix == "" {
+		return nil
+	}
+	ref := regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?(` + regexp.QuoteMeta(prefix) + `[^\s"';|&)]+)`)
+	for _, w := range wfs {
+		var ln *register.Lines
+		for _, m := range ref.FindAllSubmatchIndex(w.code, -1) {
+			path := string(w.code[m[2]:m[3]])
+			if !snapshot.GlobMatch(r.Config.Scripts, path) || (r.Repo.Has(path) && r.Repo.Present(path)) || strings.ContainsAny(path, "$*{") {
+				continue
+			}
+			if ln == nil {
+				ln = register.NewLines(w.path, w.raw)
+			}
+			p.Reportf(ln.Pos(m[2]), "workflow runs %s, which does not exist", path)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+package src
+
+var x = 1

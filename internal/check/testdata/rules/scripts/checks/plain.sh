@@ -1,0 +1,1 @@
+# want `checks/plain.sh is mode 100644 in the git index, not 100755: git update-index --chmod=\+x checks/plain.sh`
