@@ -41,6 +41,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/lintcmd"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/server/cli"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/yuin/goldmark"
@@ -393,6 +394,22 @@ func TestConfigurationDefaults(t *testing.T) {
 	} {
 		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: %s is %v on the page, %v in config.Default", page, c.key, c.got, c.want)
+		}
+	}
+}
+
+// TestAdoptionGuideListsEveryRelation: the relation words the adoption
+// guide lists are the ones the adopted-record reader knows.
+func TestAdoptionGuideListsEveryRelation(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide", "adoption.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ToLower(strings.Join(strings.Fields(string(page)), " "))
+	for _, w := range register.RelationWords() {
+		if !strings.Contains(text, "`"+w+"`") {
+			t.Errorf("docs/guide/adoption.md does not list the relation %q", w)
 		}
 	}
 }

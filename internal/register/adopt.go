@@ -85,6 +85,17 @@ var relationVerbs = []struct{ words, verb string }{
 	{"clarifies", RelClarifies},
 }
 
+// RelationWords lists the phrases records may use for a relation, as
+// relationVerbs reads them (the adoption guide lists the same, and a test
+// keeps the two equal).
+func RelationWords() []string {
+	out := make([]string, len(relationVerbs))
+	for i, r := range relationVerbs {
+		out[i] = r.words
+	}
+	return out
+}
+
 // Inverse returns the verb the other record of a relation would write.
 func Inverse(verb string) string {
 	switch verb {
