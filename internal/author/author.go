@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/rogpeppe/go-internal/diff"
@@ -167,6 +168,15 @@ func New(o NewOptions) (*Plan, error) {
 		// (D1..D40 in last year's notes) is history and stays.
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
 		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	}
+	// The lines claims pin to the live range with a placeholder move with
+	// it, so those claims hold after new as the range sites do (D64).
+	bumps, err := check.LiveRangeEdits(res, n, read)
+	if err != nil {
+		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
+	}
+	for rel, b := range bumps {
+		edits[rel] = b
 	}
 	if old != nil {
 		whole := !strings.Contains(o.Supersedes, "(")
