@@ -124,7 +124,6 @@ type ClaimState struct {
 // claim's state keyed "D47/P1".
 type CheckFunc func() (map[string]ClaimState, error)
 
-
 // Compare runs each script as CI does (a bare path, from the repository
 // root) and claimslint check on the same tree, and prints both verdicts
 // row by row. It returns true when they agree on every row.

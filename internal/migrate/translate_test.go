@@ -112,11 +112,11 @@ func TestLinePattern(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		`:[0-9]+: +- run: scripts/checks/d55\.sh`: `^ +- run: scripts/checks/d55\.sh`,
-		`^[^:]+:[0-9]+:[[:space:]]*//`:           `^[[:space:]]*//`,
-		`^[^:]*:[[:digit:]]+:x`:                  `^x`,
-		`:\d+:y`:                                 `^y`,
-		`fn main`:                                "",
-		`^fn main`:                               "",
+		`^[^:]+:[0-9]+:[[:space:]]*//`:            `^[[:space:]]*//`,
+		`^[^:]*:[[:digit:]]+:x`:                   `^x`,
+		`:\d+:y`:                                  `^y`,
+		`fn main`:                                 "",
+		`^fn main`:                                "",
 	} {
 		got, ok := linePattern(in)
 		if (want == "") == ok || ok && got != want {
