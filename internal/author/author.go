@@ -277,7 +277,17 @@ func (p *Plan) Apply(dir string) error {
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 		tmp := name + ".claimslint-new"
-		if err := root.WriteFile(tmp, c.New, 0o644); err != nil {
+		// An edited file keeps its mode: a gate script whose knob line
+		// moves with the live range stays executable (D64).
+		mode := os.FileMode(0o644)
+		if st, err := root.Lstat(name); err == nil && st.Mode().IsRegular() {
+			mode = st.Mode().Perm()
+		}
+		if err := root.WriteFile(tmp, c.New, mode); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := root.Chmod(tmp, mode); err != nil {
+			root.Remove(tmp)
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 		if err := root.Rename(tmp, name); err != nil {

@@ -126,7 +126,7 @@ func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, 
 		if n := tr.MaxN(); n > 0 {
 			for _, pat := range []*string{&c.Anchor, &c.Require} {
 				if live, what := liveRange(*pat, n); what != "" {
-					notes = append(notes, fmt.Sprintf("%s is the live range: written %s (check fills it from the register, claimslint new moves it)", what, quote(live)))
+					notes = append(notes, fmt.Sprintf("%s: written %s (check fills it from the register, claimslint new moves it)", what, quote(live)))
 					*pat = live
 				}
 			}
@@ -337,7 +337,7 @@ func liveRange(pat string, n int) (string, string) {
 		if sub[2] != strconv.Itoa(n) {
 			return m // an older range, frozen on purpose or stale: kept
 		}
-		what = append(what, quote(m))
+		what = append(what, "the live range "+quote(m))
 		if sub[1] == `\.\.` {
 			return "{{range}}"
 		}
@@ -348,7 +348,7 @@ func liveRange(pat string, n int) (string, string) {
 		if sub[2] != strconv.Itoa(n) || sub[4] != strconv.Itoa(n-1) {
 			return m
 		}
-		what = append(what, quote(m))
+		what = append(what, "the newest two ids "+quote(m+sub[3]))
 		return sub[1] + "{{n}}" + sub[3] + "{{n-1}}"
 	})
 	return out, strings.Join(what, " and ")
