@@ -138,29 +138,48 @@ func captureRE(pat string, n int) *regexp.Regexp {
 	return re
 }
 
-// bumpLine rewrites, in every match of re on line, each captured number
-// for next: n-k becomes next-k.
+// bumpLine moves, in every match of re on line, the numbers the
+// placeholders captured from n to next. A run of them counting back from n
+// (an alternation D(55|54|) grows: the new ids go in front, joined as the
+// run joins its numbers, D(56|55|54|, so no id drops out of a tokenizer;
+// any other captured number n-k becomes next-k (D1..D55 to D1..D56).
 func bumpLine(line []byte, re *regexp.Regexp, n, next int) []byte {
 	ms := re.FindAllSubmatchIndex(line, -1)
 	if ms == nil {
 		return line
 	}
+	type group struct{ start, end, k int }
 	var out []byte
 	last := 0
 	for _, m := range ms {
+		var gs []group
 		for g := 1; g < len(m)/2; g++ {
-			if m[2*g] < 0 {
-				continue
-			}
 			name, ok := strings.CutPrefix(re.SubexpNames()[g], bumpGroup)
-			if !ok {
+			if !ok || m[2*g] < 0 {
 				continue // a group of the claim's own pattern
 			}
 			kText, _, _ := strings.Cut(name, "_")
 			k, _ := strconv.Atoi(kText)
-			out = append(out, line[last:m[2*g]]...)
-			out = append(out, strconv.Itoa(next-k)...)
-			last = m[2*g+1]
+			gs = append(gs, group{m[2*g], m[2*g+1], k})
+		}
+		run := len(gs) >= 2
+		for i, g := range gs {
+			run = run && g.k == i
+		}
+		if run {
+			sep := line[gs[0].end:gs[1].start]
+			out = append(out, line[last:gs[0].start]...)
+			for v := next; v > n; v-- {
+				out = append(out, strconv.Itoa(v)...)
+				out = append(out, sep...)
+			}
+			last = gs[0].start
+			continue
+		}
+		for _, g := range gs {
+			out = append(out, line[last:g.start]...)
+			out = append(out, strconv.Itoa(next-g.k)...)
+			last = g.end
 		}
 	}
 	return append(out, line[last:]...)
