@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/rogpeppe/go-internal/diff"
@@ -168,6 +169,15 @@ func New(o NewOptions) (*Plan, error) {
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
 		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
 	}
+	// The lines claims pin to the live range with a placeholder move with
+	// it, so those claims hold after new as the range sites do (D64).
+	bumps, err := check.LiveRangeEdits(res, n, read)
+	if err != nil {
+		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
+	}
+	for rel, b := range bumps {
+		edits[rel] = b
+	}
 	if old != nil {
 		whole := !strings.Contains(o.Supersedes, "(")
 		// An adopted record is history: its side is inferred by check and
@@ -267,7 +277,17 @@ func (p *Plan) Apply(dir string) error {
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 		tmp := name + ".claimslint-new"
-		if err := root.WriteFile(tmp, c.New, 0o644); err != nil {
+		// An edited file keeps its mode: a gate script whose knob line
+		// moves with the live range stays executable (D64).
+		mode := os.FileMode(0o644)
+		if st, err := root.Lstat(name); err == nil && st.Mode().IsRegular() {
+			mode = st.Mode().Perm()
+		}
+		if err := root.WriteFile(tmp, c.New, mode); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+		if err := root.Chmod(tmp, mode); err != nil {
+			root.Remove(tmp)
 			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 		if err := root.Rename(tmp, name); err != nil {

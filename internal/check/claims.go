@@ -143,9 +143,12 @@ func (c *claim) prepareRow() bool {
 	switch c.scope {
 	case "":
 		c.scope = ScopeCode
-	case ScopeCode, ScopeAny, ScopeComment, ScopeProse:
+	case ScopeCode, ScopeTest, ScopeAny, ScopeComment, ScopeProse:
 	default:
-		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write code, any, comment or prose", c.name(), c.scope, c.c.Kind)
+		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write %s", c.name(), c.scope, c.c.Kind, orList(Scopes, "or"))
+		return false
+	}
+	if _, ok := c.kind.(scopedKind); ok && !c.expand() {
 		return false
 	}
 	return c.kind.Prepare(c)

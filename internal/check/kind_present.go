@@ -13,8 +13,9 @@ func (presentKind) scoped() {}
 func (presentKind) Doc() string {
 	return `at least one code line (not a comment, not a test file unless Path
 names test files) of the files matched by Path matches Anchor, and
-Require on that same line when given. With a scope, :any, :comment
-or :prose, the line (or unit) is read as that scope says (D38).`
+Require on that same line when given. With a scope, :test, :any,
+:comment or :prose, the line (or unit) is read as that scope says
+(D38); :test counts test regions and test files (D64).`
 }
 
 func (presentKind) Prepare(c *claim) bool {
@@ -37,7 +38,7 @@ func (presentKind) Evaluate(c *claim) {
 	case len(c.reqFail) > 0:
 		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))
 	case len(c.test) > 0:
-		c.fail(row.Pos, "Anchor %s matches only test files (%s); production code must carry it (name test files in Path to count them)", quoteRE(row.Anchor), listHits(c.test, 3))
+		c.fail(row.Pos, "Anchor %s matches only tests (%s); production code must carry it (or a scope: present:test counts tests)", quoteRE(row.Anchor), listHits(c.test, 3))
 	case len(c.comment) > 0 && c.scope == ScopeCode:
 		c.fail(row.Pos, "Anchor %s appears only in comments (%s); a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(c.comment, 3))
 	case len(c.comment) > 0:

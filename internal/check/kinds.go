@@ -143,7 +143,8 @@ nor is a line wholly inside a string literal, except in Go (D51). Test files
 (*_test.go, anything under testdata/ or tests/) and test regions (Rust's
 #[cfg(test)] items) count only when Path names tests. The kinds that read
 lines take a scope suffix, kind:scope: code (the default), any, comment or
-prose (D38).
+prose (D38), or test: code lines with test regions and test files counted
+(D64).
 
 Status gates claims: claims of accepted decisions fail the run; claims of
 proposed decisions that do not hold yet are reported as pending and never fail
@@ -161,7 +162,15 @@ const (
 	ScopeAny     = "any"     // every line as written
 	ScopeComment = "comment" // the comment text of each line
 	ScopeProse   = "prose"   // Markdown/HTML paragraphs, list items, headings, table cells
+	// ScopeTest reads code lines as ScopeCode does, and counts the lines
+	// of test regions and test files too (D64): the scope of a claim that
+	// pins a test cell inside #[cfg(test)] mod tests.
+	ScopeTest = "test"
 )
+
+// Scopes lists the scopes a Kind cell may name, in the order messages and
+// documentation give them.
+var Scopes = []string{ScopeCode, ScopeTest, ScopeAny, ScopeComment, ScopeProse}
 
 // SplitKind splits a Kind cell into the kind's name and its scope ("" when
 // the cell names none).
@@ -185,6 +194,8 @@ func (c *claim) unit() string {
 		return "comment line"
 	case ScopeProse:
 		return "prose unit"
+	case ScopeTest:
+		return "code or test line"
 	}
 	return "code line"
 }
@@ -370,7 +381,9 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	if !c.prepareFiles() {
 		return false
 	}
-	spec.tests = namesTests(row.Path)
+	// :test counts test regions and test files (D64); before it, a Path
+	// naming tests was the only way, and it still counts them.
+	spec.tests = namesTests(row.Path) || c.scope == ScopeTest
 	spec.scope = c.scope
 	if spec.scope == ScopeProse {
 		spec.skip = c.snap.ClaimCells()

@@ -29,7 +29,7 @@ func claimTablesDoc() string {
 			scoped = append(scoped, e.kind.Name())
 		}
 	}
-	scopes := ":" + strings.Join([]string{ScopeCode, ScopeAny, ScopeComment, ScopeProse}, ", :")
+	scopes := ":" + strings.Join(Scopes, ", :")
 	body := fmt.Sprintf(`The claims of a decision are the first table after its "Confirmation" heading,
 with columns Claim, Kind, Path, Anchor, Require (Why is optional). Claim ids
 are unique within a decision; Kind is %s, and the kinds that read lines

@@ -1,10 +1,6 @@
 package migrate
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -122,59 +118,6 @@ func TestPrintfSed(t *testing.T) {
 	}
 }
 
-func TestTranslateScopes(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("src/a.rs", "// the residual is ub-7qx\nfn main() { run(); }\n// run( in a comment\n")
-	write("t.jsonl", `{"id":"ub-7qx","title":"x","status":"open"}`+"\n")
-	g := &Gate{Script: "g.sh", Decision: "D9", Rows: []Row{
-		{Code: "P1", Path: "src/a.rs", Anchor: "ub-7qx"},
-		{Code: "P2", Path: "src/a.rs", Anchor: `run\(`},
-		{Code: "Q1", Path: "src/a.rs", Anchor: `run\(`, Regex: "!panic"},
-		{Code: "P3", Path: "t.jsonl", Anchor: `"id":"ub-7qx"`},
-		{Code: "P4", Path: "src/a.rs", Anchor: "x*"},
-	}}
-	tr := Translate(g, Options{Dir: dir, ClaimsDir: "docs/claims", TrackerExport: "t.jsonl", Prefixes: []string{"ub"}})
-	var kinds []string
-	for _, c := range tr.Claims {
-		kinds = append(kinds, c.ID+" "+c.Kind)
-	}
-	want := []string{"P1 present:comment", "P2 present", "Q1 anchored-every:any", "P3 tracker", "X1 exec"}
-	if d := cmp.Diff(want, kinds); d != "" {
-		t.Errorf("kinds (-want +got):\n%s", d)
-	}
-	if len(g.Skipped) != 1 || !strings.Contains(g.Skipped[0].Reason, "matches the empty string") {
-		t.Errorf("P4 must be refused for matching every line: %+v", g.Skipped)
-	}
-	var b strings.Builder
-	if err := tr.Render(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "| Q1 | anchored-every:any | `src/a.rs` | `run\\(` | `!panic` |  |\n") {
-		t.Errorf("rendered table:\n%s", b.String())
-	}
-}
-
-func TestScriptVerdict(t *testing.T) {
-	out := "ok   P1 fine\nFAIL P2 no line matches\nP3: anchor vanished\nok   P10 x\n"
-	for code, want := range map[string]string{"P1": VerdictOK, "P2": VerdictFail, "P3": VerdictFail, "P10": VerdictOK, "P4": VerdictUnknown} {
-		if got := scriptVerdict(out, code, 1); got != want {
-			t.Errorf("%s: %s, want %s", code, got, want)
-		}
-	}
-	if got := scriptVerdict("", "P4", 0); got != VerdictOK {
-		t.Errorf("an unnamed row of a passing script: %s, want ok", got)
-	}
-}
-
 func FuzzParse(f *testing.F) {
 	f.Add("X='a'\nR=\"P1@a@$X@w\"\n")
 	f.Add("K=$(printf '%s' \"$A\" | sed 's/a/b/g')\nR='Q1@p@a@!b@w'\n")
@@ -188,26 +131,4 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestNoReadOutside: a row that names a file outside the repository, by a
-// climbing path or through a link, is never read to choose its scope (D9).
-func TestNoReadOutside(t *testing.T) {
-	top := t.TempDir()
-	dir := filepath.Join(top, "repo")
-	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(top, "secret.rs"), []byte("// run( only in a comment\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(top, "secret.rs"), filepath.Join(dir, "src", "link.rs")); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"../secret.rs", "src/link.rs"} {
-		scope, note := chooseScope(dir, p, regexp.MustCompile(`run\(`), nil, true)
-		if scope != "" || !strings.Contains(note, "cannot be read") {
-			t.Errorf("%s: scope %q, note %q: want the default scope and a note that it cannot be read", p, scope, note)
-		}
-	}
 }

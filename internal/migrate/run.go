@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -125,8 +124,6 @@ type ClaimState struct {
 // claim's state keyed "D47/P1".
 type CheckFunc func() (map[string]ClaimState, error)
 
-var failWordRE = regexp.MustCompile(`(?i)\b(fail|failed|failure|missing|error|not ok|vanished)\b|✗`)
-
 // Compare runs each script as CI does (a bare path, from the repository
 // root) and claimslint check on the same tree, and prints both verdicts
 // row by row. It returns true when they agree on every row.
@@ -147,11 +144,15 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 			fmt.Fprintf(w, " (%s)", runErr)
 		}
 		fmt.Fprintln(w)
+		codes := rowCodes(g)
+		vs := readVerdicts(out, code, codes) // D64: the script's own [CODE] markers
+		if how := vs.how(); how != "" {
+			fmt.Fprintf(w, "script verdicts: %s\n", how)
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "ROW\tSCRIPT\tCHECK")
-		codes := rowCodes(g)
 		codes = append(codes, "X1")
-		nAgree, nDiffer := 0, 0
+		nAgree, nDiffer, nUnknown := 0, 0, 0
 		for _, c := range codes {
 			var sv string
 			if c == "X1" {
@@ -161,7 +162,7 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 					sv = VerdictFail
 				}
 			} else {
-				sv = scriptVerdict(out, c, code)
+				sv = vs.verdict(c)
 			}
 			cv := VerdictNone
 			if st, ok := states[g.Decision+"/"+c]; ok {
@@ -176,7 +177,10 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 					cv = st.State
 				}
 			}
-			if sv != cv {
+			if sv == VerdictUnknown {
+				fmt.Fprintf(tw, "%s\t%s\t%s\tcannot tell\n", c, sv, cv)
+				nUnknown++
+			} else if sv != cv {
 				fmt.Fprintf(tw, "%s\t%s\t%s\tdiffers\n", c, sv, cv)
 				nDiffer++
 			} else {
@@ -187,7 +191,11 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 		if err := tw.Flush(); err != nil {
 			return false, err
 		}
-		fmt.Fprintf(w, "%d rows agree, %d differ\n", nAgree, nDiffer)
+		if nUnknown > 0 {
+			fmt.Fprintf(w, "%d rows agree, %d differ, %d cannot tell from the script's output\n", nAgree, nDiffer, nUnknown)
+		} else {
+			fmt.Fprintf(w, "%d rows agree, %d differ\n", nAgree, nDiffer)
+		}
 		if nDiffer > 0 {
 			agree = false
 		}
@@ -227,31 +235,6 @@ func rowCodes(g *Gate) []string {
 		out[i] = a.code
 	}
 	return out
-}
-
-// scriptVerdict reads a row's verdict from the script's output: a line
-// naming the row code with a failure word fails it, a line naming it
-// otherwise passes it; a row the output never names passed when the
-// script exited 0 and is unknown otherwise.
-func scriptVerdict(out, code string, exit int) string {
-	re := regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(code) + `([^A-Za-z0-9]|$)`)
-	named := false
-	for _, l := range strings.Split(out, "\n") {
-		if !re.MatchString(l) {
-			continue
-		}
-		named = true
-		if failWordRE.MatchString(l) {
-			return VerdictFail
-		}
-	}
-	switch {
-	case named:
-		return VerdictOK
-	case exit == 0:
-		return VerdictOK
-	}
-	return VerdictUnknown
 }
 
 // scriptTimeout bounds one gate's run.

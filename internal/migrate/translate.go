@@ -1,15 +1,17 @@
 package migrate
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"regexp"
+	"regexp/syntax"
+	"strconv"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // Options say where a migration reads and writes.
@@ -44,19 +46,25 @@ type Translation struct {
 	File string
 }
 
-// Translate turns a gate's rows into claims. The tree under opts.Dir is read
-// to choose each row's scope: a grep row sees every line, a claim sees code
-// lines by default, so a row whose pattern today matches only comment lines
-// becomes a comment-scoped claim, and one whose anchor matches both code and
-// comment lines keeps the script's every-line reading with scope any.
+// Translate turns a gate's rows into claims. Each row's kind and scope are
+// chosen on the tree under opts.Dir by check's own evaluation (D64): the
+// candidate claims are evaluated there as check evaluates them, with the
+// same lexers, regions and scopes, and the narrowest that holds is kept.
+// So a translated claim holds on the tree it was translated from whenever
+// some claim can; when none can, the note says so.
 func Translate(g *Gate, opts Options) *Translation {
 	t := &Translation{Gate: g}
 	if g.Decision == "" {
 		return t
 	}
 	t.File = path.Join(opts.ClaimsDir, g.Decision+".md")
+	var globs []string
 	for _, r := range g.Rows {
-		c, reason := translateRow(r, opts)
+		globs = append(globs, r.Path)
+	}
+	tr, err := check.NewTrial(opts.Dir, globs)
+	for _, r := range g.Rows {
+		c, reason := translateRow(r, opts, tr, err)
 		if reason != "" {
 			g.Skipped = append(g.Skipped, Skipped{Code: r.Code, Line: r.Line, Reason: reason})
 			continue
@@ -69,13 +77,14 @@ func Translate(g *Gate, opts Options) *Translation {
 	return t
 }
 
-func translateRow(r Row, opts Options) (Claim, string) {
+func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, string) {
 	c := Claim{ID: r.Code, Path: r.Path, Why: r.Why}
 	anchor, err := EREToRE2(r.Anchor)
 	if err != nil {
 		return c, fmt.Sprintf("pattern `%s`: %v", r.Anchor, err)
 	}
 	c.Anchor = anchor
+	var notes []string
 	if !r.Presence() {
 		req := r.Regex
 		neg := strings.HasPrefix(req, "!")
@@ -83,6 +92,10 @@ func translateRow(r Row, opts Options) (Claim, string) {
 		conv, err := EREToRE2(req)
 		if err != nil {
 			return c, fmt.Sprintf("requirement `%s`: %v", r.Regex, err)
+		}
+		if line, ok := linePattern(conv); ok {
+			notes = append(notes, fmt.Sprintf("Require %s was written for git grep -n output (path:lineno:text); as a line pattern it is %s", quote(conv), quote(line)))
+			conv = line
 		}
 		if neg {
 			conv = "!" + conv
@@ -102,19 +115,41 @@ func translateRow(r Row, opts Options) (Claim, string) {
 	kind := "present"
 	if !r.Presence() {
 		kind = "anchored-every"
+		if commentOnly(c.Require, r.Path) {
+			// A negative pair: every line spelling the anchor is a comment,
+			// which is no code line spelling it (D64).
+			notes = append(notes, fmt.Sprintf("Require %s accepts only comment lines: no code line may match the anchor", quote(c.Require)))
+			kind, c.Require = "absent", ""
+		}
 	}
-	var req *regexp.Regexp
-	if c.Require != "" {
-		req = regexp.MustCompile(strings.TrimPrefix(c.Require, "!"))
+	if tr != nil {
+		if n := tr.MaxN(); n > 0 {
+			for _, pat := range []*string{&c.Anchor, &c.Require} {
+				if live, what := liveRange(*pat, n); what != "" {
+					notes = append(notes, fmt.Sprintf("%s: written %s (check fills it from the register, claimslint new moves it)", what, quote(live)))
+					*pat = live
+				}
+			}
+		}
 	}
-	scope, note := chooseScope(opts.Dir, r.Path, regexp.MustCompile(anchor), req, r.Presence())
 	c.Kind = kind
-	if scope != "" {
-		c.Kind += ":" + scope
+	switch {
+	case tr == nil:
+		notes = append(notes, fmt.Sprintf("the scope is the default, code lines: the tree cannot be read (%v)", trialErr))
+	default:
+		scope, note := chooseScope(tr, c)
+		if scope != "" {
+			c.Kind += ":" + scope
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
 	}
-	c.Note = note
+	c.Note = strings.Join(notes, "; ")
 	return c, ""
 }
+
+func quote(s string) string { return "`" + s + "`" }
 
 // trackerID returns the id a pattern names when the pattern is nothing but
 // that id (as "id":"ub-788", or bare), else "".
@@ -129,51 +164,194 @@ func trackerID(pattern string, prefixes []string) string {
 	return ""
 }
 
-// chooseScope reads the row's file and returns the narrowest scope the
-// row holds in today: "" (code), "comment" or "any", with a note when it
-// is not the default. A presence row needs one matching line, so code
-// lines win when there are any; an every-line row must see every line
-// the script sees.
-//
-// An every-line row whose requirement reads differently with comments
-// masked (it is met only in a trailing comment) keeps scope any too.
-func chooseScope(dir, rel string, re, req *regexp.Regexp, presence bool) (string, string) {
-	if strings.ContainsAny(rel, "*?[{") {
-		return "", "a glob: the scope is the default, code lines"
+// The scopes migrate tries, narrowest first: code lines; code lines with
+// tests counted; comment text; lines as written (D38, D64).
+var scopeOrder = []string{"", check.ScopeTest, check.ScopeComment, check.ScopeAny}
+
+// chooseScope evaluates c in each scope, as check will, and returns the
+// narrowest in which it holds, with a note when that is not the default.
+// A presence needs one line, so the first scope that holds wins. An
+// every-line claim must also read every line the script reads, so a scope
+// that leaves some of the anchor's lines outside it (a comment line for
+// the code scope) gives way to a wider one that holds; tests are the
+// exception, as in the scripts that read only the lines before mod tests:
+// a claim about production code is not widened to tests it does not need.
+func chooseScope(tr *check.Trial, c Claim) (string, string) {
+	scopes := scopeOrder
+	if c.Kind == "absent" {
+		scopes = []string{""}
 	}
-	src, err := readIn(dir, rel)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Sprintf("%s does not exist today", rel)
+	results := make([]check.TrialResult, len(scopes))
+	chosen, first := -1, -1
+	for i, sc := range scopes {
+		row := register.Claim{ID: c.ID, Kind: c.Kind, Path: c.Path, Anchor: c.Anchor, Require: c.Require}
+		if sc != "" {
+			row.Kind += ":" + sc
 		}
-		return "", fmt.Sprintf("%s cannot be read: %v", rel, err)
-	}
-	masked := strings.Split(string(codeline.Mask(rel, src)), "\n")
-	raw := strings.Split(string(src), "\n")
-	var code, comment []int
-	for i, l := range raw {
-		if !re.MatchString(l) {
+		results[i] = tr.Eval(row)
+		if results[i].State != check.StateOK {
 			continue
 		}
-		if re.MatchString(masked[i]) {
-			if req != nil && req.MatchString(l) != req.MatchString(masked[i]) {
-				return "any", fmt.Sprintf("the requirement reads differently with comments masked (%s:%d), and the script reads every line", rel, i+1)
-			}
-			code = append(code, i+1)
-		} else {
-			comment = append(comment, i+1)
+		if first < 0 {
+			first = i
+		}
+		if c.Kind != "anchored-every" || results[i].Outside == 0 {
+			chosen = i
+			break
 		}
 	}
-	switch {
-	case len(code) == 0 && len(comment) == 0:
-		return "", "no line matches today: the script fails this row too"
-	case len(comment) == 0 || (presence && len(code) > 0):
-		return "", ""
-	case len(code) == 0:
-		return "comment", fmt.Sprintf("matches only comment lines today (%s:%d)", rel, comment[0])
-	default:
-		return "any", fmt.Sprintf("matches code (%s:%d) and comment (%s:%d) lines, and the script reads every line", rel, code[0], rel, comment[0])
+	if chosen < 0 {
+		chosen = first
 	}
+	code := results[0]
+	hits := func(r check.TrialResult) int { return len(r.Held) + len(r.Broken) }
+	if chosen < 0 {
+		if hits(code) == 0 && code.Outside == 0 && code.Tests == 0 {
+			if c.Kind == "absent" {
+				return "", ""
+			}
+			return "", "no line matches today: the script fails this row too"
+		}
+		return "", "it holds in no scope today, so the script fails this row too or reads a line no claim reads: " + code.Message
+	}
+	got := results[chosen]
+	at := func(r check.TrialResult) string {
+		if len(r.Held) > 0 {
+			return r.Held[0]
+		}
+		return ""
+	}
+	switch scopes[chosen] {
+	case "":
+		return "", ""
+	case check.ScopeTest:
+		return check.ScopeTest, fmt.Sprintf("matches only in tests today (%s): scope test counts test regions and test files", at(got))
+	case check.ScopeComment:
+		if hits(code) == 0 {
+			return check.ScopeComment, fmt.Sprintf("matches only comment lines today (%s)", at(got))
+		}
+		return check.ScopeComment, fmt.Sprintf("holds on comment lines (%s), not on code lines, today", at(got))
+	}
+	comment := results[2]
+	switch {
+	case len(code.Broken) > 0:
+		return check.ScopeAny, fmt.Sprintf("the requirement reads differently with comments masked (%s), and the script reads every line", code.Broken[0])
+	case len(code.Held) > 0 && len(comment.Held) > 0:
+		return check.ScopeAny, fmt.Sprintf("matches code (%s) and comment (%s) lines, and the script reads every line", at(code), at(comment))
+	case hits(code) == 0 && hits(comment) == 0:
+		return check.ScopeAny, fmt.Sprintf("matches no code line and no comment line today (%s is string content): scope any reads lines as written", at(got))
+	}
+	return check.ScopeAny, fmt.Sprintf("no narrower scope holds and reads every line the anchor matches (%s), and the script reads every line", at(got))
+}
+
+// gitGrepPrefixRE is the path:lineno: prefix a requirement written for
+// `git grep -n` output spells: anchored at the path (^[^:]+:[0-9]+:) or
+// starting at the colon before the line number (:[0-9]+:).
+var gitGrepPrefixRE = regexp.MustCompile(`^(?:\^\[\^:\][+*])?:(?:\[0-9\]|\[\[:digit:\]\]|\\d)(?:[+*]|\{1,\})?:`)
+
+// linePattern rewrites a requirement written for `git grep -n` output,
+// which the scripts match against path:lineno:text, as a pattern of the
+// line itself: the prefix and the ^ that anchored it at the path become a
+// ^ at the start of the line. It reports false when req spells no prefix.
+func linePattern(req string) (string, bool) {
+	m := gitGrepPrefixRE.FindString(req)
+	if m == "" {
+		return req, false
+	}
+	return "^" + req[len(m):], true
+}
+
+// commentOnly reports whether a requirement accepts only lines that are
+// comments from their first non-blank byte in the file's language: it is
+// anchored at the line start, allows only blanks, then spells a comment
+// opener that the file's lexer reads as a comment running to the end of
+// the line.
+func commentOnly(req, file string) bool {
+	if req == "" || strings.HasPrefix(req, "!") {
+		return false
+	}
+	re, err := syntax.Parse(req, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	re = re.Simplify()
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return false
+	}
+	subs := re.Sub
+	if subs[0].Op != syntax.OpBeginLine && subs[0].Op != syntax.OpBeginText {
+		return false
+	}
+	subs = subs[1:]
+	if (subs[0].Op == syntax.OpStar || subs[0].Op == syntax.OpQuest) && blankClass(subs[0].Sub[0]) {
+		subs = subs[1:]
+	}
+	if len(subs) == 0 || subs[0].Op != syntax.OpLiteral || subs[0].Flags&syntax.FoldCase != 0 {
+		return false
+	}
+	opener := string(subs[0].Rune)
+	// The comment must end with its line: a block comment may close
+	// before code on the same line.
+	src := []byte(opener + " x\ny\n")
+	eol := len(opener) + 2
+	var r codeline.Regions
+	codeline.Scan(file, src, &r)
+	return len(r.Spans) > 0 && r.Spans[0].Kind == codeline.Comment && r.Spans[0].Start == 0 && (r.Spans[0].End == eol || r.Spans[0].End == eol+1)
+}
+
+// blankClass reports whether re matches blanks only (a space or a tab).
+func blankClass(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.Trim(string(re.Rune), " \t") == ""
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
+				if !strings.ContainsRune(" \t\n\v\f\r", c) {
+					return false
+				}
+			}
+		}
+		return len(re.Rune) > 0
+	}
+	return false
+}
+
+// liveRangeRE finds the live range D1..Dn as a pattern spells it: the
+// dots escaped once (D1\.\.D55), or again for a pattern that matches a
+// script's own knob line (D1\\\.\\\.D55, D1\\?\.\\?\.D55).
+var liveRangeRE = regexp.MustCompile(`D1((?:\\\\\?|\\\\)?\\\.(?:\\\\\?|\\\\)?\\\.)D([0-9]+)\b`)
+
+// liveAltRE finds a tokenizer's alternation of the newest ids as a
+// pattern spells it: D\(55\|54\| (literal parentheses and bars), with the
+// escapes doubled for a knob line.
+var liveAltRE = regexp.MustCompile(`(D(?:\\\\\\|\\)\()([0-9]+)((?:\\\\\\|\\)\|)([0-9]+)`)
+
+// liveRange rewrites the spellings of the live range D1..Dn (and of the
+// alternation D(n|n-1|) in pat as placeholders check fills from the
+// register's highest id (D64), and says what it rewrote ("" for nothing).
+func liveRange(pat string, n int) (string, string) {
+	var what []string
+	out := liveRangeRE.ReplaceAllStringFunc(pat, func(m string) string {
+		sub := liveRangeRE.FindStringSubmatch(m)
+		if sub[2] != strconv.Itoa(n) {
+			return m // an older range, frozen on purpose or stale: kept
+		}
+		what = append(what, "the live range "+quote(m))
+		if sub[1] == `\.\.` {
+			return "{{range}}"
+		}
+		return "D1" + sub[1] + "D{{n}}"
+	})
+	out = liveAltRE.ReplaceAllStringFunc(out, func(m string) string {
+		sub := liveAltRE.FindStringSubmatch(m)
+		if sub[2] != strconv.Itoa(n) || sub[4] != strconv.Itoa(n-1) {
+			return m
+		}
+		what = append(what, "the newest two ids "+quote(m+sub[3]))
+		return sub[1] + "{{n}}" + sub[3] + "{{n-1}}"
+	})
+	return out, strings.Join(what, " and ")
 }
 
 // cell writes s as a table cell: a code span for patterns and paths, with
