@@ -51,6 +51,15 @@ type Plan struct {
 	// Notes are what the user should know: records skipped, statuses not
 	// in the vocabulary.
 	Notes []string
+	// Inferred are the settings init --adopt read from an inline
+	// register's tree, each with why (D65).
+	Inferred []Inferred
+	// Addition is what init --adopt would add to an existing
+	// .claimslint.yml, which it never overwrites.
+	Addition string
+	// Next are the steps to print after the plan, when they are not
+	// init's usual ones.
+	Next []string
 }
 
 var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)
@@ -130,6 +139,12 @@ func New(o NewOptions) (*Plan, error) {
 		}
 		file = adir + "/" + NextRecordName(names, title, o.Date)
 	}
+	inline := inlineNext(res)
+	if inline {
+		// The register's rows are its decisions: the next one is a row in
+		// their shape, and its claims file (D35, D65).
+		file = path.Join(res.Config.ClaimsDir(), id+".md")
+	}
 	if _, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(file))); err == nil {
 		return nil, fmt.Errorf("%s already exists; remove it or pick another title", file)
 	}
@@ -137,7 +152,11 @@ func New(o NewOptions) (*Plan, error) {
 		o.Date = time.Now()
 	}
 	p := &Plan{ID: id, File: file}
-	p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
+	if inline {
+		p.Changes = append(p.Changes, Change{Path: file, New: claimsTemplate(id, title, res.Config.Register)})
+	} else {
+		p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
+	}
 
 	edits := map[string][]byte{}
 	read := func(rel string) ([]byte, error) {
@@ -154,7 +173,12 @@ func New(o NewOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	row, err := newRow(regSrc, reg, id, title, filepath.ToSlash(rel), o.Status)
+	var row []byte
+	if inline {
+		row, err = inlineRow(regSrc, reg, res.Config, id, title, o.Status)
+	} else {
+		row, err = newRow(regSrc, reg, id, title, filepath.ToSlash(rel), o.Status)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +207,7 @@ func New(o NewOptions) (*Plan, error) {
 		// An adopted record is history: its side is inferred by check and
 		// its text is never rewritten (D41). Any other decision gets the
 		// reciprocal reference and, when superseded whole, its status.
-		if !old.Adopted || old.ID != "" {
+		if !old.Inline && (!old.Adopted || old.ID != "") {
 			src, err := read(old.Path)
 			if err != nil {
 				return nil, fmt.Errorf("read %s: %w", old.Path, err)
@@ -204,7 +228,13 @@ func New(o NewOptions) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			out, err := setRowStatus(regSrc, old.FileID, "superseded")
+			var out []byte
+			if old.Inline && !reg.HasStatus {
+				// An inline row says it in its words (D65).
+				out, err = markRetired(regSrc, register.ParseRegister(res.Config.Register, regSrc), res.Config, old.FileID, id)
+			} else {
+				out, err = setRowStatus(regSrc, old.FileID, "superseded")
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", res.Config.Register, err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server/vocab"
 )
@@ -195,6 +196,24 @@ func Init(o InitOptions) (*Plan, error) {
 	}
 	_, cfgErr := os.Lstat(filepath.Join(o.Dir, config.FileName))
 	_, regErr := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
+	if o.Adopt && adoptDir == "" {
+		// Nothing names a collection of records: a register of rows
+		// without decision files is adopted as it is kept (D35, D65).
+		rp, err := repo.Open(o.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if err := rp.ListUntracked([]string{""}); err != nil {
+			return nil, err
+		}
+		in, err := findInline(cfg, rp)
+		if err != nil {
+			return nil, err
+		}
+		if in != nil {
+			return adoptInline(o, cfg, rp, in, cfgErr == nil)
+		}
+	}
 	if o.Adopt && cfgErr == nil && regErr == nil {
 		return adoptAgain(o, cfg, adoptDir)
 	}
@@ -311,7 +330,11 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		}
 	}
 	if len(exist) > 0 {
-		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new", strings.Join(exist, ", "))
+		hint := ""
+		if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
+			hint = inlineHint(o.Dir, cfg)
+		}
+		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), hint)
 	}
 	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
 	if col != nil {

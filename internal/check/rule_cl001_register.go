@@ -3,8 +3,10 @@ package check
 import (
 	"go/token"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -19,6 +21,10 @@ first cell is a decision id D<n>. Each decision lives in
 <decisions>/D<n>-<slug>.md. Ids are unique; the id in the file name, the
 front matter (id:) and the row agree; a row's link, when it has one, points at
 the decision's file; the row's Status cell and the file's status: agree.
+
+A register whose rows have no decision file at all, read without inline:, is
+one finding that names the setting which reads it (an inline register, D35):
+claimslint init --adopt writes it (D65).
 
 Adopted records (adopt: in .claimslint.yml) keep their names: the register
 row that links a record gives its id, and a record with no row is a finding
@@ -62,6 +68,12 @@ func decisionFiles(s *snapshot.Snapshot) map[string][]*register.Decision {
 // it returns the rows by id.
 func registerRows(p *Pass, files map[string][]*register.Decision) map[string]register.Row {
 	reg := p.Snap.Register
+	// A register of rows without files, read without inline: gets one
+	// finding that names the setting, not one per row (D65).
+	inline := p.Snap.Config.Inline == nil && len(reg.Rows) > 0 && !slices.ContainsFunc(reg.Rows, func(r register.Row) bool { return len(files[r.ID]) > 0 })
+	if inline || reg.StatusUnread {
+		p.Reportf(reg.HeaderPos, "%s", register.UnreadAdvice(reg, inline, p.Snap.Config.ClaimsDir(), config.FileName))
+	}
 	rows := map[string]register.Row{}
 	for _, row := range reg.Rows {
 		if prev, dup := rows[row.ID]; dup {
@@ -74,6 +86,9 @@ func registerRows(p *Pass, files map[string][]*register.Decision) map[string]reg
 			continue // the row is the decision (D35)
 		}
 		if len(ds) == 0 {
+			if inline {
+				continue // said once, above
+			}
 			p.Reportf(row.Pos, "%s has no decision file: create %s/%s-<slug>.md", row.ID, p.Snap.Config.Decisions, row.ID)
 			continue
 		}

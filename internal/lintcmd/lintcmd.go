@@ -125,11 +125,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Usage: "make this repository decision-tracked: .claimslint.yml, docs/PRD.md, a first decision, a doc-lint workflow (never overwrites)",
 				Flags: []cli.Flag{dirFlag,
 					&cli.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
-					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory); run again to register new ones"},
+					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory; run again to register new ones), or configure an inline register of rows without decision files, inferring its settings from the tree"},
 					&cli.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
 					&cli.StringFlag{Name: "source", Value: "claimslint/claimslint", Usage: "GitHub repository the generated workflow builds claimslint from"},
 					&cli.StringFlag{Name: "ref", Usage: "commit or tag the generated workflow builds claimslint at (default: this binary's commit, else main)"},
 					&cli.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
+					&cli.BoolFlag{Name: "dry-run", Usage: "print what init would infer and write, as a diff, and change nothing"},
 				},
 				OnUsageError: subUsage,
 				Action: func(c *cli.Context) error {
@@ -653,8 +654,36 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
+	for _, in := range plan.Inferred {
+		fmt.Fprintf(stdout, "inferred %s: %s  # %s\n", in.Key, in.Value, in.Why)
+	}
+	if c.Bool("dry-run") {
+		for _, a := range plan.Adopted {
+			fmt.Fprintf(stdout, "adopted %s\n", a)
+		}
+		for _, n := range plan.Notes {
+			fmt.Fprintf(stdout, "note: %s\n", n)
+		}
+		fmt.Fprint(stdout, plan.Addition)
+		_, err := stdout.Write(plan.Diff())
+		return err
+	}
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
+	}
+	if plan.Inferred != nil {
+		// init --adopt on an inline register: the configuration alone.
+		for _, ch := range plan.Changes {
+			fmt.Fprintf(stdout, "created %s\n", ch.Path)
+		}
+		for _, n := range plan.Notes {
+			fmt.Fprintf(stdout, "note: %s\n", n)
+		}
+		fmt.Fprint(stdout, plan.Addition)
+		for _, n := range plan.Next {
+			fmt.Fprintln(stdout, n)
+		}
+		return nil
 	}
 	if pinNote != "" && plan.WritesWorkflow() {
 		fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", pinNote)

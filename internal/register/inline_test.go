@@ -34,10 +34,11 @@ func TestInlineRegister(t *testing.T) {
 	if len(reg.Findings) != 1 || !strings.Contains(reg.Findings[0].Message, `"Dx"`) {
 		t.Errorf("want one finding for the Dx row, got %v", reg.Findings)
 	}
-	// Without a default or markers, the missing Status column is reported.
+	// Without a default or markers, the missing Status column is marked
+	// for CL001, which says which setting reads it (D65).
 	plain := ParseRegister("docs/PRD.md", []byte(src))
-	if len(plain.Findings) != 2 || !strings.Contains(plain.Findings[0].Message, "no Status column") {
-		t.Errorf("findings without options: %v", plain.Findings)
+	if len(plain.Findings) != 1 || !plain.StatusUnread || reg.StatusUnread || plain.HeaderPos.Line != 1 {
+		t.Errorf("without options: StatusUnread=%v (with: %v), header line %d, findings %v", plain.StatusUnread, reg.StatusUnread, plain.HeaderPos.Line, plain.Findings)
 	}
 	// Markers alone: a row no marker matches has no status, and says so.
 	only := ParseRegisterWith("docs/PRD.md", []byte(src), RegisterOptions{Markers: opts.Markers})

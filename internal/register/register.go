@@ -60,8 +60,13 @@ type Row struct {
 	StatusFrom string
 	// Text is the row's cells joined, as the markers see them.
 	Text string
-	Link string // destination of the first link in the row, if any
-	Pos  token.Position
+	// IDCell is the id cell as written (**D12**, `D12`, D12): the shape
+	// claimslint new gives the next row of an inline register (D65).
+	IDCell string
+	// Cells is how many cells the row has.
+	Cells int
+	Link  string // destination of the first link in the row, if any
+	Pos   token.Position
 	// StatusPos and LinkPos point at their cells.
 	StatusPos token.Position
 	LinkPos   token.Position
@@ -73,6 +78,12 @@ type Register struct {
 	// Found reports whether a table whose first header cell is ID exists.
 	Found     bool
 	HasStatus bool
+	// StatusUnread is set when the table has no Status column and no
+	// marker or default says a row's status: check says which setting
+	// reads it (CL001, D65).
+	StatusUnread bool
+	// HeaderPos is the table's header row.
+	HeaderPos token.Position
 	Rows      []Row
 	Findings  []diag.Finding
 	// Counted are the counts stated before a list (CL010); HasCounted says
@@ -426,9 +437,11 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 		}
 	}
 	reg.HasStatus = statusCol >= 0
+	reg.HeaderPos = rowPos(header, ln, top)
 	if statusCol < 0 && opts.Default == "" && len(opts.Markers) == 0 {
-		reg.Findings = append(reg.Findings, finding(rowPos(header, ln, top), ruleid.Register,
-			"register table has no Status column: add one so row and file statuses can be compared"))
+		// Reported by CL001, which knows whether the rows have decision
+		// files and so which setting would read them (D65).
+		reg.StatusUnread = true
 	}
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
 		cells := rowCells(r, src, ln, top)
@@ -442,7 +455,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
-		row := Row{ID: m[1], N: IDNumber(m[1]), Pos: pos, StatusPos: pos, LinkPos: pos}
+		row := Row{ID: m[1], N: IDNumber(m[1]), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
 		if titleCol >= 0 && titleCol < len(cells) {
 			row.Title = cells[titleCol].text
 		} else if len(cells) > 1 {

@@ -207,7 +207,7 @@ func (s *Snapshot) load() error {
 		}
 		return fmt.Errorf("register: read %s: %w (%s)", cfg.Register, reg.Err, hint)
 	}
-	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, registerOptions(cfg))
+	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, RegisterOptions(cfg))
 	if s.Register.HasCounted {
 		reg.Counted, reg.counted = s.Register.Counted, true
 	}
@@ -283,9 +283,10 @@ func (s *Snapshot) load() error {
 	return nil
 }
 
-// registerOptions turns the inline configuration into the register
-// parser's status rules (D35).
-func registerOptions(cfg config.Config) register.RegisterOptions {
+// RegisterOptions turns the inline configuration into the register
+// parser's status rules (D35); claimslint new reads its new row back
+// through them (D65).
+func RegisterOptions(cfg config.Config) register.RegisterOptions {
 	var o register.RegisterOptions
 	if cfg.Inline == nil {
 		return o
@@ -703,36 +704,68 @@ func (s *Snapshot) MentionDocs() []*Doc {
 					continue
 				}
 				seen[f] = true
-				d := &Doc{Path: f}
 				data, err := s.Repo.ReadFile(f, MaxMarkdown)
 				if err != nil {
 					continue // not text we can read: no mention site
 				}
-				if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
-					continue
+				if d := mentionDoc(f, data, true); d != nil {
+					s.mentionDocs = append(s.mentionDocs, d)
 				}
-				d.Src = data
-				d.Lines = register.NewLines(f, data)
-				if register.IsProse(f) {
-					d.Fenced = maskFences(d.Src)
-					if strings.HasSuffix(strings.ToLower(f), ".md") {
-						d.Counted = register.CountedLists(f, data)
-					}
-				} else {
-					d.Fenced = data
-					var r codeline.Regions
-					codeline.Scan(f, data, &r)
-					cs := commentSpans{}
-					for _, sp := range r.Spans {
-						if sp.Kind == codeline.Comment {
-							cs = append(cs, sp)
-						}
-					}
-					d.Code = cs
-				}
-				s.mentionDocs = append(s.mentionDocs, d)
 			}
 		}
 	})
 	return s.mentionDocs
+}
+
+// mentionDoc prepares a mention site: a Markdown or HTML file is all
+// text but its fences, a code file only its comments (Doc.Code). A file
+// that is not UTF-8 text is no mention site: nil.
+func mentionDoc(f string, data []byte, counted bool) *Doc {
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
+		return nil
+	}
+	d := &Doc{Path: f, Src: data, Lines: register.NewLines(f, data)}
+	if register.IsProse(f) {
+		d.Fenced = maskFences(d.Src)
+		if counted && strings.HasSuffix(strings.ToLower(f), ".md") {
+			d.Counted = register.CountedLists(f, data)
+		}
+		return d
+	}
+	d.Fenced = data
+	var r codeline.Regions
+	codeline.Scan(f, data, &r)
+	cs := commentSpans{}
+	for _, sp := range r.Spans {
+		if sp.Kind == codeline.Comment {
+			cs = append(cs, sp)
+		}
+	}
+	d.Code = cs
+	return d
+}
+
+// FileMentions returns the tracker ids re (IDPattern's) finds where a
+// mentions: glob would read them in the file rel: the text of a Markdown
+// or HTML file outside fences, the comments of a code file (D36). init
+// --adopt reads it to infer mentions: (D65).
+func FileMentions(rel string, data []byte, re *regexp.Regexp) []IDMention {
+	d := mentionDoc(rel, data, false)
+	if d == nil {
+		return nil
+	}
+	var out []IDMention
+	for _, m := range re.FindAllSubmatchIndex(d.Fenced, -1) {
+		if d.Code != nil && !d.Code.inComment(m[2], m[1]) {
+			continue
+		}
+		suffix := string(d.Fenced[m[4]:m[5]])
+		prefix := string(d.Fenced[m[2]:m[3]])
+		id := prefix + "-" + suffix
+		if prefix == "#" {
+			id = "#" + suffix
+		}
+		out = append(out, IDMention{ID: id, Pos: d.Lines.Pos(m[2]), Placeholder: prefix != "#" && IsPlaceholder(suffix)})
+	}
+	return out
 }

@@ -1,0 +1,925 @@
+package author
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
+	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/internal/tracker"
+	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/server/vocab"
+)
+
+// Inferred is one setting init --adopt read from an inline register's
+// repository, and why (D65).
+type Inferred struct {
+	Key   string // inline.markers, tracker.export, range_sites...
+	Value string // as .claimslint.yml writes it
+	Why   string
+}
+
+// inlineRegister is a register whose rows have no decision files (D35), as
+// init --adopt finds it.
+type inlineRegister struct {
+	path string
+	reg  *register.Register
+}
+
+// findInline returns the register of the tree rp lists when it is an inline one: a
+// table of D-rows none of which has a decision file. The register is the
+// configured one (docs/PRD.md by default) or, when that file does not
+// exist, the Markdown file of the tree with the most D-rows.
+func findInline(cfg config.Config, rp *repo.Repo) (*inlineRegister, error) {
+	parse := func(rel string) (*register.Register, error) {
+		src, err := rp.ReadDoc(rel, snapshot.MaxMarkdown)
+		if err != nil {
+			return nil, err
+		}
+		return register.ParseRegisterWith(rel, src, register.RegisterOptions{Default: "accepted"}), nil
+	}
+	reg, err := parse(cfg.Register)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		reg = nil
+		for _, f := range rp.Files {
+			if !strings.HasSuffix(strings.ToLower(f), ".md") || !rp.Present(f) {
+				continue
+			}
+			src, err := rp.ReadFile(f, snapshot.MaxMarkdown)
+			if err != nil || !registerHeaderRE.Match(src) {
+				continue
+			}
+			if r := register.ParseRegisterWith(f, src, register.RegisterOptions{Default: "accepted"}); r.Found && (reg == nil || len(r.Rows) > len(reg.Rows)) {
+				reg = r
+			}
+		}
+		if reg == nil {
+			return nil, nil
+		}
+	case err != nil:
+		return nil, fmt.Errorf("read register %s: %w", cfg.Register, snapshot.Describe(err))
+	}
+	if !reg.Found || len(reg.Rows) == 0 {
+		return nil, nil
+	}
+	ids := map[string]bool{}
+	for _, r := range reg.Rows {
+		ids[r.ID] = true
+	}
+	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
+	for _, f := range rp.Files {
+		base, ok := strings.CutPrefix(f, dir)
+		if !ok || strings.Contains(base, "/") {
+			continue
+		}
+		if m := register.FileNameRE.FindStringSubmatch(base); m != nil && ids["D"+m[1]] {
+			return nil, nil // a decision with a file: not an inline register
+		}
+	}
+	for _, r := range reg.Rows {
+		target := strings.SplitN(r.Link, "#", 2)[0]
+		if target == "" || strings.Contains(target, "://") || !strings.HasSuffix(strings.ToLower(target), ".md") {
+			continue
+		}
+		if t := path.Clean(path.Join(path.Dir(reg.Path), target)); t != reg.Path && rp.Has(t) {
+			return nil, nil // the row links its file
+		}
+	}
+	return &inlineRegister{path: reg.Path, reg: reg}, nil
+}
+
+var registerHeaderRE = regexp.MustCompile(`(?im)^\s*\|\s*ID\s*\|`)
+
+// inference is what init --adopt reads from an inline register's tree:
+// each setting, its YAML, and why.
+type inference struct {
+	settings []Inferred
+	blocks   []yamlBlock // in file order
+	frozen   []config.Frozen
+	notes    []string
+	next     []string
+}
+
+// yamlBlock is one top-level key of the configuration as init writes it.
+type yamlBlock struct {
+	key  string
+	text string // the key and its value, with the comments saying why
+	// value renders the value for comparison with an existing file's.
+	value string
+}
+
+// adoptInline plans init --adopt for an inline register: it writes
+// .claimslint.yml with the settings read from the tree, and nothing else;
+// an existing .claimslint.yml is never overwritten (D65).
+func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegister, cfgExists bool) (*Plan, error) {
+	inf, err := infer(cfg, rp, in)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("# claimslint settings, read from this repository by claimslint init --adopt (D65).\n" +
+		"# The register is kept inline (D35): its rows are the decisions, their claims\n" +
+		"# live in the claims folder. Edit freely; every key is optional.\n")
+	for _, bl := range inf.blocks {
+		b.WriteString(bl.text)
+	}
+	out := []byte(b.String())
+	if _, err := config.Parse(out, config.Default()); err != nil {
+		return nil, fmt.Errorf("init --adopt wrote a configuration it cannot read (a bug): %w", err)
+	}
+	p := &Plan{Inferred: inf.settings, Notes: inf.notes, Next: inf.next}
+	if !cfgExists {
+		p.Changes = []Change{{Path: config.FileName, New: out}}
+		return p, nil
+	}
+	// Never overwrite: say what the file lacks, and where it differs.
+	old, err := readIn(o.Dir, config.FileName)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, m := range topKeyRE.FindAllSubmatch(old, -1) {
+		have[string(m[1])] = true
+	}
+	var add strings.Builder
+	for _, bl := range inf.blocks {
+		if bl.key == "frozen_ranges" && !have[bl.key] && have["range_sites"] {
+			add.WriteString(frozenBlock(inf.frozen, cfg.RangeSites)) // only at the sites the file keeps
+			continue
+		}
+		if !have[bl.key] {
+			add.WriteString(bl.text)
+			continue
+		}
+		if got := currentValue(cfg, bl.key); bl.value != "" && got != bl.value {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s keeps %s: %s (read from the tree: %s)", config.FileName, bl.key, got, bl.value))
+		}
+	}
+	p.Next = nil
+	if add.Len() == 0 {
+		p.Notes = append(p.Notes, config.FileName+" exists and has every key init --adopt reads; nothing to add")
+		return p, nil
+	}
+	p.Notes = append(p.Notes, config.FileName+" exists; init never overwrites it: add these lines to it")
+	p.Addition = add.String()
+	return p, nil
+}
+
+var topKeyRE = regexp.MustCompile(`(?m)^([A-Za-z_]+):`)
+
+const frozenWhy = "older ranges at the range sites, kept as history (D37); delete an entry to have check call that range stale"
+
+// frozenBlock writes frozen_ranges: for the entries at sites (all when
+// sites is nil); "" when none is left.
+func frozenBlock(fs []config.Frozen, sites []string) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if sites == nil || slices.Contains(sites, f.Path) {
+			b.WriteString(fmt.Sprintf("  - {path: %s, range: %s}\n", yamlStr(f.Path), f.Range))
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "# " + frozenWhy + "\nfrozen_ranges:\n" + b.String()
+}
+
+// currentValue renders an existing configuration's value of key as
+// infer renders its own, so the two compare.
+func currentValue(cfg config.Config, key string) string {
+	switch key {
+	case "register":
+		return cfg.Register
+	case "range_sites":
+		return flowList(cfg.RangeSites)
+	case "mentions":
+		return flowList(cfg.Mentions)
+	case "scripts":
+		return yamlStr(cfg.Scripts)
+	case "workflows":
+		return yamlStr(cfg.Workflows)
+	case "tracker":
+		return fmt.Sprintf("%s, %s, %s", cfg.Tracker.Export, cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes))
+	case "inline":
+		if cfg.Inline == nil {
+			return ""
+		}
+		var gs []register.MarkerGuess
+		for _, m := range cfg.Inline.Markers {
+			gs = append(gs, register.MarkerGuess{Pattern: m.Pattern, Status: m.Status})
+		}
+		return inlineValue(cfg.ClaimsDir(), cfg.Inline.Status, gs)
+	}
+	return ""
+}
+
+// inlineValue renders inline: on one line, for comparison.
+func inlineValue(claims, status string, ms []register.MarkerGuess) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, fmt.Sprintf("{pattern: %s, status: %s}", yamlQuote(m.Pattern), m.Status))
+	}
+	v := "{claims: " + yamlStr(claims)
+	if status != "" {
+		v += ", status: " + status
+	}
+	if len(parts) > 0 {
+		v += ", markers: [" + strings.Join(parts, ", ") + "]"
+	}
+	return v + "}"
+}
+
+// statusDefault is the inline.status init writes: accepted, for a table
+// with no Status column.
+func statusDefault(reg *register.Register) string {
+	if reg.HasStatus {
+		return ""
+	}
+	return "accepted"
+}
+
+// infer reads every setting of an inline register's repository.
+func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, error) {
+	inf := &inference{}
+	reg := in.reg
+	set := func(key, value, why string) {
+		inf.settings = append(inf.settings, Inferred{Key: key, Value: value, Why: why})
+	}
+	block := func(key, value, text string) {
+		inf.blocks = append(inf.blocks, yamlBlock{key: key, text: text, value: value})
+	}
+	comment := func(indent, why string) string { return indent + "# " + why + "\n" }
+
+	n := 0
+	for _, r := range reg.Rows {
+		n = max(n, r.N)
+	}
+	style := "ids"
+	if bold := len(reg.Rows) > 0 && !slices.ContainsFunc(reg.Rows, func(r register.Row) bool { return !strings.HasPrefix(r.IDCell, "**") }); bold {
+		style = "bold ids"
+	}
+	statusWhy := "no Status column"
+	if reg.HasStatus {
+		statusWhy = "a Status column"
+	}
+	why := fmt.Sprintf("its table has %d rows up to D%d, %s, %s and no decision file: an inline register (D35)", len(reg.Rows), n, style, statusWhy)
+	set("register", in.path, why)
+	block("register", in.path, comment("", why)+"register: "+yamlStr(in.path)+"\n")
+
+	// inline: the claims folder, the default status, the markers.
+	claims := cfg.ClaimsDir()
+	hasClaims := map[string]bool{}
+	for _, r := range reg.Rows {
+		if rp.Has(path.Join(claims, r.ID+".md")) {
+			hasClaims[r.ID] = true
+		}
+	}
+	claimsWhy := "no claims files yet: claimslint migrate and claimslint new write them there"
+	if len(hasClaims) > 0 {
+		claimsWhy = fmt.Sprintf("%d rows have their claims there (%s/D<n>.md)", len(hasClaims), claims)
+	}
+	set("inline.claims", claims, claimsWhy)
+	var il strings.Builder
+	il.WriteString("inline:\n" + comment("  ", claimsWhy) + "  claims: " + yamlStr(claims) + "\n")
+	var guesses []register.MarkerGuess
+	if !reg.HasStatus {
+		guesses = register.InferMarkers(reg.Rows)
+		if !slices.ContainsFunc(guesses, func(g register.MarkerGuess) bool { return g.Status == "proposed" }) {
+			// No row is proposed today; claimslint new writes proposed
+			// rows (D26), and the register must be able to say so.
+			gs := []register.MarkerGuess{{Pattern: `\| [*_]*PROPOSED\b`, Status: "proposed"}}
+			if register.MatchMarkers(reg.Rows, gs); len(gs[0].Rows) == 0 {
+				guesses = append(guesses, gs[0])
+			}
+		}
+		register.MatchMarkers(reg.Rows, guesses)
+		marked := map[string]bool{}
+		for _, g := range guesses {
+			for _, h := range g.Rows {
+				marked[h.ID] = true
+			}
+		}
+		var plain []string
+		for _, r := range reg.Rows {
+			if !marked[r.ID] {
+				plain = append(plain, r.ID)
+			}
+		}
+		why := fmt.Sprintf("the status of the %d rows no marker matches (%s)", len(plain), idList(plain))
+		set("inline.status", "accepted", why)
+		il.WriteString(comment("  ", why) + "  status: accepted\n")
+		if len(guesses) > 0 {
+			il.WriteString("  markers:\n")
+		}
+		for _, g := range guesses {
+			why := markerWhy(g)
+			set("inline.markers", fmt.Sprintf("%s -> %s", yamlQuote(g.Pattern), g.Status), why)
+			il.WriteString(comment("    ", why) + fmt.Sprintf("    - {pattern: %s, status: %s}\n", yamlQuote(g.Pattern), g.Status))
+		}
+		if cl := register.ClauseOnly(reg.Rows); len(cl) > 0 {
+			var said []string
+			for _, h := range cl {
+				if !marked[h.ID] {
+					said = append(said, fmt.Sprintf("%s (%q)", h.ID, h.Said))
+				}
+			}
+			if len(said) > 0 {
+				inf.notes = append(inf.notes, fmt.Sprintf("%s say it of a clause only: they stay accepted (D42: a decision partly superseded is live), so no marker reads it", strings.Join(said, ", ")))
+			}
+		}
+	}
+	block("inline", inlineValue(claims, statusDefault(reg), guesses), il.String())
+
+	// The tracker export, its format and prefixes.
+	exp, err := findExport(rp)
+	if err != nil {
+		return nil, err
+	}
+	trackerCfg := cfg
+	var exportIDs map[string]bool
+	if exp == nil {
+		why := "no tracker export in the tree (a .jsonl or .json file of docket, beads or gh records): docket's default, which docket init creates"
+		set("tracker", fmt.Sprintf("%s, %s, %s", cfg.Tracker.Export, cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)), why)
+		block("tracker", "", comment("", why)+fmt.Sprintf("tracker:\n  export: %s\n  format: %s\n  prefixes: %s\n", yamlStr(cfg.Tracker.Export), cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)))
+		inf.next = append(inf.next, "tracker: decisions cite issue ids from "+cfg.Tracker.Export+"; start it with docket init, or set tracker.format: github or beads in "+config.FileName)
+	} else {
+		exportIDs = exp.ids
+		trackerCfg.Tracker.Export, trackerCfg.Tracker.Format, trackerCfg.Tracker.Prefixes = exp.path, exp.format, exp.prefixes
+		others := ""
+		if len(exp.others) > 0 {
+			others = fmt.Sprintf("; also found, smaller: %s", strings.Join(exp.others, ", "))
+		}
+		which := "the one tracker export in the tree"
+		if len(exp.others) > 0 {
+			which = "the largest tracker export in the tree"
+		}
+		expWhy := fmt.Sprintf("%s, %s%s", plural(len(exp.ids), "record"), which, others)
+		formatWhy := map[string]string{
+			codec.Docket: "docket's records: a line with a schema key (server/codec.Detect)",
+			codec.Beads:  "beads' records: one JSON object a line, no schema key (server/codec.Detect)",
+			codec.GitHub: "the JSON array gh issue list prints (server/codec.Detect)",
+		}[exp.format]
+		set("tracker.export", exp.path, expWhy)
+		set("tracker.format", exp.format, formatWhy)
+		var t strings.Builder
+		t.WriteString(fmt.Sprintf("tracker:\n  # %s\n  export: %s\n  # %s\n  format: %s\n", expWhy, yamlStr(exp.path), formatWhy, exp.format))
+		if exp.format != codec.GitHub {
+			var counts []string
+			for _, p := range exp.prefixes {
+				counts = append(counts, fmt.Sprintf("%d %s-", exp.count[p], p))
+			}
+			why := "the prefixes of its ids (" + strings.Join(counts, ", ") + ")"
+			set("tracker.prefixes", flowList(exp.prefixes), why)
+			t.WriteString("  # " + why + "\n  prefixes: " + flowList(exp.prefixes) + "\n")
+		}
+		block("tracker", fmt.Sprintf("%s, %s, %s", exp.path, exp.format, flowList(exp.prefixes)), t.String())
+	}
+
+	// The scripts and the workflows that run them.
+	sc := findScripts(rp)
+	scriptsWhy := sc.why
+	set("scripts", yamlQuote(sc.glob), scriptsWhy)
+	block("scripts", yamlQuote(sc.glob), comment("", scriptsWhy)+"scripts: "+yamlQuote(sc.glob)+"\n")
+	set("workflows", yamlQuote(sc.workflows), sc.workflowsWhy)
+	block("workflows", yamlQuote(sc.workflows), comment("", sc.workflowsWhy)+"workflows: "+yamlQuote(sc.workflows)+"\n")
+	inf.notes = append(inf.notes, sc.notes...)
+
+	// Range sites, frozen ranges and mention sites: one pass over the
+	// text files of the tree.
+	skip := func(f string) bool {
+		return f == config.FileName || (exp != nil && f == exp.path) || strings.HasPrefix(f, strings.TrimSuffix(claims, "/")+"/") ||
+			(sc.glob != "" && snapshot.GlobMatch(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
+	}
+	live := fmt.Sprintf("D1..D%d", n)
+	type siteInfo struct {
+		line   int
+		frozen []string
+	}
+	sites := map[string]*siteInfo{}
+	var siteOrder []string
+	var unbumped []string
+	idRE := snapshot.IDPattern(trackerCfg)
+	type mention struct {
+		files    []string
+		code     bool
+		dangling []string
+	}
+	mentions := map[string]*mention{}
+	var mentionOrder []string
+	for _, f := range rp.Files {
+		if skip(f) || !rp.Present(f) {
+			continue
+		}
+		data, err := rp.ReadFile(f, snapshot.MaxMarkdown)
+		if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			continue
+		}
+		var si *siteInfo
+		var older []string
+		ln := register.NewLines(f, data)
+		for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
+			got := string(data[m[0]:m[1]])
+			if got == live {
+				if si == nil {
+					si = &siteInfo{line: ln.Pos(m[0]).Line}
+				}
+				continue
+			}
+			if k := register.IDNumber("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
+				older = append(older, got)
+			}
+		}
+		if si != nil {
+			si.frozen = older
+			sites[f] = si
+			siteOrder = append(siteOrder, f)
+		} else if len(older) > 0 {
+			unbumped = append(unbumped, fmt.Sprintf("%s (%s)", f, strings.Join(older, ", ")))
+		}
+		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && trackerCfg.Tracker.Format != codec.GitHub) {
+			continue // the register and the range sites are read anyway
+		}
+		ms := snapshot.FileMentions(f, data, idRE)
+		if len(ms) == 0 {
+			continue
+		}
+		g := mentionGlob(f)
+		mt := mentions[g]
+		if mt == nil {
+			mt = &mention{code: !register.IsProse(f)}
+			mentions[g] = mt
+			mentionOrder = append(mentionOrder, g)
+		}
+		mt.files = append(mt.files, f)
+		for _, m := range ms {
+			if m.Placeholder || (exportIDs != nil && !exportIDs[m.ID]) {
+				mt.dangling = append(mt.dangling, fmt.Sprintf("%s at %s:%d", m.ID, f, m.Pos.Line))
+			}
+		}
+	}
+	var where []string
+	for _, s := range siteOrder {
+		where = append(where, fmt.Sprintf("%s:%d", s, sites[s].line))
+	}
+	rangeWhy := fmt.Sprintf("the files that carry the live range %s (%s)", live, strings.Join(where, ", "))
+	if len(siteOrder) == 0 {
+		rangeWhy = fmt.Sprintf("no file carries the live range %s; name the files that should in range_sites", live)
+	}
+	set("range_sites", flowList(siteOrder), rangeWhy)
+	block("range_sites", flowList(siteOrder), comment("", rangeWhy)+"range_sites: "+flowList(siteOrder)+"\n")
+	if len(unbumped) > 0 {
+		verb := "holds"
+		if len(unbumped) > 1 {
+			verb = "hold"
+		}
+		inf.notes = append(inf.notes, fmt.Sprintf("%s %s an older range but not %s: if it should follow the register, add it to range_sites and bump it", strings.Join(unbumped, ", "), verb, live))
+	}
+	var frozen []string
+	for _, s := range siteOrder {
+		for _, r := range sites[s].frozen {
+			frozen = append(frozen, s+" "+r)
+			inf.frozen = append(inf.frozen, config.Frozen{Path: s, Range: r})
+		}
+	}
+	if len(frozen) > 0 {
+		set("frozen_ranges", strings.Join(frozen, ", "), frozenWhy)
+		block("frozen_ranges", "", frozenBlock(inf.frozen, nil))
+	}
+	if len(mentionOrder) > 0 {
+		sort.Strings(mentionOrder)
+		var parts, dangling []string
+		for _, g := range mentionOrder {
+			mt := mentions[g]
+			kind := "the text"
+			if mt.code {
+				kind = "the comments"
+			}
+			parts = append(parts, fmt.Sprintf("%s of %s", kind, fileList(mt.files)))
+			dangling = append(dangling, mt.dangling...)
+		}
+		why := "tracker ids appear in " + strings.Join(parts, "; ")
+		var qs []string
+		for _, g := range mentionOrder {
+			qs = append(qs, yamlQuote(g))
+		}
+		v := "[" + strings.Join(qs, ", ") + "]"
+		set("mentions", v, why)
+		block("mentions", flowList(mentionOrder), comment("", why)+"mentions: "+v+"\n")
+		if len(dangling) > 0 {
+			inf.notes = append(inf.notes, fmt.Sprintf("check will report %s: not in the tracker export (CL004)", strings.Join(firstN(dangling, 5), ", ")))
+		}
+	}
+
+	// require_claims: rows that are accepted and have no claims yet.
+	status := map[string]string{}
+	for _, g := range guesses {
+		for _, h := range g.Rows {
+			status[h.ID] = g.Status
+		}
+	}
+	var bare []string
+	for _, r := range reg.Rows {
+		st := r.Status
+		if !reg.HasStatus {
+			st = "accepted"
+			if s, ok := status[r.ID]; ok {
+				st = s
+			}
+		}
+		if st == "accepted" && !hasClaims[r.ID] {
+			bare = append(bare, r.ID)
+		}
+	}
+	if len(bare) > 0 {
+		why := fmt.Sprintf("%d accepted rows have no claims yet (%s): migrate the gates or write %s/D<n>.md, then delete this line (D43)", len(bare), idList(bare), claims)
+		set("require_claims", "false", why)
+		block("require_claims", "", comment("", why)+"require_claims: false\n")
+	}
+	inf.next = append([]string{sc.next}, inf.next...)
+	return inf, nil
+}
+
+var (
+	liveRangeRE    = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
+	frozenMarkerRE = regexp.MustCompile(`claimslint:\s*frozen`)
+)
+
+func lineOf(data []byte, off int) []byte {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	end := bytes.IndexByte(data[off:], '\n')
+	if end < 0 {
+		return data[start:]
+	}
+	return data[start : off+end]
+}
+
+// markerWhy says which rows a marker matches and with what words.
+func markerWhy(g register.MarkerGuess) string {
+	if len(g.Rows) == 0 {
+		return "no row says it yet; claimslint new writes it as the last cell of a proposed row"
+	}
+	var hits []string
+	var clause []string
+	for _, h := range g.Rows {
+		hits = append(hits, fmt.Sprintf("%s (%q)", h.ID, h.Said))
+		if h.Clause {
+			clause = append(clause, h.ID)
+		}
+	}
+	why := "matches " + strings.Join(firstN(hits, 8), ", ")
+	if g.Status == "accepted" {
+		return why + ": a superseded clause leaves its row live (D42); this marker comes first, so the next one does not retire the row"
+	}
+	if len(clause) > 0 {
+		why += "; " + strings.Join(clause, ", ") + " say it of a clause only, and this marker retires them whole"
+	}
+	return why
+}
+
+// export is the tracker export init --adopt found.
+type export struct {
+	path, format string
+	ids          map[string]bool
+	prefixes     []string
+	count        map[string]int
+	others       []string
+}
+
+// findExport looks for tracker exports in the tree: .jsonl and .json files
+// whose records server/codec recognises as docket's, beads' or gh's, each
+// record with an id. The largest is the tracker; its ids give the prefixes.
+func findExport(rp *repo.Repo) (*export, error) {
+	var found []*export
+	for _, f := range rp.Files {
+		ext := strings.ToLower(path.Ext(f))
+		if (ext != ".jsonl" && ext != ".json") || !rp.Present(f) {
+			continue
+		}
+		data, err := rp.ReadFile(f, tracker.MaxExport)
+		if err != nil {
+			continue
+		}
+		format, ok := codec.Detect(data)
+		if !ok || len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		e, fs := tracker.Parse(f, format, data, nil)
+		bad := 0
+		for _, fd := range fs {
+			if fd.Severity == diag.SeverityError {
+				bad++
+			}
+		}
+		if len(e.Issues) == 0 || bad > len(e.Issues)/10 {
+			continue // not a tracker's records
+		}
+		ex := &export{path: f, format: format, ids: map[string]bool{}, count: map[string]int{}}
+		valid := true
+		for id := range e.Issues {
+			ex.ids[id] = true
+			if format == codec.GitHub {
+				if id == "#0" {
+					valid = false
+				}
+				continue
+			}
+			p, _, ok := vocab.SplitID(id)
+			if !ok {
+				valid = false
+				continue
+			}
+			ex.count[p]++
+		}
+		if !valid {
+			continue
+		}
+		for p := range ex.count {
+			if vocab.ValidPrefix(p) == nil {
+				ex.prefixes = append(ex.prefixes, p)
+			}
+		}
+		sort.Slice(ex.prefixes, func(i, j int) bool {
+			a, b := ex.prefixes[i], ex.prefixes[j]
+			if ex.count[a] != ex.count[b] {
+				return ex.count[a] > ex.count[b]
+			}
+			return a < b
+		})
+		if format != codec.GitHub && len(ex.prefixes) == 0 {
+			continue
+		}
+		found = append(found, ex)
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(found, func(i, j int) bool { return len(found[i].ids) > len(found[j].ids) })
+	best := found[0]
+	for _, o := range found[1:] {
+		best.others = append(best.others, fmt.Sprintf("%s (%s, %s)", o.path, o.format, plural(len(o.ids), "record")))
+	}
+	return best, nil
+}
+
+// scripts is what init --adopt reads of the gates and their workflows.
+type scripts struct {
+	glob, why          string
+	workflows          string
+	workflowsWhy, next string
+	notes              []string
+}
+
+// runRE finds a path a workflow step names.
+var runRE = regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?([A-Za-z0-9_.][A-Za-z0-9_./-]*[A-Za-z0-9_])`)
+
+// findScripts reads which files the workflows run (outside comments, as
+// CL005 reads them) and makes the scripts glob of the directory that
+// holds most of them, narrowed so it matches only scripts a workflow runs.
+func findScripts(rp *repo.Repo) scripts {
+	var wfs []string
+	yml, yaml := 0, 0
+	for _, f := range rp.Files {
+		if dir, base := path.Split(f); dir == ".github/workflows/" && rp.Present(f) {
+			switch path.Ext(base) {
+			case ".yml":
+				yml++
+				wfs = append(wfs, f)
+			case ".yaml":
+				yaml++
+				wfs = append(wfs, f)
+			}
+		}
+	}
+	sc := scripts{glob: "checks/**", workflows: ".github/workflows/*.{yml,yaml}"}
+	switch {
+	case yml > 0 && yaml == 0:
+		sc.workflows = ".github/workflows/*.yml"
+	case yaml > 0 && yml == 0:
+		sc.workflows = ".github/workflows/*.yaml"
+	}
+	runBy := map[string][]string{} // script -> workflows
+	for _, w := range wfs {
+		data, err := rp.ReadFile(w, snapshot.MaxMarkdown)
+		if err != nil {
+			continue
+		}
+		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
+			p := path.Clean(string(m[1]))
+			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
+				continue
+			}
+			runBy[p] = append(runBy[p], w)
+		}
+	}
+	byDir := map[string][]string{}
+	for s := range runBy {
+		byDir[path.Dir(s)] = append(byDir[path.Dir(s)], s)
+	}
+	dir := ""
+	for d, ss := range byDir {
+		if dir == "" || len(ss) > len(byDir[dir]) || len(ss) == len(byDir[dir]) && d < dir {
+			dir = d
+		}
+	}
+	if dir == "" {
+		sc.glob = ""
+		sc.why = "no workflow runs a script of this tree: CL005 has nothing to check"
+		sc.workflowsWhy = fmt.Sprintf("the %d workflow files", len(wfs))
+		sc.next = "next: claimslint check, then add a claimslint check step to a workflow"
+		return sc
+	}
+	run := byDir[dir]
+	sort.Strings(run)
+	var all []string // the files of dir
+	for _, f := range rp.Files {
+		if path.Dir(f) == dir && rp.Present(f) {
+			all = append(all, f)
+		}
+	}
+	sc.glob = narrowGlob(dir, run, all)
+	var wset []string
+	for _, s := range run {
+		for _, w := range runBy[s] {
+			if !slices.Contains(wset, w) {
+				wset = append(wset, w)
+			}
+		}
+	}
+	sort.Strings(wset)
+	sc.why = fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
+	if len(run) == 1 {
+		sc.why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
+	}
+	var out []string
+	for _, f := range all {
+		if !snapshot.GlobMatch(sc.glob, f) && path.Ext(f) == path.Ext(run[0]) {
+			out = append(out, f)
+		}
+	}
+	if len(out) > 0 {
+		sc.why += "; " + fileList(out) + " left out: no workflow runs it"
+	}
+	sc.workflowsWhy = fmt.Sprintf("%s; %s %s the scripts", plural(len(wfs), "workflow file"), strings.Join(wset, ", "), runs(len(wset)))
+	for _, s := range run {
+		mode := rp.IndexMode(s)
+		if rp.Git && mode != "100755" {
+			sc.notes = append(sc.notes, fmt.Sprintf("%s is mode %s in the git index: check will ask for git update-index --chmod=+x (CL005)", s, orNone(mode)))
+		}
+	}
+	sc.next = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files), then add a claimslint check step to %s", sc.glob, wset[0])
+	return sc
+}
+
+// plural is "1 script" or "3 scripts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func runs(n int) string {
+	if n == 1 {
+		return "runs"
+	}
+	return "run"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none (untracked)"
+	}
+	return s
+}
+
+// narrowGlob is the glob of dir matching exactly the scripts run: dir/*.sh
+// when every .sh file there is run, else their common name ending
+// (dir/*-claims.sh), else the list of them.
+func narrowGlob(dir string, run, all []string) string {
+	matches := func(g string) bool {
+		for _, f := range all {
+			if snapshot.GlobMatch(g, f) != slices.Contains(run, f) {
+				return false
+			}
+		}
+		return true
+	}
+	ext := path.Ext(run[0])
+	for _, s := range run {
+		if path.Ext(s) != ext {
+			ext = ""
+		}
+	}
+	if g := dir + "/*" + ext; matches(g) {
+		return g
+	}
+	suffix := path.Base(run[0])
+	for _, s := range run[1:] {
+		b := path.Base(s)
+		for !strings.HasSuffix(b, suffix) {
+			suffix = suffix[1:]
+		}
+	}
+	// The shortest common name ending that leaves the others out:
+	// *-claims.sh before *-journal-claims.sh, so the next gate matches.
+	for i := len(suffix) - len(ext) - 1; i >= 0; i-- {
+		if c := suffix[i]; c != '-' && c != '_' {
+			continue
+		}
+		if g := dir + "/*" + suffix[i:]; matches(g) {
+			return g
+		}
+	}
+	var names []string
+	for _, s := range run {
+		names = append(names, path.Base(s))
+	}
+	return dir + "/{" + strings.Join(names, ",") + "}"
+}
+
+// mentionGlob is the glob a mention site joins: every file of its kind
+// under its top directory (crates/**/*.rs), or at the root (*.md).
+func mentionGlob(f string) string {
+	ext := path.Ext(f)
+	top, _, found := strings.Cut(f, "/")
+	if !found {
+		if ext == "" {
+			return f
+		}
+		return "*" + ext
+	}
+	if ext == "" {
+		return top + "/**"
+	}
+	return top + "/**/*" + ext
+}
+
+func fileList(fs []string) string {
+	if len(fs) <= 3 {
+		return strings.Join(fs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(fs[:3], ", "), len(fs)-3)
+}
+
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	if len(ids) <= 6 {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s, ... %s", strings.Join(ids[:3], ", "), ids[len(ids)-1])
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(append([]string{}, s[:n]...), fmt.Sprintf("and %d more", len(s)-n))
+}
+
+var plainYAML = regexp.MustCompile(`^[A-Za-z0-9_./][A-Za-z0-9_./-]*$`)
+
+// yamlStr writes s plain when YAML reads it back as the same string,
+// else single-quoted.
+func yamlStr(s string) string {
+	if plainYAML.MatchString(s) && s != "true" && s != "false" && s != "null" {
+		return s
+	}
+	return yamlQuote(s)
+}
+
+func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func flowList(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = yamlStr(s)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// inlineHint is what plain init says when the register it would create
+// exists as an inline register.
+func inlineHint(dir string, cfg config.Config) string {
+	rp, err := repo.Open(dir)
+	if err != nil {
+		return ""
+	}
+	if in, err := findInline(cfg, rp); err == nil && in != nil {
+		return fmt.Sprintf("; %s is an inline register (rows without decision files): claimslint init --adopt writes the configuration that reads it", in.path)
+	}
+	return ""
+}
