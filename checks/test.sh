@@ -15,4 +15,10 @@ if [ -n "$unformatted" ]; then
 fi
 
 echo "== go test -race -timeout 30m ./..."
-go test -race -count=1 -timeout 30m ./...
+# The race detector sleeps 1 s as each race-built process exits, to let
+# racing goroutines report: once per test binary, and once per command a
+# test runs as a copy of its binary (testscript's exec of claimslint and
+# docket, the sqlite writer processes, docket mcp). go test passes GORACE
+# to the test binaries, they to their children (os.Environ), and
+# testscript passes it on to a script's commands.
+GORACE="${GORACE:+$GORACE }atexit_sleep_ms=0" go test -race -count=1 -timeout 30m ./...
