@@ -75,11 +75,18 @@ func serve(t testing.TB, store docket.Store, in []byte) []byte {
 // serveDir is serve with dir as the repository of the register tools.
 func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
 	t.Helper()
+	return serveWith(t, mcp.Options{Store: store, Dir: dir}, in)
+}
+
+// serveWith is serve with the options o (In and Out are set here).
+func serveWith(t testing.TB, o mcp.Options, in []byte) []byte {
+	t.Helper()
 	r, w := io.Pipe()
 	out := &syncBuffer{}
+	o.In, o.Out = r, out
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: dir, In: r, Out: out})
+		done <- mcp.Serve(context.Background(), o)
 	}()
 	go func() {
 		awaited := map[string]int{}
