@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseRows(t *testing.T) {
+	t.Parallel()
 	src := `#!/bin/sh
 # Gate for D12.
 RANGE_RE='D1\.\.D48'
@@ -67,6 +68,7 @@ for r in 'P9@f.rs@loose@in a for list'; do :; done
 }
 
 func TestDecisionFromName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"scripts/checks/d47-envelope-id-claims.sh": "D47",
 		"scripts/checks/D3_x.sh":                   "D3",
@@ -79,6 +81,7 @@ func TestDecisionFromName(t *testing.T) {
 }
 
 func TestRegexConversion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		bre, ere bool
 		in, want string
@@ -106,6 +109,7 @@ func TestRegexConversion(t *testing.T) {
 }
 
 func TestPrintfSed(t *testing.T) {
+	t.Parallel()
 	out, err := printf([]string{`%s-%s\n`, "a", "b", "c"})
 	if err != nil || out != "a-b\nc-\n" {
 		t.Errorf("printf cycles its format: %q, %v", out, err)
@@ -123,6 +127,7 @@ func TestPrintfSed(t *testing.T) {
 }
 
 func TestTranslateScopes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(rel, s string) {
 		p := filepath.Join(dir, rel)
@@ -164,6 +169,7 @@ func TestTranslateScopes(t *testing.T) {
 }
 
 func TestScriptVerdict(t *testing.T) {
+	t.Parallel()
 	out := "ok   P1 fine\nFAIL P2 no line matches\nP3: anchor vanished\nok   P10 x\n"
 	for code, want := range map[string]string{"P1": VerdictOK, "P2": VerdictFail, "P3": VerdictFail, "P10": VerdictOK, "P4": VerdictUnknown} {
 		if got := scriptVerdict(out, code, 1); got != want {
@@ -193,6 +199,7 @@ func FuzzParse(f *testing.F) {
 // TestNoReadOutside: a row that names a file outside the repository, by a
 // climbing path or through a link, is never read to choose its scope (D9).
 func TestNoReadOutside(t *testing.T) {
+	t.Parallel()
 	top := t.TempDir()
 	dir := filepath.Join(top, "repo")
 	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {

@@ -105,6 +105,7 @@ func titles(t *testing.T, s docket.Store) string {
 // committed and shows in the next read, and neither is answered. Another
 // request whose internal counter equals a cancelled id is untouched.
 func TestCancelByClientID(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &holdStore{Store: base, entered: make(chan string, 4)}
 	l := startLive(t, s, mcp.Options{})
@@ -177,6 +178,7 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 // TestInFlightCap: with MaxInFlight 3 and 40 requests written at once, no
 // more than 3 run at a time, and all 40 are answered once.
 func TestInFlightCap(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := mcp.NewGateStore(base)
 	t.Cleanup(s.Open)
@@ -215,6 +217,7 @@ func TestInFlightCap(t *testing.T) {
 // TestReplyTooLarge: a reply over MaxReply is replaced by an error on the
 // same id that says the request was done.
 func TestReplyTooLarge(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	l := startLive(t, base, mcp.Options{MaxReply: 400})
 	l.send(strings.TrimSpace(initLines), `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)

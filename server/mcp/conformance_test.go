@@ -141,12 +141,14 @@ func sortedLines(out []byte) []string {
 // server's bytes must equal the file's "pre" and "post" sections (sorted by
 // line; "post" defaults to "pre"). With -update the sections are rewritten.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/conformance/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no conformance files: %v", err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)

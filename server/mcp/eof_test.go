@@ -25,6 +25,7 @@ func (s *slowStore) Get(ctx context.Context, id string) (docket.Issue, error) {
 // TestEOFWaitsForSlowRequests: stdin closes while requests are still
 // running; each is answered before Serve returns, exactly once.
 func TestEOFWaitsForSlowRequests(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	time.AfterFunc(300*time.Millisecond, func() { close(s.release) })
