@@ -205,8 +205,11 @@ func TestFaultEmptiedExport(t *testing.T) {
 // index and export; 3: index only; 2: nothing), reads must work while the
 // disk is full, and after the file system grows one command repairs the
 // export. Mounting needs root; elsewhere the test skips.
+//
+// Not parallel: run beside the other tests of this package, a read on the
+// full disk failed 2 times in 20 ("open index: disk I/O error (4874)",
+// SQLITE_IOERR_SHMSIZE), never when it runs alone.
 func TestFaultFullDisk(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("mounts a file system")
 	}
