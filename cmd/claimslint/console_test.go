@@ -377,6 +377,7 @@ func (s *session) run(t *testing.T, rel string, sm sample) {
 // output, exactly, with the lines the sample shows; see the comment at the
 // top of this file for the format.
 func TestConsoleSamples(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatal("the console samples run in bash, which is not on PATH")
 	}

@@ -233,6 +233,7 @@ func packages(t *testing.T) []string {
 // is not a package (.knowledge/tracker/, bench/, action.yml) names a path
 // that exists.
 func TestReadmeLayout(t *testing.T) {
+	t.Parallel()
 	d := readDoc(t, "README.md")
 	var table ast.Node
 	inLayout := false
@@ -297,6 +298,7 @@ func TestReadmeLayout(t *testing.T) {
 // into a Markdown file names one of its headings. Links with a scheme
 // (https:, mailto:) are not followed.
 func TestDocLinks(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	cache := map[string]*doc{}
 	get := func(rel string) *doc {
@@ -359,6 +361,7 @@ func TestDocLinks(t *testing.T) {
 // TestConfigurationDefaults: the first YAML block of the configuration
 // page, the defaults, decodes to the values config.Default holds.
 func TestConfigurationDefaults(t *testing.T) {
+	t.Parallel()
 	const page = "docs/guide/configuration.md"
 	d := readDoc(t, page)
 	var block []byte

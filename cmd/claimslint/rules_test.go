@@ -108,6 +108,7 @@ func mdEscape(s string) string {
 //
 //	go test ./cmd/claimslint -run TestRulesPage -update
 func TestRulesPage(t *testing.T) {
+	t.Parallel()
 	want := renderRules(t)
 	file := filepath.Join(repoRoot(t), filepath.FromSlash(rulesPage))
 	if *update {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"Answer every frame", "answer-every-frame"},
 		{"  JSON-RPC: batches?  ", "json-rpc-batches"},
@@ -19,6 +20,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestAddSupersededBy(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want, err string }{
 		{"---\nid: D2\n---\n# x\n", "---\nid: D2\nsuperseded-by: [D5]\n---\n# x\n", ""},
 		{"---\nid: D2\nsuperseded-by: [D4]\n---\n", "---\nid: D2\nsuperseded-by: [D4, D5]\n---\n", ""},

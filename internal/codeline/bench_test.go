@@ -148,6 +148,7 @@ func BenchmarkGoScanner(b *testing.B) {
 // file of the Go distribution: the same comments, and a mask equal to the
 // one go/scanner's comments give.
 func TestGoScannerGOROOT(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reads the whole Go distribution")
 	}

@@ -120,9 +120,6 @@ type Lexer struct {
 	codeStrings bool
 }
 
-// Name is the lexer's name, as `claimslint list` prints it.
-func (l *Lexer) Name() string { return l.name }
-
 // Scan resets r and fills it with the regions of src.
 func (l *Lexer) Scan(src []byte, r *Regions) {
 	r.reset(l)

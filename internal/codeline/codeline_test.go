@@ -6,6 +6,7 @@ import (
 )
 
 func TestMask(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src, want string
 	}{
@@ -33,6 +34,7 @@ func TestMask(t *testing.T) {
 }
 
 func TestLanguage(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"a.go": "go", "x/Makefile": "hash", "b.TS": "ts", "c.sql": "sql", "d.md": "markdown", "e.bin": "none",
 		"lib.rs": "rust", "a.py": "python", "a.sh": "shell", "ci.yml": "yaml", "Cargo.toml": "toml", "x.html": "html",

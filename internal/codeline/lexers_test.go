@@ -35,6 +35,7 @@ func spans(src string, r *Regions) []string {
 }
 
 func TestLexers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src string
 		want      []string
@@ -97,6 +98,7 @@ func TestLexers(t *testing.T) {
 }
 
 func TestRustTestRegions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		src  string
 		want []int // the lines in a test region
@@ -129,6 +131,7 @@ func TestRustTestRegions(t *testing.T) {
 }
 
 func TestMaskStrings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src, want string
 	}{
@@ -146,6 +149,7 @@ func TestMaskStrings(t *testing.T) {
 }
 
 func TestShebang(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]string{
 		"#!/bin/sh\n":                 "shell",
 		"#! /usr/bin/env bash\n":      "shell",

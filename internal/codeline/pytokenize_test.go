@@ -35,6 +35,7 @@ json.dump(out, sys.stdout)
 // module on the Python standard library of this machine: the same
 // comments at the same offsets. It skips when there is no python3.
 func TestPythonTokenize(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 on PATH")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     func(*Config)
@@ -68,6 +69,7 @@ func TestParse(t *testing.T) {
 // TestLoadRefusesLinkOut: a .claimslint.yml that is a link out of the
 // repository is not read (issue 16); one that links inside is.
 func TestLoadRefusesLinkOut(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	repo, out := filepath.Join(base, "repo"), filepath.Join(base, "outside.yml")
 	if err := os.MkdirAll(filepath.Join(repo, "conf"), 0o755); err != nil {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDedupe(t *testing.T) {
+	t.Parallel()
 	at := func(file string, line, col int) token.Position {
 		return token.Position{Filename: file, Line: line, Column: col}
 	}

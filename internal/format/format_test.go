@@ -29,6 +29,7 @@ var rules = []RuleDoc{
 // TestGolden pins the exact bytes of every format; run with -update after a
 // deliberate change and review the diff.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, name := range Names {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -57,6 +58,7 @@ func TestGolden(t *testing.T) {
 // TestSARIFShape checks what GitHub code scanning insists on: version
 // 2.1.0, a non-null results array even when clean, and help on every rule.
 func TestSARIFShape(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := SARIF(&buf, nil, rules, "v"); err != nil {
 		t.Fatal(err)
@@ -94,6 +96,7 @@ func TestSARIFShape(t *testing.T) {
 }
 
 func TestEscapeProperty(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"a:b,c", "a%3Ab%2Cc"},
 		{"100%\r\n", "100%25%0D%0A"},
@@ -109,6 +112,7 @@ func TestEscapeProperty(t *testing.T) {
 // from a claim cell or a file name never reach text or github output; they
 // are printed as escapes. Tabs and the formats' own newline handling stay.
 func TestControlBytesEscaped(t *testing.T) {
+	t.Parallel()
 	f := []diag.Finding{{
 		Pos:   token.Position{Filename: "docs/\x1b[2Jevil.md", Line: 3, Column: 1},
 		Check: "CL006", Severity: diag.SeverityError,

@@ -14,6 +14,7 @@ import (
 // so the test writes almost nothing): it is refused with exit 2 and a
 // message naming the file and the limit, before any of it is read.
 func TestTrackerExportSizeLimit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"docs/PRD.md":              "| ID | Decision | Status |\n|---|---|---|\n| D1 | Big | accepted |\n\nD1..D1\n",

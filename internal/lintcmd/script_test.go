@@ -21,6 +21,7 @@ func TestMain(m *testing.M) {
 // repository per rule and per claim kind, each asserting exact output and
 // exit code.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -196,6 +195,3 @@ func (g *Gate) addRow(text string, line int) {
 	}
 	g.Rows = append(g.Rows, r)
 }
-
-// lineNumber formats script:line.
-func lineNumber(script string, line int) string { return script + ":" + strconv.Itoa(line) }

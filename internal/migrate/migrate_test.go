@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseRows(t *testing.T) {
+	t.Parallel()
 	src := `#!/bin/sh
 # Gate for D12.
 RANGE_RE='D1\.\.D48'
@@ -63,6 +64,7 @@ for r in 'P9@f.rs@loose@in a for list'; do :; done
 }
 
 func TestDecisionFromName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"scripts/checks/d47-envelope-id-claims.sh": "D47",
 		"scripts/checks/D3_x.sh":                   "D3",
@@ -75,6 +77,7 @@ func TestDecisionFromName(t *testing.T) {
 }
 
 func TestRegexConversion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		bre, ere bool
 		in, want string
@@ -102,6 +105,7 @@ func TestRegexConversion(t *testing.T) {
 }
 
 func TestPrintfSed(t *testing.T) {
+	t.Parallel()
 	out, err := printf([]string{`%s-%s\n`, "a", "b", "c"})
 	if err != nil || out != "a-b\nc-\n" {
 		t.Errorf("printf cycles its format: %q, %v", out, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestInlineRegister(t *testing.T) {
+	t.Parallel()
 	src := "| ID | Decision | Rationale |\n|---|---|---|\n" +
 		"| **D1** | Store in SQLite. | diffs |\n" +
 		"| `D2` | Ids are hashes. | stable |\n" +
@@ -54,6 +55,7 @@ func TestInlineRegister(t *testing.T) {
 }
 
 func TestParseClaims(t *testing.T) {
+	t.Parallel()
 	src := "---\ntracker: [ub-cnv]\n---\n# D47: claims\n\n## Confirmation\n\n" +
 		"| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n" +
 		"| P1 | present:comment | `src/wire.rs` | `ub-788` | | residual named |\n"
@@ -79,6 +81,7 @@ func TestParseClaims(t *testing.T) {
 }
 
 func TestProseUnits(t *testing.T) {
+	t.Parallel()
 	md := "# A heading\n\nDuplication is the only\nroute in, they said.\n\n- one item\n  wrapped\n- two\n\n```\nfenced is not prose\n```\n\n| a | b |\n|---|---|\n| cell one | cell  two |\n\n<!-- comment -->\n"
 	var got []string
 	for _, u := range ProseUnits("docs/x.md", []byte(md)) {

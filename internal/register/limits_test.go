@@ -25,6 +25,7 @@ var hostile = []struct{ name, unit, sep, want string }{
 }
 
 func TestHostileMarkdownRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range hostile {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte("# Register\n\n" + strings.Repeat(tc.unit, 50_000) + "\n\n" + smallRegister)
@@ -67,6 +68,7 @@ func TestHostileMarkdownRefused(t *testing.T) {
 // register of 5,000 rows each full of links and code, and prose with code
 // identifiers and fenced hostile text all stay under the limits.
 func TestBenignMarkdownAccepted(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../docs/decisions/*.md")
 	files = append(files, "../../docs/PRD.md", "../../README.md")
 	for _, f := range files {
@@ -96,6 +98,7 @@ func TestBenignMarkdownAccepted(t *testing.T) {
 // TestBOMBeforeFrontMatter: a byte order mark before the front matter (as
 // some Windows editors write it) is not "no YAML front matter".
 func TestBOMBeforeFrontMatter(t *testing.T) {
+	t.Parallel()
 	d := ParseDecision("docs/decisions/D1-x.md", []byte("\xEF\xBB\xBF---\nid: D1\nstatus: accepted\n---\n# D1: X\n"))
 	if !d.Parsed || d.ID != "D1" || len(d.Findings) != 0 {
 		t.Fatalf("parsed %v, id %q, findings %+v", d.Parsed, d.ID, d.Findings)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCellText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{" `a\\|b` ", "a|b"},
 		{"``a`b``", "a`b"},
@@ -26,6 +27,7 @@ func TestCellText(t *testing.T) {
 }
 
 func TestParseDecision(t *testing.T) {
+	t.Parallel()
 	src := "---\nid: D12\nstatus: Accepted\nsupersedes: [D3(6), D4]\nsuperseded-by: []\ntracker: dk-4f2\nresiduals: [dk-9xk]\n---\n# D12: Answer\n\n## Confirmation\n" +
 		"| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n" +
 		"| C1 | present | `server/**/*.go` | `func recoverID\\(` | | exists |\n" +
@@ -59,6 +61,7 @@ func TestParseDecision(t *testing.T) {
 }
 
 func TestParseRegister(t *testing.T) {
+	t.Parallel()
 	src := "# PRD\n\n| Other | x |\n|---|---|\n| a | b |\n\n| ID | Decision | Status |\n|---|---|---|\n" +
 		"| D1 | [One](decisions/D1-one.md) | **Accepted** |\n| D2 | Two | proposed (since 2026) |\n| x | bad | accepted |\n"
 	r := ParseRegister("docs/PRD.md", []byte(src))
@@ -174,6 +177,7 @@ func FuzzParseAdopted(f *testing.F) {
 // TestParseAdoptedDialects reads one record of each dialect, shaped as its
 // tool writes it, and checks the status and the links it states.
 func TestParseAdoptedDialects(t *testing.T) {
+	t.Parallel()
 	vocab := map[string]string{"superceded": "superseded", "draft": "proposed", "on hold": "proposed", "approved": "accepted", "unstated": "accepted"}
 	for _, tc := range []struct {
 		name, path, src string

@@ -372,27 +372,6 @@ func (r *Repo) Executable(rel string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
-// Dirty returns the paths among rels that have changes git has not
-// committed (staged, unstaged or untracked). Outside a git work tree
-// nothing is dirty: there is no record to protect.
-func Dirty(dir string, rels []string) ([]string, error) {
-	if len(rels) == 0 || !isGitWorkTree(dir) {
-		return nil, nil
-	}
-	r := &Repo{Root: dir}
-	out, err := r.git(append([]string{"status", "--porcelain", "-z", "--"}, rels...)...)
-	if err != nil {
-		return nil, err
-	}
-	var dirty []string
-	for _, rec := range strings.Split(string(out), "\x00") {
-		if len(rec) > 3 {
-			dirty = append(dirty, rec[3:])
-		}
-	}
-	return dirty, nil
-}
-
 // Show returns the content of rel at revision rev (git show rev:rel), and
 // whether it existed there.
 func Show(dir, rev, rel string) ([]byte, bool, error) {

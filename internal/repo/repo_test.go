@@ -9,6 +9,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	must := func(err error) {
 		t.Helper()
@@ -53,7 +54,10 @@ func TestReadFile(t *testing.T) {
 // TestReadNeverLeavesRoot puts a symbolic link out of the repository at
 // each component of a path, and one inside it, and checks both readers:
 // ReadFile follows no link at all, ReadDoc follows links that stay inside.
-func TestReadNeverLeavesRoot(t *testing.T) { readNeverLeavesRoot(t) }
+func TestReadNeverLeavesRoot(t *testing.T) {
+	t.Parallel()
+	readNeverLeavesRoot(t)
+}
 
 func readNeverLeavesRoot(t *testing.T) {
 	base := t.TempDir()
@@ -131,6 +135,7 @@ func readNeverLeavesRoot(t *testing.T) {
 // has room, a larger file gets a new buffer at least twice as large, and
 // the limits and the no-link rule still hold.
 func TestReadFileInto(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, n := range map[string]int{"small.go": 10, "mid.go": 300, "big.go": 5000} {
 		b := make([]byte, n)
@@ -179,6 +184,7 @@ func TestReadFileInto(t *testing.T) {
 // tree costs no git run; one that exists is listed, untracked files
 // included.
 func TestListUntrackedSkipsMissing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q"}} {
 		cmd := exec.Command("git", args...)

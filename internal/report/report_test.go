@@ -55,6 +55,7 @@ func render(t *testing.T, dir, url string) string {
 }
 
 func TestReportContent(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	html := render(t, dir, "https://example.invalid/org/repo")
 	// Needs attention is exactly what check prints, line for line.
@@ -98,6 +99,7 @@ func TestReportContent(t *testing.T) {
 // chromium package), asserts the DOM it built and takes a screenshot. .ci/run
 // installs chromium where it can; elsewhere the test is skipped.
 func TestReportInBrowser(t *testing.T) {
+	t.Parallel()
 	chrome, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed (apt-get install chromium); the HTML is still checked by TestReportContent")
@@ -144,6 +146,7 @@ var badgeStates = []string{
 // stylesheet in headless Chromium, reads each badge's background from the
 // screenshot, and requires white text on it to reach WCAG's 4.5:1.
 func TestBadgeContrast(t *testing.T) {
+	t.Parallel()
 	chrome, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed (apt-get install chromium)")
@@ -224,6 +227,7 @@ func luminance(c [3]uint8) float64 {
 }
 
 func TestContrastFormula(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b [3]uint8
 		want float64
@@ -241,6 +245,7 @@ func TestContrastFormula(t *testing.T) {
 // TestLineLinksOnlyOnCleanTree: code lines link to the commit only while
 // the work tree matches it; with an uncommitted change they are not linked.
 func TestLineLinksOnlyOnCleanTree(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)

@@ -187,13 +187,6 @@ func (r *runner) print(i docket.Issue) error {
 	return writeShow(r.env.Stdout, i)
 }
 
-func (r *runner) printList(is []docket.Issue) error {
-	if r.o.json {
-		return writeJSONArray(r.env.Stdout, is)
-	}
-	return writeList(r.env.Stdout, is)
-}
-
 func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
 	if err := needArgs(args, 0, "init [--prefix dk]"); err != nil {
 		return err

@@ -11,19 +11,6 @@ import (
 	"github.com/claimslint/claimslint/server/docket"
 )
 
-// writeList prints one issue per line in aligned columns.
-func writeList(w io.Writer, is []docket.Issue) error {
-	if len(is) == 0 {
-		_, err := fmt.Fprintln(w, "no issues")
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	for _, i := range is {
-		fmt.Fprintf(tw, "%s\tP%d\t%s\t%s\t%s\n", i.ID, i.Priority, i.Status, i.Type, i.Title)
-	}
-	return tw.Flush()
-}
-
 // writeRows prints index rows, one per line, in aligned columns.
 func writeRows(w io.Writer, rows []docket.Row) error {
 	if len(rows) == 0 {

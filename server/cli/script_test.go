@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 // known in advance come from imported fixtures, since created ids are
 // random by design.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,

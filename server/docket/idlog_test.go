@@ -10,6 +10,7 @@ import (
 // TestAppendID: each drawn id is one line of the log, appended; no path
 // means no log.
 func TestAppendID(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "index.db.ids")
 	for _, id := range []string{"dk-a1", "dk-b2"} {
 		if err := appendID(path, id); err != nil {

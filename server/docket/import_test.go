@@ -117,6 +117,7 @@ func sortDeps(m map[string]any) {
 // has written and rebuilds every input record from the docket record:
 // every key and every value is there.
 func TestBeadsImportLosesNoField(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"beads-go.jsonl", "beads-current.jsonl", "beads-dolt.jsonl", "unblock.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			data, set := decodeFixture(t, name, "")
@@ -142,6 +143,7 @@ func TestBeadsImportLosesNoField(t *testing.T) {
 // TestImportExportIsByteStable: the docket export of an imported file
 // reads back to the same records and writes the same bytes.
 func TestImportExportIsByteStable(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, format string }{{"beads-go.jsonl", ""}, {"beads-current.jsonl", ""}, {"beads-dolt.jsonl", ""}, {"unblock.jsonl", "beads"}, {"gh.json", ""}} {
 		t.Run(c.name, func(t *testing.T) {
 			_, set := decodeFixture(t, c.name, c.format)
@@ -170,6 +172,7 @@ func TestImportExportIsByteStable(t *testing.T) {
 // TestGitHubImportKeepsEveryField: every key gh printed is a docket field
 // or in extra.
 func TestGitHubImportKeepsEveryField(t *testing.T) {
+	t.Parallel()
 	data, set := decodeFixture(t, "gh.json", "")
 	if set.Format != docket.FormatGitHub {
 		t.Fatalf("format %q", set.Format)
@@ -206,6 +209,7 @@ func TestGitHubImportKeepsEveryField(t *testing.T) {
 // TestImportCollectsEveryProblem: one pass reports every bad line with its
 // field, and nothing is returned.
 func TestImportCollectsEveryProblem(t *testing.T) {
+	t.Parallel()
 	in := `{"id":"bd-1","title":"ok","status":"open","priority":1,"issue_type":"task","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}
 {"id":"not an id","title":"x"}
 {"id":"bd-2","title":"x","priority":"high"}
@@ -253,6 +257,7 @@ func errorsAs(err error, target **docket.Problems) bool {
 // separators and its counts before the dependencies, comes back with every
 // key and every value of every record.
 func TestBeadsExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	lines := func(b []byte) []string {
 		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	}
@@ -304,6 +309,7 @@ func TestBeadsExportRoundTrip(t *testing.T) {
 // moves to the blocked record, parent is parent-child, decisions stay,
 // version and schema go.
 func TestBeadsExportOfDocketRecords(t *testing.T) {
+	t.Parallel()
 	closed := "2026-03-02T00:00:00Z"
 	a := docket.Issue{ID: "dk-a", Title: "Parser <drops> a pipe", Status: docket.StatusClosed, Type: docket.TypeBug, Priority: 1,
 		Labels: []string{"register"}, Decisions: []string{"D2"}, CreatedAt: "2026-03-01T00:00:00Z", UpdatedAt: closed, ClosedAt: &closed,
@@ -325,6 +331,7 @@ func TestBeadsExportOfDocketRecords(t *testing.T) {
 // {"_type":"memory"} lines. They are not issues: each is reported and left
 // out, and the issues still import.
 func TestBeadsMemoryLinesReported(t *testing.T) {
+	t.Parallel()
 	in := `{"_type":"issue","id":"bd-1","title":"x","status":"open","priority":2,"issue_type":"task","created_at":"2026-05-01T00:00:00Z","updated_at":"2026-05-01T00:00:00Z","dependency_count":0,"dependent_count":0,"comment_count":0}
 {"_type":"memory","key":"style","value":"terse commit messages"}
 `

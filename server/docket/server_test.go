@@ -21,6 +21,7 @@ func issue(id, title string) docket.Issue {
 }
 
 func TestCanonicalIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a := issue("dk-b2", "second")
 	a.Labels = []string{"z", "a", "z"}
 	a.Decisions = []string{"D10", "D2", "D9"}
@@ -59,6 +60,7 @@ func TestCanonicalIsDeterministic(t *testing.T) {
 }
 
 func TestReadJSONLRejects(t *testing.T) {
+	t.Parallel()
 	good, _ := docket.MarshalLine(issue("dk-abc", "ok"))
 	line := func(edit func(string) string) string { return edit(string(good)) }
 	tests := []struct {
@@ -94,6 +96,7 @@ func TestReadJSONLRejects(t *testing.T) {
 }
 
 func TestIDLenGrows(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, want int }{{0, 3}, {400, 3}, {465, 3}, {466, 4}, {16_000, 4}, {17_000, 5}, {100_000, 5}, {1_000_000, 6}} {
 		if got := docket.IDLen(tt.n); got != tt.want {
 			t.Errorf("IDLen(%d) = %d, want %d", tt.n, got, tt.want)
@@ -116,6 +119,7 @@ func TestIDLenGrows(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	base := issue("dk-1", "title")
 	base.Labels = []string{"keep", "drop-by-ours"}
 	ours := base.Clone()
@@ -176,6 +180,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestDecodeBeadsAndGitHub(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	beads := `{"id":"dk-a1","title":"parent","status":"open","priority":1,"issue_type":"epic","created_at":"2026-01-01T10:00:00.123456+01:00","updated_at":"2026-01-01T10:00:00Z"}
 {"id":"dk-b2","title":"child","status":"tombstone","issue_type":"task","design":"do X","dependencies":[{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"blocks"},{"issue_id":"dk-b2","depends_on_id":"dk-a1","type":"parent-child"}]}

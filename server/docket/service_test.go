@@ -18,6 +18,7 @@ import (
 // and mtime, reads skip the hash; any change of size or mtime is still
 // noticed and rebuilt from.
 func TestSyncShortcut(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := storetest.NewEnv(t, func(testing.TB, string) docket.Index { return memindex.New() })
 	s := e.Open(t, "dk")
@@ -71,6 +72,7 @@ func (f failing) Close() error { return nil } // the inner index outlives each o
 // rebuilds it and the note is gone. With a committed change the export
 // never got (dirty), the in-memory view merges both sides.
 func TestReadFallsBackWhenTheRebuildCannotWrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	inner := memindex.New()
 	fail := false
@@ -162,6 +164,7 @@ func indexLines(t *testing.T, x docket.Index) []byte {
 // the sync would, so the read shows both the committed change and the
 // pulled record, and says so.
 func TestReadFallbackMergesADirtyIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	inner := memindex.New()
 	fail := false
@@ -209,6 +212,7 @@ func TestReadFallbackMergesADirtyIndex(t *testing.T) {
 // an export of that size and mtime without hashing it; a different mtime,
 // or a rewrite that records a new hash, voids the key.
 func TestSyncKeyOutlivesTheProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	inner := memindex.New()
 	fail := false

@@ -105,6 +105,7 @@ func titles(t *testing.T, s docket.Store) string {
 // committed and shows in the next read, and neither is answered. Another
 // request whose internal counter equals a cancelled id is untouched.
 func TestCancelByClientID(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &holdStore{Store: base, entered: make(chan string, 4)}
 	l := startLive(t, s, mcp.Options{})
@@ -137,12 +138,10 @@ func TestCancelByClientID(t *testing.T) {
 // with its result, the other with an error saying nothing changed, and the
 // tracker agrees with both answers.
 func TestDrainWithPendingWrites(t *testing.T) {
-	oldT, oldG := mcp.DrainTimeout, mcp.DrainGrace
-	mcp.DrainTimeout, mcp.DrainGrace = 100*time.Millisecond, 10*time.Second
-	defer func() { mcp.DrainTimeout, mcp.DrainGrace = oldT, oldG }()
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &holdStore{Store: base, entered: make(chan string, 4)}
-	l := startLive(t, s, mcp.Options{})
+	l := startLive(t, s, mcp.Options{DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
 	l.send(strings.TrimSpace(initLines), create(`"b"`, "before: rolled back"), create(`"a"`, "after: committed"))
 	<-s.entered
 	<-s.entered
@@ -165,11 +164,9 @@ func TestDrainWithPendingWrites(t *testing.T) {
 // TestEOFEndsListensAtOnce: with a listen open, end of input ends it at
 // once; the drain timeout (an hour here) is not waited for.
 func TestEOFEndsListensAtOnce(t *testing.T) {
-	old := mcp.DrainTimeout
-	mcp.DrainTimeout = time.Hour
-	defer func() { mcp.DrainTimeout = old }()
+	t.Parallel()
 	base, _ := newStore(t)
-	l := startLive(t, base, mcp.Options{})
+	l := startLive(t, base, mcp.Options{DrainTimeout: time.Hour})
 	l.send(`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	l.await(`"io.modelcontextprotocol/subscriptionId":"L"`)
 	out := l.close()
@@ -181,6 +178,7 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 // TestInFlightCap: with MaxInFlight 3 and 40 requests written at once, no
 // more than 3 run at a time, and all 40 are answered once.
 func TestInFlightCap(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := mcp.NewGateStore(base)
 	t.Cleanup(s.Open)
@@ -219,6 +217,7 @@ func TestInFlightCap(t *testing.T) {
 // TestReplyTooLarge: a reply over MaxReply is replaced by an error on the
 // same id that says the request was done.
 func TestReplyTooLarge(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	l := startLive(t, base, mcp.Options{MaxReply: 400})
 	l.send(strings.TrimSpace(initLines), `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)

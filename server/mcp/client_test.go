@@ -42,6 +42,7 @@ func repoWithTracker(t *testing.T) []string {
 // TestGoSDKClient: the go-sdk's own client spawns `docket mcp`, lists the
 // tools, creates an issue and finds it in issue_list.
 func TestGoSDKClient(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(os.Args[0], "mcp")
@@ -93,6 +94,7 @@ func TestGoSDKClient(t *testing.T) {
 // machine without node_modules the test is skipped, except under CI, where
 // that is a failure.
 func TestTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	dir, _ := filepath.Abs("testdata/tsclient")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		if os.Getenv("CI") != "" {

@@ -75,11 +75,18 @@ func serve(t testing.TB, store docket.Store, in []byte) []byte {
 // serveDir is serve with dir as the repository of the register tools.
 func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
 	t.Helper()
+	return serveWith(t, mcp.Options{Store: store, Dir: dir}, in)
+}
+
+// serveWith is serve with the options o (In and Out are set here).
+func serveWith(t testing.TB, o mcp.Options, in []byte) []byte {
+	t.Helper()
 	r, w := io.Pipe()
 	out := &syncBuffer{}
+	o.In, o.Out = r, out
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: dir, In: r, Out: out})
+		done <- mcp.Serve(context.Background(), o)
 	}()
 	go func() {
 		awaited := map[string]int{}
@@ -134,12 +141,14 @@ func sortedLines(out []byte) []string {
 // server's bytes must equal the file's "pre" and "post" sections (sorted by
 // line; "post" defaults to "pre"). With -update the sections are rewritten.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/conformance/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no conformance files: %v", err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)

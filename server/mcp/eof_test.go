@@ -25,6 +25,7 @@ func (s *slowStore) Get(ctx context.Context, id string) (docket.Issue, error) {
 // TestEOFWaitsForSlowRequests: stdin closes while requests are still
 // running; each is answered before Serve returns, exactly once.
 func TestEOFWaitsForSlowRequests(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	time.AfterFunc(300*time.Millisecond, func() { close(s.release) })
@@ -52,14 +53,12 @@ func TestEOFWaitsForSlowRequests(t *testing.T) {
 // after stdin ends is answered by the transport with -32603, and the
 // handler's late reply is dropped: still exactly one answer.
 func TestDrainTimeoutAnswersStragglers(t *testing.T) {
-	old := mcp.DrainTimeout
-	oldGrace := mcp.DrainGrace
-	mcp.DrainTimeout, mcp.DrainGrace = 200*time.Millisecond, 100*time.Millisecond
-	defer func() { mcp.DrainTimeout, mcp.DrainGrace = old, oldGrace }()
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	defer close(s.release)
-	out := serve(t, s, []byte(initLines+`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n"))
+	o := mcp.Options{Store: s, Dir: t.TempDir(), DrainTimeout: 200 * time.Millisecond, DrainGrace: 100 * time.Millisecond}
+	out := serveWith(t, o, []byte(initLines+`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n"))
 	want := `{"jsonrpc":"2.0","id":"slow","error":{"code":-32603,"message":"internal error: the server is shutting down (end of input) and the request did not finish in time; it only reads, so nothing was changed"}}`
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -13,6 +13,7 @@ import (
 // HTML and an ESC byte included), related positions left out, and the
 // tool's key order kept.
 func TestFindingsOf(t *testing.T) {
+	t.Parallel()
 	fs := []diag.Finding{
 		{Pos: token.Position{Filename: "docs/decisions/D3-x.md", Line: 12, Column: 4}, Check: "CL007", Decision: "D3", Claim: "C2", Severity: diag.SeverityError,
 			Message: "anchor vanished: `a<b>&\"c\"`\nsecond line \x1b[31m", Related: []diag.Related{{Pos: token.Position{Filename: "x.go", Line: 1, Column: 1}, Message: "other hit"}}},

@@ -60,7 +60,7 @@ func ReadTokenFile(path string) (string, error) {
 
 // ServeHTTP serves the MCP endpoint over Streamable HTTP until ctx ends
 // (SIGTERM), then stops accepting and lets requests in flight finish for up
-// to DrainTimeout.
+// to o.DrainTimeout (0: DefaultDrainTimeout).
 func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -105,7 +105,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	// Draining: no new connection; each request in flight is answered.
 	// Open SSE streams (a legacy GET, a listen) end with the drain.
 	handler.draining.Store(true)
-	sctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), orDefault(o.DrainTimeout, DefaultDrainTimeout))
 	defer cancel()
 	handler.closeStreams()
 	err = srv.Shutdown(sctx)

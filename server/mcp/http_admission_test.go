@@ -65,8 +65,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // era, exactly 2 are handled at a time, every one is answered once on its
 // own id, and afterwards no slot, call or body byte is left held.
 func TestHTTPHandlingCap(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			s := admissionStore(t)
 			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 2}, HTTPOptions{})
 			srv := httptest.NewServer(f)
@@ -179,6 +181,7 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 // its reply is being written, not only while its tool runs, so a client
 // that does not read holds the cap and the next request waits.
 func TestHTTPSlotHeldUntilWritten(t *testing.T) {
+	t.Parallel()
 	s := admissionStore(t)
 	s.Open()
 	f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
@@ -220,6 +223,7 @@ func TestHTTPSlotHeldUntilWritten(t *testing.T) {
 // is not passed by later small ones, one larger than the budget is
 // clamped, and a waiter whose context ends leaves and lets the next in.
 func TestByteBudget(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	b := newByteBudget(100)
 	if n, err := b.acquire(ctx, 500); n != 100 || err != nil {

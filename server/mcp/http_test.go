@@ -30,12 +30,14 @@ var keptHeaders = []string{"Allow", "Content-Type", "Mcp-Session-Id", "Www-Authe
 // initialize minted, and in a response for any minted id. With -update the
 // responses are rewritten.
 func TestHTTPConformance(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/http/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no HTTP conformance files: %v", err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -133,6 +135,7 @@ func roundTrip(t *testing.T, base string, req []byte, session string) ([]byte, s
 // tenth body malformed: each valid one is answered once on its own id, each
 // malformed one gets a 400 with a JSON-RPC error; none is lost.
 func TestHTTPConcurrentMalformed(t *testing.T) {
+	t.Parallel()
 	store, _ := newStore(t)
 	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir(), MaxInFlight: 64}, mcp.HTTPOptions{}))
 	defer srv.Close()
@@ -209,6 +212,7 @@ func scanReplies(b []byte) []string {
 // flight is still answered before ServeHTTP returns, and new connections
 // are refused.
 func TestHTTPDrain(t *testing.T) {
+	t.Parallel()
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

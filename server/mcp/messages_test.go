@@ -18,6 +18,7 @@ var goIdentifier = regexp.MustCompile(`\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b|map
 // TestErrorMessagesNameNoGoIdentifiers reads every error message the
 // conformance corpus expects and fails on any that names a Go type.
 func TestErrorMessagesNameNoGoIdentifiers(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/conformance/*.txtar")
 	more, _ := filepath.Glob("testdata/http/*.txtar")
 	files = append(files, more...)

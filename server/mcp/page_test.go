@@ -20,6 +20,7 @@ import (
 // whole list was 4.65 MB; the text content is a summary, not the JSON
 // again. Sizes, not times: deterministic.
 func TestDefaultPageIsSmall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var b strings.Builder
 	var is []docket.Issue

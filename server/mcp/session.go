@@ -72,6 +72,11 @@ func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
 				entry.Issue = out.Issue.ID
 			}
 		}
+		// The write log is MCP logging (notifications/message), which the
+		// go-sdk marks deprecated as of 2026-07-28 (SEP-2577), with no
+		// replacement; it works through the deprecation window, and D53
+		// keeps logging advertised and real until it is removed.
+		//lint:ignore SA1019 logging is deprecated, not removed; D53 keeps the write log (C7)
 		if lErr := call.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "docket", Data: entry}); lErr != nil {
 			// The write is committed and its reply follows; a lost log line
 			// must not turn it into a failure.
@@ -81,27 +86,37 @@ func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// ClaimsCheckTimeout bounds one claims_check call.
-var ClaimsCheckTimeout = 2 * time.Minute
+// DefaultClaimsCheckTimeout bounds one claims_check call when
+// Options.ClaimsCheckTimeout is 0.
+const DefaultClaimsCheckTimeout = 2 * time.Minute
 
-// claimsSlot lets one register check run at a time: a check abandoned by
-// its caller stops at its next file or claim, and holds the slot until it
-// has.
-var claimsSlot = make(chan struct{}, 1)
+// checkGate bounds a server's register checks: each runs for at most
+// timeout, and one at a time, in slot: a check abandoned by its caller
+// stops at its next file or claim, and holds the slot until it has.
+type checkGate struct {
+	timeout time.Duration
+	slot    chan struct{}
+}
 
-// bounded runs fn, but returns as soon as ctx is cancelled (the client
-// cancelled the request, or the server is shutting down) or
-// ClaimsCheckTimeout passes, with an error that says which. fn is given
-// that context and stops its work when it is done (check.RunContext, D54);
-// its result is then dropped.
-func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T, error) {
+// newCheckGate is a gate whose checks run for timeout (0:
+// DefaultClaimsCheckTimeout).
+func newCheckGate(timeout time.Duration) *checkGate {
+	return &checkGate{timeout: orDefault(timeout, DefaultClaimsCheckTimeout), slot: make(chan struct{}, 1)}
+}
+
+// bounded runs fn in g's slot, but returns as soon as ctx is cancelled
+// (the client cancelled the request, or the server is shutting down) or
+// g's timeout passes, with an error that says which. fn is given that
+// context and stops its work when it is done (check.RunContext, D54); its
+// result is then dropped.
+func bounded[T any](ctx context.Context, g *checkGate, fn func(context.Context) (T, error)) (T, error) {
 	var zero T
-	ctx, cancel := context.WithTimeout(ctx, ClaimsCheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	select {
-	case claimsSlot <- struct{}{}:
+	case g.slot <- struct{}{}:
 	case <-ctx.Done():
-		return zero, stopped(ctx)
+		return zero, g.stopped(ctx)
 	}
 	type outcome struct {
 		v   T
@@ -109,7 +124,7 @@ func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		defer func() { <-claimsSlot }()
+		defer func() { <-g.slot }()
 		v, err := fn(ctx)
 		done <- outcome{v, err}
 	}()
@@ -119,17 +134,18 @@ func bounded[T any](ctx context.Context, fn func(context.Context) (T, error)) (T
 		// context's error; it is reported as the cancellation or the
 		// deadline, whichever select case was seen first.
 		if o.err != nil && ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
-			return zero, stopped(ctx)
+			return zero, g.stopped(ctx)
 		}
 		return o.v, o.err
 	case <-ctx.Done():
-		return zero, stopped(ctx)
+		return zero, g.stopped(ctx)
 	}
 }
 
-func stopped(ctx context.Context) error {
+// stopped is the error of a check whose context ended.
+func (g *checkGate) stopped(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("did not finish within %s: check one decision at a time (the decision argument)", ClaimsCheckTimeout)
+		return fmt.Errorf("did not finish within %s: check one decision at a time (the decision argument)", g.timeout)
 	}
 	return errors.New("cancelled")
 }

@@ -44,6 +44,7 @@ func create(id, title string) string {
 // TestOutOfBandFramesDoNotRun: frames the screen answers (or drops)
 // carry issue_create; none of them may reach the store.
 func TestOutOfBandFramesDoNotRun(t *testing.T) {
+	t.Parallel()
 	store, export := newStore(t)
 	before, _ := os.ReadFile(export)
 	frames := []string{
@@ -86,6 +87,7 @@ func TestOutOfBandFramesDoNotRun(t *testing.T) {
 // written before any reply is read and stdin closed at once: every id is
 // answered exactly once, and every malformed frame once with id null.
 func TestManyInFlight(t *testing.T) {
+	t.Parallel()
 	store, _ := newStore(t)
 	var in strings.Builder
 	in.WriteString(initLines)
@@ -141,6 +143,7 @@ func TestManyInFlight(t *testing.T) {
 // TestOversizeLine: a line over the limit is answered once with id null,
 // and the frame after it is served.
 func TestOversizeLine(t *testing.T) {
+	t.Parallel()
 	store, _ := newStore(t)
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 17<<20) + `"}}`
 	out := serve(t, store, []byte(big+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"))

@@ -51,6 +51,13 @@ type Options struct {
 	// MaxInFlight and MaxReply bound the transport (0: the defaults).
 	MaxInFlight int
 	MaxReply    int
+	// DrainTimeout and DrainGrace time the drain at the end of input (0:
+	// DefaultDrainTimeout, DefaultDrainGrace); over HTTP, DrainTimeout
+	// bounds the drain at shutdown.
+	DrainTimeout, DrainGrace time.Duration
+	// ClaimsCheckTimeout bounds one claims_check call (0:
+	// DefaultClaimsCheckTimeout).
+	ClaimsCheckTimeout time.Duration
 	// Export, Register and Decisions are the tracker export, the register
 	// and the decisions directory relative to Dir, as .claimslint.yml
 	// sets them, for the instructions the server gives a client ("": the
@@ -72,14 +79,14 @@ func Serve(ctx context.Context, o Options) error {
 	ended := make(chan struct{})
 	runErr := make(chan error, 1)
 	go func() {
-		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply})
+		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply, DrainTimeout: o.DrainTimeout, DrainGrace: o.DrainGrace})
 	}()
 	var err error
 	select {
 	case err = <-runErr:
 	case <-ended:
 		// Every request read has its answer on stdout. The SDK also waits
-		// for its handlers; one that outlived DrainTimeout was answered
+		// for its handlers; one that outlived the drain was answered
 		// already and must not keep the process alive.
 		select {
 		case err = <-runErr:
@@ -102,7 +109,7 @@ func NewServer(o Options) *sdk.Server {
 		Instructions:              instructions(o),
 	})
 	s.AddReceivingMiddleware(logWrites)
-	for _, tl := range (&tools{store: o.Store, dir: o.Dir}).all() {
+	for _, tl := range newTools(o).all() {
 		tl.add(s)
 	}
 	return s
@@ -154,8 +161,14 @@ func instructions(o Options) string {
 }
 
 type tools struct {
-	store docket.Store
-	dir   string
+	store  docket.Store
+	dir    string
+	checks *checkGate // the server's register checks
+}
+
+// newTools is the tools of one server over o's store and repository.
+func newTools(o Options) *tools {
+	return &tools{store: o.Store, dir: o.Dir, checks: newCheckGate(o.ClaimsCheckTimeout)}
 }
 
 // DecisionSummary is one register row with its claim counts.
@@ -312,7 +325,7 @@ func (t *tools) checkClaims(ctx context.Context, in CheckIn) (CheckOut, error) {
 			return CheckOut{}, err
 		}
 	}
-	res, err := bounded(ctx, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
+	res, err := bounded(ctx, t.checks, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
 	if err != nil {
 		return CheckOut{}, err
 	}

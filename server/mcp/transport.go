@@ -26,15 +26,17 @@ import (
 // client asking for it is offered the newest legacy version instead.
 var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
 
-// DrainTimeout bounds how long the server waits, after stdin ends, for the
-// requests already read to finish; any still running then are answered with
-// an error, so no request goes unanswered.
-var DrainTimeout = 30 * time.Second
+// DefaultDrainTimeout bounds how long the server waits, after stdin ends,
+// for the requests already read to finish, when Transport.DrainTimeout
+// (Options.DrainTimeout) is 0; any still running then are cancelled, so no
+// request goes unanswered.
+const DefaultDrainTimeout = 30 * time.Second
 
-// DrainGrace is how long, after DrainTimeout, a request still running is
-// given to stop once it is cancelled: a write that has not committed rolls
-// back, one that has finishes, and either is answered with what happened.
-var DrainGrace = 5 * time.Second
+// DefaultDrainGrace is how long, after the drain timeout, a request still
+// running is given to stop once it is cancelled, when Transport.DrainGrace
+// (Options.DrainGrace) is 0: a write that has not committed rolls back, one
+// that has finishes, and either is answered with what happened.
+const DefaultDrainGrace = 5 * time.Second
 
 // DefaultMaxInFlight is how many requests the server handles at once when
 // Transport.MaxInFlight is 0. Past it the transport stops reading its
@@ -59,6 +61,9 @@ type Transport struct {
 	MaxInFlight int
 	// MaxReply caps the bytes of one reply frame (0: the default).
 	MaxReply int
+	// DrainTimeout and DrainGrace time the drain at the end of input (0:
+	// DefaultDrainTimeout, DefaultDrainGrace).
+	DrainTimeout, DrainGrace time.Duration
 }
 
 var (
@@ -73,34 +78,49 @@ func (t *Transport) SupportsProtocolVersion(v string) bool {
 
 // Connect starts reading lines.
 func (t *Transport) Connect(ctx context.Context) (sdk.Connection, error) {
-	c := newConn(t.Out, t.Log, t.MaxInFlight, t.MaxReply)
-	c.ended = t.Ended
+	c := newConn(t)
 	go c.readLines(t.In)
 	return c, nil
 }
 
-func newConn(out io.Writer, log *slog.Logger, maxInFlight, maxReply int) *conn {
+// newConn is a connection with t's settings, its zero values replaced by
+// the defaults.
+func newConn(t *Transport) *conn {
+	log := t.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	maxInFlight := t.MaxInFlight
 	if maxInFlight <= 0 {
 		maxInFlight = DefaultMaxInFlight
 	}
+	maxReply := t.MaxReply
 	if maxReply <= 0 {
 		maxReply = DefaultMaxReply
 	}
 	c := &conn{
-		out:         out,
-		lines:       make(chan line),
-		closed:      make(chan struct{}),
-		pending:     map[int64]*inflight{},
-		outgoing:    map[string]bool{},
-		log:         log,
-		maxInFlight: maxInFlight,
-		maxReply:    maxReply,
+		out:          t.Out,
+		lines:        make(chan line),
+		closed:       make(chan struct{}),
+		pending:      map[int64]*inflight{},
+		outgoing:     map[string]bool{},
+		log:          log,
+		maxInFlight:  maxInFlight,
+		maxReply:     maxReply,
+		drainTimeout: orDefault(t.DrainTimeout, DefaultDrainTimeout),
+		drainGrace:   orDefault(t.DrainGrace, DefaultDrainGrace),
+		ended:        t.Ended,
 	}
 	c.cond = sync.NewCond(&c.mu)
 	return c
+}
+
+// orDefault is d, or def when d is not positive.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 type line struct {
@@ -145,8 +165,11 @@ type conn struct {
 	log         *slog.Logger
 	maxInFlight int
 	maxReply    int
-	ended       chan struct{}
-	endOnce     sync.Once
+	// drainTimeout and drainGrace: Transport.DrainTimeout and DrainGrace.
+	drainTimeout time.Duration
+	drainGrace   time.Duration
+	ended        chan struct{}
+	endOnce      sync.Once
 }
 
 // readLines feeds c.lines until EOF or a read error. A line over
@@ -353,8 +376,8 @@ func cancelFor(n int64, reason string) jsonrpc.Message {
 
 // endOfInput ends open listens at once (telling the client, on the
 // listen's own id, as the stdio transport's rules say), then arms the
-// drain: after DrainTimeout the requests still running are cancelled, and
-// after DrainGrace more the transport answers any that did not stop.
+// drain: after the drain timeout the requests still running are cancelled,
+// and after the grace more the transport answers any that did not stop.
 func (c *conn) endOfInput(err error) {
 	c.mu.Lock()
 	c.inputErr = err
@@ -383,10 +406,11 @@ func (c *conn) endOfInput(err error) {
 	for _, note := range notes {
 		c.writeFrame(note)
 	}
-	time.AfterFunc(DrainTimeout, c.stopStragglers)
+	time.AfterFunc(c.drainTimeout, c.stopStragglers)
 }
 
-// stopStragglers cancels every request still running after DrainTimeout.
+// stopStragglers cancels every request still running after the drain
+// timeout.
 func (c *conn) stopStragglers() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -402,11 +426,11 @@ func (c *conn) stopStragglers() {
 		c.synth = append(c.synth, cancelFor(n, "the server is shutting down"))
 	}
 	c.cond.Broadcast()
-	time.AfterFunc(DrainGrace, c.answerStragglers)
+	time.AfterFunc(c.drainGrace, c.answerStragglers)
 }
 
 // answerStragglers answers, itself, the requests that did not stop within
-// DrainGrace of being cancelled. A read-only request changed nothing; for
+// the drain grace of being cancelled. A read-only request changed nothing; for
 // a write, the outcome is not known, and the answer says so.
 func (c *conn) answerStragglers() {
 	c.mu.Lock()

@@ -20,8 +20,10 @@ import (
 // twice names the same statuses but not the flags' set, so it takes the
 // computed path.
 func TestBlockedFlagsAgree(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			rng := rand.New(rand.NewPCG(seed, 14))
 			e := newEnv(t)

@@ -77,6 +77,7 @@ func tempFiles(t *testing.T, e *env) []string {
 // export must equal the index, no temp file may remain, and the issue must
 // be stored exactly when the kill came after the index commit.
 func TestSIGKILLAtEachStep(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills processes")
 	}
@@ -90,6 +91,7 @@ func TestSIGKILLAtEachStep(t *testing.T) {
 		{"renamed", true},
 	} {
 		t.Run(tc.step, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			e := newEnv(t)
 			s := e.open(t, "dk")
@@ -144,6 +146,7 @@ func TestSIGKILLAtEachStep(t *testing.T) {
 // TestURIPathEscaped opens an index whose directory name holds the bytes
 // SQLite's URI file names interpret: the index is created exactly there.
 func TestURIPathEscaped(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"a?b", "a#b", "a%20b", "a%b?c#d"} {
 		e := newEnv(t)
 		e.db = filepath.Join(e.dir, name, "index.db")
@@ -169,6 +172,7 @@ func TestURIPathEscaped(t *testing.T) {
 // TestCorruptIndexRebuilt overwrites the index with garbage: the next open
 // moves it aside, rebuilds from the export, and says so.
 func TestCorruptIndexRebuilt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
@@ -207,6 +211,7 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 // it is treated like a missing export, rewritten from the index with a
 // note, instead of emptying the index.
 func TestEmptiedExport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
@@ -251,6 +256,7 @@ func TestEmptiedExport(t *testing.T) {
 
 // TestExportModeKept: a rewrite keeps the export's permission bits.
 func TestExportModeKept(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
@@ -274,6 +280,7 @@ func TestExportModeKept(t *testing.T) {
 // TestLeftoverTempRemoved: temp files of a killed rewrite are removed by
 // the next rewrite.
 func TestLeftoverTempRemoved(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.open(t, "dk")
 	left := filepath.Join(filepath.Dir(e.export), ".issues.jsonl.tmp-99999-123")
@@ -292,6 +299,7 @@ func TestLeftoverTempRemoved(t *testing.T) {
 // export is docket.Hash of the file, so the next command finds the index
 // in line instead of rebuilding it.
 func TestExportHashRecorded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")
@@ -349,6 +357,7 @@ func allocated(t *testing.T, db, id string) bool {
 // still reads gives its rows back too; so does a new index after the old
 // one was deleted.
 func TestCorruptIndexKeepsDrawnIds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	s := e.open(t, "dk")

@@ -94,6 +94,7 @@ func workerCmd(e *env, mode string, ops int) *exec.Cmd {
 // the export holds exactly what the index holds, and every successful
 // update shows up as one version bump.
 func TestConcurrentProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts 8 processes")
 	}
@@ -111,6 +112,7 @@ func TestConcurrentProcesses(t *testing.T) {
 // locks on different files: a created issue went missing from the export,
 // or an id was handed out twice.
 func TestCorruptIndexConcurrentOpen(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts 8 processes")
 	}
@@ -131,6 +133,7 @@ func TestCorruptIndexConcurrentOpen(t *testing.T) {
 // before that and found the index already in line must still learn it
 // (dk-1wf: "this tracker has no id prefix yet").
 func TestFreshCloneConcurrentOpen(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts 8 processes")
 	}
@@ -233,6 +236,7 @@ func runMixed(t *testing.T, e *env, procs, ops int, before []string) {
 // issues; after each kill the next start must leave index and export in
 // agreement, holding every id the writer acknowledged.
 func TestSIGKILLMidWrite(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills processes")
 	}

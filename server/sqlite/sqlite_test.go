@@ -15,6 +15,7 @@ import (
 
 // TestStore runs the shared store suite on SQLite files.
 func TestStore(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(tb testing.TB, key string) docket.Index {
 		x, err := OpenIndex(context.Background(), key, 0)
 		if err != nil {
@@ -70,6 +71,7 @@ func agree(t testing.TB, s *docket.Service, e *env) {
 // TestNoTracker: no index and no export is a clear error, not an empty
 // tracker, and creates nothing.
 func TestNoTracker(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if _, err := Open(context.Background(), Options{DB: e.db, Export: e.export}); !errors.Is(err, ErrNoTracker) {
 		t.Errorf("err = %v, want ErrNoTracker", err)
@@ -82,6 +84,7 @@ func TestNoTracker(t *testing.T) {
 // TestOldIndexIsRebuilt: an index of another schema version is dropped and
 // rebuilt from the export.
 func TestOldIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.open(t, "dk")
 	ctx := context.Background()

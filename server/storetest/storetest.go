@@ -73,7 +73,8 @@ func Agree(t testing.TB, s *docket.Service, e *Env) {
 	}
 }
 
-// Run runs the suite.
+// Run runs the suite, each case in parallel with the others on an index
+// of its own: n must be safe to call from several tests at once.
 func Run(t *testing.T, n NewIndex) {
 	for _, c := range []struct {
 		name string
@@ -91,7 +92,10 @@ func Run(t *testing.T, n NewIndex) {
 		{"DirtyExportIsRewritten", dirty},
 		{"FreshCloneBuildsIndexFromExport", freshClone},
 	} {
-		t.Run(c.name, func(t *testing.T) { c.fn(t, n) })
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.fn(t, n)
+		})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 )
 
 func TestScreenTable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		kind frame.Kind
