@@ -68,7 +68,17 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 			clean = false
 			continue
 		}
-		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, len(t.Claims)-1+len(g.Skipped), len(t.Claims)-1, len(g.Skipped))
+		// Every CODE@ row is counted, translated or not, however many
+		// claims it becomes; the other rules the script holds are counted
+		// apart (D63).
+		counts := g.counts()
+		rows := counts[""]
+		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, rows.n, rows.n-rows.not, rows.not)
+		for _, rule := range []string{RuleSweep, RuleAllow, RuleCheck} {
+			if c := counts[rule]; c.n > 0 {
+				fmt.Fprintf(w, "  %s, %d translated, %d not translated\n", plural(c.n, rule), c.n-c.not, c.not)
+			}
+		}
 		written := false
 		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
 			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
@@ -193,6 +203,20 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 		}
 	}
 	return agree, nil
+}
+
+// plural writes "1 sweep family", "2 sweep families".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	switch {
+	case strings.HasSuffix(what, "y"):
+		what = strings.TrimSuffix(what, "y") + "ies"
+	default:
+		what += "s"
+	}
+	return fmt.Sprintf("%d %s", n, what)
 }
 
 func orDash(s string) string {
