@@ -214,7 +214,8 @@ func (pr *gateParser) contract(rr rawRow, path, selector, why string) {
 // The script extracts each family match (grep -o, leftmost-longest, so
 // the whole digit run) and fails on any that is not the current id; this
 // pattern matches exactly such a run: shorter, longer, or differing in a
-// digit, followed by a non-digit or the end of the line.
+// digit, followed by the end of the line or a non-digit (the end first, so
+// prove's sample of it is a printable line).
 func staleIDs(cur, fam string) (string, error) {
 	n := 0
 	for n < len(cur) && n < len(fam) && cur[n] == fam[n] {
@@ -249,7 +250,7 @@ func staleIDs(cur, fam string) (string, error) {
 		}
 		alts = append(alts, a)
 	}
-	return prefix + "(" + strings.Join(alts, "|") + ")([^0-9]|$)", nil
+	return prefix + "(" + strings.Join(alts, "|") + ")($|[^0-9])", nil
 }
 
 // notDigit is a bracket expression of the digits other than d.

@@ -61,6 +61,8 @@ type script struct {
 	substs   map[int]parsedSubst
 	// exited says where an unconditional exit ran.
 	exited string
+	// shell is the interpreter the shebang names ("sh" without one).
+	shell string
 }
 
 type parsedSubst struct {
@@ -88,7 +90,24 @@ type assign struct {
 }
 
 func newScript(src string) *script {
-	return &script{src: src, ln: newLines(src), knobs: knobs{}, funcs: map[string]*shFunc{}, substs: map[int]parsedSubst{}}
+	return &script{src: src, ln: newLines(src), knobs: knobs{}, funcs: map[string]*shFunc{}, substs: map[int]parsedSubst{}, shell: shebang(src)}
+}
+
+// shebang names the interpreter of a script's #! line, "sh" without one.
+func shebang(src string) string {
+	first, _, _ := strings.Cut(src, "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return "sh"
+	}
+	f := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(f) == 0 {
+		return "sh"
+	}
+	name := f[0][strings.LastIndexByte(f[0], '/')+1:]
+	if name == "env" && len(f) > 1 {
+		name = f[1]
+	}
+	return name
 }
 
 func (s *script) line(off int) int { return s.ln.at(off) }
@@ -164,6 +183,9 @@ func (s *script) exec(c *shCmd, m walkMode, after int) {
 			s.funcs[c.name] = &shFunc{bad: fmt.Sprintf("the function %s is defined %s", c.name, m.where()), line: line}
 		case s.exited != "":
 			s.funcs[c.name] = &shFunc{bad: s.exited, line: line}
+		case c.keyword && s.shell != "bash" && s.shell != "ksh" && s.shell != "zsh":
+			// dash, sh on Debian and Ubuntu, does not read it.
+			s.funcs[c.name] = &shFunc{bad: fmt.Sprintf("function %s { … } (line %d) is bash's and ksh's form, which sh does not read: write %s() { … }, or name bash in the script's #! line", c.name, line, c.name), line: line}
 		default:
 			s.funcs[c.name] = &shFunc{owner: s, body: c.body, line: line}
 		}
@@ -399,10 +421,28 @@ type frame struct {
 	// vars are assigned inside a command substitution, which is a subshell.
 	vars  knobs
 	depth int
+	// steps counts the substitutions and calls of one top-level word.
+	steps *int
 }
 
-// maxEvalDepth bounds nested substitutions and function calls.
-const maxEvalDepth = 50
+// maxEvalDepth bounds nested substitutions and function calls, and
+// maxEvalSteps their number in one word: a function that calls itself
+// twice would take 2^depth steps.
+const (
+	maxEvalDepth = 50
+	maxEvalSteps = 10000
+)
+
+// step counts one substitution or call; it reports false past the bound.
+func (f *frame) step() bool {
+	if f.steps == nil {
+		f.steps = new(int)
+	}
+	*f.steps++
+	return f.depth < maxEvalDepth && *f.steps <= maxEvalSteps
+}
+
+const tooDeep = "command substitutions and function calls nested too deep, or too many"
 
 func (f *frame) lookup(name string) value {
 	v, ok := f.vars[name]
@@ -672,8 +712,8 @@ func (s *script) substAt(i, end int) parsedSubst {
 // runSubst runs the commands of a command substitution in a subshell and
 // returns their output without its trailing newlines.
 func (f *frame) runSubst(l *shList) value {
-	if f.depth >= maxEvalDepth {
-		return value{bad: "command substitutions and function calls nested too deep"}
+	if !f.step() {
+		return value{bad: tooDeep}
 	}
 	sub := f.subshell()
 	out, bad := sub.runList(l, nil)
@@ -811,10 +851,10 @@ func (f *frame) runSimple(c *shCmd, in *string) (string, string) {
 		if fn.bad != "" {
 			return "", fmt.Sprintf("the function %s: %s", name, fn.bad)
 		}
-		if f.depth >= maxEvalDepth {
-			return "", "command substitutions and function calls nested too deep"
+		if !f.step() {
+			return "", tooDeep
 		}
-		callee := &frame{s: fn.owner, globals: f.globals, funcs: f.funcs, params: rest, fn: name, vars: f.vars, depth: f.depth + 1}
+		callee := &frame{s: fn.owner, globals: f.globals, funcs: f.funcs, params: rest, fn: name, vars: f.vars, depth: f.depth + 1, steps: f.steps}
 		if callee.vars == nil {
 			callee.vars = knobs{}
 			f.vars = callee.vars

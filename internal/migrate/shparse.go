@@ -59,6 +59,8 @@ type shCmd struct {
 	// cmdFunc: the function's name and its body; cmdFor: the variable.
 	name string
 	body *shCmd
+	// keyword: the function is defined as function name, bash's form.
+	keyword bool
 	// compound commands: their lists, in source order.
 	lists []*shList
 }
@@ -404,7 +406,11 @@ func (p *shParser) command() *shCmd {
 			}
 			p.pos++
 		}
-		return p.funcBody(start, name)
+		c := p.funcBody(start, name)
+		if c != nil {
+			c.keyword = true
+		}
+		return c
 	case "then", "else", "elif", "fi", "do", "done", "esac", "}", "!":
 		return nil
 	default:
@@ -578,7 +584,10 @@ func (p *shParser) compound() *shCmd {
 					}
 					break
 				}
-				if p.err == nil && p.peekOp() != ")" {
+				if p.err != nil {
+					break
+				}
+				if p.peekOp() != ")" {
 					p.fail(p.pos, "a case pattern on line %d must end with )", lineAt(p.src, p.pos))
 					break
 				}
