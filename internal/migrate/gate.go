@@ -15,7 +15,7 @@ type Row struct {
 	Line   int    // 1-based line of the row in the script
 	Path   string
 	Anchor string // anchored rows: the anchor; presence rows: the pattern
-	Regex  string // anchored rows: the requirement (may start with !); allow entries: the substring
+	Regex  string // anchored rows: the requirement (may start with !); allow entries: the substring, as RE2
 	Why    string
 	// Table is the variable that holds the row; Layout is how it reads.
 	Table  string
@@ -52,6 +52,10 @@ type Gate struct {
 	Decision string // D47, or "" when the script does not say
 	Rows     []Row
 	Skipped  []Skipped
+	// sweeps are the script's sweep families and allow-list: no claim
+	// says them, so the script keeps running them (D63).
+	sweeps    []family
+	allowList []allowEntry
 }
 
 var (

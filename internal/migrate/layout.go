@@ -365,7 +365,7 @@ func (pr *gateParser) allows() {
 				bad = fmt.Sprintf("the pattern of %s, `%s`: %v", f.code, f.regex, err)
 				break
 			}
-			alts = append(alts, re)
+			alts = append(alts, pr.unquoted(re))
 		}
 		if bad != "" {
 			skip(bad)
@@ -375,11 +375,164 @@ func (pr *gateParser) allows() {
 		if len(alts) > 1 {
 			anchor = "(?i)(?:" + strings.Join(alts, ")|(?:") + ")"
 		}
-		g.Rows = append(g.Rows, Row{Code: id, Line: e.line, Table: "ALLOW", Rule: RuleAllow, Layout: LayoutAllow, Path: e.prefix, Anchor: anchor, Regex: e.substr, Why: e.reason})
+		anchor = pr.unquoted(anchor)
+		req := ""
+		if e.substr != "" {
+			req = pr.unquoted(regexp.QuoteMeta(e.substr))
+		}
+		g.Rows = append(g.Rows, Row{Code: id, Line: e.line, Table: "ALLOW", Rule: RuleAllow, Layout: LayoutAllow, Path: e.prefix, Anchor: anchor, Regex: req, Why: e.reason})
 	}
 	for _, f := range pr.families {
 		g.skip(Skipped{Code: f.code, Line: f.line, Rule: f.rule, Reason: sweepReason(f, applies[f.code])})
 	}
+	g.sweeps, g.allowList = pr.families, pr.allowEntries
+}
+
+// unquoted writes a pattern of an allow-list claim so that no sweep of
+// the script reports the pattern's own text: spaces as [ ], then, if a
+// sweep still matches it, the first letter of each word in brackets.
+func (pr *gateParser) unquoted(re string) string {
+	out := unquotable(re)
+	for _, f := range pr.families {
+		if f.flags("", out, nil) {
+			return bracketWords(out)
+		}
+	}
+	return out
+}
+
+// bracketWords writes the first letter of each literal word of an RE2
+// pattern as a bracket expression: [u]nblock-[e]ngine.
+func bracketWords(re string) string {
+	var b strings.Builder
+	in := false
+	word := false
+	for i := 0; i < len(re); i++ {
+		c := re[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		switch {
+		case c == '\\' && i+1 < len(re):
+			b.WriteByte(c)
+			b.WriteByte(re[i+1])
+			i++
+			word = false
+			continue
+		case c == '(' && !in && i+1 < len(re) && re[i+1] == '?':
+			// A flag group, (?i) or (?:, is copied as written.
+			end := strings.IndexAny(re[i:], ":)")
+			if end > 0 {
+				b.WriteString(re[i : i+end+1])
+				i += end
+				word = false
+				continue
+			}
+		case c == '[':
+			in = true
+		case c == ']':
+			in = false
+		case letter && !in && !word:
+			b.WriteString("[" + string(c) + "]")
+			word = true
+			continue
+		}
+		word = letter || (word && c >= '0' && c <= '9')
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// unquotable writes each literal space of an RE2 pattern outside a
+// bracket expression as [ ]: the pattern means the same, and its text no
+// longer holds the phrase it matches. A claims file that carries a sweep's
+// phrase in an Anchor cell would otherwise be reported by that sweep,
+// which the script keeps running.
+func unquotable(re string) string {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(re); i++ {
+		c := re[i]
+		switch {
+		case c == '\\' && i+1 < len(re):
+			b.WriteByte(c)
+			b.WriteByte(re[i+1])
+			i++
+			continue
+		case c == '[' && !in:
+			in = true
+			b.WriteByte(c)
+			if i+1 < len(re) && re[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(re) && re[i+1] == ']' {
+				b.WriteByte(']')
+				i++
+			}
+			continue
+		case c == '[' && in && i+1 < len(re) && re[i+1] == ':':
+			end := strings.Index(re[i+2:], ":]")
+			if end >= 0 {
+				b.WriteString(re[i : i+2+end+2])
+				i += 2 + end + 1
+				continue
+			}
+		case c == ']' && in:
+			in = false
+		case c == ' ' && !in:
+			b.WriteString("[ ]")
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// flags reports whether the sweep reports the line of the file rel, as
+// the script decides it.
+func (f family) flags(rel, line string, allows []allowEntry) bool {
+	match := func(ci bool, ere string) bool {
+		re, err := EREToRE2(ere)
+		if err != nil {
+			return false
+		}
+		if ci {
+			re = "(?i)" + re
+		}
+		m, err := regexp.MatchString(re, line)
+		return err == nil && m
+	}
+	if !match(true, f.regex) {
+		return false
+	}
+	if f.subject != "" && !match(true, f.subject) {
+		return false
+	}
+	if f.escape != "" && match(f.mode == "qualifier", f.escape) {
+		return false
+	}
+	for _, a := range allows {
+		if (a.family == f.code || a.family == "*") && strings.HasPrefix(rel, a.prefix) && (a.substr == "" || strings.Contains(line, a.substr)) {
+			return false
+		}
+	}
+	return true
+}
+
+// SweepHits lists the lines of a claims file, about to be written at rel,
+// that a sweep of one of the gates reports: the scripts keep running their
+// sweeps, so each is a finding the next run of that script prints.
+func SweepHits(rel, text string, gates []*Gate) []string {
+	var out []string
+	for i, l := range strings.Split(text, "\n") {
+		for _, g := range gates {
+			for _, f := range g.sweeps {
+				if f.flags(rel, l, g.allowList) {
+					out = append(out, fmt.Sprintf("%s:%d: the sweep %s of %s matches this line, and the script keeps running it: allow-list %s there, or reword the line", rel, i+1, f.code, g.Script, rel))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // sweepReason says what a sweep checks and why no claim kind says it.
@@ -460,9 +613,7 @@ func translateRule(r Row, opts Options) (c Claim, reason string, ok bool) {
 	case LayoutAllow:
 		c = Claim{ID: r.Code, Kind: "present:any", Path: allowGlob(opts.Dir, r.Path), Anchor: r.Anchor, Why: r.Why,
 			Note: "the allow-list entry must still match a line (the script's self-test)"}
-		if r.Regex != "" {
-			c.Require = regexp.QuoteMeta(r.Regex)
-		}
+		c.Require = r.Regex
 		return c, "", true
 	}
 	return c, "", false

@@ -57,11 +57,18 @@ func Load(dir, rel string) (*Gate, error) {
 // was translated and written.
 func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 	clean := true
+	// Every gate is read first: a claims file is checked against the
+	// sweeps of all of them, which the scripts keep running (D63).
+	var gates []*Gate
 	for _, rel := range scripts {
 		g, err := Load(opts.Dir, rel)
 		if err != nil {
 			return false, err
 		}
+		gates = append(gates, g)
+	}
+	for i, rel := range scripts {
+		g := gates[i]
 		t := Translate(g, opts)
 		if g.Decision == "" {
 			fmt.Fprintf(w, "%s: not translated: cannot tell which decision it gates: name it d<n>-….sh or write the decision id (D47) in its header comment\n", rel)
@@ -80,6 +87,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 			}
 		}
 		written := false
+		var hits []string
 		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
 			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
 			clean = false
@@ -92,11 +100,15 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 				return false, fmt.Errorf("write %s: %w", t.File, err)
 			}
 			written = true
+			hits = SweepHits(t.File, b.String(), gates)
 		} else {
 			return false, fmt.Errorf("write %s: %w", t.File, err)
 		}
 		if written {
 			fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+		}
+		for _, h := range hits {
+			fmt.Fprintf(w, "  note: %s\n", h)
 		}
 		for _, c := range t.Claims {
 			if c.Note != "" {
