@@ -150,7 +150,15 @@ func (pr *gateParser) derive(rr rawRow) {
 	case LayoutPresence:
 		g.addRow(row(Row{Layout: LayoutPresence, Path: f[1], Anchor: f[2], Why: f[3]}))
 	case LayoutEvery:
-		g.addRow(row(Row{Layout: LayoutEvery, Path: f[1], Anchor: f[2], Regex: f[3], Why: f[4]}))
+		req := f[3]
+		if strings.HasPrefix(req, "!") && rr.table != "" {
+			if _, named := layoutOf(rr.table); named {
+				// These scripts run grep -v -E "$re": a leading ! is the
+				// character, where a claim's Require reads it as "must not".
+				req = `\` + req
+			}
+		}
+		g.addRow(row(Row{Layout: LayoutEvery, Path: f[1], Anchor: f[2], Regex: req, Why: f[4]}))
 	case LayoutContract:
 		pr.contract(rr, f[1], f[2], f[3])
 	case LayoutSweep:
