@@ -546,14 +546,14 @@ func SweepHits(rel, text string, gates []*Gate) []string {
 // sweepReason says what a sweep checks and why no claim kind says it.
 func sweepReason(f family, allows int) string {
 	var b strings.Builder
-	b.WriteString("a sweep: no tracked file but the script itself, test files included, may have a line matching `(?i)" + f.regex + "`")
+	b.WriteString("a sweep of every tracked file but the script, test files included: no line matches `(?i)" + f.regex + "`")
 	second := false
 	switch f.mode {
 	case "escape":
-		fmt.Fprintf(&b, " unless the line also matches `%s`", f.escape)
+		fmt.Fprintf(&b, " unless it also matches `%s`", f.escape)
 		second = true
 	case "qualifier":
-		fmt.Fprintf(&b, " unless the line also matches `(?i)%s`", f.escape)
+		fmt.Fprintf(&b, " unless it also matches `(?i)%s`", f.escape)
 		second = true
 	case "subject":
 		fmt.Fprintf(&b, " and `(?i)%s`", f.subject)
@@ -565,13 +565,9 @@ func sweepReason(f family, allows int) string {
 	if allows > 0 {
 		fmt.Fprintf(&b, ", %d allow-list %s aside", allows, map[bool]string{true: "entry", false: "entries"}[allows == 1])
 	}
-	b.WriteString("; an absent claim reads the files of one Path glob and skips test files, so it cannot leave the script")
-	if allows > 0 {
-		b.WriteString(" or an allowed path")
-	}
-	b.WriteString(" out")
+	b.WriteString("; no claim kind says it: absent reads one Path glob and skips test files")
 	if second {
-		b.WriteString(", nor ask a line to match one pattern and not another (RE2 has no negation)")
+		b.WriteString(", and RE2 cannot say \"this pattern and not that\"")
 	}
 	return b.String()
 }

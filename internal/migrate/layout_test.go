@@ -67,8 +67,8 @@ Z1@src/a.rs@x@not read
 		skipped = append(skipped, s.Code+": "+s.Reason)
 	}
 	for _, w := range []string{
-		"F1: a sweep: no tracked file but the script itself, test files included, may have a line matching `(?i)the old way` unless the line also matches `D7`",
-		"F2: a sweep: no tracked file but the script itself, test files included, may have a line matching `(?i)never again`; an absent claim",
+		"F1: a sweep of every tracked file but the script, test files included: no line matches `(?i)the old way` unless it also matches `D7`; no claim kind says it",
+		"F2: a sweep of every tracked file but the script, test files included: no line matches `(?i)never again`; no claim kind says it: absent reads one Path glob and skips test files",
 		`F3: the mode "sometimes" is neither plain nor escape`,
 		"Z1: the table LEGACY is not one migrate knows (REQUIRE, REQUIRE_CODE, REQUIRE_ROW, REQUIRE_CONTRACT, FAMILIES, SUBJECT_FAMILIES, ALLOW), and a row there is read by its code only when it is P<n> (presence) or Q<n> (anchored), as D34 reads them",
 	} {

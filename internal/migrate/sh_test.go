@@ -76,7 +76,9 @@ func TestAssignmentsAsShEvaluatesThem(t *testing.T) {
 	total := 0
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			total += compareWithSh(t, sh, git, name, scripts[name])
+			n := compareWithSh(t, sh, git, name, scripts[name])
+			t.Logf("%d assignments", n)
+			total += n
 		})
 	}
 	t.Logf("%d assignments of %d scripts evaluated as sh evaluates them", total, len(names))
