@@ -244,13 +244,26 @@ func (s *script) simple(c *shCmd, m walkMode, after int) {
 		}
 	}
 	args := c.words[1:]
-	switch name {
-	case "export", "readonly":
+	decl := func(mm walkMode) {
 		for _, w := range args {
 			if a, ok := assignWord(s.src, w.start, w.end); ok {
-				s.set(a, m, after)
+				s.set(a, mm, after)
 			}
 		}
+	}
+	bash := s.shell == "bash" || s.shell == "ksh" || s.shell == "zsh"
+	switch {
+	case name == "export" || name == "readonly" || (name == "declare" || name == "typeset") && bash:
+		decl(m)
+		return
+	case name == "declare" || name == "typeset":
+		decl(walkMode{noEffect: fmt.Sprintf("by %s on line %d, which sh does not have (it is bash's)", name, line)})
+		return
+	case name == "local" && m.noEffect == "":
+		decl(walkMode{noEffect: fmt.Sprintf("by local outside a function on line %d, which sh refuses", line)})
+		return
+	case name == "local":
+		decl(m)
 		return
 	}
 	if m.noEffect != "" {

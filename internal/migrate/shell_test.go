@@ -228,3 +228,27 @@ func mustParse(t *testing.T, src string) *shList {
 	}
 	return l
 }
+
+// TestDeclarations: local, declare and typeset assign as the script's
+// shell has them.
+func TestDeclarations(t *testing.T) {
+	for _, tc := range []struct{ shebang, want string }{
+		{"#!/bin/sh", "by declare on line 3, which sh does not have"},
+		{"#!/usr/bin/env bash", ""},
+	} {
+		s := read(tc.shebang + "\nf() { local ROWS='P1@a@b@c'; }\ndeclare D='x'\nlocal L='y'\n")
+		got := map[string]assign{}
+		for _, a := range s.assigns {
+			got[a.name] = a
+		}
+		if a := got["ROWS"]; a.runs || !strings.Contains(a.val.bad, "inside the function f") {
+			t.Errorf("%s: local in a function: %+v", tc.shebang, a)
+		}
+		if a := got["D"]; tc.want == "" && (a.val.text != "x" || !a.runs) || tc.want != "" && !strings.Contains(a.val.bad, tc.want) {
+			t.Errorf("%s: declare: %+v", tc.shebang, a)
+		}
+		if a := got["L"]; a.runs || !strings.Contains(a.val.bad, "local outside a function on line 4") {
+			t.Errorf("%s: local at the top level: %+v", tc.shebang, a)
+		}
+	}
+}
