@@ -571,7 +571,11 @@ func skipBackquote(src string, i, end int) int {
 // splits says why sh would change the text of an unquoted expansion, or "".
 func (f *frame) splits(text string) string {
 	ifs := " \t\n"
-	if v, ok := f.globals["IFS"]; ok {
+	v, ok := f.vars["IFS"]
+	if !ok {
+		v, ok = f.globals["IFS"]
+	}
+	if ok {
 		if v.bad != "" {
 			if text != "" {
 				return "IFS has no known value"
