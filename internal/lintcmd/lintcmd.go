@@ -186,7 +186,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			},
 			{
 				Name:      "migrate",
-				Usage:     "write one claims file per shell claims gate (P1@path@regex@why and Q1@path@anchor@regex@why rows); --compare runs each script and check and prints both verdicts row by row",
+				Usage:     "write one claims file per shell claims gate (every CODE@ row, read by its table: REQUIRE, REQUIRE_ROW, REQUIRE_CONTRACT, FAMILIES, ALLOW, …); --compare runs each script and check and prints both verdicts row by row",
 				ArgsUsage: "SCRIPT...",
 				Flags: []cli.Flag{dirFlag,
 					&cli.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},

@@ -50,7 +50,7 @@ for r in 'P9@f.rs@loose@in a for list'; do :; done
 		skipped = append(skipped, s.Code+": "+s.Reason)
 	}
 	wantSkipped := []string{
-		`P2: $BAD: the command "git" is not evaluated (migrate evaluates printf or echo piped into sed s///)`,
+		`P2: $BAD: the command "git" is not evaluated (migrate evaluates printf, echo, sed s/// and the script's own functions)`,
 		"P3: $UNSET is not assigned in the script before it is used",
 		"P1: row code P1 is used twice (first on line 8)",
 		"P9: the row is not inside a NAME='…' or NAME=\"…\" string, which is where migrate reads rows",

@@ -56,19 +56,37 @@ func Load(dir, rel string) (*Gate, error) {
 // was translated and written.
 func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 	clean := true
+	// Every gate is read first: a claims file is checked against the
+	// sweeps of all of them, which the scripts keep running (D63).
+	var gates []*Gate
 	for _, rel := range scripts {
 		g, err := Load(opts.Dir, rel)
 		if err != nil {
 			return false, err
 		}
+		gates = append(gates, g)
+	}
+	for i, rel := range scripts {
+		g := gates[i]
 		t := Translate(g, opts)
 		if g.Decision == "" {
 			fmt.Fprintf(w, "%s: not translated: cannot tell which decision it gates: name it d<n>-….sh or write the decision id (D47) in its header comment\n", rel)
 			clean = false
 			continue
 		}
-		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, len(t.Claims)-1+len(g.Skipped), len(t.Claims)-1, len(g.Skipped))
+		// Every CODE@ row is counted, translated or not, however many
+		// claims it becomes; the other rules the script holds are counted
+		// apart (D63).
+		counts := g.counts()
+		rows := counts[""]
+		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, rows.n, rows.n-rows.not, rows.not)
+		for _, rule := range []string{RuleSweep, RuleAllow, RuleCheck} {
+			if c := counts[rule]; c.n > 0 {
+				fmt.Fprintf(w, "  %s, %d translated, %d not translated\n", plural(c.n, rule), c.n-c.not, c.not)
+			}
+		}
 		written := false
+		var hits []string
 		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
 			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
 			clean = false
@@ -81,11 +99,15 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 				return false, fmt.Errorf("write %s: %w", t.File, err)
 			}
 			written = true
+			hits = SweepHits(t.File, b.String(), gates)
 		} else {
 			return false, fmt.Errorf("write %s: %w", t.File, err)
 		}
 		if written {
 			fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+		}
+		for _, h := range hits {
+			fmt.Fprintf(w, "  note: %s\n", h)
 		}
 		for _, c := range t.Claims {
 			if c.Note != "" {
@@ -201,6 +223,20 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 		}
 	}
 	return agree, nil
+}
+
+// plural writes "1 sweep family", "2 sweep families".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	switch {
+	case strings.HasSuffix(what, "y"):
+		what = strings.TrimSuffix(what, "y") + "ies"
+	default:
+		what += "s"
+	}
+	return fmt.Sprintf("%d %s", n, what)
 }
 
 func orDash(s string) string {

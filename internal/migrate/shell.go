@@ -1,18 +1,22 @@
 // Package migrate turns shell claims gates into claims files: scripts whose
-// rows are strings of the form P1@path@regex@why (a presence row) and
+// rows are strings such as P1@path@regex@why (a presence row) and
 // Q1@path@anchor@regex@why (an anchored row), held in shell variables,
 // with knobs such as RANGE_RE='D1\.\.D48' expanded into them.
 //
 // It reads the script, it never runs it (except for Compare, which runs it
-// on purpose) and never edits or deletes it. What it cannot evaluate
-// (a command other than printf/echo piped into sed s///, an unset
-// variable, a back-reference) is not guessed: the rows that depend on it
-// are listed as untranslated, each with its reason.
+// on purpose) and never edits or deletes it. It evaluates the script's
+// assignments the way sh does, for a subset of sh: quoting, parameter
+// expansion of assigned names, command substitution of printf, echo and
+// sed s/// pipelines and of the script's own shell functions (D63). What
+// it cannot evaluate (another command, an unset variable, an assignment
+// inside a loop, a back-reference) is not guessed: the rows that depend on
+// it are listed as untranslated, each with its reason.
 package migrate
 
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -23,199 +27,441 @@ type value struct {
 	bad  string // non-empty: the reason the word has no known value
 }
 
-func (v value) join(w value) value {
-	out := value{text: v.text + w.text, bad: v.bad}
-	if out.bad == "" {
-		out.bad = w.bad
+// knobs are the variables assigned so far, in script order.
+type knobs map[string]value
+
+func (k knobs) clone() knobs {
+	out := make(knobs, len(k))
+	for n, v := range k {
+		out[n] = v
 	}
 	return out
 }
 
-// knobs are the variables assigned so far, in script order.
-type knobs map[string]value
+// shFunc is a function the script defines.
+type shFunc struct {
+	owner *script // the script whose source holds the body
+	body  *shCmd
+	line  int
+	bad   string // non-empty: why the function's definition is not known
+}
 
 // script is a shell script being read.
 type script struct {
 	src   string
+	ln    lines
 	knobs knobs
-	// strings records every assignment, with the line it starts on, so
-	// the rows inside them can be found.
+	funcs map[string]*shFunc
+	// assigns records every assignment, top level or not, with the line
+	// it starts on, so the rows inside them can be found.
 	assigns []assign
+	// parseErr is the first construct the parser could not read; nothing
+	// after it is read.
+	parseErr *shError
+	substs   map[int]parsedSubst
+	// exited says where an unconditional exit ran.
+	exited string
+	// shell is the interpreter the shebang names ("sh" without one).
+	shell string
+}
+
+type parsedSubst struct {
+	list *shList
+	end  int
+	err  *shError
 }
 
 type assign struct {
 	name string
 	val  value
 	line int // 1-based line of NAME=
-	// end is the offset just past the value.
+	// start, end is the span of the value.
 	start, end int
+	// runs is true for an assignment sh runs once at the top level, in
+	// order; val is then its value. Otherwise val says where it is.
+	runs bool
+	// after is where the value stands at the top level: the offset past
+	// the command's terminator; -1 when another assignment on the same
+	// command may change it.
+	after int
+	// knobs are the variables in effect, kept when a top-level value is
+	// bad so its lines can be read one by one.
+	knobs knobs
 }
 
-var assignRE = regexp.MustCompile(`^(?:(?:export|readonly|local|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=`)
+func newScript(src string) *script {
+	return &script{src: src, ln: newLines(src), knobs: knobs{}, funcs: map[string]*shFunc{}, substs: map[int]parsedSubst{}, shell: shebang(src)}
+}
 
-// read evaluates every top-level NAME=value assignment of src in order.
-func read(src string) *script {
-	s := &script{src: src, knobs: knobs{}}
-	off := 0
-	for off < len(src) {
-		eol := strings.IndexByte(src[off:], '\n')
-		if eol < 0 {
-			eol = len(src) - off
-		}
-		line := src[off : off+eol]
-		trimmed := strings.TrimLeft(line, " \t")
-		lead := len(line) - len(trimmed)
-		m := assignRE.FindStringSubmatchIndex(trimmed)
-		if m == nil {
-			off += eol + 1
-			continue
-		}
-		name := trimmed[m[2]:m[3]]
-		start := off + lead + m[1]
-		v, end := s.word(start)
-		s.knobs[name] = v
-		s.assigns = append(s.assigns, assign{name: name, val: v, line: strings.Count(src[:off], "\n") + 1, start: start, end: end})
-		// Continue at the line after the value (the value may span lines).
-		next := strings.IndexByte(src[end:], '\n')
-		if next < 0 {
-			break
-		}
-		off = end + next + 1
+// shebang names the interpreter of a script's #! line, "sh" without one.
+func shebang(src string) string {
+	first, _, _ := strings.Cut(src, "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return "sh"
 	}
+	f := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(f) == 0 {
+		return "sh"
+	}
+	name := f[0][strings.LastIndexByte(f[0], '/')+1:]
+	if name == "env" && len(f) > 1 {
+		name = f[1]
+	}
+	return name
+}
+
+func (s *script) line(off int) int { return s.ln.at(off) }
+
+// read parses src and evaluates its top-level assignments in order.
+func read(src string) *script {
+	s := newScript(src)
+	prog, err := parseSh(src)
+	s.parseErr = err
+	s.walk(prog, walkMode{})
+	sort.SliceStable(s.assigns, func(i, j int) bool { return s.assigns[i].start < s.assigns[j].start })
 	return s
 }
 
-// word evaluates the shell word starting at i, up to unquoted whitespace,
-// ';', '&', '|' or end of line. It returns the value and the offset just
-// past the word.
-func (s *script) word(i int) (value, int) {
-	src := s.src
-	var v value
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == ')':
-			return v, i
-		case c == '\'':
-			end := strings.IndexByte(src[i+1:], '\'')
-			if end < 0 {
-				return v.join(value{bad: "unterminated single-quoted string"}), len(src)
-			}
-			v = v.join(value{text: src[i+1 : i+1+end]})
-			i += end + 2
-		case c == '"':
-			w, end := s.double(i + 1)
-			v = v.join(w)
-			i = end
-		case c == '\\':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				i += 2
-				continue
-			}
-			if i+1 < len(src) {
-				v = v.join(value{text: src[i+1 : i+2]})
-			}
-			i += 2
-		case c == '$':
-			w, end := s.dollar(i)
-			v = v.join(w)
-			i = end
-		case c == '`':
-			w, end, ok := backquoted(src, i)
-			v = v.join(w)
-			if !ok {
-				return v, len(src)
-			}
-			i = end
-		default:
-			v = v.join(value{text: src[i : i+1]})
-			i++
-		}
-	}
-	// A backslash as the last byte steps past the end.
-	return v, min(i, len(src))
+// walkMode says how the commands being walked run.
+type walkMode struct {
+	// cond: they may not run, or run more than once (inside an if, a loop,
+	// after && or ||): the names they assign have no known value after.
+	cond string
+	// noEffect: they run in a subshell, or in a function body: they do not
+	// change the script's variables here.
+	noEffect string
 }
 
-// double evaluates a double-quoted string whose content starts at i; it
-// returns the offset past the closing quote.
-func (s *script) double(i int) (value, int) {
-	src := s.src
-	var v value
-	for i < len(src) {
-		c := src[i]
-		switch c {
-		case '"':
-			return v, i + 1
-		case '\\':
-			if i+1 < len(src) {
-				switch n := src[i+1]; n {
-				case '$', '`', '"', '\\':
-					v = v.join(value{text: string(n)})
-				case '\n':
-				default:
-					v = v.join(value{text: src[i : i+2]})
+func (m walkMode) where() string {
+	if m.noEffect != "" {
+		return m.noEffect
+	}
+	return m.cond
+}
+
+func (s *script) walk(l *shList, m walkMode) {
+	if l == nil {
+		return
+	}
+	for _, ao := range l.items {
+		for k, pipe := range ao.pipes {
+			mm := m
+			line := s.line(pipe.cmds[0].start)
+			if mm.noEffect == "" && ao.async {
+				mm.noEffect = fmt.Sprintf("in the background (&) on line %d", line)
+			}
+			if mm.cond == "" && k > 0 {
+				word := "succeeds"
+				if ao.ops[k-1] == "||" {
+					word = "fails"
+				}
+				mm.cond = fmt.Sprintf("only when the command before %s on line %d %s", ao.ops[k-1], line, word)
+			}
+			if mm.noEffect == "" && len(pipe.cmds) > 1 {
+				mm.noEffect = fmt.Sprintf("in the pipeline on line %d, whose commands sh runs in subshells", line)
+			}
+			after := ao.after
+			if len(ao.pipes) > 1 {
+				after = -1
+			}
+			for _, c := range pipe.cmds {
+				s.exec(c, mm, after)
+			}
+		}
+	}
+}
+
+// exec runs one command at the top level as far as variables go.
+func (s *script) exec(c *shCmd, m walkMode, after int) {
+	line := s.line(c.start)
+	switch c.kind {
+	case cmdSimple:
+		s.simple(c, m, after)
+	case cmdFunc:
+		switch {
+		case m.where() != "":
+			s.funcs[c.name] = &shFunc{bad: fmt.Sprintf("the function %s is defined %s", c.name, m.where()), line: line}
+		case s.exited != "":
+			s.funcs[c.name] = &shFunc{bad: s.exited, line: line}
+		case c.keyword && s.shell != "bash" && s.shell != "ksh" && s.shell != "zsh":
+			// dash, sh on Debian and Ubuntu, does not read it.
+			s.funcs[c.name] = &shFunc{bad: fmt.Sprintf("function %s { … } (line %d) is bash's and ksh's form, which sh does not read: write %s() { … }, or name bash in the script's #! line", c.name, line, c.name), line: line}
+		default:
+			s.funcs[c.name] = &shFunc{owner: s, body: c.body, line: line}
+		}
+		s.exec(c.body, walkMode{cond: m.cond, noEffect: fmt.Sprintf("inside the function %s (line %d), which runs only when it is called", c.name, line)}, -1)
+	case cmdBrace:
+		for _, l := range c.lists {
+			s.walk(l, m)
+		}
+	case cmdSubshell:
+		if m.noEffect == "" {
+			m.noEffect = fmt.Sprintf("inside the ( … ) subshell on line %d, whose assignments do not reach the script", line)
+		}
+		for _, l := range c.lists {
+			s.walk(l, m)
+		}
+	default:
+		if m.cond == "" {
+			how := "which runs it or not as the run goes"
+			if c.kind == cmdWhile || c.kind == cmdUntil || c.kind == cmdFor {
+				how = "which runs it as often as the run goes"
+			}
+			m.cond = fmt.Sprintf("inside the %s on line %d, %s", c.kind.keyword(), line, how)
+		}
+		if c.kind == cmdFor && m.noEffect == "" {
+			s.knobs[c.name] = value{bad: fmt.Sprintf("it is the variable of the for loop on line %d", line)}
+		}
+		for _, l := range c.lists {
+			s.walk(l, m)
+		}
+	}
+}
+
+// specialBuiltins keep the assignments written before them (POSIX 2.14).
+var specialBuiltins = map[string]bool{":": true, ".": true, "eval": true, "exec": true, "exit": true, "export": true, "readonly": true, "return": true, "set": true, "shift": true, "times": true, "trap": true, "unset": true, "break": true, "continue": true}
+
+func (s *script) simple(c *shCmd, m walkMode, after int) {
+	line := s.line(c.start)
+	if len(c.words) == 0 {
+		for i, a := range c.assigns {
+			at := after
+			for _, b := range c.assigns[i+1:] {
+				if b.name == a.name {
+					at = -1
 				}
 			}
-			i += 2
-		case '$':
-			w, end := s.dollar(i)
-			v = v.join(w)
-			i = end
-		case '`':
-			w, end, ok := backquoted(src, i)
-			v = v.join(w)
-			if !ok {
-				return v, len(src)
+			s.set(a, m, at)
+		}
+		return
+	}
+	name := s.plain(c.words[0])
+	for _, a := range c.assigns {
+		if specialBuiltins[name] {
+			s.set(a, walkMode{cond: fmt.Sprintf("before the special built-in %s on line %d", name, line), noEffect: m.noEffect}, -1)
+		} else {
+			s.record(a, value{bad: fmt.Sprintf("it is assigned for the command %s on line %d only", name, line)}, false, -1)
+		}
+	}
+	args := c.words[1:]
+	decl := func(mm walkMode) {
+		for _, w := range args {
+			if a, ok := assignWord(s.src, w.start, w.end); ok {
+				s.set(a, mm, after)
 			}
-			i = end
-		default:
-			v = v.join(value{text: src[i : i+1]})
-			i++
 		}
 	}
-	return v.join(value{bad: "unterminated double-quoted string"}), len(src)
-}
-
-var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
-
-// dollar evaluates the expansion at src[i] == '$'.
-func (s *script) dollar(i int) (value, int) {
-	src := s.src
-	rest := src[i+1:]
+	bash := s.shell == "bash" || s.shell == "ksh" || s.shell == "zsh"
 	switch {
-	case strings.HasPrefix(rest, "(("):
-		end := min(matchParen(src, i+1), len(src))
-		return value{bad: "an arithmetic expansion $((…)) is not evaluated"}, end
-	case strings.HasPrefix(rest, "("):
-		end := matchParen(src, i+1)
-		if end > len(src) {
-			return value{bad: "unterminated $( command substitution"}, len(src)
-		}
-		inner := src[i+2 : end-1]
-		return s.substitute(inner), end
-	case strings.HasPrefix(rest, "{"):
-		close := strings.IndexByte(rest, '}')
-		if close < 0 {
-			return value{bad: "unterminated ${"}, len(src)
-		}
-		expr := rest[1:close]
-		end := i + 1 + close + 1
-		if !nameRE.MatchString(expr) || nameRE.FindString(expr) != expr {
-			return value{bad: fmt.Sprintf("the expansion ${%s} is not evaluated (only plain ${NAME})", expr)}, end
-		}
-		return s.lookup(expr), end
+	case name == "export" || name == "readonly" || (name == "declare" || name == "typeset") && bash:
+		decl(m)
+		return
+	case name == "declare" || name == "typeset":
+		decl(walkMode{noEffect: fmt.Sprintf("by %s on line %d, which sh does not have (it is bash's)", name, line)})
+		return
+	case name == "local" && m.noEffect == "":
+		decl(walkMode{noEffect: fmt.Sprintf("by local outside a function on line %d, which sh refuses", line)})
+		return
+	case name == "local":
+		decl(m)
+		return
 	}
-	if n := nameRE.FindString(rest); n != "" {
-		return s.lookup(n), i + 1 + len(n)
+	if m.noEffect != "" {
+		return
 	}
-	if rest != "" && strings.ContainsRune("0123456789@*#?$!-", rune(rest[0])) {
-		return value{bad: fmt.Sprintf("$%c is set when the script runs, not in the script", rest[0])}, i + 2
+	maybe := ""
+	if m.cond != "" {
+		maybe = ", " + m.cond
 	}
-	return value{text: "$"}, i + 1
+	switch name {
+	case "unset":
+		for _, w := range args {
+			if n := s.plain(w); isName(n) {
+				s.knobs[n] = value{bad: fmt.Sprintf("it is unset on line %d%s", line, maybe)}
+				delete(s.funcs, n)
+			}
+		}
+	case "read", "getopts":
+		for _, w := range args {
+			if n := s.plain(w); isName(n) {
+				s.knobs[n] = value{bad: fmt.Sprintf("%s sets it on line %d from what the run reads", name, line)}
+			}
+		}
+	case "eval", ".", "source":
+		s.opaque(fmt.Sprintf("after the %s on line %d, which can assign any variable", name, line))
+	case "exit":
+		if m.cond == "" && s.exited == "" {
+			s.exited = fmt.Sprintf("the script exits on line %d, before it", line)
+		}
+	default:
+		if fn := s.funcs[name]; fn != nil && fn.bad == "" {
+			names, opaque := fn.assigned(map[*shFunc]bool{})
+			if opaque {
+				s.opaque(fmt.Sprintf("after the call of %s on line %d, which runs eval or .", name, line))
+			}
+			for _, n := range names {
+				s.knobs[n] = value{bad: fmt.Sprintf("the function %s, called on line %d, may assign it", name, line)}
+			}
+		}
+	}
 }
 
-func (s *script) lookup(name string) value {
-	v, ok := s.knobs[name]
+// opaque forgets every variable and function: something ran that can
+// assign any of them.
+func (s *script) opaque(reason string) {
+	for n := range s.knobs {
+		s.knobs[n] = value{bad: reason}
+	}
+	for n := range s.funcs {
+		s.funcs[n] = &shFunc{bad: reason}
+	}
+}
+
+// assigned lists the names a function's body may assign when it is
+// called, through the functions it calls; opaque is true when it runs
+// eval or . (which may assign anything).
+func (fn *shFunc) assigned(seen map[*shFunc]bool) (names []string, opaque bool) {
+	if seen[fn] || fn.body == nil {
+		return nil, false
+	}
+	seen[fn] = true
+	s := fn.owner
+	var visit func(c *shCmd)
+	var visitList func(l *shList)
+	visitList = func(l *shList) {
+		if l == nil {
+			return
+		}
+		for _, ao := range l.items {
+			for _, p := range ao.pipes {
+				for _, c := range p.cmds {
+					visit(c)
+				}
+			}
+		}
+	}
+	visit = func(c *shCmd) {
+		if c == nil {
+			return
+		}
+		for _, a := range c.assigns {
+			names = append(names, a.name)
+		}
+		if c.kind == cmdFor {
+			names = append(names, c.name)
+		}
+		if c.kind == cmdSimple && len(c.words) > 0 {
+			switch name := s.plain(c.words[0]); name {
+			case "eval", ".", "source":
+				opaque = true
+			case "export", "readonly", "read", "getopts", "local":
+				for _, w := range c.words[1:] {
+					if a, ok := assignWord(s.src, w.start, w.end); ok {
+						names = append(names, a.name)
+					} else if n := s.plain(w); isName(n) {
+						names = append(names, n)
+					}
+				}
+			default:
+				if callee := s.funcs[name]; callee != nil {
+					if callee.bad != "" {
+						opaque = true
+					} else {
+						n, o := callee.assigned(seen)
+						names = append(names, n...)
+						opaque = opaque || o
+					}
+				}
+			}
+		}
+		visit(c.body)
+		for _, l := range c.lists {
+			visitList(l)
+		}
+	}
+	visit(fn.body)
+	return names, opaque
+}
+
+// plain is a word's text when it has no quote, escape or expansion, else "".
+func (s *script) plain(w span) string {
+	t := s.src[w.start:w.end]
+	if strings.ContainsAny(t, "'\"\\$`") {
+		return ""
+	}
+	return t
+}
+
+// set runs (or records) one assignment.
+func (s *script) set(a shAssign, m walkMode, after int) {
+	switch {
+	case m.noEffect != "":
+		s.record(a, value{bad: "it is assigned " + m.noEffect}, false, -1)
+	case m.cond != "":
+		v := value{bad: "it is assigned " + m.cond}
+		s.knobs[a.name] = v
+		s.record(a, v, false, -1)
+	case s.exited != "":
+		v := value{bad: s.exited}
+		s.knobs[a.name] = v
+		s.record(a, v, false, -1)
+	default:
+		f := &frame{s: s, globals: s.knobs, funcs: s.funcs}
+		v, _ := f.word(a.valStart, a.valEnd, modeAssign)
+		s.knobs[a.name] = v
+		s.record(a, v, true, after)
+	}
+}
+
+func (s *script) record(a shAssign, v value, runs bool, after int) {
+	as := assign{name: a.name, val: v, line: s.line(a.start), start: a.valStart, end: a.valEnd, runs: runs, after: after}
+	if runs && v.bad != "" {
+		as.knobs = s.knobs.clone()
+	}
+	s.assigns = append(s.assigns, as)
+}
+
+// frame is where words are evaluated: the top level, a command
+// substitution (a subshell) or a function called from one.
+type frame struct {
+	s       *script // whose source the spans index
+	globals knobs
+	funcs   map[string]*shFunc
+	// params are the positional parameters of a function call; fn names
+	// the function (params are nil at the top level).
+	params []string
+	fn     string
+	// vars are assigned inside a command substitution, which is a subshell.
+	vars  knobs
+	depth int
+	// steps counts the substitutions and calls of one top-level word.
+	steps *int
+}
+
+// maxEvalDepth bounds nested substitutions and function calls, and
+// maxEvalSteps their number in one word: a function that calls itself
+// twice would take 2^depth steps.
+const (
+	maxEvalDepth = 50
+	maxEvalSteps = 10000
+)
+
+// step counts one substitution or call; it reports false past the bound.
+func (f *frame) step() bool {
+	if f.steps == nil {
+		f.steps = new(int)
+	}
+	*f.steps++
+	return f.depth < maxEvalDepth && *f.steps <= maxEvalSteps
+}
+
+const tooDeep = "command substitutions and function calls nested too deep, or too many"
+
+func (f *frame) lookup(name string) value {
+	v, ok := f.vars[name]
+	if !ok {
+		v, ok = f.globals[name]
+	}
 	if !ok {
 		return value{bad: fmt.Sprintf("$%s is not assigned in the script before it is used", name)}
 	}
@@ -225,417 +471,430 @@ func (s *script) lookup(name string) value {
 	return v
 }
 
-// matchParen returns the offset just past the ')' that closes the '(' at
-// src[i], skipping quoted text.
-func matchParen(src string, i int) int {
-	depth := 0
-	for j := i; j < len(src); j++ {
-		switch src[j] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return j + 1
+type wordMode int
+
+const (
+	modeAssign wordMode = iota // NAME=word: no field splitting, no pathname expansion
+	modeArg                    // a command's word: both, so migrate refuses what they would change
+)
+
+// word evaluates the word src[i:end]. keep is false when the word has no
+// quote and no literal character, so an empty result is no word at all.
+func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
+	src := f.s.src
+	start := i
+	var b strings.Builder
+	setBad := func(r string) {
+		if v.bad == "" {
+			v.bad = r
+		}
+	}
+	for i < end {
+		c := src[i]
+		switch {
+		case c == '\\':
+			if i+1 < end && src[i+1] == '\n' {
+				i += 2
+				continue
 			}
-		case '\'':
-			k := strings.IndexByte(src[j+1:], '\'')
-			if k < 0 {
-				return len(src) + 1
+			if i+1 < end {
+				b.WriteByte(src[i+1])
 			}
-			j += k + 1
-		case '"':
-			for j++; j < len(src) && src[j] != '"'; j++ {
-				if src[j] == '\\' {
-					j++
+			keep = true
+			i += 2
+		case c == '\'':
+			j := strings.IndexByte(src[i+1:end], '\'')
+			if j < 0 {
+				setBad("unterminated single-quoted string")
+				i = end
+				continue
+			}
+			b.WriteString(src[i+1 : i+1+j])
+			keep = true
+			i += j + 2
+		case c == '"':
+			w, next := f.double(i+1, end)
+			b.WriteString(w.text)
+			if w.bad != "" {
+				setBad(w.bad)
+			}
+			keep = true
+			i = next
+		case c == '$':
+			w, next := f.dollar(i, end, false)
+			if w.bad != "" {
+				setBad(w.bad)
+			} else if mode == modeArg {
+				if r := f.splits(w.text); r != "" {
+					setBad(fmt.Sprintf("sh splits the unquoted %s into fields and expands it as file names (%s): quote it", src[i:next], r))
 				}
 			}
-		case '\\':
-			j++
+			b.WriteString(w.text)
+			i = next
+		case c == '`':
+			setBad(backquoteMsg)
+			i = skipBackquote(src, i, end)
+		case c == '~' && i == start:
+			setBad("sh expands a ~ at the start of a word (tilde expansion), which migrate does not evaluate")
+			b.WriteByte(c)
+			keep = true
+			i++
+		case mode == modeArg && (c == '*' || c == '?' || c == '['):
+			setBad(fmt.Sprintf("sh expands the unquoted %c in %s as a file name pattern: quote it", c, src[start:end]))
+			b.WriteByte(c)
+			keep = true
+			i++
+		default:
+			b.WriteByte(c)
+			keep = true
+			i++
 		}
 	}
-	return len(src) + 1
+	v.text = b.String()
+	return v, keep
 }
 
-// substitute evaluates the command list of a $( ) substitution: printf or
-// echo, piped through any number of sed s/// commands.
-func (s *script) substitute(cmd string) value {
-	sub := &script{src: cmd, knobs: s.knobs}
-	var stages [][]value
-	i := 0
-	var words []value
-	for i < len(cmd) {
-		c := cmd[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			i++
-		case c == '|':
-			if strings.HasPrefix(cmd[i:], "||") {
-				return value{bad: "|| in a command substitution is not evaluated"}
-			}
-			stages = append(stages, words)
-			words = nil
-			i++
-		case c == ';' || c == '&' || c == '>' || c == '<':
-			return value{bad: fmt.Sprintf("%q in a command substitution is not evaluated (migrate evaluates printf or echo piped into sed s///)", c)}
-		default:
-			w, end := sub.word(i)
-			if end == i {
-				return value{bad: fmt.Sprintf("cannot read the command %q", cmd)}
-			}
-			words = append(words, w)
-			i = end
+const backquoteMsg = "a `backquoted` command substitution is not evaluated (write $(printf … | sed …))"
+
+func skipBackquote(src string, i, end int) int {
+	for j := i + 1; j < end; j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '`':
+			return j + 1
 		}
 	}
-	stages = append(stages, words)
-	var out string
-	for k, st := range stages {
-		if len(st) == 0 {
-			return value{bad: "an empty command in a pipeline"}
-		}
-		for _, w := range st {
-			if w.bad != "" {
-				return value{bad: w.bad}
+	return end
+}
+
+// splits says why sh would change the text of an unquoted expansion, or "".
+func (f *frame) splits(text string) string {
+	ifs := " \t\n"
+	v, ok := f.vars["IFS"]
+	if !ok {
+		v, ok = f.globals["IFS"]
+	}
+	if ok {
+		if v.bad != "" {
+			if text != "" {
+				return "IFS has no known value"
 			}
+			return ""
 		}
-		name := st[0].text
-		args := make([]string, len(st)-1)
-		for j, w := range st[1:] {
-			args[j] = w.text
-		}
-		var err error
-		switch {
-		case k == 0 && name == "printf":
-			out, err = printf(args)
-		case k == 0 && name == "echo":
-			out, err = echo(args)
-		case k > 0 && name == "sed":
-			out, err = sed(args, out)
+		ifs = v.text
+	}
+	if ifs != "" && strings.ContainsAny(text, ifs) {
+		return "it holds a character of IFS"
+	}
+	if strings.ContainsAny(text, "*?[") {
+		return "it holds * ? or ["
+	}
+	return ""
+}
+
+// double evaluates a double-quoted string whose content starts at i; it
+// returns the offset past the closing quote.
+func (f *frame) double(i, end int) (value, int) {
+	src := f.s.src
+	var b strings.Builder
+	bad := ""
+	for i < end {
+		c := src[i]
+		switch c {
+		case '"':
+			return value{text: b.String(), bad: bad}, i + 1
+		case '\\':
+			if i+1 < end {
+				switch n := src[i+1]; n {
+				case '$', '`', '"', '\\':
+					b.WriteByte(n)
+				case '\n':
+				default:
+					b.WriteByte('\\')
+					b.WriteByte(n)
+				}
+			}
+			i += 2
+		case '$':
+			w, next := f.dollar(i, end, true)
+			b.WriteString(w.text)
+			if bad == "" {
+				bad = w.bad
+			}
+			i = next
+		case '`':
+			if bad == "" {
+				bad = backquoteMsg
+			}
+			i = skipBackquote(src, i, end)
 		default:
-			return value{bad: fmt.Sprintf("the command %q is not evaluated (migrate evaluates printf or echo piped into sed s///)", name)}
+			b.WriteByte(c)
+			i++
 		}
-		if err != nil {
-			return value{bad: err.Error()}
+	}
+	if bad == "" {
+		bad = "unterminated double-quoted string"
+	}
+	return value{text: b.String(), bad: bad}, end
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+
+// dollar evaluates the expansion at src[i] == '$'.
+func (f *frame) dollar(i, end int, quoted bool) (value, int) {
+	src := f.s.src
+	rest := src[i+1 : end]
+	switch {
+	case strings.HasPrefix(rest, "(("):
+		p := &shParser{src: src[:end]}
+		return value{bad: "an arithmetic expansion $((…)) is not evaluated"}, min(p.scanDollar(i), end)
+	case strings.HasPrefix(rest, "("):
+		ps := f.s.substAt(i, end)
+		if ps.err != nil {
+			return value{bad: fmt.Sprintf("cannot read the command substitution on line %d: %s", f.s.line(i), ps.err.msg)}, ps.end
 		}
+		return f.runSubst(ps.list), ps.end
+	case strings.HasPrefix(rest, "{"):
+		p := &shParser{src: src[:end]}
+		close := min(p.scanDollar(i), end)
+		expr := strings.TrimSuffix(src[min(i+2, close):close], "}")
+		switch {
+		case isName(expr):
+			return f.lookup(expr), close
+		case allDigits(expr):
+			return f.param(expr), close
+		}
+		return value{bad: fmt.Sprintf("the expansion ${%s} is not evaluated (only plain ${NAME})", expr)}, close
+	}
+	if n := nameRE.FindString(rest); n != "" {
+		return f.lookup(n), i + 1 + len(n)
+	}
+	if rest == "" {
+		return value{text: "$"}, i + 1
+	}
+	switch c := rest[0]; {
+	case c >= '0' && c <= '9':
+		return f.param(rest[:1]), i + 2
+	case c == '#' && f.params != nil:
+		return value{text: fmt.Sprint(len(f.params))}, i + 2
+	case c == '*' && f.params != nil && quoted:
+		sep := " "
+		if v, ok := f.globals["IFS"]; ok {
+			if v.bad != "" {
+				return value{bad: "$* joins with IFS, which has no known value"}, i + 2
+			}
+			sep = v.text[:min(1, len(v.text))]
+		}
+		return value{text: strings.Join(f.params, sep)}, i + 2
+	case strings.IndexByte("@*#?$!-", c) >= 0:
+		if f.params != nil {
+			return value{bad: fmt.Sprintf("$%c in the function %s is not evaluated", c, f.fn)}, i + 2
+		}
+		return value{bad: fmt.Sprintf("$%c is set when the script runs, not in the script", c)}, i + 2
+	case c == '\'' || c == '"':
+		return value{bad: fmt.Sprintf("$%c…%c is bash's quoting, which sh reads as a $ and a string: not evaluated", c, c)}, i + 1
+	}
+	return value{text: "$"}, i + 1
+}
+
+// param is positional parameter n.
+func (f *frame) param(n string) value {
+	if f.params == nil {
+		return value{bad: fmt.Sprintf("$%s is set when the script runs, not in the script", n)}
+	}
+	k := 0
+	fmt.Sscan(n, &k)
+	if k == 0 {
+		return value{bad: fmt.Sprintf("$0 in the function %s is set when the script runs", f.fn)}
+	}
+	if k > len(f.params) {
+		return value{bad: fmt.Sprintf("the function %s is called with %d argument(s), so $%s is unset", f.fn, len(f.params), n)}
+	}
+	return value{text: f.params[k-1]}
+}
+
+// substAt parses the $( substitution at src[i] once.
+func (s *script) substAt(i, end int) parsedSubst {
+	if ps, ok := s.substs[i]; ok {
+		return ps
+	}
+	p := &shParser{src: s.src[:end]}
+	l, e := p.subst(i + 2)
+	ps := parsedSubst{list: l, end: e, err: p.err}
+	s.substs[i] = ps
+	return ps
+}
+
+// runSubst runs the commands of a command substitution in a subshell and
+// returns their output without its trailing newlines.
+func (f *frame) runSubst(l *shList) value {
+	if !f.step() {
+		return value{bad: tooDeep}
+	}
+	sub := f.subshell()
+	out, bad := sub.runList(l, nil)
+	if bad != "" {
+		return value{bad: bad}
 	}
 	return value{text: strings.TrimRight(out, "\n")}
 }
 
-// printf implements the %s, %% and backslash-escape subset of printf(1).
-func printf(args []string) (string, error) {
+func (f *frame) subshell() *frame {
+	sub := *f
+	sub.vars = f.vars.clone()
+	sub.depth++
+	return &sub
+}
+
+// runList runs a command list; stdin is what it reads (nil: the script's
+// own standard input, which migrate does not know).
+func (f *frame) runList(l *shList, stdin *string) (string, string) {
+	var out strings.Builder
+	if l == nil {
+		return "", ""
+	}
+	for _, ao := range l.items {
+		if ao.async {
+			return "", fmt.Sprintf("a command run in the background (&) on line %d is not evaluated", f.s.line(ao.start))
+		}
+		if len(ao.ops) > 0 {
+			return "", fmt.Sprintf("%s in a command substitution is not evaluated (line %d)", ao.ops[0], f.s.line(ao.start))
+		}
+		o, bad := f.runPipe(ao.pipes[0], stdin)
+		if bad != "" {
+			return "", bad
+		}
+		out.WriteString(o)
+	}
+	return out.String(), ""
+}
+
+func (f *frame) runPipe(pp *shPipe, stdin *string) (string, string) {
+	in := stdin
+	var out string
+	for _, c := range pp.cmds {
+		fr := f
+		if len(pp.cmds) > 1 {
+			fr = f.subshell()
+		}
+		o, bad := fr.runCmd(c, in)
+		if bad != "" {
+			return "", bad
+		}
+		next := o
+		in, out = &next, o
+	}
+	return out, ""
+}
+
+func (f *frame) runCmd(c *shCmd, in *string) (string, string) {
+	discard, bad := f.redirs(c)
+	if bad != "" {
+		return "", bad
+	}
+	var out string
+	switch c.kind {
+	case cmdSimple:
+		out, bad = f.runSimple(c, in)
+	case cmdBrace:
+		out, bad = f.runList(c.lists[0], in)
+	case cmdSubshell:
+		out, bad = f.subshell().runList(c.lists[0], in)
+	default:
+		return "", fmt.Sprintf("the %s on line %d is not evaluated in a command substitution (migrate evaluates printf, echo, sed s/// and the script's own functions)", c.kind.keyword(), f.s.line(c.start))
+	}
+	if discard {
+		out = ""
+	}
+	return out, bad
+}
+
+// redirs accepts the redirections that leave standard output as it is, or
+// discard it (>&2, >/dev/null).
+func (f *frame) redirs(c *shCmd) (discard bool, bad string) {
+	for _, r := range c.redirs {
+		t, keep := f.word(r.target.start, r.target.end, modeArg)
+		if t.bad != "" || !keep {
+			return false, fmt.Sprintf("the redirection %s%s%s is not evaluated", r.fd, r.op, f.s.src[r.target.start:r.target.end])
+		}
+		out := r.fd == "" || r.fd == "1"
+		switch {
+		case r.fd == "2" && (r.op == ">" && t.text == "/dev/null" || r.op == ">&" && t.text == "1"):
+		case out && (r.op == ">&" && t.text == "2" || r.op == ">" && t.text == "/dev/null"):
+			discard = true
+		default:
+			return false, fmt.Sprintf("the redirection %s%s%s is not evaluated", r.fd, r.op, t.text)
+		}
+	}
+	return discard, ""
+}
+
+func (f *frame) runSimple(c *shCmd, in *string) (string, string) {
+	line := f.s.line(c.start)
+	if len(c.words) == 0 {
+		for _, a := range c.assigns {
+			v, _ := f.word(a.valStart, a.valEnd, modeAssign)
+			if v.bad != "" {
+				return "", v.bad
+			}
+			if f.vars == nil {
+				f.vars = knobs{}
+			}
+			f.vars[a.name] = v
+		}
+		return "", ""
+	}
+	if len(c.assigns) > 0 {
+		return "", fmt.Sprintf("the assignment %s before a command on line %d is not evaluated", f.s.src[c.assigns[0].start:c.assigns[0].valEnd], line)
+	}
+	var args []string
+	for _, w := range c.words {
+		v, keep := f.word(w.start, w.end, modeArg)
+		if v.bad != "" {
+			return "", v.bad
+		}
+		if keep || v.text != "" {
+			args = append(args, v.text)
+		}
+	}
 	if len(args) == 0 {
-		return "", fmt.Errorf("printf without a format")
+		return "", ""
 	}
-	format, rest := args[0], args[1:]
-	var b strings.Builder
-	for {
-		used := 0
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			switch {
-			case c == '\\' && i+1 < len(format):
-				i++
-				switch format[i] {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case '\\':
-					b.WriteByte('\\')
-				default:
-					b.WriteByte('\\')
-					b.WriteByte(format[i])
-				}
-			case c == '%' && i+1 < len(format):
-				i++
-				switch format[i] {
-				case '%':
-					b.WriteByte('%')
-				case 's':
-					if used < len(rest) {
-						b.WriteString(rest[used])
-					}
-					used++
-				default:
-					return "", fmt.Errorf("printf conversion %%%c is not evaluated (only %%s)", format[i])
-				}
-			default:
-				b.WriteByte(c)
-			}
+	name, rest := args[0], args[1:]
+	var out string
+	var err error
+	if fn := f.funcs[name]; fn != nil {
+		if fn.bad != "" {
+			return "", fmt.Sprintf("the function %s: %s", name, fn.bad)
 		}
-		if used == 0 || used >= len(rest) {
-			break
+		if !f.step() {
+			return "", tooDeep
 		}
-		rest = rest[used:]
-	}
-	return b.String(), nil
-}
-
-func echo(args []string) (string, error) {
-	nl := "\n"
-	if len(args) > 0 && args[0] == "-n" {
-		nl, args = "", args[1:]
-	}
-	return strings.Join(args, " ") + nl, nil
-}
-
-// sed applies s/re/repl/flags commands, line by line, as sed(1) does.
-func sed(args []string, in string) (string, error) {
-	ere := false
-	var cmds []string
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-E" || a == "-r":
-			ere = true
-		case a == "-e":
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("sed -e without a script")
-			}
-			cmds = append(cmds, args[i+1])
-			i++
-		case strings.HasPrefix(a, "-"):
-			return "", fmt.Errorf("sed option %s is not evaluated", a)
-		default:
-			if len(cmds) > 0 && i > 0 && args[i-1] != "-e" && !strings.HasPrefix(args[i-1], "-") {
-				return "", fmt.Errorf("sed with a file operand is not evaluated")
-			}
-			cmds = append(cmds, a)
+		callee := &frame{s: fn.owner, globals: f.globals, funcs: f.funcs, params: rest, fn: name, vars: f.vars, depth: f.depth + 1, steps: f.steps}
+		if callee.vars == nil {
+			callee.vars = knobs{}
+			f.vars = callee.vars
 		}
+		return callee.runCmd(fn.body, in)
 	}
-	type subst struct {
-		re     *regexp.Regexp
-		repl   string
-		global bool
-	}
-	var subs []subst
-	for _, c := range cmds {
-		for _, part := range strings.Split(c, ";") {
-			part = strings.TrimSpace(part)
-			if part == "" {
-				continue
-			}
-			if len(part) < 2 || part[0] != 's' {
-				return "", fmt.Errorf("sed command %q is not evaluated (only s/re/repl/flags)", part)
-			}
-			fields, err := splitSubst(part[2:], part[1])
-			if err != nil {
-				return "", err
-			}
-			pat := fields[0]
-			var conv string
-			if ere {
-				conv, err = EREToRE2(pat)
-			} else {
-				conv, err = BREToRE2(pat)
-			}
-			if err != nil {
-				return "", fmt.Errorf("sed pattern %q: %v", pat, err)
-			}
-			re, err := regexp.Compile(conv)
-			if err != nil {
-				return "", fmt.Errorf("sed pattern %q: %v", pat, err)
-			}
-			s := subst{re: re, repl: sedRepl(fields[1])}
-			for _, f := range fields[2] {
-				switch f {
-				case 'g':
-					s.global = true
-				default:
-					return "", fmt.Errorf("sed flag %q is not evaluated (only g)", f)
-				}
-			}
-			subs = append(subs, s)
+	switch name {
+	case "printf":
+		out, err = printf(rest)
+	case "echo":
+		out, err = echo(rest)
+	case "sed":
+		if in == nil {
+			return "", fmt.Sprintf("sed on line %d reads the script's standard input, which migrate does not know", line)
 		}
+		out, err = sed(rest, *in)
+		*in = ""
+	case ":", "true":
+	default:
+		return "", fmt.Sprintf("the command %q is not evaluated (migrate evaluates printf, echo, sed s/// and the script's own functions)", name)
 	}
-	trail := strings.HasSuffix(in, "\n")
-	lines := strings.Split(strings.TrimSuffix(in, "\n"), "\n")
-	for i, l := range lines {
-		for _, s := range subs {
-			if s.global {
-				l = s.re.ReplaceAllString(l, s.repl)
-			} else if loc := s.re.FindStringSubmatchIndex(l); loc != nil {
-				l = l[:loc[0]] + string(s.re.ExpandString(nil, s.repl, l, loc)) + l[loc[1]:]
-			}
-		}
-		lines[i] = l
+	if err != nil {
+		return "", err.Error()
 	}
-	out := strings.Join(lines, "\n")
-	if trail {
-		out += "\n"
-	}
-	return out, nil
-}
-
-// splitSubst splits "re/repl/flags" at unescaped delimiters.
-func splitSubst(s string, delim byte) ([3]string, error) {
-	var out [3]string
-	k := 0
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			if s[i+1] == delim {
-				b.WriteByte(delim)
-			} else {
-				b.WriteByte(c)
-				b.WriteByte(s[i+1])
-			}
-			i++
-			continue
-		}
-		if c == delim && k < 2 {
-			out[k] = b.String()
-			b.Reset()
-			k++
-			continue
-		}
-		b.WriteByte(c)
-	}
-	if k < 2 {
-		return out, fmt.Errorf("sed command s%c%s is not terminated", delim, s)
-	}
-	out[2] = b.String()
-	return out, nil
-}
-
-// sedRepl turns a sed replacement (& and \1..\9) into a Go template.
-func sedRepl(r string) string {
-	var b strings.Builder
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		switch {
-		case c == '\\' && i+1 < len(r):
-			i++
-			switch n := r[i]; {
-			case n >= '1' && n <= '9':
-				b.WriteString("${" + string(n) + "}")
-			case n == 'n':
-				b.WriteByte('\n')
-			case n == '$':
-				b.WriteString("$$")
-			default:
-				b.WriteByte(n)
-			}
-		case c == '&':
-			b.WriteString("${0}")
-		case c == '$':
-			b.WriteString("$$")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// BREToRE2 converts a POSIX basic regular expression (with the GNU
-// extensions \+ \? \| \< \>) to Go RE2 syntax.
-func BREToRE2(p string) (string, error) {
-	var b strings.Builder
-	atStart := true
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '[':
-			end := bracketEnd(p, i)
-			b.WriteString(p[i:end])
-			i = end - 1
-			atStart = false
-			continue
-		case c == '\\' && i+1 < len(p):
-			i++
-			n := p[i]
-			switch {
-			case n == '(' || n == ')' || n == '{' || n == '}' || n == '+' || n == '?' || n == '|':
-				b.WriteByte(n)
-				atStart = n == '(' || n == '|'
-				continue
-			case n == '<' || n == '>':
-				b.WriteString(`\b`)
-			case n >= '1' && n <= '9':
-				return "", fmt.Errorf("back-reference \\%c has no RE2 equivalent", n)
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(n)
-			}
-		case c == '*' && atStart:
-			b.WriteString(`\*`)
-		case strings.IndexByte("(){}+?|", c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-		atStart = c == '^' && b.Len() == 1
-	}
-	return b.String(), nil
-}
-
-// EREToRE2 converts a POSIX extended regular expression, as grep -E reads
-// it (with GNU's \< \> \b \w \s), to Go RE2 syntax.
-func EREToRE2(p string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '[':
-			end := bracketEnd(p, i)
-			b.WriteString(p[i:end])
-			i = end - 1
-		case c == '\\' && i+1 < len(p):
-			i++
-			n := p[i]
-			switch {
-			case n == '<' || n == '>':
-				b.WriteString(`\b`)
-			case n >= '1' && n <= '9':
-				return "", fmt.Errorf("back-reference \\%c has no RE2 equivalent", n)
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(n)
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if _, err := regexp.Compile(b.String()); err != nil {
-		return "", fmt.Errorf("not valid as RE2: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-	}
-	return b.String(), nil
-}
-
-// bracketEnd returns the offset just past the bracket expression at p[i].
-func bracketEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '^' {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	for j < len(p) {
-		if p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
-			close := strings.Index(p[j+2:], string(p[j+1])+"]")
-			if close >= 0 {
-				j += 2 + close + 2
-				continue
-			}
-		}
-		if p[j] == ']' {
-			return j + 1
-		}
-		j++
-	}
-	return len(p)
-}
-
-// backquoted reads the `command substitution` at i, which migrate does not
-// evaluate. It returns the value that says so and the index after the
-// closing backquote; ok is false when the backquote is never closed.
-func backquoted(src string, i int) (v value, end int, ok bool) {
-	v = value{bad: "a `backquoted` command substitution is not evaluated (write $(printf … | sed …))"}
-	k := strings.IndexByte(src[i+1:], '`')
-	if k < 0 {
-		return v, len(src), false
-	}
-	return v, i + k + 2, true
+	return out, ""
 }

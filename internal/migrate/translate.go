@@ -78,6 +78,9 @@ func Translate(g *Gate, opts Options) *Translation {
 }
 
 func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, string) {
+	if c, reason, ok := translateRule(r, opts); ok { // D63: the rows beyond D34's
+		return c, reason
+	}
 	c := Claim{ID: r.Code, Path: r.Path, Why: r.Why}
 	anchor, err := EREToRE2(r.Anchor)
 	if err != nil {
