@@ -327,8 +327,7 @@ func (fn *shFunc) assigned(seen map[*shFunc]bool) (names []string, opaque bool) 
 	seen[fn] = true
 	s := fn.owner
 	var visit func(c *shCmd)
-	var visitList func(l *shList)
-	visitList = func(l *shList) {
+	visitList := func(l *shList) {
 		if l == nil {
 			return
 		}
