@@ -33,6 +33,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ import (
 	"github.com/claimslint/claimslint/internal/lintcmd"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/server/cli"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -414,5 +416,26 @@ func TestAdoptionGuideListsEveryRelation(t *testing.T) {
 		if !strings.Contains(text, "`"+w+"`") {
 			t.Errorf("docs/guide/adoption.md does not list the relation %q", w)
 		}
+	}
+}
+
+// TestDocketMCPGuideListsEveryTool: the guide's list of docket mcp's tools
+// is the registry's, each once, and no other tool is named there.
+func TestDocketMCPGuideListsEveryTool(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide", "docket-mcp.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(page), "(D24)")
+	names := mcp.ToolNames()
+	for _, n := range names {
+		if strings.Count(first, "`"+n+"`") != 1 {
+			t.Errorf("docs/guide/docket-mcp.md's tool list names %s %d times, want once", n, strings.Count(first, "`"+n+"`"))
+		}
+	}
+	listed := regexp.MustCompile("`((?:issue|dep|decision|claims)_[a-z]+)`").FindAllStringSubmatch(first, -1)
+	if len(listed) != len(names) {
+		t.Errorf("docs/guide/docket-mcp.md lists %d tools, the registry holds %d", len(listed), len(names))
 	}
 }

@@ -141,6 +141,16 @@ func (t *tools) all() []tool {
 	)
 }
 
+// ToolNames returns the names of the registry's tools, in the order they
+// are added: what documentation that lists the tools is tested against.
+func ToolNames() []string {
+	var out []string
+	for _, tl := range (&tools{}).all() {
+		out = append(out, tl.def.Name)
+	}
+	return out
+}
+
 // readOnlyTools are the names of the registry's tools that never change
 // the tracker, derived from their annotations.
 var readOnlyTools = func() map[string]bool {
