@@ -144,9 +144,10 @@ func (t *tools) all() []tool {
 // ToolNames returns the names of the registry's tools, in the order they
 // are added: what documentation that lists the tools is tested against.
 func ToolNames() []string {
-	var out []string
-	for _, tl := range (&tools{}).all() {
-		out = append(out, tl.def.Name)
+	registry := (&tools{}).all()
+	out := make([]string, len(registry))
+	for i, tl := range registry {
+		out[i] = tl.def.Name
 	}
 	return out
 }
