@@ -15,10 +15,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/claimslint/claimslint/internal/check"
-	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/server/codec"
 )
 
 // Role says how a decision names an issue.
@@ -184,7 +184,7 @@ func where(ref Ref) string {
 // removeHint is the command that removes a decision from an issue, for
 // trackers claimslint knows how to edit.
 func removeHint(res *snapshot.Snapshot, id, dec string) string {
-	if res.Config.Tracker.Format == config.FormatDocket {
+	if res.Config.Tracker.Format == codec.Docket {
 		return " (docket update " + id + " --remove-decision " + dec + ")"
 	}
 	return ""

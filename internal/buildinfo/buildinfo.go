@@ -19,20 +19,34 @@ import (
 // ("(devel)" for a local build) and the first 12 characters of the VCS
 // revision when the build stamped one.
 func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
+	v, rev, _ := stamp()
+	if len(rev) >= 12 {
+		v += " " + rev[:12]
 	}
 	return v
+}
+
+// stamp returns what the build recorded: the main module's version
+// ("(devel)" for a local build, "(unknown)" without build info) and the
+// VCS revision and modified flag, when the build stamped them.
+func stamp() (version, revision string, modified bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)", "", false
+	}
+	version = bi.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	return version, revision, modified
 }
 
 // Commit returns the commit the binary was built from and where that was
@@ -44,18 +58,8 @@ func Version() string {
 // executable was written. modified says the tree had changes that commit
 // does not hold. commit is "" when neither is known.
 func Commit() (commit string, modified bool, from string) {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		if commit != "" {
-			return commit, modified, "the build"
-		}
+	if _, rev, mod := stamp(); rev != "" {
+		return rev, mod, "the build"
 	}
 	// A test binary reports no commit, so what tests print does not
 	// depend on the state of the clone they run in.
@@ -122,13 +126,7 @@ func movedSince(dir string) (moved, ok bool) {
 // after the program's name: the module version, the commit and where it
 // was read, or what to do when no commit is known.
 func Describe() string {
-	v := "(unknown)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v = bi.Main.Version
-		if v == "" {
-			v = "(devel)"
-		}
-	}
+	v, _, _ := stamp()
 	commit, modified, from := Commit()
 	if commit == "" {
 		return v + ", commit unknown (built with -buildvcs=false or -trimpath outside a git clone, or the clone it was built in has moved since): build from a clone at a commit you pin, and give init --ref that commit"

@@ -21,13 +21,6 @@ import (
 // FileName is the configuration file looked up at the repository root.
 const FileName = ".claimslint.yml"
 
-// Tracker formats understood by the tracker package (server/codec's).
-const (
-	FormatDocket = codec.Docket
-	FormatBeads  = codec.Beads
-	FormatGitHub = codec.GitHub
-)
-
 // Tracker says where the tracker export lives and how to read it.
 type Tracker struct {
 	Export   string   `yaml:"export"`
@@ -123,7 +116,7 @@ func Default() Config {
 		Decisions: "docs/decisions",
 		Tracker: Tracker{
 			Export:   ".knowledge/tracker/issues.jsonl",
-			Format:   FormatDocket,
+			Format:   codec.Docket,
 			Prefixes: []string{"dk"},
 			Classes:  classes,
 		},

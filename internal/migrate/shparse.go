@@ -714,26 +714,36 @@ func (p *shParser) scanWord(i int) int {
 		switch c := src[i]; c {
 		case ' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>':
 			return i
-		case '\\':
-			i += 2
-		case '\'':
-			j := strings.IndexByte(src[i+1:], '\'')
-			if j < 0 {
-				p.fail(i, "an unterminated single-quoted string")
-				return len(src)
-			}
-			i += j + 2
-		case '"':
-			i = p.scanDouble(i + 1)
-		case '`':
-			i = p.scanBackquote(i)
-		case '$':
-			i = p.scanDollar(i)
 		default:
-			i++
+			i = p.skipQuoting(i)
 		}
 	}
 	return min(i, len(src))
+}
+
+// skipQuoting returns the offset past the escape, quoted string or
+// expansion that starts at src[i], or i+1 when src[i] starts none: the
+// quoting a word and a ${…} read alike.
+func (p *shParser) skipQuoting(i int) int {
+	src := p.src
+	switch src[i] {
+	case '\\':
+		return i + 2
+	case '\'':
+		j := strings.IndexByte(src[i+1:], '\'')
+		if j < 0 {
+			p.fail(i, "an unterminated single-quoted string")
+			return len(src)
+		}
+		return i + j + 2
+	case '"':
+		return p.scanDouble(i + 1)
+	case '`':
+		return p.scanBackquote(i)
+	case '$':
+		return p.scanDollar(i)
+	}
+	return i + 1
 }
 
 // scanDouble returns the offset past the " that closes the double-quoted
@@ -799,27 +809,10 @@ func (p *shParser) scanDollar(i int) int {
 		return end
 	case strings.HasPrefix(rest, "{"):
 		for j := i + 2; j < len(src) && p.err == nil; {
-			switch src[j] {
-			case '}':
+			if src[j] == '}' {
 				return j + 1
-			case '\\':
-				j += 2
-			case '\'':
-				k := strings.IndexByte(src[j+1:], '\'')
-				if k < 0 {
-					p.fail(j, "an unterminated single-quoted string")
-					return len(src)
-				}
-				j += k + 2
-			case '"':
-				j = p.scanDouble(j + 1)
-			case '$':
-				j = p.scanDollar(j)
-			case '`':
-				j = p.scanBackquote(j)
-			default:
-				j++
 			}
+			j = p.skipQuoting(j)
 		}
 		p.fail(i, "an unterminated ${")
 		return len(src)

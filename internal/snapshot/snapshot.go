@@ -33,6 +33,7 @@ import (
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/tracker"
+	"github.com/claimslint/claimslint/server/codec"
 )
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
@@ -587,7 +588,7 @@ var (
 // IDPattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == config.FormatGitHub {
+	if cfg.Tracker.Format == codec.GitHub {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
 	quoted := make([]string, len(cfg.Tracker.Prefixes))
@@ -619,7 +620,7 @@ type IDMention struct {
 // comments of code files. Fenced examples and the Path, Anchor and Require
 // cells of claim tables are not mention sites.
 func (s *Snapshot) Mentions() []IDMention {
-	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != config.FormatGitHub {
+	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
 		return nil
 	}
 	re := IDPattern(s.Config)

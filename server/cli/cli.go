@@ -20,6 +20,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/memindex"
 	"github.com/claimslint/claimslint/server/sqlite"
@@ -279,7 +280,7 @@ func (r *runner) paths() (db, export, root string, err error) {
 			return "", "", "", err
 		}
 		export = filepath.Join(root, DefaultExport)
-		if cfg.Tracker.Format == config.FormatDocket && cfg.Tracker.Export != "" {
+		if cfg.Tracker.Format == codec.Docket && cfg.Tracker.Export != "" {
 			export = filepath.Join(root, filepath.FromSlash(cfg.Tracker.Export))
 		}
 	}

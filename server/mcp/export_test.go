@@ -13,4 +13,4 @@ func Registry() (names []string, readOnly map[string]bool) {
 }
 
 // ReadOnlySet is readOnlyTools.
-func ReadOnlySet() map[string]bool { return readOnlyTools }
+func ReadOnlySet() map[string]bool { return readOnlyTools() }

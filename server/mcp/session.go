@@ -54,7 +54,7 @@ func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
 			return res, err
 		}
 		call, ok := req.(*sdk.CallToolRequest)
-		if !ok || call.Params == nil || readOnlyTools[call.Params.Name] {
+		if !ok || call.Params == nil || readOnlyTools()[call.Params.Name] {
 			return res, err
 		}
 		r, ok := res.(*sdk.CallToolResult)

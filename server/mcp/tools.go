@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -152,9 +153,11 @@ func ToolNames() []string {
 	return out
 }
 
-// readOnlyTools are the names of the registry's tools that never change
-// the tracker, derived from their annotations.
-var readOnlyTools = func() map[string]bool {
+// readOnlyTools returns the names of the registry's tools that never
+// change the tracker, derived from their annotations once, when the write
+// log or the drain first asks (not at start-up: most docket commands
+// never serve MCP).
+var readOnlyTools = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, tl := range (&tools{}).all() {
 		if tl.readOnly() {
@@ -162,7 +165,7 @@ var readOnlyTools = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // instructions tells a client where this repository keeps its issues and
 // decisions, as its configuration says.

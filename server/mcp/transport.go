@@ -650,7 +650,7 @@ func readOnly(inf *inflight) bool {
 	if inf.method != "tools/call" {
 		return true
 	}
-	return readOnlyTools[inf.tool]
+	return readOnlyTools()[inf.tool]
 }
 
 // outboundNotificationLocked puts the client's ids into a notification
