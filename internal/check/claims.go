@@ -119,6 +119,7 @@ func (r *Result) prepare() *prepared {
 	}
 	close(next)
 	wg.Wait()
+	link(p.all)
 	for _, c := range p.all {
 		p.bad = append(p.bad, c.bad...)
 	}
@@ -143,7 +144,7 @@ func (c *claim) prepareRow() bool {
 	switch c.scope {
 	case "":
 		c.scope = ScopeCode
-	case ScopeCode, ScopeTest, ScopeAny, ScopeComment, ScopeProse:
+	case ScopeCode, ScopeTest, ScopeAny, ScopeAll, ScopeComment, ScopeProse:
 	default:
 		c.malformed(c.c.CellPos("kind"), "%s: unknown scope %q in %q: write %s", c.name(), c.scope, c.c.Kind, orList(Scopes, "or"))
 		return false
@@ -665,7 +666,7 @@ func (f *fileScan) tryLine(cc *claim, start, end int) {
 func (f *fileScan) scoped(scope string, start, end int) (scoped []byte) {
 	src, sc := f.src, f.sc
 	switch {
-	case scope == ScopeAny:
+	case scope == ScopeAny || scope == ScopeAll:
 		scoped = src[start:end]
 	case scope == ScopeComment:
 		sc.line = commentLine(sc.line, src, &sc.regions, start, end)
@@ -682,6 +683,11 @@ func (f *fileScan) scoped(scope string, start, end int) (scoped []byte) {
 // inScope records a line (or prose unit) of the claim's scope on which
 // its anchor matched. The caller holds cc.mu.
 func (cc *claim) inScope(h hit) {
+	for _, e := range cc.lines.allows {
+		if e.excuses(h) {
+			return // an allow row of the decision excuses the line (D66)
+		}
+	}
 	cc.nCode++
 	if !cc.lines.requireAtScan || cc.requireOK(h.text) {
 		cc.record(&cc.code, h)

@@ -12,25 +12,33 @@ func (absentKind) scoped() {}
 
 func (absentKind) Doc() string {
 	return `Anchor matches no code line (or line, or unit, of the scope) of
-the files of Path; each match is reported where it is. It takes no
-Require. absent:prose reads paragraphs, list items, headings and
-table cells with whitespace folded, so a rewrap cannot hide a match.`
+the files of Path; each match is reported where it is. With a Require,
+only a line that also matches it counts (with !re, only a line that
+does not: an escape). allow rows of the same decision excuse lines.
+absent:prose reads paragraphs, list items, headings and table cells
+with whitespace folded, so a rewrap cannot hide a match; absent:all
+reads every line of every file, tests too, as git grep does.`
 }
 
 func (absentKind) Prepare(c *claim) bool {
-	if c.c.Require != "" {
-		c.malformed(c.c.CellPos("require"), "%s: an absent claim takes no Require: its Anchor must match nothing", c.name())
-		return false
-	}
-	return c.prepareLines(&lineSpec{skipTests: true})
+	// Require narrows which matches count (D66): the subject a sweep's hit
+	// must be about, or with !re the escape that clears it.
+	return c.prepareLines(&lineSpec{skipTests: true, requireAtScan: true})
 }
 
 func (absentKind) Evaluate(c *claim) {
 	if c.noFiles() {
 		return
 	}
+	cond := ""
+	switch req := c.c.Require; {
+	case req != "" && c.lines.negate:
+		cond = " on a line that does not match " + quoteRE(req[1:])
+	case req != "":
+		cond = " on a line that also matches " + quoteRE(req)
+	}
 	for _, h := range c.code {
-		c.fail(h.pos(), "forbidden %s is present: it must match no %s of %s", quoteRE(c.c.Anchor), c.unit(), quoteRE(c.c.Path))
+		c.fail(h.pos(), "forbidden %s is present%s: it must match no %s of %s", quoteRE(c.c.Anchor), cond, c.unit(), quoteRE(c.c.Path))
 	}
 }
 

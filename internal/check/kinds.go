@@ -94,7 +94,7 @@ func KindNames() []string {
 	return out
 }
 
-// kindList is "present, anchored, anchored-every, absent, exec or tracker".
+// kindList is "present, anchored, anchored-every, absent, allow, exec or tracker".
 func kindList() string { return orList(KindNames(), "or") }
 
 // ReadsLines reports whether the kind a Kind cell names reads the lines of
@@ -166,11 +166,15 @@ const (
 	// of test regions and test files too (D64): the scope of a claim that
 	// pins a test cell inside #[cfg(test)] mod tests.
 	ScopeTest = "test"
+	// ScopeAll reads each line as written, test regions and test files
+	// too: what `git grep` reads, the scope of a sweep of the whole tree
+	// (D66).
+	ScopeAll = "all"
 )
 
 // Scopes lists the scopes a Kind cell may name, in the order messages and
 // documentation give them.
-var Scopes = []string{ScopeCode, ScopeTest, ScopeAny, ScopeComment, ScopeProse}
+var Scopes = []string{ScopeCode, ScopeTest, ScopeAny, ScopeAll, ScopeComment, ScopeProse}
 
 // SplitKind splits a Kind cell into the kind's name and its scope ("" when
 // the cell names none).
@@ -188,7 +192,7 @@ type scopedKind interface {
 // unit names what the claim's scope reads, for messages.
 func (c *claim) unit() string {
 	switch c.scope {
-	case ScopeAny:
+	case ScopeAny, ScopeAll:
 		return "line"
 	case ScopeComment:
 		return "comment line"
@@ -240,6 +244,9 @@ type claim struct {
 	// overlay that holds the mutant.
 	read func(rel string, max int64) ([]byte, error)
 
+	// except is an allow row's exception, once prepared (D66).
+	except *exception
+
 	bad   []diag.Finding // CL006
 	fails []diag.Finding // CL007
 	where []string
@@ -272,6 +279,9 @@ type lineSpec struct {
 	// the claim tables' pattern cells, which are never prose.
 	scope string
 	skip  snapshot.Spans
+	// allows are the allow rows that excuse lines of an absent claim
+	// (D66), applied as each line is recorded.
+	allows []exception
 }
 
 func newClaim(s *snapshot.Snapshot, d *register.Decision, c register.Claim) *claim {
@@ -383,7 +393,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	// :test counts test regions and test files (D64); before it, a Path
 	// naming tests was the only way, and it still counts them.
-	spec.tests = namesTests(row.Path) || c.scope == ScopeTest
+	spec.tests = namesTests(row.Path) || c.scope == ScopeTest || c.scope == ScopeAll
 	spec.scope = c.scope
 	if spec.scope == ScopeProse {
 		spec.skip = c.snap.ClaimCells()

@@ -227,7 +227,39 @@ func absentMutants(cc *claim) []mutant {
 	if !ok || len(cc.files) == 0 {
 		return nil
 	}
-	f := cc.files[0]
+	// The sample must count (D66): a positive Require is added beside it,
+	// a line an escape clears is no mutant, and the file is the first no
+	// allow row excuses wholly.
+	if spec := cc.lines; spec.require != nil {
+		switch {
+		case !spec.negate:
+			req, ok := sampleMatch(spec.require)
+			if !ok {
+				return nil
+			}
+			sample += " " + req
+		case spec.require.MatchString(sample):
+			return nil
+		}
+		if !cc.requireOK(sample) {
+			return nil
+		}
+	}
+	f := ""
+	for _, cand := range cc.files {
+		h := hit{file: cand, text: sample}
+		excused := false
+		for _, e := range cc.lines.allows {
+			excused = excused || e.excuses(h)
+		}
+		if !excused {
+			f = cand
+			break
+		}
+	}
+	if f == "" {
+		return nil
+	}
 	src, err := cc.snap.Repo.ReadFile(f, MaxFileSize)
 	if err != nil {
 		return nil

@@ -73,35 +73,55 @@ type TrialResult struct {
 }
 
 // Eval evaluates row as a claim of an accepted decision.
-func (t *Trial) Eval(row register.Claim) TrialResult {
+func (t *Trial) Eval(row register.Claim) TrialResult { return t.EvalAll([]register.Claim{row})[0] }
+
+// EvalAll evaluates rows together, as the claims of one accepted decision:
+// an allow row excuses lines of the absent claim it names (D66), so a
+// sweep and its exceptions are tried as check will read them.
+func (t *Trial) EvalAll(rows []register.Claim) []TrialResult {
 	d := &register.Decision{FileID: "D0", ID: "D0", Status: "accepted", Parsed: true}
-	row.Decision = d.FileID
-	c := newClaim(t.snap, d, row)
-	if c.kind == nil || !c.prepareRow() {
-		out := TrialResult{State: StateFailed, Message: "the claim row is malformed"}
+	cs := make([]*claim, len(rows))
+	out := make([]TrialResult, len(rows))
+	for i, row := range rows {
+		row.Decision = d.FileID
+		c := newClaim(t.snap, d, row)
+		cs[i] = c
 		if c.kind == nil {
-			out.Message = "unknown kind " + row.Kind
+			out[i] = TrialResult{State: StateFailed, Message: "unknown kind " + row.Kind}
+			continue
 		}
-		if len(c.bad) > 0 {
-			out.Message = c.bad[0].Message
-		}
-		return out
-	}
-	if c.lines != nil {
-		for _, f := range c.files {
-			scanFile(c.read, f, []*claim{c}, nil, nil, nil)
-		}
-		for _, l := range [][]hit{c.costly, c.code, c.reqFail, c.comment, c.test} {
-			sortHits(l)
+		if !c.prepareRow() {
+			c.kind = nil
 		}
 	}
-	st := c.conclude()
-	out := TrialResult{State: st.State, Message: st.Message, Outside: len(c.comment), Tests: len(c.test)}
-	for _, h := range c.code {
-		out.Held = append(out.Held, h.String())
-	}
-	for _, h := range c.reqFail {
-		out.Broken = append(out.Broken, h.String())
+	link(cs)
+	for i, c := range cs {
+		if c.kind == nil {
+			if out[i].State == "" {
+				out[i] = TrialResult{State: StateFailed, Message: "the claim row is malformed"}
+				if len(c.bad) > 0 {
+					out[i].Message = c.bad[0].Message
+				}
+			}
+			continue
+		}
+		if c.lines != nil {
+			for _, f := range c.files {
+				scanFile(c.read, f, []*claim{c}, nil, nil, nil)
+			}
+			for _, l := range [][]hit{c.costly, c.code, c.reqFail, c.comment, c.test} {
+				sortHits(l)
+			}
+		}
+		st := c.conclude()
+		r := TrialResult{State: st.State, Message: st.Message, Outside: len(c.comment), Tests: len(c.test)}
+		for _, h := range c.code {
+			r.Held = append(r.Held, h.String())
+		}
+		for _, h := range c.reqFail {
+			r.Broken = append(r.Broken, h.String())
+		}
+		out[i] = r
 	}
 	return out
 }

@@ -24,6 +24,8 @@ type Row struct {
 	Rule string
 	// Of is the row this one is the second claim of (RC3 for RC3-stale).
 	Of string
+	// fam is the sweep a LayoutFamily row stands for.
+	fam *family
 }
 
 // Presence reports whether the row is a presence row.

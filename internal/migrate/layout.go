@@ -43,6 +43,10 @@ const (
 	// LayoutAbsent is a claim migrate derives: no line of path matches
 	// anchor (the stale half of an EXCLUSIVE contract row).
 	LayoutAbsent
+	// LayoutFamily is a sweep family, from a FAMILIES or SUBJECT_FAMILIES
+	// row or from NAME_RE variables: it becomes an absent:all claim over
+	// every file, with allow rows for its exceptions (D66).
+	LayoutFamily
 )
 
 // tableLayout is one known table: the variable names it is held in and
@@ -339,7 +343,6 @@ func (pr *gateParser) allows() {
 	for _, f := range pr.families {
 		byCode[f.code] = f
 	}
-	applies := map[string]int{}
 	for i, e := range pr.allowEntries {
 		id := fmt.Sprintf("ALLOW%d", i+1)
 		skip := func(reason string) {
@@ -350,9 +353,6 @@ func (pr *gateParser) allows() {
 			fams = pr.families
 		} else if f, ok := byCode[e.family]; ok {
 			fams = []family{f}
-		}
-		for _, f := range fams {
-			applies[f.code]++
 		}
 		switch {
 		case len(fams) == 0 && e.family == "*":
@@ -391,7 +391,7 @@ func (pr *gateParser) allows() {
 		g.Rows = append(g.Rows, Row{Code: id, Line: e.line, Table: "ALLOW", Rule: RuleAllow, Layout: LayoutAllow, Path: e.prefix, Anchor: anchor, Regex: req, Why: e.reason})
 	}
 	for _, f := range pr.families {
-		g.skip(Skipped{Code: f.code, Line: f.line, Rule: f.rule, Reason: sweepReason(f, applies[f.code])})
+		g.Rows = append(g.Rows, Row{Code: f.code, Line: f.line, Rule: f.rule, Layout: LayoutFamily, fam: &f})
 	}
 	g.sweeps, g.allowList = pr.families, pr.allowEntries
 }
@@ -543,35 +543,6 @@ func SweepHits(rel, text string, gates []*Gate) []string {
 	return out
 }
 
-// sweepReason says what a sweep checks and why no claim kind says it.
-func sweepReason(f family, allows int) string {
-	var b strings.Builder
-	b.WriteString("a sweep of every tracked file but the script, test files included: no line matches `(?i)" + f.regex + "`")
-	second := false
-	switch f.mode {
-	case "escape":
-		fmt.Fprintf(&b, " unless it also matches `%s`", f.escape)
-		second = true
-	case "qualifier":
-		fmt.Fprintf(&b, " unless it also matches `(?i)%s`", f.escape)
-		second = true
-	case "subject":
-		fmt.Fprintf(&b, " and `(?i)%s`", f.subject)
-		if f.escape != "" {
-			fmt.Fprintf(&b, " unless it also matches `%s`", f.escape)
-		}
-		second = true
-	}
-	if allows > 0 {
-		fmt.Fprintf(&b, ", %d allow-list %s aside", allows, map[bool]string{true: "entry", false: "entries"}[allows == 1])
-	}
-	b.WriteString("; no claim kind says it: absent reads one Path glob and skips test files")
-	if second {
-		b.WriteString(", and RE2 cannot say \"this pattern and not that\"")
-	}
-	return b.String()
-}
-
 // markerRE finds the [CODE] a check prints about itself.
 var markerRE = regexp.MustCompile(`\[([A-Z]+[0-9]+)\]`)
 
@@ -615,7 +586,7 @@ func translateRule(r Row, opts Options) (c Claim, reason string, ok bool) {
 		return Claim{ID: r.Code, Kind: "absent:any", Path: r.Path, Anchor: anchor, Why: r.Why,
 			Note: fmt.Sprintf("%s is EXCLUSIVE: no id of the family but the current one, on any line", r.Of)}, "", true
 	case LayoutAllow:
-		c = Claim{ID: r.Code, Kind: "present:any", Path: allowGlob(opts.Dir, r.Path), Anchor: r.Anchor, Why: r.Why,
+		c = Claim{ID: r.Code, Kind: "present:all", Path: allowGlob(opts.Dir, r.Path), Anchor: r.Anchor, Why: r.Why,
 			Note: "the allow-list entry must still match a line (the script's self-test)"}
 		c.Require = r.Regex
 		return c, "", true

@@ -49,6 +49,38 @@ func TestMutants(t *testing.T) {
 			mutantFixture(t, filepath.Join("..", "lintcmd", "testdata", "script", name))
 		})
 	}
+	// A real tree, when one is named: the reconstruction of the seed
+	// team's repository (its bytes are theirs and stay out of this one),
+	// adopted with init --adopt as a user would, then migrated and mutated
+	// like the fixtures, every line (no cap).
+	if tree := os.Getenv("CLAIMSLINT_MUTANT_TREE"); tree != "" {
+		t.Run("tree", func(t *testing.T) { mutantTree(t, tree) })
+	}
+}
+
+// mutantTree clones the git repository at tree and runs the comparison on
+// the clone: init --adopt, then migrate every scripts/checks/*.sh.
+func mutantTree(t *testing.T, tree string) {
+	dir := t.TempDir()
+	cmd := exec.Command("git", "clone", "-q", tree, dir)
+	cmd.Env = gitEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git clone %s: %v\n%s", tree, err, out)
+	}
+	scripts, err := filepath.Glob(filepath.Join(dir, "scripts", "checks", "*.sh"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("%s holds no gate under scripts/checks/ (%v)", tree, err)
+	}
+	for i, s := range scripts {
+		scripts[i] = filepath.ToSlash(strings.TrimPrefix(s, dir+string(filepath.Separator)))
+	}
+	var out, errOut bytes.Buffer
+	if code := lintcmd.Main([]string{"claimslint", "init", "--adopt", "--dir", dir}, &out, &errOut); code != lintcmd.ExitClean {
+		t.Fatalf("init --adopt exit %d:\n%s%s", code, out.String(), errOut.String())
+	}
+	mutantGit(t, dir, "add", "-A")
+	mutantGit(t, dir, "commit", "-q", "-m", "claimslint init --adopt")
+	mutateTree(t, dir, scripts, filepath.Base(tree), 0)
 }
 
 func mutantFixture(t *testing.T, path string) {
@@ -82,6 +114,14 @@ func mutantFixture(t *testing.T, path string) {
 	mutantGit(t, dir, "init", "-q")
 	mutantGit(t, dir, "add", "-A")
 	mutantGit(t, dir, "commit", "-q", "-m", "the team repository")
+	mutateTree(t, dir, scripts, filepath.Base(path), maxMutants)
+}
+
+// mutateTree migrates the gates of the committed tree at dir, then deletes
+// each line a migrated line claim rests on, one at a time (the first limit
+// lines, or all when limit is 0), and compares the gates' verdict with
+// check's.
+func mutateTree(t *testing.T, dir string, scripts []string, label string, limit int) {
 
 	args := []string{"claimslint", "migrate", "--dir", dir}
 	for _, s := range scripts {
@@ -139,9 +179,9 @@ func mutantFixture(t *testing.T, path string) {
 		}
 		return sites[i].line < sites[j].line
 	})
-	if len(sites) > maxMutants {
-		t.Logf("%d lines: mutating the first %d", len(sites), maxMutants)
-		sites = sites[:maxMutants]
+	if limit > 0 && len(sites) > limit {
+		t.Logf("%d lines: mutating the first %d", len(sites), limit)
+		sites = sites[:limit]
 	}
 
 	var byScripts, byCheck, missed, checkOnly int
@@ -195,7 +235,7 @@ func mutantFixture(t *testing.T, path string) {
 		}
 	}
 	t.Logf("%s: %d gates, %d mutants, %d caught by scripts, %d caught by check, %d by scripts not check, %d by check not scripts",
-		filepath.Base(path), len(gates), len(sites), byScripts, byCheck, missed, checkOnly)
+		label, len(gates), len(sites), byScripts, byCheck, missed, checkOnly)
 }
 
 type site struct {

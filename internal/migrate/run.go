@@ -66,6 +66,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 		}
 		gates = append(gates, g)
 	}
+	opts.gates = gates
 	for i, rel := range scripts {
 		g := gates[i]
 		t := Translate(g, opts)

@@ -24,6 +24,9 @@ type Options struct {
 	// id become a tracker claim.
 	TrackerExport string
 	Prefixes      []string
+	// gates are all the gates of one migration: a pattern a claim writes is
+	// kept out of reach of every one's sweeps.
+	gates []*Gate
 }
 
 // Claim is one translated row, ready to be written.
@@ -61,9 +64,22 @@ func Translate(g *Gate, opts Options) *Translation {
 	var globs []string
 	for _, r := range g.Rows {
 		globs = append(globs, r.Path)
+		if r.Layout == LayoutFamily {
+			globs = append(globs, "**")
+		}
 	}
 	tr, err := check.NewTrial(opts.Dir, globs)
+	pr := &translator{g: g, opts: opts, tr: tr, trialErr: err}
 	for _, r := range g.Rows {
+		if r.Layout == LayoutFamily {
+			cs, reason := pr.translateSweep(r)
+			if reason != "" {
+				g.Skipped = append(g.Skipped, Skipped{Code: r.Code, Line: r.Line, Rule: r.Rule, Reason: reason})
+				continue
+			}
+			t.Claims = append(t.Claims, cs...)
+			continue
+		}
 		c, reason := translateRow(r, opts, tr, err)
 		if reason != "" {
 			g.Skipped = append(g.Skipped, Skipped{Code: r.Code, Line: r.Line, Reason: reason})
@@ -147,12 +163,35 @@ func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, 
 		if note != "" {
 			notes = append(notes, note)
 		}
+		if kind == "present" && c.Require == "" {
+			// A presence the tree satisfies on several lines says "some line
+			// does", and fails only when every such line is gone: the
+			// every-line kind with no Require says exactly that, and prove
+			// deletes those lines at once, where present would call the
+			// claim vacuous for a line the row never singled out (D66).
+			row := register.Claim{ID: c.ID, Kind: c.Kind, Path: c.Path, Anchor: c.Anchor}
+			if got := tr.Eval(row); got.State == check.StateOK && len(got.Held) > 1 {
+				c.Kind = strings.Replace(c.Kind, "present", "anchored-every", 1)
+				notes = append(notes, fmt.Sprintf("matches %s today: some line must, so anchored-every with no Require, which prove disproves by deleting them all", listAt(got.Held)))
+			}
+		}
 	}
 	c.Note = strings.Join(notes, "; ")
 	return c, ""
 }
 
 func quote(s string) string { return "`" + s + "`" }
+
+// listAt writes "a.md:3 and a.md:9", or the first three and how many more.
+func listAt(hs []string) string {
+	switch {
+	case len(hs) <= 2:
+		return strings.Join(hs, " and ")
+	case len(hs) == 3:
+		return hs[0] + ", " + hs[1] + " and " + hs[2]
+	}
+	return fmt.Sprintf("%s, %s, %s and %d more lines", hs[0], hs[1], hs[2], len(hs)-3)
+}
 
 // trackerID returns the id a pattern names when the pattern is nothing but
 // that id (as "id":"ub-788", or bare), else "".
