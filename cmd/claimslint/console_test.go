@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -340,9 +341,17 @@ func (s *session) bash(t *testing.T, script string) (string, error) {
 // recordSep marks where each command's output starts.
 const recordSep = "\x1e"
 
+// outputEdit is a command's output as the binary prints it, for -update:
+// the n lines after the command's line become got.
+type outputEdit struct {
+	line, n int
+	got     []string
+}
+
 // run runs the sample's commands in one bash and compares what each
-// prints with what the sample shows.
-func (s *session) run(t *testing.T, rel string, sm sample) {
+// prints with what the sample shows; with -update it returns the outputs
+// that differ, for the page to be rewritten.
+func (s *session) run(t *testing.T, rel string, sm sample) (edits []outputEdit) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("__status=0\n")
@@ -353,13 +362,13 @@ func (s *session) run(t *testing.T, rel string, sm sample) {
 	out, err := s.bash(t, b.String())
 	if err != nil {
 		t.Errorf("%s:%d: %v\n%s", rel, sm.line, err, out)
-		return
+		return nil
 	}
 	out = s.replacer.Replace(out)
 	parts := strings.Split(out, recordSep)
 	if len(parts) != len(sm.commands)+1 || parts[0] != "" {
 		t.Errorf("%s:%d: the sample's output could not be split by command:\n%s", rel, sm.line, out)
-		return
+		return nil
 	}
 	for i, c := range sm.commands {
 		got := strings.TrimPrefix(parts[i+1], fmt.Sprintf("%d\n", i))
@@ -367,9 +376,37 @@ func (s *session) run(t *testing.T, rel string, sm sample) {
 		if len(c.want) > 0 {
 			want = strings.Join(c.want, "\n") + "\n"
 		}
-		if got != want {
+		switch {
+		case got == want:
+		case *update:
+			edits = append(edits, outputEdit{line: c.line, n: len(c.want), got: strings.Split(strings.TrimSuffix(got, "\n"), "\n")})
+			if got == "" {
+				edits[len(edits)-1].got = nil
+			}
+		default:
 			t.Errorf("%s:%d: $ %s\noutput differs from the sample's (-sample +got):\n%s", rel, c.line, c.text, cmp.Diff(strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n")))
 		}
+	}
+	return edits
+}
+
+// rewrite writes the edits into the page at rel (-update), bottom first so
+// the line numbers above stay right.
+func rewrite(t *testing.T, rel string, edits []outputEdit) {
+	t.Helper()
+	p := filepath.Join(repoRoot(t), filepath.FromSlash(rel))
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	sort.Slice(edits, func(i, j int) bool { return edits[i].line > edits[j].line })
+	for _, e := range edits {
+		at := e.line // the output starts on the line after the command (1-based e.line)
+		lines = append(lines[:at], append(append([]string{}, e.got...), lines[at+e.n:]...)...)
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -421,6 +458,7 @@ func TestConsoleSamples(t *testing.T) {
 				}
 			}
 			sessions := map[string]*session{}
+			var edits []outputEdit
 			for _, sm := range p.samples {
 				s := sessions[sm.fixture]
 				if s == nil {
@@ -430,7 +468,10 @@ func TestConsoleSamples(t *testing.T) {
 				if sm.step != "" {
 					s.script(t, sm.step)
 				}
-				s.run(t, p.d.rel, sm)
+				edits = append(edits, s.run(t, p.d.rel, sm)...)
+			}
+			if len(edits) > 0 {
+				rewrite(t, p.d.rel, edits)
 			}
 		})
 	}

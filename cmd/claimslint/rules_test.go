@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/guide/rules.md from the rules' documentation")
+var update = flag.Bool("update", false, "rewrite docs/guide/rules.md from the rules' documentation, and each console sample's output from what the binary prints")
 
 // rulesPage is where the rules' documentation is published.
 const rulesPage = "docs/guide/rules.md"

@@ -58,6 +58,15 @@ type Gate struct {
 	// says them, so the script keeps running them (D63).
 	sweeps    []family
 	allowList []allowEntry
+	// knobs are the script's one-line top-level assignments, as written:
+	// the ones that carry the live range get a claim of their own.
+	knobs []knobLine
+}
+
+// knobLine is a one-line assignment NAME=value at the top level of a gate.
+type knobLine struct {
+	name, value string // value as written, quotes included
+	line        int
 }
 
 var (
@@ -120,6 +129,12 @@ func Parse(rel string, src []byte) *Gate {
 	pr.allows()
 	pr.checks(inside)
 	pr.loose(inside)
+	for _, a := range pr.s.assigns {
+		if !a.runs || a.start >= a.end || a.end > len(text) || strings.Contains(text[a.start:a.end], "\n") {
+			continue
+		}
+		g.knobs = append(g.knobs, knobLine{name: a.name, value: text[a.start:a.end], line: a.line})
+	}
 	return g
 }
 

@@ -105,7 +105,17 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 			return false, fmt.Errorf("write %s: %w", t.File, err)
 		}
 		if written {
-			fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+			allows := 0
+			for _, c := range t.Claims {
+				if c.Kind == "allow" {
+					allows++
+				}
+			}
+			if allows > 0 {
+				fmt.Fprintf(w, "  wrote %s (%d claims, %d of them allow rows)\n", t.File, len(t.Claims), allows)
+			} else {
+				fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+			}
 		}
 		for _, h := range hits {
 			fmt.Fprintf(w, "  note: %s\n", h)

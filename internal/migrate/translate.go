@@ -87,6 +87,7 @@ func Translate(g *Gate, opts Options) *Translation {
 		}
 		t.Claims = append(t.Claims, c)
 	}
+	t.Claims = append(t.Claims, ownKnobs(g, tr)...)
 	t.Claims = append(t.Claims, Claim{ID: "X1", Kind: "exec", Path: g.Script,
 		Why:  "the gate runs as a bare path in CI, so it must be 100755 in the git index",
 		Note: "added: the script's own executable bit"})
@@ -181,6 +182,52 @@ func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, 
 }
 
 func quote(s string) string { return "`" + s + "`" }
+
+// ownKnobs are the claims that the gate's own knobs carry the live range
+// (D66). A sibling's rows pin its knobs, so claimslint new moves them; the
+// newest gate's knobs no sibling pins, and the team's cascade bumps them
+// by hand. A claim on each makes new move it and check fail a cascade that
+// leaves one behind.
+func ownKnobs(g *Gate, tr *check.Trial) []Claim {
+	if tr == nil || tr.MaxN() == 0 {
+		return nil
+	}
+	var out []Claim
+	for _, k := range g.knobs {
+		// The value without its quotes: an alternation grows at new
+		// (D\(55\|54\| becomes D\(56\|55\|54\|), so what follows it is
+		// not part of the requirement.
+		v := k.value
+		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		req, what := liveRange(regexp.QuoteMeta(v), tr.MaxN())
+		if what == "" {
+			continue
+		}
+		c := Claim{ID: k.name, Kind: "anchored-every", Path: g.Script, Anchor: "^" + regexp.QuoteMeta(k.name) + "=", Require: req,
+			Why:  "the gate's own knob carries " + liveWords(what) + " (claimslint new moves it)",
+			Note: fmt.Sprintf("added: line %d carries %s, which the next decision moves", k.line, what)}
+		row := register.Claim{ID: c.ID, Kind: c.Kind, Path: c.Path, Anchor: c.Anchor, Require: c.Require}
+		if tr.Eval(row).State != check.StateOK {
+			continue // the knob is not where the anchor finds it once: no claim is safer than a false one
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// liveWords names what liveRange found without the spelling, which the
+// next decision changes: "the live range", "the newest two ids", or both.
+func liveWords(what string) string {
+	var out []string
+	for _, w := range []string{"the live range", "the newest two ids"} {
+		if strings.Contains(what, w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " and ")
+}
 
 // listAt writes "a.md:3 and a.md:9", or the first three and how many more.
 func listAt(hs []string) string {
