@@ -426,11 +426,11 @@ func (c *claim) notRead() {
 		}
 		parts = append(parts, u.file+" ("+u.why+")")
 	}
-	what := "a file"
+	what, it := "a file", "it"
 	if len(c.unread) > 1 {
-		what = fmt.Sprintf("%d files", len(c.unread))
+		what, it = fmt.Sprintf("%d files", len(c.unread)), "them"
 	}
-	f := c.fail(c.c.CellPos("path"), "Path %s names %s claimslint could not read: %s; an %s claim cannot hold over lines it never read: narrow Path to leave them out, or make them readable", quoteRE(c.c.Path), what, strings.Join(parts, ", "), c.kind.Name())
+	f := c.fail(c.c.CellPos("path"), "Path %s names %s claimslint could not read: %s; an %s claim cannot hold over lines it never read: narrow Path to leave %s out, or make %s readable", quoteRE(c.c.Path), what, strings.Join(parts, ", "), c.kind.Name(), it, it)
 	for _, u := range c.unread {
 		f.Related = append(f.Related, diag.Related{Pos: token.Position{Filename: u.file}, Message: "not read: " + u.why})
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/google/go-cmp/cmp"
@@ -189,4 +190,35 @@ func TestNoForgedLines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzEscape: whatever the input, Escape's output is valid UTF-8 and holds
+// no control byte and no rune hidden reports, so no writer that uses it
+// can print a line break, an ESC or a bidi override it was given; and a
+// string with none of them comes back as it was.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\nb", "\x1b[2J", "caf\xe9", "\u202e", "\u2028", "%0A::error", "\\x1b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Escape(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Escape(%q) = %q: not UTF-8", s, got)
+		}
+		for _, r := range got {
+			if hidden(r) {
+				t.Fatalf("Escape(%q) = %q holds %U", s, got, r)
+			}
+		}
+		clean := utf8.ValidString(s)
+		for _, r := range s {
+			clean = clean && !hidden(r)
+		}
+		if clean && got != s {
+			t.Fatalf("Escape(%q) = %q, want it unchanged", s, got)
+		}
+		if gh := escapeData(s); strings.ContainsAny(gh, "\r\n") {
+			t.Fatalf("escapeData(%q) = %q breaks the line", s, gh)
+		}
+	})
 }

@@ -232,8 +232,8 @@ func jsonProblem(err error) string {
 		return fmt.Sprintf("field %q is %s, want %s", typ.Field, jsonValue(typ.Value), jsonKind(typ.Type.Kind()))
 	case errors.As(err, &typ):
 		return fmt.Sprintf("the record is %s, want an object", jsonValue(typ.Value))
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the record ends before its JSON does"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "the file ends before its JSON does"
 	}
 	return "not valid JSON"
 }
@@ -243,7 +243,7 @@ func jsonProblem(err error) string {
 func lineProblem(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	if errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		prefix, _, _ := strings.Cut(err.Error(), ": ")
 		return prefix + ": " + jsonProblem(err)
 	}
