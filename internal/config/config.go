@@ -269,9 +269,7 @@ func Parse(data []byte, base Config) (Config, error) {
 	// tracker.workflow adds to docket's default mapping, like statuses.
 	w, err := vocab.DefaultWorkflow.With(cfg.Tracker.Workflow)
 	if err != nil {
-		// One line, as every message of the configuration: each problem
-		// after a semicolon.
-		return base, fmt.Errorf("%s: %s", FileName, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return base, fmt.Errorf("%s: %w", FileName, err)
 	}
 	cfg.Tracker.Classes = w
 	return cfg, nil
@@ -366,6 +364,9 @@ func validStatus(s string) bool {
 func InsideRepo(p string) error {
 	if strings.IndexByte(p, 0) >= 0 {
 		return fmt.Errorf("%q holds a NUL byte, which no file name can", p)
+	}
+	if strings.IndexFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return fmt.Errorf("%q holds a control character (a newline, an ESC): name a file without one", p)
 	}
 	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
 		return fmt.Errorf("%q is absolute; write a path relative to the repository root", p)

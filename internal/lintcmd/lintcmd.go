@@ -68,12 +68,22 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(ee.err.Error()))
+			printError(stderr, ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(err.Error()))
+	printError(stderr, err)
 	return ExitError
+}
+
+// printError writes err on stderr, each of its lines after "claimslint: "
+// and escaped (D69): a message that lists several problems stays
+// readable, and a path or a value in it holding a newline, an ESC or a
+// workflow command cannot start a line of its own.
+func printError(stderr io.Writer, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(line))
+	}
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
