@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server/codec"
@@ -231,14 +232,17 @@ issue's id to the decision it carries, or correct the issue's decisions.`,
 func (rep *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tNAMED BY\tCARRIES\tTITLE")
+	// Every cell comes from the export or the register: it is escaped, so
+	// a title holding a newline, a tab or an ESC stays in its cell (D69).
+	esc := format.Escape
 	for _, r := range rep.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, or(r.Status, "missing"), refs(r.NamedBy), or(strings.Join(r.Decisions, ","), "-"), r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", esc(r.ID), esc(or(r.Status, "missing")), esc(refs(r.NamedBy)), esc(or(strings.Join(r.Decisions, ","), "-")), esc(r.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "%s: %s\n", p.Kind, p.Message)
+		fmt.Fprintf(w, "%s: %s\n", p.Kind, esc(p.Message))
 	}
 	_, err := fmt.Fprintf(w, "%d ids, %d problems\n", len(rep.Rows), len(rep.Problems))
 	return err
@@ -249,15 +253,18 @@ func (rep *Report) WriteText(w io.Writer) error {
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| Id | Status | Named by | Carries | Title |\n|---|---|---|---|---|\n")
+	// Cells are escaped (D69) and their pipes too, so a title cannot end
+	// its row or add one.
+	cell := func(s string) string { return strings.ReplaceAll(format.Escape(s), "|", `\|`) }
 	for _, r := range rep.Rows {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, or(r.Status, "**missing**"), refs(r.NamedBy), or(strings.Join(r.Decisions, ", "), "-"), strings.ReplaceAll(r.Title, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", cell(r.ID), or(cell(r.Status), "**missing**"), cell(refs(r.NamedBy)), or(cell(strings.Join(r.Decisions, ", ")), "-"), cell(r.Title))
 	}
 	if len(rep.Problems) == 0 {
 		fmt.Fprintf(&b, "\nNo problems: every id resolves, every residual is open, every issue's decisions name it back.\n")
 	} else {
 		fmt.Fprintf(&b, "\nProblems:\n\n")
 		for _, p := range rep.Problems {
-			fmt.Fprintf(&b, "- %s: %s\n", p.Kind, p.Message)
+			fmt.Fprintf(&b, "- %s: %s\n", p.Kind, format.Escape(p.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

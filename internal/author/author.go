@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -328,14 +329,16 @@ func (p *Plan) Apply(dir string) error {
 	return nil
 }
 
-// readIn reads rel beneath dir, following links only inside it.
+// readIn reads rel beneath dir, following links only inside it: a regular
+// file of at most snapshot.MaxMarkdown bytes, never a named pipe a read
+// would wait on (repo.ReadIn).
 func readIn(dir, rel string) ([]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	return root.ReadFile(filepath.FromSlash(rel))
+	return repo.ReadIn(root, filepath.FromSlash(rel), snapshot.MaxMarkdown)
 }
 
 // readDirIn lists the directory rel beneath dir, as readIn reads a file:

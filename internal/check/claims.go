@@ -14,17 +14,18 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
-// MaxFileSize is the largest file read as code; larger files are skipped
-// with a note.
+// MaxFileSize is the largest file read as code. A larger file is not read:
+// it is a warning, and a finding of every absent, anchored and
+// anchored-every claim whose Path names it (D68).
 const MaxFileSize = 4 << 20
 
 // maxHits bounds the hits kept per claim, so an anchor that matches every
@@ -175,8 +176,8 @@ func (c *claim) conclude() ClaimState {
 }
 
 // scan reads every file some line-reading claim touches, once, on all
-// cores; addNote records each file skipped.
-func (r *Result) scan(all []*claim, addNote func(string)) error {
+// cores; it returns a warning for each file it could not read (D68).
+func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 	// Claims are grouped by their Path glob first, so indexing costs
 	// globs x files, not claims x files: a thousand claims on one glob
 	// touch each file's entry once.
@@ -224,7 +225,11 @@ func (r *Result) scan(all []*claim, addNote func(string)) error {
 		groupOf[f] = g
 	}
 	work := make(chan string)
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		warnMu   sync.Mutex
+		warnings []diag.Finding
+	)
 	workers := runtime.GOMAXPROCS(0)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -263,8 +268,10 @@ func (r *Result) scan(all []*claim, addNote func(string)) error {
 					})
 					mm, idx = g.mm, g.idx
 				}
-				if note := scanFile(read, f, g.ccs, mm, idx, sc); note != "" {
-					addNote(note)
+				if why := scanFile(read, f, g.ccs, mm, idx, sc); why != "" {
+					warnMu.Lock()
+					warnings = append(warnings, unreadWarning(f, why))
+					warnMu.Unlock()
 				}
 			}
 		}()
@@ -281,11 +288,23 @@ func (r *Result) scan(all []*claim, addNote func(string)) error {
 		for _, l := range [][]hit{cc.costly, cc.code, cc.reqFail, cc.comment, cc.test} {
 			sortHits(l)
 		}
+		slices.SortFunc(cc.unread, func(a, b unread) int { return strings.Compare(a.file, b.file) })
 	}
 	if r.stopped() {
-		return stoppedErr(r.ctx.Err())
+		return nil, stoppedErr(r.ctx.Err())
 	}
-	return r.budgetErr()
+	return warnings, r.budgetErr()
+}
+
+// unread is a file a claim's Path names that the scan could not read,
+// and why (D68).
+type unread struct{ file, why string }
+
+// unreadWarning is the warning for a file no claim could read: shown in
+// every format (in github's as ::warning), it fails no run by itself.
+func unreadWarning(file, why string) diag.Finding {
+	return diag.Finding{Pos: token.Position{Filename: file}, Check: ruleid.Claim, Severity: diag.SeverityWarning,
+		Message: "not read: " + why + "; an absent, anchored or anchored-every claim whose Path names it fails"}
 }
 
 // sortHits orders hits by file, line and column.
@@ -413,11 +432,11 @@ func (l *lineIndex) count(off int) int {
 // read it (readCode), keep the claims it can match (candidates: a claim
 // whose literal it lacks cannot), classify its lines as code, comment and
 // string (codeline.Scan), and match each candidate claim (match). It
-// returns a note when the file is skipped. sc may be nil.
+// returns why when the file could not be read. sc may be nil.
 func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
-	src, note := readCode(read, rel, ccs)
-	if note != "" {
-		return note
+	src, why := readCode(read, rel, ccs)
+	if why != "" {
+		return why
 	}
 	if sc == nil {
 		sc = &scratch{}
@@ -435,26 +454,29 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	return ""
 }
 
-// readCode reads one file for the claims ccs, or says why it is skipped:
-// it cannot be read (each claim records it), it is binary, or it is not
-// UTF-8.
+// readCode reads one file for the claims ccs, or says why it cannot: it
+// is larger than MaxFileSize, a symbolic link (at any component), not a
+// regular file, or unreadable. Each claim the file counts for records it
+// (D68). Every other file is read, whatever its bytes: a NUL (a binary
+// file) or bytes that are not UTF-8 (one Latin-1 byte) are matched as
+// bytes, as git grep -a and Go's regexp read them, so no file under a
+// claim goes unread for what it holds.
 func readCode(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim) ([]byte, string) {
 	src, err := read(rel, MaxFileSize)
-	if err != nil {
-		for _, cc := range ccs {
-			cc.mu.Lock()
-			cc.skipped = append(cc.skipped, rel)
-			cc.mu.Unlock()
+	if err == nil {
+		return src, ""
+	}
+	why := describeSkip(err)
+	test := isTestFile(rel)
+	for _, cc := range ccs {
+		if spec := cc.lines; test && spec.skipTests && !spec.tests {
+			continue // the claim does not read test files
 		}
-		return nil, fmt.Sprintf("skipped %s: %v", rel, describeSkip(err))
+		cc.mu.Lock()
+		cc.unread = append(cc.unread, unread{rel, why})
+		cc.mu.Unlock()
 	}
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, fmt.Sprintf("skipped %s: binary file", rel)
-	}
-	if !utf8.Valid(src) {
-		return nil, fmt.Sprintf("skipped %s: not valid UTF-8", rel)
-	}
-	return src, ""
+	return nil, why
 }
 
 // fileScan is one file being matched against its claims.

@@ -30,6 +30,7 @@ func (absentKind) Evaluate(c *claim) {
 	if c.noFiles() {
 		return
 	}
+	c.notRead() // a file it could not read may hold the line that breaks it (D68)
 	cond := ""
 	switch req := c.c.Require; {
 	case req != "" && c.lines.negate:

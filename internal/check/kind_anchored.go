@@ -32,6 +32,7 @@ func (anchoredKind) Evaluate(c *claim) {
 	if c.noFiles() {
 		return
 	}
+	c.notRead() // a file it could not read may hold the line that breaks it (D68)
 	row := c.c
 	if c.nCode <= 1 && c.notRun() {
 		return

@@ -27,6 +27,7 @@ func (everyKind) Evaluate(c *claim) {
 	if c.noFiles() {
 		return
 	}
+	c.notRead() // a file it could not read may hold the line that breaks it (D68)
 	row := c.c
 	if c.nCode == 0 {
 		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())

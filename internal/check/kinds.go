@@ -232,13 +232,13 @@ type claim struct {
 	lines *lineSpec
 
 	mu      sync.Mutex
-	costly  []hit // lines the anchor was not run on: over maxMatchCost
-	code    []hit // anchor on a code line, Require satisfied (when checked at scan)
-	reqFail []hit // anchor on a code line, Require not satisfied
-	comment []hit // anchor only in a comment
-	test    []hit // anchor on a code line of an excluded test file
-	nCode   int   // all anchor hits on code lines (for ambiguity)
-	skipped []string
+	costly  []hit    // lines the anchor was not run on: over maxMatchCost
+	code    []hit    // anchor on a code line, Require satisfied (when checked at scan)
+	reqFail []hit    // anchor on a code line, Require not satisfied
+	comment []hit    // anchor only in a comment
+	test    []hit    // anchor on a code line of an excluded test file
+	nCode   int      // all anchor hits on code lines (for ambiguity)
+	unread  []unread // files of Path the scan could not read (D68)
 
 	// read reads a file of the universe; prove replaces it with an
 	// overlay that holds the mutant.
@@ -417,6 +417,33 @@ func (c *claim) notRun() bool {
 	h := c.costly[0]
 	c.fail(h.pos(), "Anchor %s was not run on %s: a %d-byte line times the anchor's %d states is over the budget of %d steps; anchor on a literal, or narrow Path", quoteRE(c.c.Anchor), h, h.size, c.lines.cost, maxMatchCost)
 	return true
+}
+
+// notRead fails the claim for the files of its Path the scan could not
+// read (D68): an absent, anchored or anchored-every claim holds only over
+// every line of Path, and a file it could not read may hold the line that
+// breaks it. One finding, at the Path cell, names the files (the first
+// few in the message, each as a related position).
+func (c *claim) notRead() {
+	if len(c.unread) == 0 {
+		return
+	}
+	var parts []string
+	for i, u := range c.unread {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(c.unread)-3))
+			break
+		}
+		parts = append(parts, u.file+" ("+u.why+")")
+	}
+	what, it := "a file", "it"
+	if len(c.unread) > 1 {
+		what, it = fmt.Sprintf("%d files", len(c.unread)), "them"
+	}
+	f := c.fail(c.c.CellPos("path"), "Path %s names %s claimslint could not read: %s; an %s claim cannot hold over lines it never read: narrow Path to leave %s out, or make %s readable", quoteRE(c.c.Path), what, strings.Join(parts, ", "), c.kind.Name(), it, it)
+	for _, u := range c.unread {
+		f.Related = append(f.Related, diag.Related{Pos: token.Position{Filename: u.file}, Message: "not read: " + u.why})
+	}
 }
 
 // noFiles fails the claim when its Path matches no file.

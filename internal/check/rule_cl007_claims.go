@@ -30,8 +30,12 @@ func claimRun(p *Pass) error {
 	if r.stopped() {
 		return stoppedErr(r.ctx.Err()) // prepare may have skipped rows
 	}
-	if err := r.scan(live, p.note); err != nil {
+	warnings, err := r.scan(live)
+	if err != nil {
 		return err
+	}
+	for _, w := range warnings {
+		p.Report(w)
 	}
 	for _, c := range live {
 		st := c.conclude()

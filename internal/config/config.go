@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
 	"gopkg.in/yaml.v2"
@@ -161,14 +162,78 @@ func Load(dir string) (Config, error) {
 		return cfg, fmt.Errorf("read %s: %w", FileName, err)
 	}
 	defer root.Close()
-	data, err := root.ReadFile(FileName)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := repo.ReadIn(root, FileName, MaxSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return cfg, nil
-	}
-	if err != nil {
+	case errors.Is(err, repo.ErrTooLarge):
+		return cfg, fmt.Errorf("read %s: %w: a configuration is at most %d MiB", FileName, err, MaxSize>>20)
+	case err != nil:
 		return cfg, fmt.Errorf("read %s: %w", FileName, err)
 	}
 	return Parse(data, cfg)
+}
+
+// MaxSize bounds .claimslint.yml: a configuration lists a few settings, and
+// one larger than this is refused before it is read (issue 22: a 1 GB file
+// was read whole).
+const MaxSize = 1 << 20
+
+// yamlError words a decoding error in the configuration's terms, on one
+// line: each of yaml's unmarshal errors says what the line holds and what
+// belongs there, never a Go type and never the value's own bytes.
+func yamlError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return errors.New(strings.Join(strings.Fields(err.Error()), " "))
+	}
+	var parts []string
+	hint := ""
+	for _, e := range te.Errors {
+		p := yamlProblem(e)
+		if strings.Contains(p, "unknown key") {
+			hint = " (docs/guide/configuration.md lists the keys)"
+		}
+		parts = append(parts, p)
+	}
+	return errors.New(strings.Join(parts, "; ") + hint)
+}
+
+var (
+	unknownKeyRE = regexp.MustCompile(`^(line \d+): field (\S+) not found in type \S+$`)
+	wrongTypeRE  = regexp.MustCompile(`^(line \d+): cannot unmarshal !!(\w+)(?: .*)? into (\S+)$`)
+)
+
+// yamlProblem rewrites one of yaml.v2's unmarshal errors.
+func yamlProblem(e string) string {
+	if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
+		return fmt.Sprintf("%s: unknown key %q", m[1], m[2])
+	}
+	if m := wrongTypeRE.FindStringSubmatch(e); m != nil {
+		return fmt.Sprintf("%s: %s where %s belongs", m[1], yamlKinds[m[2]], goKind(m[3]))
+	}
+	line, _, _ := strings.Cut(e, ":")
+	return line + ": a value of the wrong kind"
+}
+
+var yamlKinds = map[string]string{
+	"str": "a string", "int": "a number", "float": "a number", "bool": "true or false",
+	"seq": "a list", "map": "a mapping", "null": "nothing", "binary": "binary data", "timestamp": "a date",
+}
+
+// goKind names what a Go type of Config holds, as configuration.md does.
+func goKind(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["):
+		return "a mapping"
+	case t == "string":
+		return "a string"
+	case t == "bool" || t == "*bool":
+		return "true or false"
+	}
+	return "a mapping" // a struct of the configuration (inline:, tracker:, a frozen range)
 }
 
 // Parse decodes data over base and validates the result. Keys that are absent
@@ -179,7 +244,7 @@ func Parse(data []byte, base Config) (Config, error) {
 	cfg.Statuses = nil
 	if len(bytes.TrimSpace(data)) > 0 {
 		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
-			return base, fmt.Errorf("%s: %w", FileName, err)
+			return base, fmt.Errorf("%s: %w", FileName, yamlError(err))
 		}
 	}
 	// statuses: adds to the base vocabulary; it never empties it.
@@ -297,6 +362,12 @@ func validStatus(s string) bool {
 // out of the repository root with "..": claims and settings may only name
 // files of the repository being checked.
 func InsideRepo(p string) error {
+	if strings.IndexByte(p, 0) >= 0 {
+		return fmt.Errorf("%q holds a NUL byte, which no file name can", p)
+	}
+	if strings.IndexFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return fmt.Errorf("%q holds a control character (a newline, an ESC): name a file without one", p)
+	}
 	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
 		return fmt.Errorf("%q is absolute; write a path relative to the repository root", p)
 	}
@@ -304,5 +375,21 @@ func InsideRepo(p string) error {
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return fmt.Errorf("%q escapes the repository; write a path below the repository root", p)
 	}
+	if InGitDir(clean) {
+		return fmt.Errorf("%q is inside .git, git's own directory, not a file of the repository", p)
+	}
 	return nil
+}
+
+// InGitDir reports whether the repository path p has a component named
+// .git (in any case, as case-insensitive file systems read it): git's own
+// files (its config, its objects) are never a register, an export or a
+// claim's file, and are never quoted in a message.
+func InGitDir(p string) bool {
+	for _, seg := range strings.Split(strings.ReplaceAll(p, `\`, "/"), "/") {
+		if strings.EqualFold(seg, ".git") {
+			return true
+		}
+	}
+	return false
 }

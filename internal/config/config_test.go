@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -22,7 +23,16 @@ func TestParse(t *testing.T) {
 			c.Tracker.Format = "github"
 			c.Tracker.Prefixes = []string{}
 		}},
-		{name: "unknown key", in: "registr: x\n", err: "field registr not found"},
+		{name: "unknown key", in: "registr: x\n", err: `.claimslint.yml: line 1: unknown key "registr" (docs/guide/configuration.md lists the keys)`},
+		{name: "unknown keys, one line", in: "registr: x\nfoo: 1\n", err: `line 1: unknown key "registr"; line 2: unknown key "foo" (`},
+		{name: "a list for a string", in: "register: [a]\n", err: "line 1: a list where a string belongs"},
+		{name: "a string for a list, not quoted", in: "range_sites: s3cr3t\n", err: ".claimslint.yml: line 1: a string where a list belongs"},
+		{name: "a number for a mapping", in: "inline: 3\n", err: "line 1: a number where a mapping belongs"},
+		{name: "a word for a bool", in: "require_claims: maybe\n", err: "line 1: a string where true or false belongs"},
+		{name: "register in .git", in: "register: .git/config\n", err: `register: ".git/config" is inside .git, git's own directory`},
+		{name: "export in .GIT", in: "tracker: {export: a/../.GIT/config}\n", err: `tracker.export: "a/../.GIT/config" is inside .git`},
+		{name: "NUL in a path", in: "register: \"a\\0b\"\n", err: `register: "a\x00b" holds a NUL byte`},
+		{name: "newline in a path", in: "range_sites: [\"a\\n::error file=x::y\"]\n", err: `range_sites: "a\n::error file=x::y" holds a control character`},
 		{name: "bad format", in: "tracker: {format: jira}\n", err: `tracker.format "jira"`},
 		{name: "escape", in: "decisions: a/../../b\n", err: "escapes the repository"},
 		{name: "absolute", in: "range_sites: [/etc/passwd]\n", err: "is absolute"},
@@ -51,6 +61,11 @@ func TestParse(t *testing.T) {
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.err)
+				}
+				// A message about the file's YAML is one line, names no Go
+				// type and quotes no value it refuses.
+				if msg := err.Error(); !strings.Contains(msg, "workflow") && strings.Contains(msg, "\n") || strings.Contains(msg, "config.") || strings.Contains(msg, "s3cr3t") {
+					t.Errorf("err = %q: not one line, or names a Go type or the value", msg)
 				}
 				return
 			}
@@ -94,5 +109,47 @@ func TestLoadRefusesLinkOut(t *testing.T) {
 	cfg, err := Load(repo)
 	if err != nil || cfg.Register != "docs/inside.md" {
 		t.Fatalf("Load of a link inside: %q, %v", cfg.Register, err)
+	}
+}
+
+// TestLoadBounded: a .claimslint.yml over MaxSize is refused before it is
+// read, naming the file and the limit, and a named pipe, a directory or a
+// socket in its place is refused at once, never waited on (issue 22).
+func TestLoadBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		make func(p string) error
+		want string
+	}{
+		{"over the limit", func(p string) error {
+			f, err := os.Create(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			f.WriteString("register: docs/PRD.md\n")
+			return f.Truncate(MaxSize + 1) // sparse: nothing to write
+		}, "read .claimslint.yml: file too large (1048577 bytes, limit 1048576): a configuration is at most 1 MiB"},
+		{"a named pipe", func(p string) error { return mkfifo(p) }, "read .claimslint.yml: not a regular file: a named pipe (FIFO)"},
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o755) }, "read .claimslint.yml: not a regular file: a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := tc.make(filepath.Join(dir, FileName)); err != nil {
+				t.Skipf("cannot make one here: %v", err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := Load(dir); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || err.Error() != tc.want {
+					t.Fatalf("Load: %v, want %q", err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Load blocked")
+			}
+		})
 	}
 }

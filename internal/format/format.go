@@ -9,6 +9,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/diag"
 )
@@ -61,7 +62,7 @@ func Write(w io.Writer, name string, fs []diag.Finding, rules []RuleDoc, version
 
 func location(f diag.Finding) string {
 	p := f.Pos
-	name := visible(p.Filename)
+	name := Escape(p.Filename)
 	switch {
 	case p.Line > 0 && p.Column > 0:
 		return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
@@ -71,17 +72,27 @@ func location(f diag.Finding) string {
 	return name
 }
 
-// visible escapes the runes a terminal or a log viewer would act on rather
-// than show: C0 controls other than tab and newline, DEL, C1 controls and
-// the bidirectional overrides. A claim cell or a file name can carry any of
-// them (an ESC sequence that rewrites the screen, a NUL that cuts a log);
-// the text and github formats print them as \x1b, \u202e. Newlines are
-// left to each format.
-func visible(s string) string {
+// Escape returns s with every rune a terminal, a log viewer or a line
+// reader would act on rather than show printed as an escape, as %q prints
+// it: newline, carriage return and tab as \n, \r, \t; the other C0
+// controls (ESC, NUL, BEL ...), DEL and the C1 controls as \x1b; the
+// bidirectional overrides and isolates and the Unicode line and paragraph
+// separators as \u202e; a byte that is not UTF-8 as \xff. Everything
+// else, backslashes included, is kept, so a pattern reads as written.
+//
+// It is the one escaping of claimslint's output (D69): a path, a title or a
+// message written as text, github, markdown or a line on stderr comes
+// through it, so a file name holding a newline and "::error file=" cannot
+// print a line of its own, and an ESC in a title cannot rewrite a screen.
+func Escape(s string) string { return escape(s, false) }
+
+// escape is Escape; with lines, newline and carriage return are kept for
+// the caller's own escaping (the github format's %0A).
+func escape(s string, lines bool) string {
 	clean := true
-	for _, r := range s {
-		if hidden(r) {
-			clean = false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			clean = false // a control, or a multi-byte rune to look at
 			break
 		}
 	}
@@ -89,37 +100,47 @@ func visible(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case !hidden(r):
-			b.WriteRune(r)
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case lines && (r == '\n' || r == '\r'), !hidden(r):
+			b.WriteString(s[i : i+size])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
 		case r < 0x100:
 			fmt.Fprintf(&b, "\\x%02x", r)
 		default:
 			fmt.Fprintf(&b, "\\u%04x", r)
 		}
+		i += size
 	}
 	return b.String()
 }
 
+// hidden reports whether r is escaped: C0 controls, DEL, C1 controls, the
+// bidirectional overrides, embeddings and isolates, and the line and
+// paragraph separators some viewers break lines at.
 func hidden(r rune) bool {
 	switch {
-	case r == '\t' || r == '\n' || r == '\r':
-		return false
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
 		return true
 	}
 	return false
 }
 
-// Text writes one line per finding: path:line:col: message (D12/C2).
+// Text writes one line per finding: path:line:col: message (D12/C2). A
+// message or a path never breaks the line: its newlines are escaped.
 func Text(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
-		// One finding, one line: a message never breaks the line format.
-		msg := visible(strings.ReplaceAll(strings.ReplaceAll(f.Message, "\r", ""), "\n", " "))
-		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), msg, f.Tag()); err != nil {
+		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), Escape(f.Message), Escape(f.Tag())); err != nil {
 			return err
 		}
 	}
@@ -176,9 +197,11 @@ func levelName(s diag.Severity, note string) string {
 	return "error"
 }
 
-// escapeData escapes a workflow command's message as @actions/core does.
+// escapeData escapes a workflow command's message as @actions/core does,
+// after Escape has escaped every other control: a newline is %0A, so the
+// runner shows it and no line of the message is read as a command.
 func escapeData(s string) string {
-	s = strings.ReplaceAll(s, "%", "%25")
+	s = strings.ReplaceAll(escape(s, true), "%", "%25")
 	s = strings.ReplaceAll(s, "\r", "%0D")
 	return strings.ReplaceAll(s, "\n", "%0A")
 }
@@ -195,7 +218,7 @@ func escapeProperty(s string) string {
 func GitHub(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
 		level := levelName(f.Severity, "notice")
-		props := []string{"file=" + escapeProperty(visible(f.Pos.Filename))}
+		props := []string{"file=" + escapeProperty(f.Pos.Filename)}
 		if f.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line))
 		}
@@ -203,7 +226,7 @@ func GitHub(w io.Writer, fs []diag.Finding) error {
 			props = append(props, fmt.Sprintf("col=%d", f.Pos.Column))
 		}
 		props = append(props, "title="+escapeProperty("claimslint "+f.Tag()))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(visible(f.Message)+" ("+f.Tag()+")")); err != nil {
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(f.Message+" ("+f.Tag()+")")); err != nil {
 			return err
 		}
 	}

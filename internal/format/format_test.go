@@ -7,7 +7,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/google/go-cmp/cmp"
@@ -110,7 +112,7 @@ func TestEscapeProperty(t *testing.T) {
 
 // TestControlBytesEscaped: raw ESC, NUL, DEL, C1 and bidi-override runes
 // from a claim cell or a file name never reach text or github output; they
-// are printed as escapes. Tabs and the formats' own newline handling stay.
+// are printed as escapes, and so are tabs and newlines in text (D69).
 func TestControlBytesEscaped(t *testing.T) {
 	t.Parallel()
 	f := []diag.Finding{{
@@ -119,8 +121,8 @@ func TestControlBytesEscaped(t *testing.T) {
 		Message: "anchor `a\x1b]0;pwned\x07b` holds \x00, \x7f, \u009b and \u202e\ttab",
 	}}
 	for _, tc := range []struct{ format, want string }{
-		{"text", "docs/\\x1b[2Jevil.md:3:1: anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\ttab (CL006)\n"},
-		{"github", "::error file=docs/\\x1b[2Jevil.md,line=3,col=1,title=claimslint CL006::anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\ttab (CL006)\n"},
+		{"text", "docs/\\x1b[2Jevil.md:3:1: anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\\ttab (CL006)\n"},
+		{"github", "::error file=docs/\\x1b[2Jevil.md,line=3,col=1,title=claimslint CL006::anchor `a\\x1b]0;pwned\\x07b` holds \\x00, \\x7f, \\x9b and \\u202e\\ttab (CL006)\n"},
 	} {
 		var buf bytes.Buffer
 		if err := Write(&buf, tc.format, f, nil, "v"); err != nil {
@@ -130,4 +132,93 @@ func TestControlBytesEscaped(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.format, buf.String(), tc.want)
 		}
 	}
+}
+
+// TestEscape pins the one escaping every writer uses (D69).
+func TestEscape(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"plain `func a\\(` text", "plain `func a\\(` text"},
+		{"caf\u00e9 \u4e16", "caf\u00e9 \u4e16"},
+		{"a\nb\r\tc", `a\nb\r\tc`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"\x00\x07\x7f", `\x00\x07\x7f`},
+		{"\u0085\u009b", `\x85\x9b`},
+		{"caf\xe9", `caf\xe9`},
+		{"\xff\xfe", `\xff\xfe`},
+		{"\u202eevil\u2066\u2028\u2029", `\u202eevil\u2066\u2028\u2029`},
+	} {
+		if got := Escape(tc.in); got != tc.want {
+			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNoForgedLines: a file name or a message holding a newline and a
+// workflow command prints one line per finding in text and github output,
+// and no line of it starts a command the runner would obey (D69).
+func TestNoForgedLines(t *testing.T) {
+	t.Parallel()
+	forged := "src/x\n::error file=a.go::forged\r\n::warning::also.go"
+	fs := []diag.Finding{
+		{Pos: token.Position{Filename: forged, Line: 2, Column: 1}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: diag.SeverityError, Message: "forbidden `x` is present"},
+		{Pos: token.Position{Filename: "docs/PRD.md", Line: 1, Column: 1}, Check: "CL001", Severity: diag.SeverityError, Message: "title \"a\n::error file=b.go::forged\""},
+	}
+	for _, name := range []string{"text", "github"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, name, fs, nil, "v"); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		if len(lines) != len(fs) {
+			t.Errorf("%s: %d lines for %d findings:\n%s", name, len(lines), len(fs), buf.String())
+		}
+		for i, l := range lines {
+			if strings.ContainsRune(l, '\r') || name == "text" && strings.HasPrefix(l, "::") {
+				t.Errorf("%s: line %d is forged or broken: %q", name, i+1, l)
+			}
+			if name != "github" {
+				continue
+			}
+			// The properties of the one command on the line are ours:
+			// a forged name adds none.
+			props, _, ok := strings.Cut(strings.TrimPrefix(l, "::error "), "::")
+			for _, p := range strings.Split(props, ",") {
+				if k, _, _ := strings.Cut(p, "="); !ok || !strings.Contains(" file line col title ", " "+k+" ") {
+					t.Errorf("github: line %d has property %q: %q", i+1, p, l)
+				}
+			}
+		}
+	}
+}
+
+// FuzzEscape: whatever the input, Escape's output is valid UTF-8 and holds
+// no control byte and no rune hidden reports, so no writer that uses it
+// can print a line break, an ESC or a bidi override it was given; and a
+// string with none of them comes back as it was.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\nb", "\x1b[2J", "caf\xe9", "\u202e", "\u2028", "%0A::error", "\\x1b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Escape(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Escape(%q) = %q: not UTF-8", s, got)
+		}
+		for _, r := range got {
+			if hidden(r) {
+				t.Fatalf("Escape(%q) = %q holds %U", s, got, r)
+			}
+		}
+		clean := utf8.ValidString(s)
+		for _, r := range s {
+			clean = clean && !hidden(r)
+		}
+		if clean && got != s {
+			t.Fatalf("Escape(%q) = %q, want it unchanged", s, got)
+		}
+		if gh := escapeData(s); strings.ContainsAny(gh, "\r\n") {
+			t.Fatalf("escapeData(%q) = %q breaks the line", s, gh)
+		}
+	})
 }

@@ -68,12 +68,22 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "claimslint: %v\n", ee.err)
+			printError(stderr, ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "claimslint: %v\n", err)
+	printError(stderr, err)
 	return ExitError
+}
+
+// printError writes err on stderr, each of its lines after "claimslint: "
+// and escaped (D69): a message that lists several problems stays
+// readable, and a path or a value in it holding a newline, an ESC or a
+// workflow command cannot start a line of its own.
+func printError(stderr io.Writer, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(line))
+	}
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -316,7 +326,7 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	if f == "text" {
 		for _, n := range res.Notes {
-			fmt.Fprintf(stderr, "claimslint: note: %s\n", n)
+			fmt.Fprintf(stderr, "claimslint: note: %s\n", format.Escape(n))
 		}
 	}
 	if err := format.Write(stdout, f, res.Findings, ruleDocs(), Version()); err != nil {
@@ -416,9 +426,9 @@ func runList(c *cli.Context, stdout io.Writer) error {
 		if where == "" {
 			where = "-"
 		}
-		line := fmt.Sprintf("%s/%s\t%s\t%s\t%s", s.Decision, s.Claim, s.Kind, s.State, where)
+		line := fmt.Sprintf("%s/%s\t%s\t%s\t%s", format.Escape(s.Decision), format.Escape(s.Claim), format.Escape(s.Kind), s.State, format.Escape(where))
 		if s.Message != "" && s.State != check.StateOK {
-			line += "\t" + s.Message
+			line += "\t" + format.Escape(s.Message)
 		}
 		fmt.Fprintln(stdout, line)
 	}
@@ -469,7 +479,7 @@ func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
 		return enc.Encode(files)
 	}
 	for _, cf := range files {
-		fmt.Fprintf(stdout, "%s\t%s\t%s\n", cf.Path, cf.Lexer, strings.Join(cf.Claims, " "))
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", format.Escape(cf.Path), cf.Lexer, format.Escape(strings.Join(cf.Claims, " ")))
 	}
 	return nil
 }
@@ -528,7 +538,7 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 		return &exitError{ExitError, err}
 	}
 	if plan.Existing != "" {
-		fmt.Fprintf(stdout, "%s already exists: %s (nothing changed)\n", plan.ID, plan.Existing)
+		fmt.Fprintf(stdout, "%s already exists: %s (nothing changed)\n", plan.ID, format.Escape(plan.Existing))
 		return nil
 	}
 	if c.Bool("dry-run") {
@@ -541,9 +551,9 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
 	}
-	fmt.Fprintf(stdout, "created %s: %s\n", plan.ID, plan.File)
+	fmt.Fprintf(stdout, "created %s: %s\n", plan.ID, format.Escape(plan.File))
 	for _, p := range plan.Paths() {
-		fmt.Fprintf(stdout, "updated %s\n", p)
+		fmt.Fprintf(stdout, "updated %s\n", format.Escape(p))
 	}
 	return nil
 }
@@ -655,14 +665,14 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 		return &exitError{ExitError, err}
 	}
 	for _, in := range plan.Inferred {
-		fmt.Fprintf(stdout, "inferred %s: %s  # %s\n", in.Key, in.Value, in.Why)
+		fmt.Fprintf(stdout, "inferred %s: %s  # %s\n", in.Key, format.Escape(in.Value), format.Escape(in.Why))
 	}
 	if c.Bool("dry-run") {
 		for _, a := range plan.Adopted {
-			fmt.Fprintf(stdout, "adopted %s\n", a)
+			fmt.Fprintf(stdout, "adopted %s\n", format.Escape(a))
 		}
 		for _, n := range plan.Notes {
-			fmt.Fprintf(stdout, "note: %s\n", n)
+			fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
 		}
 		fmt.Fprint(stdout, plan.Addition)
 		_, err := stdout.Write(plan.Diff())
@@ -674,32 +684,32 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	if plan.Inferred != nil {
 		// init --adopt on an inline register: the configuration alone.
 		for _, ch := range plan.Changes {
-			fmt.Fprintf(stdout, "created %s\n", ch.Path)
+			fmt.Fprintf(stdout, "created %s\n", format.Escape(ch.Path))
 		}
 		for _, n := range plan.Notes {
-			fmt.Fprintf(stdout, "note: %s\n", n)
+			fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
 		}
 		fmt.Fprint(stdout, plan.Addition)
 		for _, n := range plan.Next {
-			fmt.Fprintln(stdout, n)
+			fmt.Fprintln(stdout, format.Escape(n))
 		}
 		return nil
 	}
 	if pinNote != "" && plan.WritesWorkflow() {
-		fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", pinNote)
+		fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", format.Escape(pinNote))
 	}
 	for _, a := range plan.Adopted {
-		fmt.Fprintf(stdout, "adopted %s\n", a)
+		fmt.Fprintf(stdout, "adopted %s\n", format.Escape(a))
 	}
 	for _, ch := range plan.Changes {
 		if ch.Old == nil {
-			fmt.Fprintf(stdout, "created %s\n", ch.Path)
+			fmt.Fprintf(stdout, "created %s\n", format.Escape(ch.Path))
 		} else {
-			fmt.Fprintf(stdout, "updated %s\n", ch.Path)
+			fmt.Fprintf(stdout, "updated %s\n", format.Escape(ch.Path))
 		}
 	}
 	for _, n := range plan.Notes {
-		fmt.Fprintf(stdout, "note: %s\n", n)
+		fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
 	}
 	if plan.ID == "" {
 		return nil // init --adopt again: only new records were registered

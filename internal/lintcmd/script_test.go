@@ -3,6 +3,9 @@ package lintcmd_test
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/lintcmd"
@@ -26,6 +29,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"grow": cmdGrow, "writeq": cmdWriteq},
 		Setup: func(env *testscript.Env) error {
 			// git needs an identity and must not read the user's config.
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -37,4 +41,49 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdGrow is the script command `grow FILE SIZE`: it appends lines of
+// filler to FILE until it holds SIZE bytes (a decimal count, or with a
+// MiB suffix), so a script can hold a file over a size limit without
+// carrying it.
+func cmdGrow(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: grow FILE SIZE")
+	}
+	size, mib := strings.CutSuffix(args[1], "MiB")
+	n, err := strconv.ParseInt(size, 10, 64)
+	ts.Check(err)
+	if mib {
+		n <<= 20
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|os.O_APPEND, 0)
+	ts.Check(err)
+	defer f.Close()
+	st, err := f.Stat()
+	ts.Check(err)
+	fill := []byte(strings.Repeat("// filler\n", 1<<12))
+	for have := st.Size(); have < n; {
+		k := min(int64(len(fill)), n-have)
+		_, err := f.Write(fill[:k])
+		ts.Check(err)
+		have += k
+	}
+}
+
+// cmdWriteq is the script command `writeq NAME CONTENT`: it writes CONTENT
+// to the file NAME, both Go string literals without their quotes, so a
+// script can make a file whose name holds a newline or an ESC, which a
+// txtar archive cannot name.
+func cmdWriteq(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: writeq NAME CONTENT")
+	}
+	name, err := strconv.Unquote(`"` + args[0] + `"`)
+	ts.Check(err)
+	content, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	p := ts.MkAbs(name)
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+	ts.Check(os.WriteFile(p, []byte(content), 0o644))
 }

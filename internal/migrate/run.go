@@ -14,6 +14,9 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/repo"
 )
 
 // readIn reads rel beneath dir through os.Root, so neither the path nor a
@@ -24,7 +27,7 @@ func readIn(dir, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return root.ReadFile(filepath.FromSlash(rel))
+	return repo.ReadIn(root, filepath.FromSlash(rel), check.MaxFileSize) // a regular file, bounded, never a FIFO waited on
 }
 
 // writeIn writes rel beneath dir through os.Root, making its directory.

@@ -30,12 +30,8 @@ func (r *Repo) readNoLinks(rel string, limit int64, buf []byte) ([]byte, error) 
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "fstat", Path: rel, Err: err}
 	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-	case syscall.S_IFDIR:
-		return nil, fmt.Errorf("%w: a directory", ErrNotRegular)
-	default:
-		return nil, fmt.Errorf("%w: %s", ErrNotRegular, fs.FileMode(0).Type()|modeType(st.Mode))
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, regular(modeType(st.Mode))
 	}
 	if limit > 0 && st.Size > limit {
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size, limit)
@@ -225,6 +221,8 @@ func modeType(m uint32) fs.FileMode {
 		return fs.ModeDevice
 	case syscall.S_IFLNK:
 		return fs.ModeSymlink
+	case syscall.S_IFDIR:
+		return fs.ModeDir
 	}
 	return fs.ModeIrregular
 }

@@ -278,11 +278,28 @@ func (r *Repo) read(rel string, max int64, follow bool, buf []byte) ([]byte, err
 	} else if err := noLinks(root, name); err != nil {
 		return nil, err
 	}
-	f, err := root.Open(name)
+	data, err := ReadIn(root, name, max)
+	if err != nil && strings.Contains(err.Error(), "escapes") {
+		return nil, fmt.Errorf("%w: %s leads out through a symbolic link", ErrOutside, rel)
+	}
+	return data, err
+}
+
+// ReadIn reads name beneath root, up to max bytes when max > 0. Only a
+// regular file is read: a directory, a named pipe, a socket or a device is
+// refused with ErrNotRegular, from a stat before the open and an fstat
+// after it, and the open itself never blocks (O_NONBLOCK), so a FIFO put
+// where a configuration or a register should be cannot hang a run. A file
+// over max is refused with ErrTooLarge before a byte of it is read; one
+// that grows past max while being read is refused too.
+func ReadIn(root *os.Root, name string, max int64) ([]byte, error) {
+	if st, err := root.Stat(name); err != nil {
+		return nil, err
+	} else if err := regular(st.Mode()); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		if strings.Contains(err.Error(), "escapes") {
-			return nil, fmt.Errorf("%w: %s leads out through a symbolic link", ErrOutside, rel)
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -290,11 +307,8 @@ func (r *Repo) read(rel string, max int64, follow bool, buf []byte) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case st.IsDir():
-		return nil, fmt.Errorf("%w: a directory", ErrNotRegular)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%w: %s", ErrNotRegular, st.Mode().Type())
+	if err := regular(st.Mode()); err != nil {
+		return nil, err
 	}
 	if max > 0 && st.Size() > max {
 		return nil, fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, st.Size(), max)
@@ -312,6 +326,32 @@ func (r *Repo) read(rel string, max int64, follow bool, buf []byte) ([]byte, err
 		return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, max)
 	}
 	return data, nil
+}
+
+// regular refuses a file mode that is not a regular file's, naming what it
+// is in the user's words.
+func regular(m fs.FileMode) error {
+	if m.IsRegular() {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrNotRegular, kindName(m))
+}
+
+// kindName names a file type that is not a regular file, for messages.
+func kindName(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // noLinks refuses name when any of its components, parents included, is a
@@ -350,8 +390,21 @@ func (r *Repo) inside(rel string) error {
 	}
 	if in, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(in) {
 		return fmt.Errorf("%w: %s resolves to %s through a symbolic link", ErrOutside, rel, real)
+	} else if inGitDir(in) {
+		return fmt.Errorf("%w: %s resolves into .git, git's own directory, through a symbolic link", ErrOutside, rel)
 	}
 	return nil
+}
+
+// inGitDir reports whether the relative path p has a .git component (in
+// any case): git's own files are not the repository's documents.
+func inGitDir(p string) bool {
+	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
+		if strings.EqualFold(seg, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrTooLarge is returned by ReadFile for a file over the size limit.

@@ -249,7 +249,9 @@ func (s *Snapshot) load() error {
 	}
 	for _, d := range s.Decisions {
 		for _, c := range d.Claims {
-			if c.Path != "" {
+			// A Path that leaves the repository (../**/*.go) is CL006 on
+			// its row; git is never asked to list it (issue 22).
+			if c.Path != "" && ValidGlob(c.Path) == "" {
 				globs = append(globs, globPrefix(c.Path))
 			}
 		}

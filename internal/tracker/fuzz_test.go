@@ -4,17 +4,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // FuzzParse: any bytes in any format, under a workflow that maps one more
 // status onto closed, parse without panicking; an issue is closed exactly
 // when the workflow maps its status there, and each status the workflow
-// does not map gets one warning.
+// does not map gets one warning; at most MaxBadRecords records are
+// reported one by one, and one more finding counts the rest.
 func FuzzParse(f *testing.F) {
 	f.Add("beads", `{"id":"bd-1","status":"shipped"}`+"\n"+`{"id":"bd-2","status":"qa"}`, "shipped")
 	f.Add("docket", `{"id":"dk-1","status":"closed","decisions":["D1"]}`, "done")
 	f.Add("github", `[{"number":1,"title":"x","state":"CLOSED"}]`, "open")
+	f.Add("docket", strings.Repeat("[core]\n", 30), "done")
 	f.Fuzz(func(t *testing.T, format, data, done string) {
 		w := vocab.DefaultWorkflow
 		if vocab.ValidToken(done) {
@@ -36,11 +39,17 @@ func FuzzParse(f *testing.F) {
 				unmapped[raw] = true
 			}
 		}
-		warned := 0
+		warned, errs := 0, 0
 		for _, f := range fs {
 			if strings.Contains(f.Message, "is not in the workflow") {
 				warned++
 			}
+			if f.Severity == diag.SeverityError {
+				errs++
+			}
+		}
+		if errs > MaxBadRecords+1 {
+			t.Fatalf("%d error findings, over %d: %v", errs, MaxBadRecords+1, fs)
 		}
 		if warned != len(unmapped) {
 			t.Fatalf("%d unmapped statuses, %d warnings: %v", len(unmapped), warned, fs)

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,12 +122,24 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", vocab.UnmappedNote([]vocab.Status{st}), u.n)})
 		}
 	}()
-	bad := func(line int, format string, args ...any) {
+	nbad, more := 0, -1
+	bad := func(line int, msg string, args ...any) {
+		// A file that is not an export (a binary, another format) would
+		// be a finding per line: the first MaxBadRecords are kept, and
+		// one more (fs[more]) says how many followed.
+		if nbad++; nbad > MaxBadRecords {
+			if more < 0 {
+				more = len(fs)
+				fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: line, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityError})
+			}
+			fs[more].Message = fmt.Sprintf("tracker export: %d more records from line %d on cannot be read either; is %s the export tracker.format %q reads?", nbad-MaxBadRecords, fs[more].Pos.Line, path, format)
+			return
+		}
 		fs = append(fs, diag.Finding{
 			Pos:      token.Position{Filename: path, Line: line, Column: 1},
 			Check:    ruleid.Tracker,
 			Severity: diag.SeverityError,
-			Message:  fmt.Sprintf(format, args...),
+			Message:  fmt.Sprintf(msg, args...),
 		})
 	}
 	switch format {
@@ -134,7 +148,7 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 		err := codec.GitHubElements(data, func(line int, raw json.RawMessage) error {
 			var r ghRecord
 			if err := json.Unmarshal(raw, &r); err != nil {
-				bad(line, "tracker export line %d is not a gh issue record: %v", line, err)
+				bad(line, "tracker export line %d is not a gh issue record: %s", line, jsonProblem(err))
 				return nil
 			}
 			n++
@@ -156,7 +170,7 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			bad(1, "tracker export is not the JSON array `%s` prints", codec.GitHubList)
 			return e, fs
 		case errors.As(err, &le):
-			bad(le.Line, "tracker export line %d: %v", le.Line, le.Err)
+			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
 		}
 		// gh issue list stops at 30 issues and lists open ones only unless
 		// told otherwise; an export of that shape is probably cut short, and
@@ -176,7 +190,7 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 		err := codec.Lines(bytes.NewReader(data), func(n int, line []byte) error {
 			var r jsonlRecord
 			if err := json.Unmarshal(line, &r); err != nil {
-				bad(n, "tracker export line %d is not a JSON object: %v", n, err)
+				bad(n, "tracker export line %d is not a JSON object: %s", n, jsonProblem(err))
 				return nil
 			}
 			if r.ID == "" {
@@ -192,12 +206,74 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			return nil
 		})
 		if le, ok := err.(*codec.LineError); ok {
-			bad(le.Line, "tracker export line %d: %v", le.Line, le.Err)
+			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
 		} else if err != nil {
 			bad(1, "tracker export unreadable: %v", err)
 		}
 	}
 	return e, fs
+}
+
+// MaxBadRecords is how many unreadable records of an export are reported
+// one by one; the rest are counted in one finding.
+const MaxBadRecords = 20
+
+// jsonProblem says why a record is not the JSON it should be, in the
+// export's terms: where the syntax breaks, or which field holds what kind
+// of value. It never quotes the record's bytes: an export pointed at
+// another file (a key file, git's config) must not print its content.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("invalid JSON at byte %d of the record", syn.Offset)
+	case errors.As(err, &typ) && typ.Field != "":
+		return fmt.Sprintf("field %q is %s, want %s", typ.Field, jsonValue(typ.Value), jsonKind(typ.Type.Kind()))
+	case errors.As(err, &typ):
+		return fmt.Sprintf("the record is %s, want an object", jsonValue(typ.Value))
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "the file ends before its JSON does"
+	}
+	return "not valid JSON"
+}
+
+// lineProblem is jsonProblem for the errors a walker stops at: a line over
+// the limit says so; a JSON error says where.
+func lineProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		prefix, _, _ := strings.Cut(err.Error(), ": ")
+		return prefix + ": " + jsonProblem(err)
+	}
+	return err.Error()
+}
+
+// jsonValue names the kind of JSON value an UnmarshalTypeError found.
+func jsonValue(v string) string {
+	switch {
+	case v == "string", v == "object", v == "array", v == "bool":
+		return map[string]string{"string": "a string", "object": "an object", "array": "an array", "bool": "true or false"}[v]
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	}
+	return "a value of the wrong kind"
+}
+
+// jsonKind names what a record field holds, as JSON calls it.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "an object"
 }
 
 func keys[V any](m map[vocab.Status]V) []vocab.Status {

@@ -3,6 +3,7 @@ package tracker
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,5 +171,40 @@ func TestGitHubLinesAndKeptRecords(t *testing.T) {
 	}
 	if len(fs) != 2 || lines[0] != 3 || lines[1] != 5 {
 		t.Errorf("findings at lines %v, want 3 (not a record) and 5 (repeated): %v", lines, fs)
+	}
+}
+
+// TestBadRecordsQuoteNothing (issue 22): a record that is not the JSON it
+// should be is reported by where and what kind, never by its bytes, never
+// by a Go type; past MaxBadRecords, one finding counts the rest.
+func TestBadRecordsQuoteNothing(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, format, data string
+		want               []string
+	}{
+		{"syntax", "docket", "[core] s3cr3t\n", []string{"tracker export line 1 is not a JSON object: invalid JSON at byte 2 of the record"}},
+		{"field type", "docket", `{"id":7}` + "\n" + `{"id":"dk-a","decisions":"s3cr3t"}`, []string{
+			`tracker export line 1 is not a JSON object: field "id" is a number, want a string`,
+			`tracker export line 2 is not a JSON object: field "decisions" is a string, want an array`}},
+		{"not an object", "beads", `["s3cr3t"]`, []string{"tracker export line 1 is not a JSON object: the record is an array, want an object"}},
+		{"cut short", "docket", `{"id":"s3cr3t`, []string{"tracker export line 1 is not a JSON object: invalid JSON at byte 13 of the record"}},
+		{"github record", "github", `[{"number":"s3cr3t"}]`, []string{`tracker export line 1 is not a gh issue record: field "number" is a string, want a number`}},
+		{"github syntax", "github", "[{\"number\":1},\n{s3cr3t}]", []string{"tracker export line 2: not a gh issue record: invalid JSON at byte"}},
+		{"github open", "github", `[{"number":1},`, []string{"tracker export line 1: not a gh issue record: the file ends before its JSON does"}},
+		{"many", "docket", strings.Repeat("s3cr3t\n", MaxBadRecords+5), append(slices.Repeat([]string{"is not a JSON object: invalid JSON at byte 1 of the record"}, MaxBadRecords),
+			`tracker export: 5 more records from line 21 on cannot be read either; is x.jsonl the export tracker.format "docket" reads?`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, fs := Parse("x.jsonl", tc.format, []byte(tc.data), nil)
+			if len(fs) != len(tc.want) {
+				t.Fatalf("%d findings, want %d: %v", len(fs), len(tc.want), fs)
+			}
+			for i, f := range fs {
+				if !strings.Contains(f.Message, tc.want[i]) || strings.Contains(f.Message, "s3cr3t") || strings.Contains(f.Message, "Go ") || strings.Contains(f.Message, "character") {
+					t.Errorf("finding %d = %q, want %q and none of the record's bytes", i, f.Message, tc.want[i])
+				}
+			}
+		})
 	}
 }

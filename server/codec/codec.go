@@ -163,14 +163,14 @@ func GitHubElements(data []byte, fn func(line int, raw json.RawMessage) error) e
 		n := lineAt(dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return &LineError{n, fmt.Errorf("not a gh issue record: %v", err)}
+			return &LineError{n, fmt.Errorf("not a gh issue record: %w", err)}
 		}
 		if err := fn(n, raw); err != nil {
 			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return &LineError{lineAt(dec.InputOffset()), fmt.Errorf("unterminated array: %v", err)}
+		return &LineError{lineAt(dec.InputOffset()), fmt.Errorf("unterminated array: %w", err)}
 	}
 	return nil
 }
