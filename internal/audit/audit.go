@@ -185,7 +185,7 @@ func Build(res *snapshot.Snapshot) *Report {
 		}
 		if len(tracked) > 0 {
 			problem(token.Position{Filename: tracked[0], Line: 1, Column: 1}, ProblemIndex, "", "",
-				"%d file(s) of docket's index %s are committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r --cached %s and commit",
+				"%d file(s) of docket's index %s are committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
 				len(tracked), strings.TrimSuffix(IndexDir, "/"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
 		}
 	}
@@ -242,7 +242,7 @@ cache, and docket does not open one a commit brought.
 
 Fix: move a closed residual out of residuals: (or reopen it); add the
 issue's id to the decision it carries, or correct the issue's decisions;
-git rm -r --cached .docket a committed index.`,
+git rm -r .docket a committed index.`,
 	Run: func(p *check.Pass) error {
 		for _, f := range Build(p.Snap).Findings() {
 			if f.Check == ruleid.Backlinks {

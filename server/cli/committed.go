@@ -68,11 +68,13 @@ func distrust(tracked []string) string {
 	if len(tracked) > 3 {
 		more = fmt.Sprintf(" and %d more", len(tracked)-3)
 	}
-	fix := "git rm --cached " + strings.Join(names, " ")
+	fix := "git rm " + strings.Join(names, " ")
 	if dir := filepath.Dir(tracked[0]); filepath.Base(dir) == ".docket" {
-		fix = "git rm -r --cached " + safeName(filepath.ToSlash(dir))
+		fix = "git rm -r " + safeName(filepath.ToSlash(dir))
 	}
-	return fmt.Sprintf("the index is committed to git (%s%s): docket's index is a clone's own cache, so docket does not open one a commit brought; reads are served from the export, and writes are refused until you run %s and commit (D67)",
+	// Not --cached: the file a commit brought goes too, and the next
+	// command builds the index afresh from the export.
+	return fmt.Sprintf("the index is committed to git (%s%s): docket's index is a clone's own cache, so docket does not open one a commit brought; reads are served from the export, and writes are refused until you run %s and commit (the next command builds the index from the export) (D67)",
 		strings.Join(names, ", "), more, fix)
 }
 

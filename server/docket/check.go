@@ -42,9 +42,14 @@ func CheckExport(ctx context.Context, b Backend, opts Options) (*Drift, error) {
 	if opts.Pending == "" {
 		opts.Pending = PendingLog(b.Path())
 	}
+	if opts.IDLog == "" {
+		opts.IDLog = IDLog(b.Path())
+	}
+	// Every file a command opens is checked, read here or not: a tree
+	// every command refuses is refused by the gate too.
 	paths := []string{opts.Export}
 	if opts.Distrust == "" {
-		paths = append(paths, opts.Pending)
+		paths = append(paths, opts.Pending, opts.IDLog, b.Path()+".lock")
 		paths = append(paths, indexFiles(b)...)
 	}
 	for _, p := range paths {
