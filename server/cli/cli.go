@@ -400,8 +400,8 @@ func (r *runner) options(prefix string) (sqlite.Backend, docket.Options, error) 
 	}
 	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
 	b := sqlite.Backend{DB: db}
-	opts := docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w, Root: root,
-		Fallback: func() docket.Index { return memindex.New() }}
+	opts := docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w,
+		Root: root, Fallback: func() docket.Index { return memindex.New() }}
 	if tracked := committedIndex(root, b); len(tracked) > 0 {
 		opts.Distrust = distrust(tracked)
 		if !r.warned {
