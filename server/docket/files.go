@@ -264,23 +264,6 @@ func (f Files) Remove(p string) error {
 	return nil
 }
 
-// Rename moves the file from to the name to, both in one directory.
-func (f Files) Rename(from, to string) error {
-	root, relFrom, err := f.open(from)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	_, relTo, err := f.locate(to)
-	if err != nil {
-		return err
-	}
-	if err := checkBeneath(root, relTo, to); err != nil {
-		return err
-	}
-	return root.Rename(relFrom, relTo)
-}
-
 // WriteFile replaces p with data (not atomically: for files docket owns
 // whole, such as .docket/.gitignore).
 func (f Files) WriteFile(p string, data []byte) error {

@@ -103,8 +103,6 @@ func TestFilesNoFollow(t *testing.T) {
 		"WriteFile":      func() error { return f.WriteFile(p("link"), []byte("x")) },
 		"MkdirAll":       func() error { return f.MkdirAll(p("dir/sub")) },
 		"Remove":         func() error { return f.Remove(p("dir/victim")) },
-		"Rename":         func() error { return f.Rename(p("dir/victim"), p("moved")) },
-		"Rename onto":    func() error { os.WriteFile(p("plain"), nil, 0o644); return f.Rename(p("plain"), p("dir/victim")) },
 		"writeAtomic": func() error {
 			return f.writeAtomic(p("dir/issues.jsonl"), func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }, 1, func(string) {})
 		},
