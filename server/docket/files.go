@@ -179,7 +179,27 @@ func (f Files) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer fd.Close()
-	return io.ReadAll(fd)
+	// Sized by the file, as os.ReadFile is: the export is read whole by
+	// every write, and growing a buffer to 37 MiB by doubling costs more
+	// than the hash of it.
+	size := 512
+	if st, err := fd.Stat(); err == nil && st.Size() < 1<<40 {
+		size = int(st.Size()) + 1
+	}
+	data := make([]byte, 0, size)
+	for {
+		n, err := fd.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // openFile opens p with flag (never blocking on a named pipe) and refuses
