@@ -207,6 +207,9 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 	if err != nil {
 		return err
 	}
+	if err := s.ReadOnly(); err != nil {
+		return err // init makes the index: refused beside a committed one (D67)
+	}
 	// The index directory ignores itself, so init never edits the
 	// repository's own .gitignore; it is written beneath the root through
 	// no link, as every file of docket's is (D67).

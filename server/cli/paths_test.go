@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli_test
 
 import (
@@ -210,6 +212,7 @@ func TestAttackCommittedIndex(t *testing.T) {
 	repo := filepath.Join(t.TempDir(), "repo")
 	git(t, filepath.Dir(repo), "clone", "-q", evil, repo)
 
+	imp := filepath.Join(repo, importFile(t, repo))
 	before := tree(t, repo)
 	code, _, stderr := runIn(t, repo, nil, "", "export", "--check")
 	if code != cli.ExitNo || !strings.Contains(stderr, "the index is committed to git (.docket/index.db)") {
@@ -232,9 +235,10 @@ func TestAttackCommittedIndex(t *testing.T) {
 	if code != cli.ExitBadInput || !strings.Contains(stderr, "writes are refused, nothing changed") {
 		t.Errorf("create: exit %d, stderr %q; want exit 2, nothing changed", code, stderr)
 	}
-	code, _, _ = runIn(t, repo, nil, "", "export")
-	if code != cli.ExitBadInput {
-		t.Errorf("export: exit %d, want 2", code)
+	for _, args := range [][]string{{"export"}, {"init"}, {"import", imp}} {
+		if code, _, stderr := runIn(t, repo, nil, "", args...); code != cli.ExitBadInput || !strings.Contains(stderr, "writes are refused") {
+			t.Errorf("docket %s: exit %d, %q; want 2, writes refused", strings.Join(args, " "), code, stderr)
+		}
 	}
 	sameTree(t, "the clone after every command", before, tree(t, repo))
 

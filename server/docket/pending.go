@@ -17,6 +17,10 @@ func PendingLog(path string) string { return path + ".pending" }
 // this clone's cache (Options.Distrust): nothing changed.
 var ErrDistrusted = errors.New("writes are refused, nothing changed")
 
+// ReadOnly returns why every write of this service is refused (its index
+// is committed to git, Options.Distrust), or nil.
+func (s *Service) ReadOnly() error { return s.refuse }
+
 // keepPending appends the lines of records a write committed, and could
 // not export, to the pending journal, synced, and says so for the exit 3
 // message.
