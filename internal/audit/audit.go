@@ -179,7 +179,7 @@ func Build(res *snapshot.Snapshot) *Report {
 	if res.Config.Tracker.Format == codec.Docket && res.Repo != nil && res.Repo.Git {
 		var tracked []string
 		for _, f := range res.Repo.Files {
-			if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" {
+			if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" && f != IndexDir+".gitignore" {
 				tracked = append(tracked, f)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,7 +51,9 @@ func committedIndex(root string, b sqlite.Backend) []string {
 	}
 	var tracked []string
 	for _, f := range bytes.Split(out, []byte{0}) {
-		if len(f) > 0 {
+		// A committed .docket/.gitignore (a repository that keeps the
+		// directory) holds no index state.
+		if len(f) > 0 && path.Base(string(f)) != ".gitignore" {
 			tracked = append(tracked, string(f))
 		}
 	}

@@ -505,3 +505,23 @@ func TestOutsideAnyRepository(t *testing.T) {
 		t.Errorf("the link's target was written: %q", b)
 	}
 }
+
+// TestCommittedGitignoreIsNoIndex: a repository that commits
+// .docket/.gitignore (to keep the directory) commits no index state, and
+// docket works as ever there; the index file committed beside it is what
+// makes the index not this clone's.
+func TestCommittedGitignoreIsNoIndex(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	runIn(t, repo, nil, "", "init", "--prefix", "dk")
+	git(t, repo, "add", "-f", ".docket/.gitignore")
+	if code, _, stderr := runIn(t, repo, nil, "", "create", "x"); code != 0 || stderr != "" {
+		t.Errorf("create beside a committed .docket/.gitignore: exit %d, %q", code, stderr)
+	}
+	git(t, repo, "add", "-f", ".docket/index.db")
+	if code, _, stderr := runIn(t, repo, nil, "", "create", "y"); code != cli.ExitBadInput || !strings.Contains(stderr, "committed to git (.docket/index.db)") {
+		t.Errorf("create beside a committed index: exit %d, %q", code, stderr)
+	}
+}
