@@ -102,6 +102,9 @@ func loadMCP(argv, env []string, inflight int, dur time.Duration, maxCalls int) 
 	res := mcpResult{inflight: inflight}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
+	// Outside any repository: inside one, docket's files must lie beneath
+	// it (D67), and the store is in the work directory.
+	cmd.Dir = workDir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return res, err

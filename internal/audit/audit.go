@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -55,7 +56,12 @@ const (
 	ProblemClosedResidual = "closed-residual"
 	ProblemNoBacklink     = "no-backlink"
 	ProblemUnknownDec     = "unknown-decision"
+	ProblemIndex          = "committed-index"
 )
+
+// IndexDir is where docket keeps its index: a clone's cache, which git
+// must not track (D67).
+const IndexDir = ".docket/"
 
 // Problem is one disagreement between register and tracker.
 type Problem struct {
@@ -168,6 +174,22 @@ func Build(res *snapshot.Snapshot) *Report {
 			}
 		}
 	}
+	// docket's index is a clone's own cache: one a commit brings is not
+	// opened by docket (D67), and is reported here, once, at its first
+	// tracked file.
+	if res.Config.Tracker.Format == codec.Docket && res.Repo != nil && res.Repo.Git {
+		var tracked []string
+		for _, f := range res.Repo.Files {
+			if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" && f != IndexDir+".gitignore" {
+				tracked = append(tracked, f)
+			}
+		}
+		if len(tracked) > 0 {
+			problem(token.Position{Filename: tracked[0], Line: 1, Column: 1}, ProblemIndex, "", "",
+				"%d file(s) of docket's index %s are committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
+				len(tracked), strings.TrimSuffix(IndexDir, "/"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
+		}
+	}
 	return rep
 }
 
@@ -215,10 +237,13 @@ var Rule = &check.Rule{ID: ruleid.Backlinks, Name: "tracker-backlinks", Doc: `Th
 Every residual a decision lists (residuals:) is still open in the tracker
 export; every decision an issue says it carries exists and names the issue
 back (in tracker:, residuals: or a tracker claim). Dangling ids and
-placeholders are CL004, as check reports them.
+placeholders are CL004, as check reports them. With a docket tracker, no
+file of docket's index (.docket/) is committed: the index is a clone's own
+cache, and docket does not open one a commit brought.
 
 Fix: move a closed residual out of residuals: (or reopen it); add the
-issue's id to the decision it carries, or correct the issue's decisions.`,
+issue's id to the decision it carries, or correct the issue's decisions;
+git rm -r .docket a committed index.`,
 	Run: func(p *check.Pass) error {
 		for _, f := range Build(p.Snap).Findings() {
 			if f.Check == ruleid.Backlinks {

@@ -201,8 +201,19 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
 				return nil
 			}
+			title := r.Title
+			if format == codec.Docket {
+				// docket refuses this record, and so its whole export
+				// (D67): the rule is vocab's, one copy for both readers.
+				// The id still resolves; the title is not kept, so no
+				// report prints what docket would not store.
+				if err := vocab.CheckTitle(r.Title); err != nil {
+					bad(n, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", n, err)
+					title = ""
+				}
+			}
 			st := strings.ToLower(r.Status)
-			e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
+			e.Issues[r.ID] = Issue{ID: r.ID, Title: title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
 			return nil
 		})
 		if le, ok := err.(*codec.LineError); ok {

@@ -22,8 +22,16 @@ func TestParse(t *testing.T) {
 		{"docket", "docket", `{"id":"dk-4f2","title":"t","status":"in_progress"}` + "\n", "dk-4f2", "in_progress", true, 0},
 		{"beads tombstone", "beads", `{"id":"bd-1","title":"gone","status":"tombstone"}`, "bd-1", "tombstone", true, 0},
 		{"github", "github", `[{"number":12,"title":"x","state":"OPEN","labels":[]}]`, "#12", "open", true, 0},
-		{"bad line keeps the rest", "docket", "nope\n" + `{"id":"dk-a1","status":"closed"}`, "dk-a1", "closed", true, 1},
-		{"duplicate id", "docket", `{"id":"dk-a1","status":"open"}` + "\n" + `{"id":"dk-a1","status":"closed"}`, "dk-a1", "open", true, 1},
+		{"bad line keeps the rest", "docket", "nope\n" + `{"id":"dk-a1","title":"t","status":"closed"}`, "dk-a1", "closed", true, 1},
+		{"duplicate id", "docket", `{"id":"dk-a1","title":"t","status":"open"}` + "\n" + `{"id":"dk-a1","title":"t","status":"closed"}`, "dk-a1", "open", true, 1},
+		// A title docket refuses is refused here too (vocab.CheckTitle),
+		// and the id still resolves; beads' own titles are beads' rules.
+		{"docket title with an escape", "docket", `{"id":"dk-a1","title":"x\u001b[2J","status":"open"}`, "dk-a1", "open", true, 1},
+		{"docket title with a line break", "docket", `{"id":"dk-a1","title":"x\ny","status":"open"}`, "dk-a1", "open", true, 1},
+		{"docket title blank", "docket", `{"id":"dk-a1","title":"  ","status":"open"}`, "dk-a1", "open", true, 1},
+		{"docket title too long", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", vocab.MaxTitleLen+1) + `","status":"open"}`, "dk-a1", "open", true, 1},
+		{"docket title at the limit", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", vocab.MaxTitleLen) + `","status":"open"}`, "dk-a1", "open", true, 0},
+		{"beads title with a line break", "beads", `{"id":"bd-1","title":"x\ny","status":"open"}`, "bd-1", "open", true, 0},
 		{"github not an array", "github", `{}`, "#1", "", false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -199,6 +199,8 @@ type runner struct {
 	o     opts
 	store *docket.Service
 	cfg   *config.Config // .claimslint.yml, once loaded
+	// warned: the committed index was reported once already.
+	warned bool
 }
 
 // exitError carries a chosen exit code and an already-worded message.
@@ -252,39 +254,85 @@ func firstLine(s string) string {
 // the working directory to a directory holding .git), the export that
 // .claimslint.yml's tracker.export names when its tracker.format is docket
 // (so docket and claimslint read one file, D57), else the defaults.
+//
+// Inside a repository every path, wherever it was given, lies beneath the
+// root and is reached through no symbolic link and no .git directory
+// (D67): one that is not is refused, naming the setting, before anything
+// is opened. Outside any repository --db and --export (or the variables)
+// are both needed, and each file is held to those rules beneath its own
+// directory; root is then "".
 func (r *runner) paths() (db, export, root string, err error) {
-	db, export = r.o.db, r.o.export
-	if db == "" {
-		db = r.env.Getenv("DOCKET_DB")
-	}
-	if export == "" {
-		export = r.env.Getenv("DOCKET_EXPORT")
-	}
-	if db != "" && export != "" {
-		return db, export, "", nil
-	}
+	dbSet, exSet := r.setting("--db", "DOCKET_DB", r.o.db), r.setting("--export", "DOCKET_EXPORT", r.o.export)
 	wd, err := r.env.Getwd()
 	if err != nil {
 		return "", "", "", fmt.Errorf("working directory: %w", err)
 	}
 	root, err = findRoot(wd)
 	if err != nil {
-		return "", "", "", err
+		if dbSet.path == "" || exSet.path == "" {
+			return "", "", "", err
+		}
+		return abs(wd, dbSet.path), abs(wd, exSet.path), "", nil
 	}
-	if db == "" {
-		db = filepath.Join(root, DefaultDB)
+	if dbSet.path == "" {
+		dbSet = place{filepath.Join(root, DefaultDB), "the default index " + DefaultDB}
 	}
-	if export == "" {
+	if exSet.path == "" {
 		cfg, err := r.config(root)
 		if err != nil {
 			return "", "", "", err
 		}
-		export = filepath.Join(root, DefaultExport)
+		exSet = place{filepath.Join(root, DefaultExport), "the default export " + DefaultExport}
 		if cfg.Tracker.Format == codec.Docket && cfg.Tracker.Export != "" {
-			export = filepath.Join(root, filepath.FromSlash(cfg.Tracker.Export))
+			exSet = place{filepath.Join(root, filepath.FromSlash(cfg.Tracker.Export)), "tracker.export in " + config.FileName}
 		}
 	}
-	return db, export, root, nil
+	for _, p := range []*place{&dbSet, &exSet} {
+		p.path = abs(wd, p.path)
+		if err := beneath(root, *p); err != nil {
+			return "", "", "", err
+		}
+	}
+	return dbSet.path, exSet.path, root, nil
+}
+
+// place is a path and the setting that gave it, for messages.
+type place struct{ path, setting string }
+
+// setting returns the flag's value, else the variable's, with its name.
+func (r *runner) setting(flagName, env, flagValue string) place {
+	if flagValue != "" {
+		return place{flagValue, flagName}
+	}
+	if v := r.env.Getenv(env); v != "" {
+		return place{v, env}
+	}
+	return place{}
+}
+
+func abs(wd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(wd, p)
+}
+
+// beneath refuses p unless it lies beneath root, reached through no
+// symbolic link and no .git directory, as a regular file or not yet
+// there (D67), naming the setting that gave it.
+func beneath(root string, p place) error {
+	rel, err := filepath.Rel(root, p.path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return &exitError{ExitBadInput, fmt.Sprintf("%s: %s is outside the repository %s; docket keeps its files beneath the repository root (D67): give a path inside it, or run docket outside any repository with both --db and --export", p.setting, p.path, root)}
+	}
+	files, err := docket.NewFiles(root)
+	if err == nil {
+		err = files.Check(p.path)
+	}
+	if err != nil {
+		return &exitError{ExitBadInput, fmt.Sprintf("%s: %v (D67)", p.setting, err)}
+	}
+	return nil
 }
 
 // config loads the repository's .claimslint.yml once; a file claimslint
@@ -325,24 +373,43 @@ func (r *runner) now() time.Time {
 
 // open opens the store; prefix is only set by init.
 func (r *runner) open(ctx context.Context, prefix string) (*docket.Service, error) {
-	db, export, root, err := r.paths()
+	b, opts, err := r.options(prefix)
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.workflow(root)
-	if err != nil {
-		return nil, err
-	}
-	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
-	// The SQLite index, with an in-memory one to serve a read whose sync
-	// cannot write (dk-x2p): the one place a backend is chosen.
-	s, err := docket.Open(ctx, sqlite.Backend{DB: db}, docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w,
-		Fallback: func() docket.Index { return memindex.New() }})
+	s, err := docket.Open(ctx, b, opts)
 	if err != nil {
 		return nil, err
 	}
 	r.store = s
 	return s, nil
+}
+
+// options resolves the backend and the service's options: the SQLite
+// index, with an in-memory one to serve a read whose sync cannot write
+// (dk-x2p) or whose index is committed to git (D67): the one place a
+// backend is chosen.
+func (r *runner) options(prefix string) (sqlite.Backend, docket.Options, error) {
+	db, export, root, err := r.paths()
+	if err != nil {
+		return sqlite.Backend{}, docket.Options{}, err
+	}
+	w, err := r.workflow(root)
+	if err != nil {
+		return sqlite.Backend{}, docket.Options{}, err
+	}
+	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
+	b := sqlite.Backend{DB: db}
+	opts := docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w,
+		Root: root, Fallback: func() docket.Index { return memindex.New() }}
+	if tracked := committedIndex(root, b); len(tracked) > 0 {
+		opts.Distrust = distrust(tracked)
+		if !r.warned {
+			r.warned = true
+			fmt.Fprintf(r.env.Stderr, "docket: warning: %s\n", opts.Distrust)
+		}
+	}
+	return b, opts, nil
 }
 
 // workflow reads the status mapping from the repository's .claimslint.yml

@@ -195,18 +195,26 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 	if err != nil {
 		return err
 	}
+	files, err := docket.NewFiles(root)
+	if err != nil {
+		return err
+	}
 	prefix := r.o.prefix
-	if _, statErr := os.Stat(export); prefix == "" && statErr != nil {
+	if _, statErr := files.Stat(export); prefix == "" && statErr != nil {
 		prefix = "dk"
 	}
 	s, err := r.open(ctx, prefix)
 	if err != nil {
 		return err
 	}
+	if err := s.ReadOnly(); err != nil {
+		return err // init makes the index: refused beside a committed one (D67)
+	}
 	// The index directory ignores itself, so init never edits the
-	// repository's own .gitignore.
+	// repository's own .gitignore; it is written beneath the root through
+	// no link, as every file of docket's is (D67).
 	if filepath.Base(filepath.Dir(db)) == ".docket" {
-		if err := os.WriteFile(filepath.Join(filepath.Dir(db), ".gitignore"), []byte("*\n"), 0o644); err != nil {
+		if err := files.WriteFile(filepath.Join(filepath.Dir(db), ".gitignore"), []byte("*\n")); err != nil {
 			return fmt.Errorf("write .docket/.gitignore: %w", err)
 		}
 	}
@@ -256,7 +264,11 @@ func installMergeDriver(w io.Writer, root, export string) error {
 	}
 	line := filepath.ToSlash(rel) + " merge=docket"
 	ga := filepath.Join(root, ".gitattributes")
-	have, err := os.ReadFile(ga)
+	files, err := docket.NewFiles(root)
+	if err != nil {
+		return err
+	}
+	have, err := files.ReadFile(ga)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read .gitattributes: %w", err)
 	}
@@ -269,7 +281,7 @@ func installMergeDriver(w io.Writer, root, export string) error {
 		have = append(have, '\n')
 	}
 	have = append(have, "# The tracker export merges by id: docket merge (git config merge.docket.driver).\n"+line+"\n"...)
-	if err := os.WriteFile(ga, have, 0o644); err != nil {
+	if err := files.WriteFile(ga, have); err != nil {
 		return fmt.Errorf("write .gitattributes: %w", err)
 	}
 	fmt.Fprintf(w, "added %q to .gitattributes (commit it)\n", line)
@@ -573,6 +585,9 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	default:
 		return &exitError{ExitBadInput, fmt.Sprintf("--format %q: use docket or beads", r.o.format)}
 	}
+	if r.o.check {
+		return r.checkExport(ctx)
+	}
 	_, exportPath, _, err := r.paths()
 	if err != nil {
 		return err
@@ -589,15 +604,6 @@ func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 		return r.exportBeads(exportPath, want)
 	}
 	switch {
-	case r.o.check:
-		have, err := os.ReadFile(exportPath)
-		if err != nil {
-			return fmt.Errorf("read export: %w", err)
-		}
-		if line, ok := firstDiff(have, want); !ok {
-			return &exitError{ExitNo, fmt.Sprintf("%s:%d: differs from the canonical export of the index; run docket export to rewrite it, then commit it", exportPath, line)}
-		}
-		return nil
 	case r.o.out == "-":
 		_, err := r.env.Stdout.Write(want)
 		return err
@@ -631,19 +637,23 @@ func (r *runner) exportBeads(exportPath string, data []byte) error {
 	return nil
 }
 
-// firstDiff returns the first line at which a and b differ, and whether
-// they are equal.
-func firstDiff(a, b []byte) (int, bool) {
-	if bytes.Equal(a, b) {
-		return 0, true
+// checkExport is export --check (D67): it compares the export with what
+// docket would write and writes nothing; exit 1 names the line, or what
+// differs.
+func (r *runner) checkExport(ctx context.Context) error {
+	r.warned = true // a committed index is the drift reported below
+	b, opts, err := r.options("")
+	if err != nil {
+		return err
 	}
-	la, lb := bytes.SplitAfter(a, []byte("\n")), bytes.SplitAfter(b, []byte("\n"))
-	for k := 0; k < len(la) && k < len(lb); k++ {
-		if !bytes.Equal(la[k], lb[k]) {
-			return k + 1, false
-		}
+	d, err := docket.CheckExport(ctx, b, opts)
+	if err != nil || d == nil {
+		return err
 	}
-	return min(len(la), len(lb)) + 1, false
+	if d.Line > 0 {
+		return &exitError{ExitNo, fmt.Sprintf("%s:%d: %s", opts.Export, d.Line, d.Reason)}
+	}
+	return &exitError{ExitNo, d.Reason}
 }
 
 func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {

@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-// lockPath takes an advisory lock on path (created if missing): shared,
-// or exclusive. The returned function releases it. When the lock file
+// lockPath takes an advisory lock on path (created if missing, beneath the
+// root and through no link, D67): shared, or exclusive. The returned function releases it. When the lock file
 // cannot be created (a read-only directory, a full disk) nothing is
 // locked: the caller goes on as it did before there was a lock.
-func lockPath(path string, exclusive bool) func() {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+func lockPath(files Files, path string, exclusive bool) func() {
+	f, err := files.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return func() {}
 	}

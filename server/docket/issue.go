@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/server/vocab"
 )
@@ -263,26 +261,19 @@ func joinStrings[T ~string](xs []T) string {
 	return strings.Join(s, ", ")
 }
 
-// CheckTitle rejects an empty title, a title over 500 bytes, and control
-// characters, which would make list output ambiguous.
+// CheckTitle rejects an empty title, a title over vocab.MaxTitleLen
+// bytes, and control characters, which would make list output ambiguous:
+// vocab.CheckTitle, the rule claimslint's tracker reader applies too.
 func CheckTitle(t string) error {
-	if strings.TrimSpace(t) == "" {
-		return Invalidf("empty title: give the issue a one-line title")
+	if err := vocab.CheckTitle(t); err != nil {
+		return Invalidf("%s", err)
 	}
-	if len(t) > 500 {
-		return Invalidf("title is %d bytes: keep it under 500 and put the rest in the description", len(t))
-	}
-	return checkText("title", t, false)
+	return nil
 }
 
 func checkText(what, s string, newlines bool) error {
-	if !utf8.ValidString(s) {
-		return Invalidf("%s is not valid UTF-8", what)
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) && !(newlines && (r == '\n' || r == '\r' || r == '\t')) {
-			return Invalidf("%s contains control character %U", what, r)
-		}
+	if err := vocab.CheckText(what, s, newlines); err != nil {
+		return Invalidf("%s", err)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -16,9 +15,15 @@ import (
 // a damaged index) is Open's, the same for every backend, so a new backend
 // is one package and one line of wiring.
 type Backend interface {
-	// Path names the index in messages; its lock (Path+".lock") and id log
-	// (IDLog(Path)) sit beside it.
+	// Path names the index in messages; its lock (Path+".lock"), id log
+	// (IDLog(Path)) and pending journal (PendingLog(Path)) sit beside it.
 	Path() string
+	// Files lists the files beside Path that the backend opens, creates
+	// or moves by path (SQLite's -wal, -shm and -journal, the names a
+	// damaged index is moved to). Open checks each of them, and Path,
+	// right before every open: beneath the root, through no link, a
+	// regular file or none (D67).
+	Files() []string
 	// Exists reports whether the index is there already.
 	Exists() bool
 	// OpenIndex opens the index, creating it when missing. The index keeps
@@ -31,6 +36,10 @@ type Backend interface {
 	// SetAside moves a damaged index out of the way, to aside, and returns
 	// the drawn ids it could still read.
 	SetAside() (aside string, salvaged []string, err error)
+	// Peek opens the index as it is, for reading only: it creates,
+	// migrates and writes nothing, and fails when there is no index or
+	// it cannot be read (docket export --check, D67).
+	Peek(ctx context.Context) (Index, error)
 }
 
 // IDLog is the file beside the index at path that every drawn id is
@@ -40,12 +49,14 @@ func IDLog(path string) string { return path + ".ids" }
 
 // Open opens the index b gives and the service over it: the wiring every
 // command uses. A damaged index is set aside and rebuilt from the export:
-// it is only a cache. opts.IDLog defaults to IDLog(b.Path()).
+// it is only a cache. opts.IDLog defaults to IDLog(b.Path()), opts.Pending
+// to PendingLog(b.Path()). Every file lies beneath opts.Root, reached
+// through no link (D67): a path that is not is refused before anything is
+// opened, with an error wrapping ErrUnsafePath.
 func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
-	_, exErr := os.Stat(opts.Export)
-	exists := b.Exists()
-	if !exists && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
-		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", ErrNoTracker, b.Path(), opts.Export)
+	files, err := NewFiles(opts.Root)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
@@ -53,31 +64,51 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 	if opts.Workflow == nil {
 		opts.Workflow = DefaultWorkflow
 	}
+	if opts.Distrust != "" {
+		return openDistrusted(ctx, files, opts)
+	}
 	if opts.IDLog == "" {
 		opts.IDLog = IDLog(b.Path())
 	}
-	if err := os.MkdirAll(filepath.Dir(b.Path()), 0o755); err != nil {
+	if opts.Pending == "" {
+		opts.Pending = PendingLog(b.Path())
+	}
+	lock := b.Path() + ".lock"
+	// Every file, before any is opened: a refusal changes nothing.
+	for _, p := range append([]string{opts.Export, lock, opts.IDLog, opts.Pending}, indexFiles(b)...) {
+		if err := files.Check(p); err != nil {
+			return nil, err
+		}
+	}
+	_, exErr := files.Stat(opts.Export)
+	exists := b.Exists()
+	if !exists && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
+		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", ErrNoTracker, b.Path(), opts.Export)
+	}
+	if err := files.MkdirAll(filepath.Dir(b.Path())); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
 	// Opening holds a shared lock on Path.lock until the index is in line
 	// with the export; setting a damaged index aside holds it exclusively,
 	// so no open meets an index half moved aside, and two processes that
 	// both found it damaged do not both move it (dk-1wf).
-	lock := b.Path() + ".lock"
-	unlock := lockPath(lock, false)
+	unlock := lockPath(files, lock, false)
 	// A new index (none yet, or one deleted by hand) takes back the ids
 	// the id log says were drawn, so none is drawn again.
 	var keep []string
 	if !exists {
-		keep, _ = readIDLog(opts.IDLog)
+		keep, _ = readIDLog(files, opts.IDLog)
 	}
-	s, err := openWith(ctx, b, opts, keep)
+	s, err := openWith(ctx, files, b, opts, keep)
 	unlock()
 	if b.Damaged(err) && exErr == nil {
-		defer lockPath(lock, true)()
+		defer lockPath(files, lock, true)()
 		// Another process may have rebuilt it while this one waited.
-		if s, err = openWith(ctx, b, opts, nil); !b.Damaged(err) {
-			return s, err
+		if s, err = openWith(ctx, files, b, opts, nil); !b.Damaged(err) {
+			return restored(ctx, s, err)
+		}
+		if cerr := checkIndex(files, b); cerr != nil {
+			return nil, cerr
 		}
 		aside, salvaged, rerr := b.SetAside()
 		if rerr != nil {
@@ -86,7 +117,7 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 		// Ids drawn on a branch that is not checked out are in no export
 		// here: take them back from the damaged index's readable rows and
 		// from the id log (dk-vy8).
-		logged, logErr := readIDLog(opts.IDLog)
+		logged, logErr := readIDLog(files, opts.IDLog)
 		keep := append(salvaged, logged...)
 		msg := fmt.Sprintf("the index %s was damaged (%v); it was moved to %s and rebuilt from the export %s", b.Path(), err, aside, opts.Export)
 		msg += fmt.Sprintf("; ids drawn before stay taken: %d read from the damaged index, %d from the id log %s", len(salvaged), len(logged), opts.IDLog)
@@ -94,14 +125,64 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 			msg += fmt.Sprintf(" (%v)", logErr)
 		}
 		opts.Warn(msg)
-		return openWith(ctx, b, opts, keep)
+		s, err := openWith(ctx, files, b, opts, keep)
+		return restored(ctx, s, err)
+	}
+	return restored(ctx, s, err)
+}
+
+// restored puts the pending journal's records back into the index an
+// open returned, when it lacks them (D67).
+func restored(ctx context.Context, s *Service, err error) (*Service, error) {
+	if err == nil {
+		s.restorePending(ctx)
 	}
 	return s, err
 }
 
+// indexFiles lists the index and every file beside it the backend opens
+// by path.
+func indexFiles(b Backend) []string {
+	return append([]string{b.Path()}, b.Files()...)
+}
+
+// checkIndex checks the index's files right before the backend opens or
+// moves them by path.
+func checkIndex(files Files, b Backend) error {
+	for _, p := range indexFiles(b) {
+		if err := files.Check(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openDistrusted serves the export from an in-memory index, without
+// opening the index opts.Distrust says is not this clone's: every write is
+// refused (D67).
+func openDistrusted(ctx context.Context, files Files, opts Options) (*Service, error) {
+	if err := files.Check(opts.Export); err != nil {
+		return nil, err
+	}
+	if opts.Fallback == nil {
+		return nil, fmt.Errorf("%w: %s", ErrDistrusted, opts.Distrust)
+	}
+	_, exErr := files.Stat(opts.Export)
+	if errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
+		return nil, fmt.Errorf("%w: no export at %s, and the index a commit brought is not used (D67)", ErrNoTracker, opts.Export)
+	}
+	opts.IDLog, opts.Pending = "", ""
+	return New(ctx, opts.Fallback(), opts)
+}
+
 // openWith opens the index and the service over it; keep are ids to record
 // as allocated first (a new index taking back drawn ids).
-func openWith(ctx context.Context, b Backend, opts Options, keep []string) (*Service, error) {
+func openWith(ctx context.Context, files Files, b Backend, opts Options, keep []string) (*Service, error) {
+	// SQLite opens the index's files by path: they are checked right
+	// before (D67).
+	if err := checkIndex(files, b); err != nil {
+		return nil, err
+	}
 	idx, err := b.OpenIndex(ctx, opts.Workflow)
 	if err != nil {
 		return nil, err
@@ -125,8 +206,8 @@ func openWith(ctx context.Context, b Backend, opts Options, keep []string) (*Ser
 
 // readIDLog returns the ids in the id log, one a line; a missing log holds
 // none.
-func readIDLog(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
+func readIDLog(files Files, path string) ([]string, error) {
+	data, err := files.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

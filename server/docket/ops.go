@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 )
@@ -70,7 +69,7 @@ func (s *Service) allocate(w Writer) (string, error) {
 		if free {
 			// Logged before the commit: an id logged and never committed
 			// is only never drawn again.
-			if err := appendID(s.opts.IDLog, id); err != nil {
+			if err := appendID(s.files, s.opts.IDLog, id); err != nil {
 				return "", err
 			}
 			return id, nil
@@ -79,20 +78,13 @@ func (s *Service) allocate(w Writer) (string, error) {
 	return "", errors.New("allocate id: 64 draws all collided")
 }
 
-// appendID adds id to the id log at path ("" means none).
-func appendID(path, id string) error {
+// appendID adds id to the id log at path ("" means none), beneath the
+// root (D67).
+func appendID(files Files, path, id string) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("record drawn id: %w", err)
-	}
-	_, err = f.WriteString(id + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := files.Append(path, []byte(id+"\n"), false); err != nil {
 		return fmt.Errorf("record drawn id in %s: %w", path, err)
 	}
 	return nil

@@ -11,8 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +42,24 @@ type Options struct {
 	// served from it, with a note; nothing is written. nil: such a read
 	// fails (exit 2, nothing changed).
 	Fallback func() Index
+	// Root, when set, is the directory every file of the tracker lies
+	// beneath (the repository root): the export and the temp files of its
+	// rewrites, the index and every file beside it. None is reached
+	// through a symbolic link or a directory named .git below Root (D67);
+	// with Root "", each file is held to that beneath its own directory.
+	Root string
+	// Pending, when set, is the pending journal: when a write commits to
+	// the index and its export rewrite fails (exit 3), the records it put
+	// are appended there, so they outlive damage to the index; Open puts
+	// them back into an index that lacks them, and every export rewrite
+	// that succeeds removes the journal (D67). Open defaults it to
+	// PendingLog of the index.
+	Pending string
+	// Distrust, when set, says why the index is not this clone's cache
+	// (its files are committed to git): Open does not open it. Reads are
+	// served from the export in an in-memory index (Fallback), and every
+	// write is refused with Distrust, nothing changed (D67).
+	Distrust string
 	// Step, when set (by fault-injection tests only, in a child process
 	// they SIGKILL), is called at each step of a write: "commit" before the
 	// index commit, "committed" after it, "temp" once the new export is
@@ -57,6 +73,10 @@ type Service struct {
 	idx    Index
 	opts   Options
 	prefix string
+	files  Files
+	// refuse, when set, is returned by every write: the service reads
+	// from the export in memory only (Options.Distrust).
+	refuse error
 
 	// seen remembers the export's size and mtime when this process last
 	// found it in sync, so a long-lived reader (docket mcp) does not hash
@@ -153,7 +173,15 @@ func New(ctx context.Context, idx Index, opts Options) (*Service, error) {
 	if opts.Step == nil {
 		opts.Step = func(string) {}
 	}
-	s := &Service{idx: idx, opts: opts}
+	files, err := NewFiles(opts.Root)
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
+	s := &Service{idx: idx, opts: opts, files: files}
+	if opts.Distrust != "" {
+		s.refuse = fmt.Errorf("%w: %s", ErrDistrusted, opts.Distrust)
+	}
 	if err := s.init(ctx); err != nil {
 		idx.Close()
 		return nil, err
@@ -228,14 +256,28 @@ func (s *Service) init(ctx context.Context) error {
 // from the committed state afterwards. fn may be nil: then write only
 // syncs.
 func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) error) error {
+	return s.writeJournaled(ctx, changed, true, fn)
+}
+
+// writeJournaled is write; journal says whether the records fn puts go to
+// the pending journal when the export cannot be rewritten (false for a
+// write that puts the journal's own records back).
+func (s *Service) writeJournaled(ctx context.Context, changed, journal bool, fn func(w Writer) error) error {
+	if s.refuse != nil && fn != nil {
+		return s.refuse
+	}
 	var export bool
+	var put recorder
 	err := s.idx.Write(ctx, func(w Writer) error {
 		stale, err := s.syncTx(w, s.opts.Warn)
 		if err != nil {
 			return err
 		}
 		if fn != nil {
-			if err := fn(w); err != nil {
+			// The index may run this again after a busy lock: only the
+			// last run's records are the committed ones.
+			put = recorder{Writer: w}
+			if err := fn(&put); err != nil {
 				return err
 			}
 		}
@@ -254,12 +296,37 @@ func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) err
 	if err != nil || !export {
 		return err
 	}
+	if s.refuse != nil {
+		// A sync of the in-memory view: the export is never written.
+		return nil
+	}
 	s.opts.Step("committed")
 	if err := s.idx.Write(ctx, s.rewriteExport); err != nil {
 		// The change is committed and the dirty flag says so: this is not
-		// "nothing changed", and the next command repairs the export.
-		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index, or run docket export once the cause is fixed", ErrUnexported, err)
+		// "nothing changed", and the next command repairs the export. Its
+		// records go to the pending journal too, so that a damaged index
+		// does not take them with it before that repair.
+		kept := ""
+		if journal && len(put.lines) > 0 {
+			kept = s.keepPending(put.lines)
+		}
+		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index%s, or run docket export once the cause is fixed", ErrUnexported, err, kept)
 	}
+	return nil
+}
+
+// recorder is a Writer that keeps the lines of the records put through
+// it, for the pending journal.
+type recorder struct {
+	Writer
+	lines [][]byte
+}
+
+func (r *recorder) Put(i Issue, line []byte) error {
+	if err := r.Writer.Put(i, line); err != nil {
+		return err
+	}
+	r.lines = append(r.lines, append([]byte(nil), line...))
 	return nil
 }
 
@@ -271,7 +338,7 @@ func (s *Service) write(ctx context.Context, changed bool, fn func(w Writer) err
 // reports that the export must be rewritten from the index: it is missing,
 // or the last writer died between its commit and its rewrite.
 func (s *Service) syncTx(w Writer, warn func(string)) (stale bool, err error) {
-	data, err := os.ReadFile(s.opts.Export)
+	data, err := s.files.ReadFile(s.opts.Export)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil
 	}
@@ -448,7 +515,7 @@ func put(w Writer, i Issue) error {
 // the way, not joined in memory first: at 100k issues the export is 37 MiB.
 func (s *Service) rewriteExport(w Writer) error {
 	h := sha256.New()
-	err := writeAtomic(s.opts.Export, func(f io.Writer) error {
+	err := s.files.writeAtomic(s.opts.Export, func(f io.Writer) error {
 		// h is Hash of the bytes written.
 		b := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<16)
 		if err := w.Lines(func(line []byte) error {
@@ -458,10 +525,13 @@ func (s *Service) rewriteExport(w Writer) error {
 			return err
 		}
 		return b.Flush()
-	}, s.opts.Step)
+	}, os.Getpid(), s.opts.Step)
 	if err != nil {
 		return err
 	}
+	// The export holds every record the index holds: the pending
+	// journal's are in it.
+	s.dropPending()
 	if err := w.SetMeta("export_hash", hex.EncodeToString(h.Sum(nil))); err != nil {
 		return err
 	}
@@ -482,65 +552,10 @@ func exportOf(r Reader) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeAtomic replaces path with what write writes: temp file, fsync, rename, fsync of
-// the directory. It runs under the index's write lock, so any temp file of
-// an earlier rewrite still there was left by a killed writer and is
-// removed. The file keeps its permission bits (a read-only export stays
-// read-only); a new one is 0644.
-func writeAtomic(path string, write func(io.Writer) error, step func(string)) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create export directory: %w", err)
-	}
-	pattern := "." + filepath.Base(path) + ".tmp-"
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), pattern) {
-				os.Remove(filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, pattern+strconv.Itoa(os.Getpid())+"-*")
-	if err != nil {
-		return fmt.Errorf("write export: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename this is a no-op
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write export: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("fsync export: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write export: %w", err)
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		return fmt.Errorf("write export: %w", err)
-	}
-	step("temp")
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("replace export: %w", err)
-	}
-	step("renamed")
-	// The rename is durable only once the directory entry is on disk.
-	if df, err := os.Open(dir); err == nil {
-		df.Sync()
-		df.Close()
-	}
-	return nil
-}
-
 // ensureSynced is the read path's check: a cheap comparison of the export's
 // hash in a read transaction, and a locked sync only when it differs.
 func (s *Service) ensureSynced(ctx context.Context) error {
-	fi, statErr := os.Stat(s.opts.Export)
+	fi, statErr := s.files.Stat(s.opts.Export)
 	if statErr == nil {
 		s.seenMu.Lock()
 		k := s.seen
@@ -576,7 +591,7 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		}
 	}
 	verified := time.Now()
-	data, readErr := os.ReadFile(s.opts.Export)
+	data, readErr := s.files.ReadFile(s.opts.Export)
 	if err := readErr; err == nil {
 		var stored string
 		var dirty bool
@@ -730,6 +745,9 @@ func (s *Service) Export(ctx context.Context) ([]byte, error) {
 // path, for an export that was hand-edited into a valid but non-canonical
 // form, or deleted.
 func (s *Service) RewriteExport(ctx context.Context) error {
+	if s.refuse != nil {
+		return s.refuse
+	}
 	if err := s.ensureSynced(ctx); err != nil {
 		return err
 	}

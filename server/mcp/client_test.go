@@ -29,14 +29,16 @@ func TestMain(m *testing.M) {
 }
 
 // repoWithTracker makes a git-less directory with a tracker export and
-// returns the environment that points docket at it.
-func repoWithTracker(t *testing.T) []string {
+// returns the environment that points docket at it, and the directory,
+// which docket must run in: inside a repository (this one), its files
+// must lie beneath the repository (D67).
+func repoWithTracker(t *testing.T) ([]string, string) {
 	dir := t.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
 	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return append(os.Environ(), "DOCKET_AS_BINARY=1", "DOCKET_DB="+filepath.Join(dir, "index.db"), "DOCKET_EXPORT="+export)
+	return append(os.Environ(), "DOCKET_AS_BINARY=1", "DOCKET_DB="+filepath.Join(dir, "index.db"), "DOCKET_EXPORT="+export), dir
 }
 
 // TestGoSDKClient: the go-sdk's own client spawns `docket mcp`, lists the
@@ -46,7 +48,7 @@ func TestGoSDKClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(os.Args[0], "mcp")
-	cmd.Env = repoWithTracker(t)
+	cmd.Env, cmd.Dir = repoWithTracker(t)
 	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, nil)
 	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -109,7 +111,7 @@ func TestTypeScriptClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), os.Args[0], "mcp")
-	cmd.Env = repoWithTracker(t)
+	cmd.Env, cmd.Dir = repoWithTracker(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("TypeScript client: %v\n%s", err, out)

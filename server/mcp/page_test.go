@@ -43,6 +43,7 @@ func TestDefaultPageIsSmall(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(os.Args[0], "mcp")
 	cmd.Env = append(os.Environ(), "DOCKET_AS_BINARY=1", "DOCKET_DB="+filepath.Join(dir, "index.db"), "DOCKET_EXPORT="+export)
+	cmd.Dir = dir // outside this repository: its files need not be beneath it (D67)
 	session, err := sdk.NewClient(&sdk.Implementation{Name: "size", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)

@@ -102,8 +102,43 @@ func (b Backend) Path() string { return b.DB }
 
 // Exists reports whether the index file is there.
 func (b Backend) Exists() bool {
-	_, err := os.Stat(b.DB)
+	_, err := os.Lstat(b.DB)
 	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// Files lists what SQLite opens by path beside DB (its write-ahead log,
+// shared memory and rollback journal) and the names SetAside moves a
+// damaged index to: docket.Open checks each right before an open (D67).
+func (b Backend) Files() []string {
+	return []string{b.DB + "-wal", b.DB + "-shm", b.DB + "-journal", b.DB + ".corrupt", b.DB + ".corrupt-wal"}
+}
+
+// Peek opens the index read-only: with no write-ahead log beside it, as
+// an immutable file, so SQLite creates no -wal or -shm; with one, in
+// read-only mode, which reads what the log holds. The schema must be
+// this version's.
+func (b Backend) Peek(ctx context.Context) (docket.Index, error) {
+	if _, err := os.Lstat(b.DB); err != nil {
+		return nil, err
+	}
+	q := "mode=ro&_pragma=query_only(1)"
+	if _, err := os.Lstat(b.DB + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		q = "immutable=1&_pragma=query_only(1)"
+	}
+	db, err := sql.Open("sqlite", "file:"+uriPath(b.DB)+"?"+q)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", b.DB, err)
+	}
+	x := &Index{rdb: db, finished: finishedOf(docket.DefaultWorkflow), readOnly: true}
+	ok, err := x.current(ctx, b.DB)
+	if err == nil && !ok {
+		err = fmt.Errorf("open index %s: another docket version's index", b.DB)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return x, nil
 }
 
 // OpenIndex opens the index (OpenIndex) and keeps its blocked flags for
@@ -185,6 +220,8 @@ type Index struct {
 	rdb     *sql.DB // deferred transactions, for reads
 	wdb     *sql.DB // BEGIN IMMEDIATE, for writes
 	retries int
+	// readOnly: Peek's index, with no write handle.
+	readOnly bool
 	// finished are the statuses whose issues no longer block, sorted: the
 	// blocked flags are kept for them (the workflow's closed class).
 	finished []docket.Status
@@ -268,6 +305,9 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 
 // Close releases the database handles.
 func (x *Index) Close() error {
+	if x.readOnly {
+		return x.rdb.Close()
+	}
 	return errors.Join(x.rdb.Close(), x.wdb.Close())
 }
 
@@ -326,6 +366,9 @@ func (x *Index) Read(ctx context.Context, fn func(docket.Reader) error) error {
 // Write runs fn in a BEGIN IMMEDIATE transaction, retrying a bounded number
 // of times when another process holds the lock past the busy timeout.
 func (x *Index) Write(ctx context.Context, fn func(docket.Writer) error) error {
+	if x.readOnly {
+		return errors.New("the index was opened for reading only")
+	}
 	return x.withRetry(ctx, func() error {
 		tx, err := x.wdb.BeginTx(ctx, nil)
 		if err != nil {
