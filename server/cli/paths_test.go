@@ -371,7 +371,7 @@ func TestEveryPathBeneathTheRoot(t *testing.T) {
 		}, want: "is not a regular file"},
 		{name: "tracker.export in .git", rel: ".claimslint.yml", make: func(t *testing.T, repo, _, rel string) {
 			os.WriteFile(filepath.Join(repo, rel), []byte("tracker:\n  export: .git/hooks/post-checkout\n"), 0o644)
-		}, want: "tracker.export in .claimslint.yml: refused: .git/hooks/post-checkout is inside a .git directory"},
+		}, want: `.claimslint.yml: tracker.export: ".git/hooks/post-checkout" is inside .git, git's own directory`},
 		{name: "--export through a link", rel: "lnk", make: link("dir"), commands: [][]string{{"--export", "lnk/issues.jsonl", "list"}, {"--export", "lnk/issues.jsonl", "create", "x"}},
 			want: "--export: refused: lnk/issues.jsonl goes through the symbolic link lnk"},
 		{name: "DOCKET_DB through a link", rel: "lnk", make: link("dir"), env: []string{"DOCKET_DB=lnk/index.db"}, want: "DOCKET_DB: refused: lnk/index.db goes through the symbolic link lnk"},
