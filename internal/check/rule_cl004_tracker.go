@@ -19,7 +19,17 @@ export (tracker.export) is a finding; so is a placeholder such as dk-TBD,
 dk-XXX or dk-???, which stands for an issue nobody filed. A record of the
 export that cannot be read is reported at its line.
 
-Fix: file the issue and write its real id, or correct the id.`}
+The prefixes are those of tracker.prefixes and those the export's ids use
+(D74): a tracker started with docket init --prefix cli is checked from its
+first exported issue on. An entry of a front matter tracker: or residuals:
+list whose prefix is in neither (cli-zzz while tracker.prefixes is [dk] and
+the export holds no cli id) is a finding too: nothing would check it. In
+prose only known prefixes are looked for, since re-run or utf-8 are shaped
+like ids.
+
+Fix: file the issue and write its real id, or correct the id; for a prefix
+no tracker uses, add it to tracker.prefixes (docket init --prefix cli
+--write-config makes that edit) or correct the id.`}
 
 // trackerRun (CL004): every tracker id the corpus mentions resolves.
 func trackerRun(p *Pass) error {
@@ -33,6 +43,9 @@ func trackerRun(p *Pass) error {
 				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
 			}
 		}
+	}
+	for _, st := range r.StrayIDs() {
+		p.Reportf(st.Pos, "%s: %s is checked against no tracker: %s", st.Key, st.ID, r.PrefixAdvice(st.Prefix))
 	}
 	for _, m := range r.Mentions() {
 		if claimRows[fmt.Sprintf("%s:%d", m.Pos.Filename, m.Pos.Line)] {

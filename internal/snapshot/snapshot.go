@@ -19,6 +19,7 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,7 @@ import (
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/tracker"
 	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
@@ -590,15 +592,131 @@ var (
 // IDPattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == codec.GitHub {
+	return idPattern(cfg.Tracker.Format, cfg.Tracker.Prefixes)
+}
+
+// idPattern finds the ids of prefixes in prose, or #123 for the github
+// format.
+func idPattern(format string, prefixes []string) *regexp.Regexp {
+	if format == codec.GitHub {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
-	quoted := make([]string, len(cfg.Tracker.Prefixes))
-	for i, p := range cfg.Tracker.Prefixes {
+	quoted := make([]string, len(prefixes))
+	for i, p := range prefixes {
 		quoted[i] = regexp.QuoteMeta(p)
 	}
 	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
 	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
+}
+
+// Prefixes returns the tracker id prefixes check knows (D74):
+// tracker.prefixes, then each prefix the export's ids use that
+// tracker.prefixes does not list (tracker.MaxPrefixes of them at most).
+// docket writes its own prefix into every id it exports, so a tracker
+// started with docket init --prefix cli is known here from its first
+// issue on. The github format has no prefixes.
+func (s *Snapshot) Prefixes() []string {
+	if s.Config.Tracker.Format == codec.GitHub {
+		return nil
+	}
+	out := slices.Clone(s.Config.Tracker.Prefixes)
+	if s.Export != nil {
+		for _, p := range s.Export.Prefixes {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// StrayID is an id in a tracker-id position whose prefix no tracker of
+// the repository uses (D74).
+type StrayID struct {
+	// Key is the front-matter key of the list: tracker or residuals.
+	Key, ID, Prefix string
+	Pos             token.Position
+}
+
+// StrayIDs returns the entries of every decision's front matter tracker:
+// and residuals: lists that are ids (<prefix>-<rest>, vocab.SplitID) of a
+// prefix Prefixes does not hold. Those positions hold nothing but tracker
+// ids, so an id there is one whatever its prefix; in prose a hyphenated
+// word (re-run, utf-8, linux-amd64) is shaped like an id of an unknown
+// prefix, and only known prefixes are looked for (Mentions). The github
+// format, whose ids are #123, has none.
+func (s *Snapshot) StrayIDs() []StrayID {
+	if s.Config.Tracker.Format == codec.GitHub {
+		return nil
+	}
+	known := s.Prefixes()
+	var out []StrayID
+	for _, d := range s.Decisions {
+		for _, key := range []string{"tracker", "residuals"} {
+			list := d.Tracker
+			if key == "residuals" {
+				list = d.Residuals
+			}
+			for _, id := range list {
+				p, _, ok := vocab.SplitID(id)
+				if !ok || slices.Contains(known, p) {
+					continue
+				}
+				out = append(out, StrayID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id)})
+			}
+		}
+	}
+	return out
+}
+
+// entryPos is the position of the list entry id under the front-matter
+// key of d: its first occurrence as a whole word after the key, before the
+// front matter ends, or the key's own position.
+func (s *Snapshot) entryPos(d *register.Decision, key, id string) token.Position {
+	pos := d.KeyPos(key)
+	doc := s.docs[d.Path]
+	if _, ok := d.Keys[key]; !ok || doc == nil || doc.Src == nil || pos.Offset >= len(doc.Src) {
+		return pos
+	}
+	src := doc.Src[pos.Offset:]
+	if end := bytes.Index(src, []byte("\n---")); end >= 0 {
+		src = src[:end]
+	}
+	word := func(c byte) bool {
+		return c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for from := 0; ; {
+		i := bytes.Index(src[from:], []byte(id))
+		if i < 0 {
+			return pos
+		}
+		i += from
+		j := i + len(id)
+		if (i == 0 || !word(src[i-1])) && (j == len(src) || !word(src[j])) {
+			return doc.Lines.Pos(pos.Offset + i)
+		}
+		from = i + 1
+	}
+}
+
+// PrefixAdvice says why an id of prefix p is not checked and how to fix
+// it: the prefixes tracker.prefixes lists, those the export uses, and the
+// edit (D74).
+func (s *Snapshot) PrefixAdvice(p string) string {
+	listed := "none"
+	if len(s.Config.Tracker.Prefixes) > 0 {
+		listed = strings.Join(s.Config.Tracker.Prefixes, ", ")
+	}
+	exp := s.Config.Tracker.Export
+	used := "does not exist"
+	switch {
+	case s.Export != nil && len(s.Export.Prefixes) == 0:
+		used = "holds no ids"
+	case s.Export != nil:
+		used = "uses " + strings.Join(s.Export.Prefixes, ", ")
+	}
+	return fmt.Sprintf("the prefix %s is neither in tracker.prefixes (%s) nor used by the export %s (it %s): add %s to tracker.prefixes in %s if it is your tracker's, or correct the id",
+		p, listed, exp, used, p, config.FileName)
 }
 
 // IsPlaceholder reports whether the suffix of a tracker id (after
@@ -622,10 +740,11 @@ type IDMention struct {
 // comments of code files. Fenced examples and the Path, Anchor and Require
 // cells of claim tables are not mention sites.
 func (s *Snapshot) Mentions() []IDMention {
-	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
+	prefixes := s.Prefixes()
+	if len(prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
 		return nil
 	}
-	re := IDPattern(s.Config)
+	re := idPattern(s.Config.Tracker.Format, prefixes)
 	cells := s.ClaimCells()
 	var out []IDMention
 	docs := append(s.Corpus(), s.MentionDocs()...)
