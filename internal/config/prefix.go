@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -24,6 +25,8 @@ type PrefixEdit struct {
 	// Old are the lines replaced (none for an insertion); New the lines
 	// written in their place.
 	Old, New []string
+	// Append is set when the lines are added at the end of the file.
+	Append bool
 	// Prefixes is tracker.prefixes after the edit.
 	Prefixes []string
 }
@@ -89,7 +92,7 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 			out += eol
 		}
 		out += strings.Join(add, eol) + eol
-		e.Out, e.Line, e.New = []byte(out), len(lines)+1, add
+		e.Out, e.Line, e.New, e.Append = []byte(out), len(lines)+1, add, true
 	default:
 		end := len(lines)
 		for j := tracker + 1; j < len(lines); j++ {
@@ -206,4 +209,38 @@ func yamlItem(p string) string {
 		}
 	}
 	return `"` + p + `"`
+}
+
+// Write replaces dir/.claimslint.yml with data, keeping its permissions:
+// the bytes go to a temporary file beside it, renamed over it, so a reader
+// sees the old file or the new one. Only a regular file is replaced (a
+// link is an edit for a person), and only through os.Root.
+func Write(dir string, data []byte) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", FileName, err)
+	}
+	defer root.Close()
+	st, err := root.Lstat(FileName)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", FileName, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("write %s: not a regular file (a link?): edit it by hand", FileName)
+	}
+	tmp := FileName + ".docket-tmp"
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm())
+	if err != nil {
+		return fmt.Errorf("write %s: %w", FileName, err)
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", FileName, err)
+	}
+	if err := root.Rename(tmp, FileName); err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", FileName, err)
+	}
+	return nil
 }
