@@ -19,13 +19,13 @@ export (tracker.export) is a finding; so is a placeholder such as dk-TBD,
 dk-XXX or dk-???, which stands for an issue nobody filed. A record of the
 export that cannot be read is reported at its line.
 
-The prefixes are those of tracker.prefixes and those the export's ids use
-(D74): a tracker started with docket init --prefix cli is checked from its
-first exported issue on. An entry of a front matter tracker: or residuals:
-list whose prefix is in neither (cli-zzz while tracker.prefixes is [dk] and
-the export holds no cli id) is a finding too: nothing would check it. In
-prose only known prefixes are looked for, since re-run or utf-8 are shaped
-like ids.
+A front matter tracker: or residuals: list holds only ids, so an entry of
+a prefix tracker.prefixes does not list is checked too (D74): against the
+export when the export's ids use that prefix (a tracker started with docket
+init --prefix cli, from its first issue on), and otherwise it is a finding,
+since nothing would check it (cli-zzz while tracker.prefixes is [dk] and the
+export holds no cli id). In prose only the prefixes of tracker.prefixes are
+looked for: cli-tools, test-driven and re-run are shaped like ids too.
 
 Fix: file the issue and write its real id, or correct the id; for a prefix
 no tracker uses, add it to tracker.prefixes (docket init --prefix cli
@@ -44,8 +44,19 @@ func trackerRun(p *Pass) error {
 			}
 		}
 	}
-	for _, st := range r.StrayIDs() {
-		p.Reportf(st.Pos, "%s: %s is checked against no tracker: %s", st.Key, st.ID, r.PrefixAdvice(st.Prefix))
+	// Front-matter ids of a prefix tracker.prefixes does not list (D74):
+	// the export's own prefixes are checked here, the others reported.
+	for _, e := range r.ListedIDs() {
+		switch {
+		case !e.Learnt:
+			p.Reportf(e.Pos, "%s: %s is checked against no tracker: %s", e.Key, e.ID, r.PrefixAdvice(e.Prefix))
+		case e.Placeholder:
+			p.Reportf(e.Pos, "placeholder tracker id %s: file the issue and write its id", e.ID)
+		default:
+			if _, ok := r.Export.Lookup(e.ID); !ok {
+				p.Reportf(e.Pos, "%s is not in the tracker export %s", e.ID, r.Config.Tracker.Export)
+			}
+		}
 	}
 	for _, m := range r.Mentions() {
 		if claimRows[fmt.Sprintf("%s:%d", m.Pos.Filename, m.Pos.Line)] {

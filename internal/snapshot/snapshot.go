@@ -592,17 +592,11 @@ var (
 // IDPattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func IDPattern(cfg config.Config) *regexp.Regexp {
-	return idPattern(cfg.Tracker.Format, cfg.Tracker.Prefixes)
-}
-
-// idPattern finds the ids of prefixes in prose, or #123 for the github
-// format.
-func idPattern(format string, prefixes []string) *regexp.Regexp {
-	if format == codec.GitHub {
+	if cfg.Tracker.Format == codec.GitHub {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
-	quoted := make([]string, len(prefixes))
-	for i, p := range prefixes {
+	quoted := make([]string, len(cfg.Tracker.Prefixes))
+	for i, p := range cfg.Tracker.Prefixes {
 		quoted[i] = regexp.QuoteMeta(p)
 	}
 	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
@@ -630,27 +624,33 @@ func (s *Snapshot) Prefixes() []string {
 	return out
 }
 
-// StrayID is an id in a tracker-id position whose prefix no tracker of
-// the repository uses (D74).
-type StrayID struct {
+// ListedID is an id of a front matter tracker: or residuals: list whose
+// prefix tracker.prefixes does not list (D74); ids of the listed prefixes
+// are found in the text, as everywhere (Mentions).
+type ListedID struct {
 	// Key is the front-matter key of the list: tracker or residuals.
 	Key, ID, Prefix string
 	Pos             token.Position
+	// Learnt is set when the export's ids use Prefix: the id is checked
+	// like any other; otherwise no tracker of the repository uses it.
+	Learnt bool
+	// Placeholder is set for an id such as cli-TBD.
+	Placeholder bool
 }
 
-// StrayIDs returns the entries of every decision's front matter tracker:
+// ListedIDs returns the entries of every decision's front matter tracker:
 // and residuals: lists that are ids (<prefix>-<rest>, vocab.SplitID) of a
-// prefix Prefixes does not hold. Those positions hold nothing but tracker
-// ids, so an id there is one whatever its prefix; in prose a hyphenated
-// word (re-run, utf-8, linux-amd64) is shaped like an id of an unknown
-// prefix, and only known prefixes are looked for (Mentions). The github
+// prefix tracker.prefixes does not list. Those lists hold nothing but
+// tracker ids, so an entry there is an id whatever its prefix. In prose a
+// hyphenated word (re-run, cli-tools, test-driven) is shaped like an id of
+// an unknown prefix, or of a prefix learnt from the export, and only the
+// prefixes of tracker.prefixes are looked for there (Mentions). The github
 // format, whose ids are #123, has none.
-func (s *Snapshot) StrayIDs() []StrayID {
+func (s *Snapshot) ListedIDs() []ListedID {
 	if s.Config.Tracker.Format == codec.GitHub {
 		return nil
 	}
-	known := s.Prefixes()
-	var out []StrayID
+	var out []ListedID
 	for _, d := range s.Decisions {
 		for _, key := range []string{"tracker", "residuals"} {
 			list := d.Tracker
@@ -658,11 +658,12 @@ func (s *Snapshot) StrayIDs() []StrayID {
 				list = d.Residuals
 			}
 			for _, id := range list {
-				p, _, ok := vocab.SplitID(id)
-				if !ok || slices.Contains(known, p) {
+				p, rest, ok := vocab.SplitID(id)
+				if !ok || slices.Contains(s.Config.Tracker.Prefixes, p) {
 					continue
 				}
-				out = append(out, StrayID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id)})
+				out = append(out, ListedID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id),
+					Learnt: s.Export.HasPrefix(p), Placeholder: IsPlaceholder(rest)})
 			}
 		}
 	}
@@ -740,11 +741,10 @@ type IDMention struct {
 // comments of code files. Fenced examples and the Path, Anchor and Require
 // cells of claim tables are not mention sites.
 func (s *Snapshot) Mentions() []IDMention {
-	prefixes := s.Prefixes()
-	if len(prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
+	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
 		return nil
 	}
-	re := idPattern(s.Config.Tracker.Format, prefixes)
+	re := IDPattern(s.Config)
 	cells := s.ClaimCells()
 	var out []IDMention
 	docs := append(s.Corpus(), s.MentionDocs()...)
