@@ -232,10 +232,10 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 		return err
 	}
 	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), len(all), db, export)
-	if err := installMergeDriver(r.env.Stdout, root, export); err != nil {
+	if err := r.agreePrefix(root, s.Prefix(), edit); err != nil {
 		return err
 	}
-	return r.agreePrefix(root, s.Prefix(), edit)
+	return installMergeDriver(r.env.Stdout, root, export)
 }
 
 // prefixEdit plans the edit of root's .claimslint.yml that adds prefix to
