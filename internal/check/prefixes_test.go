@@ -1,9 +1,11 @@
 package check_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -96,4 +98,54 @@ func TestPrefixesOnSurveyCollections(t *testing.T) {
 		t.Fatalf("%d collections under %s, want the survey's", collections, root)
 	}
 	t.Logf("%d collections, %d Markdown files: %d words shaped <word>-<base36> outside fences, %d ids of the export's prefixes in prose that are not its issues, 0 findings", collections, files, shaped, learnt)
+}
+
+// TestManyListedIDs: a residuals list of many ids of no tracker's prefix
+// is read once, in order: each finding is at its own entry, the same id
+// twice at each of its places, and a list past the front matter's end is
+// not searched.
+func TestManyListedIDs(t *testing.T) {
+	t.Parallel()
+	const n = 20000
+	var list strings.Builder
+	for i := range n {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		fmt.Fprintf(&list, "cx-%d", i%(n-1)) // the last repeats the first
+	}
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("docs/PRD.md", "D1..D1\n\n| ID | Decision | Status |\n|---|---|---|\n| D1 | [Ids](decisions/D1-ids.md) | accepted |\n")
+	fm := "---\nid: D1\nstatus: accepted\nclaims: none, a fixture\nresiduals: [" + list.String() + "]\n---\n# D1: Ids\n"
+	write("docs/decisions/D1-ids.md", fm)
+	snap, err := snapshot.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := snap.ListedIDs()
+	if len(ids) != n {
+		t.Fatalf("%d listed ids, want %d", len(ids), n)
+	}
+	for i, e := range ids {
+		want := strings.Index(fm, "["+e.ID+",")
+		if i > 0 {
+			want = strings.Index(fm, " "+e.ID+",")
+		}
+		if i == n-1 {
+			want = strings.LastIndex(fm, " "+e.ID+"]")
+		}
+		if e.Pos.Offset != want+1 || e.Pos.Line != 5 {
+			t.Fatalf("entry %d %s at %d (line %d), want offset %d on line 5", i, e.ID, e.Pos.Offset, e.Pos.Line, want+1)
+		}
+	}
 }

@@ -657,12 +657,13 @@ func (s *Snapshot) ListedIDs() []ListedID {
 			if key == "residuals" {
 				list = d.Residuals
 			}
+			from := 0
 			for _, id := range list {
 				p, rest, ok := vocab.SplitID(id)
 				if !ok || slices.Contains(s.Config.Tracker.Prefixes, p) {
 					continue
 				}
-				out = append(out, ListedID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id),
+				out = append(out, ListedID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id, &from),
 					Learnt: s.Export.HasPrefix(p), Placeholder: IsPlaceholder(rest)})
 			}
 		}
@@ -671,32 +672,41 @@ func (s *Snapshot) ListedIDs() []ListedID {
 }
 
 // entryPos is the position of the list entry id under the front-matter
-// key of d: its first occurrence as a whole word after the key, before the
-// front matter ends, or the key's own position.
-func (s *Snapshot) entryPos(d *register.Decision, key, id string) token.Position {
+// key of d: its next occurrence as a whole word after *from (an offset in
+// d's file, 0 at first: the key's line), before the front matter ends; or
+// the key's own position. Entries are found in the order the list holds
+// them, each search starting where the last one ended, so a list of many
+// entries is read once; an entry not found (written with YAML escapes)
+// sets *from to -1 and the rest take the key's position.
+func (s *Snapshot) entryPos(d *register.Decision, key, id string, from *int) token.Position {
 	pos := d.KeyPos(key)
 	doc := s.docs[d.Path]
-	if _, ok := d.Keys[key]; !ok || doc == nil || doc.Src == nil || pos.Offset >= len(doc.Src) {
+	if _, ok := d.Keys[key]; !ok || doc == nil || doc.Src == nil || pos.Offset >= len(doc.Src) || *from < 0 {
 		return pos
 	}
-	src := doc.Src[pos.Offset:]
-	if end := bytes.Index(src, []byte("\n---")); end >= 0 {
-		src = src[:end]
+	start := max(*from, pos.Offset)
+	src := doc.Src[:start]
+	if end := bytes.Index(doc.Src[start:], []byte("\n---")); end >= 0 {
+		src = doc.Src[:start+end]
+	} else {
+		src = doc.Src
 	}
 	word := func(c byte) bool {
 		return c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 	}
-	for from := 0; ; {
-		i := bytes.Index(src[from:], []byte(id))
+	for at := start; ; {
+		i := bytes.Index(src[at:], []byte(id))
 		if i < 0 {
+			*from = -1
 			return pos
 		}
-		i += from
+		i += at
 		j := i + len(id)
 		if (i == 0 || !word(src[i-1])) && (j == len(src) || !word(src[j])) {
-			return doc.Lines.Pos(pos.Offset + i)
+			*from = j
+			return doc.Lines.Pos(i)
 		}
-		from = i + 1
+		at = i + 1
 	}
 }
 
