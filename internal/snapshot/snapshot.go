@@ -685,11 +685,9 @@ func (s *Snapshot) entryPos(d *register.Decision, key, id string, from *int) tok
 		return pos
 	}
 	start := max(*from, pos.Offset)
-	src := doc.Src[:start]
-	if end := bytes.Index(doc.Src[start:], []byte("\n---")); end >= 0 {
-		src = doc.Src[:start+end]
-	} else {
-		src = doc.Src
+	src := doc.Src
+	if end := bytes.Index(src[start:], []byte("\n---")); end >= 0 {
+		src = src[:start+end]
 	}
 	word := func(c byte) bool {
 		return c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
