@@ -2,9 +2,13 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // tracker: Anchor is an issue id in the tracker export, in the status
@@ -42,12 +46,22 @@ func (trackerKind) Evaluate(c *claim) {
 	case s.Export == nil:
 		c.fail(row.CellPos("anchor"), "%s cannot be resolved: the tracker export %s does not exist", id, s.Config.Tracker.Export)
 	case !ok:
-		c.fail(row.CellPos("anchor"), "%s is not in the tracker export %s", id, s.Config.Tracker.Export)
+		c.fail(row.CellPos("anchor"), "%s is not in the tracker export %s%s", id, s.Config.Tracker.Export, strayAdvice(s, id))
 	case !iss.Satisfies(row.Require):
 		c.fail(row.CellPos("require"), "%s is %s in the tracker, want %s", id, iss.Status, row.Require)
 	default:
 		c.hold(fmt.Sprintf("%s:%d", s.Export.Path, iss.Line))
 	}
+}
+
+// strayAdvice is what a missing id's message adds when its prefix is no
+// tracker's (D74): which prefixes are known, and the edit; "" otherwise.
+func strayAdvice(s *snapshot.Snapshot, id string) string {
+	p, _, ok := vocab.SplitID(id)
+	if !ok || s.Config.Tracker.Format == codec.GitHub || slices.Contains(s.Prefixes(), p) {
+		return ""
+	}
+	return "; " + s.PrefixAdvice(p)
 }
 
 // Mutants: a tracker claim rests on the export, not on code lines.

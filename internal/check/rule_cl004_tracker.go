@@ -19,7 +19,17 @@ export (tracker.export) is a finding; so is a placeholder such as dk-TBD,
 dk-XXX or dk-???, which stands for an issue nobody filed. A record of the
 export that cannot be read is reported at its line.
 
-Fix: file the issue and write its real id, or correct the id.`}
+A front matter tracker: or residuals: list holds only ids, so an entry of
+a prefix tracker.prefixes does not list is checked too (D74): against the
+export when the export's ids use that prefix (a tracker started with docket
+init --prefix cli, from its first issue on), and otherwise it is a finding,
+since nothing would check it (cli-zzz while tracker.prefixes is [dk] and the
+export holds no cli id). In prose only the prefixes of tracker.prefixes are
+looked for: cli-tools, test-driven and re-run are shaped like ids too.
+
+Fix: file the issue and write its real id, or correct the id; for a prefix
+no tracker uses, add it to tracker.prefixes (docket init --prefix cli
+--write-config makes that edit) or correct the id.`}
 
 // trackerRun (CL004): every tracker id the corpus mentions resolves.
 func trackerRun(p *Pass) error {
@@ -31,6 +41,20 @@ func trackerRun(p *Pass) error {
 		for _, c := range d.Claims {
 			if len(ClaimIssues(c)) > 0 {
 				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
+			}
+		}
+	}
+	// Front-matter ids of a prefix tracker.prefixes does not list (D74):
+	// the export's own prefixes are checked here, the others reported.
+	for _, e := range r.ListedIDs() {
+		switch {
+		case !e.Learnt:
+			p.Reportf(e.Pos, "%s: %s is checked against no tracker: %s", e.Key, e.ID, r.PrefixAdvice(e.Prefix))
+		case e.Placeholder:
+			p.Reportf(e.Pos, "placeholder tracker id %s: file the issue and write its id", e.ID)
+		default:
+			if _, ok := r.Export.Lookup(e.ID); !ok {
+				p.Reportf(e.Pos, "%s is not in the tracker export %s", e.ID, r.Config.Tracker.Export)
 			}
 		}
 	}

@@ -154,24 +154,38 @@ func DefaultStatuses() map[string]string {
 // through os.Root, which refuses that).
 func Load(dir string) (Config, error) {
 	cfg := Default()
+	data, err := Read(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return cfg, nil // no file; a missing directory the caller reports
+	case err != nil:
+		return cfg, err
+	}
+	return Parse(data, cfg)
+}
+
+// Read returns the bytes of dir/.claimslint.yml, read through os.Root (a
+// link out of dir is refused) up to MaxSize, and only from a regular
+// file; an error wrapping fs.ErrNotExist when there is none.
+func Read(dir string) ([]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil // the caller reports the missing directory
+		return nil, err
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+		return nil, fmt.Errorf("read %s: %w", FileName, err)
 	}
 	defer root.Close()
 	data, err := repo.ReadIn(root, FileName, MaxSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return cfg, nil
+		return nil, err
 	case errors.Is(err, repo.ErrTooLarge):
-		return cfg, fmt.Errorf("read %s: %w: a configuration is at most %d MiB", FileName, err, MaxSize>>20)
+		return nil, fmt.Errorf("read %s: %w: a configuration is at most %d MiB", FileName, err, MaxSize>>20)
 	case err != nil:
-		return cfg, fmt.Errorf("read %s: %w", FileName, err)
+		return nil, fmt.Errorf("read %s: %w", FileName, err)
 	}
-	return Parse(data, cfg)
+	return data, nil
 }
 
 // MaxSize bounds .claimslint.yml: a configuration lists a few settings, and

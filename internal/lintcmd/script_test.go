@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/lintcmd"
+	"github.com/claimslint/claimslint/server/cli"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -17,6 +18,8 @@ var update = flag.Bool("update", false, "rewrite cmp files in testdata/script fr
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"claimslint": func() { os.Exit(lintcmd.Main(os.Args, os.Stdout, os.Stderr)) },
+		// docket, for the scripts where both tools meet (tracker_prefixes).
+		"docket": func() { os.Exit(cli.Main(os.Args, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})) },
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,7 @@ import (
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/tracker"
 	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
@@ -599,6 +601,131 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 	}
 	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
 	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
+}
+
+// Prefixes returns the tracker id prefixes check knows (D74):
+// tracker.prefixes, then each prefix the export's ids use that
+// tracker.prefixes does not list (tracker.MaxPrefixes of them at most).
+// docket writes its own prefix into every id it exports, so a tracker
+// started with docket init --prefix cli is known here from its first
+// issue on. The github format has no prefixes.
+func (s *Snapshot) Prefixes() []string {
+	if s.Config.Tracker.Format == codec.GitHub {
+		return nil
+	}
+	out := slices.Clone(s.Config.Tracker.Prefixes)
+	if s.Export != nil {
+		for _, p := range s.Export.Prefixes {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ListedID is an id of a front matter tracker: or residuals: list whose
+// prefix tracker.prefixes does not list (D74); ids of the listed prefixes
+// are found in the text, as everywhere (Mentions).
+type ListedID struct {
+	// Key is the front-matter key of the list: tracker or residuals.
+	Key, ID, Prefix string
+	Pos             token.Position
+	// Learnt is set when the export's ids use Prefix: the id is checked
+	// like any other; otherwise no tracker of the repository uses it.
+	Learnt bool
+	// Placeholder is set for an id such as cli-TBD.
+	Placeholder bool
+}
+
+// ListedIDs returns the entries of every decision's front matter tracker:
+// and residuals: lists that are ids (<prefix>-<rest>, vocab.SplitID) of a
+// prefix tracker.prefixes does not list. Those lists hold nothing but
+// tracker ids, so an entry there is an id whatever its prefix. In prose a
+// hyphenated word (re-run, cli-tools, test-driven) is shaped like an id of
+// an unknown prefix, or of a prefix learnt from the export, and only the
+// prefixes of tracker.prefixes are looked for there (Mentions). The github
+// format, whose ids are #123, has none.
+func (s *Snapshot) ListedIDs() []ListedID {
+	if s.Config.Tracker.Format == codec.GitHub {
+		return nil
+	}
+	var out []ListedID
+	for _, d := range s.Decisions {
+		for _, key := range []string{"tracker", "residuals"} {
+			list := d.Tracker
+			if key == "residuals" {
+				list = d.Residuals
+			}
+			from := 0
+			for _, id := range list {
+				p, rest, ok := vocab.SplitID(id)
+				if !ok || slices.Contains(s.Config.Tracker.Prefixes, p) {
+					continue
+				}
+				out = append(out, ListedID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id, &from),
+					Learnt: s.Export.HasPrefix(p), Placeholder: IsPlaceholder(rest)})
+			}
+		}
+	}
+	return out
+}
+
+// entryPos is the position of the list entry id under the front-matter
+// key of d: its next occurrence as a whole word after *from (an offset in
+// d's file, 0 at first: the key's line), before the front matter ends; or
+// the key's own position. Entries are found in the order the list holds
+// them, each search starting where the last one ended, so a list of many
+// entries is read once; an entry not found (written with YAML escapes)
+// sets *from to -1 and the rest take the key's position.
+func (s *Snapshot) entryPos(d *register.Decision, key, id string, from *int) token.Position {
+	pos := d.KeyPos(key)
+	doc := s.docs[d.Path]
+	if _, ok := d.Keys[key]; !ok || doc == nil || doc.Src == nil || pos.Offset >= len(doc.Src) || *from < 0 {
+		return pos
+	}
+	start := max(*from, pos.Offset)
+	src := doc.Src
+	if end := bytes.Index(src[start:], []byte("\n---")); end >= 0 {
+		src = src[:start+end]
+	}
+	word := func(c byte) bool {
+		return c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for at := start; ; {
+		i := bytes.Index(src[at:], []byte(id))
+		if i < 0 {
+			*from = -1
+			return pos
+		}
+		i += at
+		j := i + len(id)
+		if (i == 0 || !word(src[i-1])) && (j == len(src) || !word(src[j])) {
+			*from = j
+			return doc.Lines.Pos(i)
+		}
+		at = i + 1
+	}
+}
+
+// PrefixAdvice says why an id of prefix p is not checked and how to fix
+// it: the prefixes tracker.prefixes lists, those the export uses, and the
+// edit (D74).
+func (s *Snapshot) PrefixAdvice(p string) string {
+	listed := "none"
+	if len(s.Config.Tracker.Prefixes) > 0 {
+		listed = strings.Join(s.Config.Tracker.Prefixes, ", ")
+	}
+	exp := s.Config.Tracker.Export
+	used := "does not exist"
+	switch {
+	case s.Export != nil && len(s.Export.Prefixes) == 0:
+		used = "holds no ids"
+	case s.Export != nil:
+		used = "uses " + strings.Join(s.Export.Prefixes, ", ")
+	}
+	return fmt.Sprintf("the prefix %s is neither in tracker.prefixes (%s) nor used by the export %s (it %s): add %s to tracker.prefixes in %s if it is your tracker's, or correct the id",
+		p, listed, exp, used, p, config.FileName)
 }
 
 // IsPlaceholder reports whether the suffix of a tracker id (after

@@ -67,7 +67,18 @@ func (i Issue) Satisfies(want string) bool {
 type Export struct {
 	Path   string
 	Issues map[string]Issue
+	// Prefixes are the id prefixes the export's records use (the part of
+	// an id before its first dash: dk of dk-7qx, bd of bd-au0.7), sorted,
+	// at most MaxPrefixes of them, the most used first kept (D74). The
+	// github format's #123 has none.
+	Prefixes []string
 }
+
+// MaxPrefixes bounds the id prefixes claimslint learns from an export: a
+// tracker uses one or a few, and each is an alternative of the pattern
+// that finds ids in prose, so an export of a million made-up prefixes
+// must not make one pattern of them (D74).
+const MaxPrefixes = 64
 
 // Lookup returns the issue with id.
 func (e *Export) Lookup(id string) (Issue, bool) {
@@ -221,8 +232,46 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 		} else if err != nil {
 			bad(1, "tracker export unreadable: %v", err)
 		}
+		var dropped int
+		e.Prefixes, dropped = idPrefixes(e.Issues)
+		if dropped > 0 {
+			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning,
+				Message: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores %d (a tracker uses one or a few: is %s one tracker's export?)", MaxPrefixes+dropped, MaxPrefixes, dropped, path)})
+		}
 	}
 	return e, fs
+}
+
+// idPrefixes returns the prefixes of the issues' ids, sorted: the
+// MaxPrefixes most used (ties by name), and how many others were left out.
+// An id that is not <prefix>-<rest> (vocab.SplitID) has no prefix.
+func idPrefixes(issues map[string]Issue) (prefixes []string, dropped int) {
+	count := map[string]int{}
+	for id := range issues {
+		if p, _, ok := vocab.SplitID(id); ok {
+			count[p]++
+		}
+	}
+	for p := range count {
+		prefixes = append(prefixes, p)
+	}
+	slices.SortFunc(prefixes, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	if len(prefixes) > MaxPrefixes {
+		dropped = len(prefixes) - MaxPrefixes
+		prefixes = prefixes[:MaxPrefixes]
+	}
+	slices.Sort(prefixes)
+	return prefixes, dropped
+}
+
+// HasPrefix reports whether the export's ids use prefix p.
+func (e *Export) HasPrefix(p string) bool {
+	return e != nil && slices.Contains(e.Prefixes, p)
 }
 
 // MaxBadRecords is how many unreadable records of an export are reported

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
 	"github.com/google/go-cmp/cmp"
 )
@@ -212,6 +213,55 @@ func TestBadRecordsQuoteNothing(t *testing.T) {
 				if !strings.Contains(f.Message, tc.want[i]) || strings.Contains(f.Message, "s3cr3t") || strings.Contains(f.Message, "Go ") || strings.Contains(f.Message, "character") {
 					t.Errorf("finding %d = %q, want %q and none of the record's bytes", i, f.Message, tc.want[i])
 				}
+			}
+		})
+	}
+}
+
+// TestPrefixes: an export's prefixes are those its ids use, sorted, the
+// github format's none; past MaxPrefixes the most used are kept and a
+// warning says how many were left out (D74).
+func TestPrefixes(t *testing.T) {
+	t.Parallel()
+	var many strings.Builder
+	for i := range MaxPrefixes + 3 {
+		fmt.Fprintf(&many, "{\"id\":\"p%d-abc\",\"title\":\"t\",\"status\":\"open\"}\n", i)
+	}
+	many.WriteString("{\"id\":\"p7-abd\",\"title\":\"t\",\"status\":\"open\"}\n")
+	for _, tc := range []struct {
+		name, format, data string
+		want               []string
+		warn               string
+	}{
+		{name: "docket", format: codec.Docket, data: "{\"id\":\"ub-lp9.25\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-7qx\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-8qx\",\"title\":\"t\",\"status\":\"open\"}\n",
+			want: []string{"dk", "ub"}},
+		{name: "beads wisps", format: codec.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"noprefix\",\"title\":\"t\",\"status\":\"open\"}\n",
+			want: []string{"bd"}},
+		{name: "empty", format: codec.Docket, data: ""},
+		{name: "github", format: codec.GitHub, data: `[{"number":1,"title":"t","state":"OPEN"}]`},
+		{name: "too many", format: codec.Docket, data: many.String(), warn: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores 3", MaxPrefixes+3, MaxPrefixes)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e, fs := Parse("issues.jsonl", tc.format, []byte(tc.data), nil)
+			var warns []string
+			for _, f := range fs {
+				warns = append(warns, f.Message)
+			}
+			if tc.warn == "" {
+				if len(fs) != 0 {
+					t.Fatalf("findings %q", warns)
+				}
+				if !slices.Equal(e.Prefixes, tc.want) {
+					t.Fatalf("prefixes %q, want %q", e.Prefixes, tc.want)
+				}
+				return
+			}
+			if len(fs) != 1 || !strings.Contains(fs[0].Message, tc.warn) {
+				t.Fatalf("findings %q, want one saying %q", warns, tc.warn)
+			}
+			if len(e.Prefixes) != MaxPrefixes || !slices.Contains(e.Prefixes, "p7") || !slices.IsSorted(e.Prefixes) {
+				t.Fatalf("%d prefixes (p7, the most used, kept: %v), want %d sorted", len(e.Prefixes), slices.Contains(e.Prefixes, "p7"), MaxPrefixes)
 			}
 		})
 	}

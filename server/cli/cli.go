@@ -85,6 +85,7 @@ type opts struct {
 	reason, author, format        string
 	label, decision               string
 	all, check, dryRun            bool
+	writeConfig                   bool
 	out                           string
 	mcp                           mcpOpts
 	limit                         int

@@ -12,11 +12,15 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"log/slog"
 
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
@@ -27,10 +31,11 @@ func commands() map[string]command {
 	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
 	return map[string]command{
 		"init": {
-			name: "init", args: "[--prefix dk]",
-			help: "Create the index (.docket/, ignored by git) and the export (.claimslint.yml's tracker.export, by default .knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.",
+			name: "init", args: "[--prefix dk [--write-config]]",
+			help: "Create the index (.docket/, ignored by git) and the export (.claimslint.yml's tracker.export, by default .knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.\nWhen .claimslint.yml's tracker.prefixes does not list the prefix, init says so on stderr and shows the edit; --write-config makes it.",
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.StringVar(&o.prefix, "prefix", "", "id `prefix`, like dk (default: the export's, or dk)")
+				fs.BoolVar(&o.writeConfig, "write-config", false, "add the prefix to tracker.prefixes in .claimslint.yml when it is not listed there")
 			},
 			run: runInit,
 		},
@@ -188,8 +193,11 @@ func (r *runner) print(i docket.Issue) error {
 }
 
 func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if err := needArgs(args, 0, "init [--prefix dk]"); err != nil {
+	if err := needArgs(args, 0, "init [--prefix dk [--write-config]]"); err != nil {
 		return err
+	}
+	if r.o.writeConfig && r.o.prefix == "" {
+		return &exitError{ExitBadInput, "--write-config needs --prefix: name the prefix to add to tracker.prefixes in " + config.FileName}
 	}
 	db, export, root, err := r.paths()
 	if err != nil {
@@ -202,6 +210,15 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 	prefix := r.o.prefix
 	if _, statErr := files.Stat(export); prefix == "" && statErr != nil {
 		prefix = "dk"
+	}
+	// The edit --write-config makes is planned before anything is
+	// written, so a file docket cannot edit leaves the repository as it
+	// was (D74).
+	var edit *config.PrefixEdit
+	if r.o.writeConfig {
+		if edit, err = r.prefixEdit(root, r.o.prefix); err != nil {
+			return &exitError{ExitBadInput, err.Error()}
+		}
 	}
 	s, err := r.open(ctx, prefix)
 	if err != nil {
@@ -223,8 +240,95 @@ func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 		return err
 	}
 	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), len(all), db, export)
+	if err := r.agreePrefix(root, s.Prefix(), edit); err != nil {
+		return err
+	}
 	return installMergeDriver(r.env.Stdout, root, export)
 }
+
+// prefixEdit plans the edit of root's .claimslint.yml that adds prefix to
+// tracker.prefixes (D74): nil when there is nothing to add (no file, a
+// tracker format other than docket's, the prefix listed), an error when
+// the file cannot be edited line by line or there is no repository.
+func (r *runner) prefixEdit(root, prefix string) (*config.PrefixEdit, error) {
+	if root == "" {
+		return nil, fmt.Errorf("init --write-config: no repository (--db and --export were given), so no %s to edit", config.FileName)
+	}
+	cfg, err := r.config(root)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Tracker.Format != codec.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
+		return nil, nil
+	}
+	data, err := config.Read(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	e, err := config.AddPrefix(data, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("cannot add %s to tracker.prefixes in %s (%v): add it by hand, as tracker.prefixes: %s; nothing was changed", prefix, config.FileName, err, flowList(append(slices.Clone(cfg.Tracker.Prefixes), prefix)))
+	}
+	return &e, nil
+}
+
+// agreePrefix makes claimslint's tracker.prefixes and docket's prefix
+// agree (D74): it writes the edit --write-config planned, or, when the
+// repository's .claimslint.yml does not list prefix, says so on stderr
+// with the edit that adds it. claimslint check learns a prefix from the
+// ids of the export too, but a tracker with no issue yet has none to
+// learn from.
+func (r *runner) agreePrefix(root, prefix string, edit *config.PrefixEdit) error {
+	if edit != nil {
+		if err := config.Write(root, edit.Out); err != nil {
+			return &exitError{ExitBadInput, fmt.Sprintf("the tracker is ready, but %v; add %s to tracker.prefixes by hand", err, prefix)}
+		}
+		fmt.Fprintf(r.env.Stdout, "added %s to tracker.prefixes in %s (commit it)\n", prefix, config.FileName)
+		return nil
+	}
+	if root == "" || r.o.writeConfig {
+		return nil
+	}
+	cfg, err := r.config(root)
+	if err != nil || cfg.Tracker.Format != codec.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
+		return nil // a bad file stopped docket before here
+	}
+	data, err := config.Read(root)
+	if err != nil {
+		return nil // no .claimslint.yml: claimslint is not configured here
+	}
+	note := func(msg string, args ...any) {
+		fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", format.Escape(fmt.Sprintf(msg, args...)))
+	}
+	note("%s names the tracker prefixes %s, not %s: claimslint check knows %s ids only once the export holds one", config.FileName, flowList(cfg.Tracker.Prefixes), prefix, prefix)
+	e, err := config.AddPrefix(data, prefix)
+	if err != nil {
+		note("add %s to tracker.prefixes in %s by hand (%v)", prefix, config.FileName, err)
+		return nil
+	}
+	note("docket init --prefix %s --write-config adds it; the edit:", prefix)
+	switch {
+	case len(e.Old) > 0:
+		fmt.Fprintf(r.env.Stderr, "  %s:%d\n", config.FileName, e.Line)
+	case e.Append:
+		fmt.Fprintf(r.env.Stderr, "  %s, at the end\n", config.FileName)
+	default:
+		fmt.Fprintf(r.env.Stderr, "  %s, after line %d\n", config.FileName, e.Line)
+	}
+	for _, l := range e.Old {
+		fmt.Fprintf(r.env.Stderr, "  -%s\n", format.Escape(l))
+	}
+	for _, l := range e.New {
+		fmt.Fprintf(r.env.Stderr, "  +%s\n", format.Escape(l))
+	}
+	return nil
+}
+
+// flowList writes prefixes as YAML's [a, b].
+func flowList(prefixes []string) string { return "[" + strings.Join(prefixes, ", ") + "]" }
 
 // mergeDriver is the git merge driver docket init configures when the
 // repository has none: two branches that both change issues merge by id
