@@ -1,13 +1,20 @@
 // Package format writes findings in the formats claimslint offers: text
-// (path:line:col: message (tag)), JSON, SARIF 2.1.0 for code scanning, and
-// GitHub Actions workflow commands.
+// (path:line:col: message (tag), with warning: or note: before the message
+// of a finding that does not fail the run), one JSON document, SARIF 2.1.0
+// for code scanning, GitHub Actions workflow commands, and the reports other
+// CIs read as golangci-lint writes them: code-climate JSON (GitLab code
+// quality), JUnit XML and checkstyle XML (D75).
 package format
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,7 +22,7 @@ import (
 )
 
 // Names lists the supported formats.
-var Names = []string{"text", "json", "sarif", "github"}
+var Names = []string{"text", "json", "sarif", "github", "code-climate", "junit-xml", "checkstyle"}
 
 // RuleDoc is the help a SARIF rule carries.
 type RuleDoc struct {
@@ -46,6 +53,12 @@ func New(name string, rules []RuleDoc, version string) (Formatter, error) {
 		return FormatterFunc(func(w io.Writer, fs []diag.Finding) error { return SARIF(w, fs, rules, version) }), nil
 	case "github":
 		return FormatterFunc(GitHub), nil
+	case "code-climate":
+		return FormatterFunc(CodeClimate), nil
+	case "junit-xml":
+		return FormatterFunc(JUnitXML), nil
+	case "checkstyle":
+		return FormatterFunc(Checkstyle), nil
 	}
 	return nil, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(Names, ", "))
 }
@@ -137,14 +150,29 @@ func hidden(r rune) bool {
 }
 
 // Text writes one line per finding: path:line:col: message (D12/C2). A
-// message or a path never breaks the line: its newlines are escaped.
+// finding that does not fail the run says so before its message, as gcc
+// does: path:line:col: warning: message (tag), or note:; an error keeps
+// go vet's shape, with no word before the message (D75). A message or a
+// path never breaks the line: its newlines are escaped.
 func Text(w io.Writer, fs []diag.Finding) error {
 	for _, f := range fs {
-		if _, err := fmt.Fprintf(w, "%s: %s (%s)\n", location(f), Escape(f.Message), Escape(f.Tag())); err != nil {
+		if _, err := fmt.Fprintf(w, "%s: %s%s (%s)\n", location(f), severityWord(f.Severity), Escape(f.Message), Escape(f.Tag())); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// severityWord is what text writes before the message: "warning: " or
+// "note: " for a finding that does not fail the run, nothing for an error.
+func severityWord(s diag.Severity) string {
+	switch s {
+	case diag.SeverityWarning:
+		return "warning: "
+	case diag.SeverityNote:
+		return "note: "
+	}
+	return ""
 }
 
 type jsonFinding struct {
@@ -166,10 +194,16 @@ type jsonRelated struct {
 	Message string `json:"message"`
 }
 
-// JSON writes one JSON object per finding, one per line, so that a stream
-// consumer can process findings as they come.
+// jsonDocument is the json format: one object whose findings array is
+// never null, so a clean run is {"findings": []} (D75).
+type jsonDocument struct {
+	Findings []jsonFinding `json:"findings"`
+}
+
+// JSON writes one JSON document, {"findings": [...]}, the findings in the
+// order given (sorted), an empty array on a clean run (D75).
 func JSON(w io.Writer, fs []diag.Finding) error {
-	enc := json.NewEncoder(w)
+	doc := jsonDocument{Findings: make([]jsonFinding, 0, len(fs))}
 	for _, f := range fs {
 		jf := jsonFinding{
 			Check: f.Check, Decision: f.Decision, Claim: f.Claim, Severity: string(f.Severity),
@@ -178,15 +212,217 @@ func JSON(w io.Writer, fs []diag.Finding) error {
 		for _, r := range f.Related {
 			jf.Related = append(jf.Related, jsonRelated{r.Pos.Filename, r.Pos.Line, r.Pos.Column, r.Message})
 		}
-		if err := enc.Encode(jf); err != nil {
-			return err
-		}
+		doc.Findings = append(doc.Findings, jf)
 	}
-	return nil
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
-// levelName maps a severity to the level words GitHub and SARIF share;
-// they differ only in what they call a note.
+// shown is a finding's message and tag as a person reads them in a CI's
+// page: escaped as text escapes them, "message (D12/C2)".
+func shown(f diag.Finding) string { return Escape(f.Message) + " (" + Escape(f.Tag()) + ")" }
+
+// ccIssue is one issue of a code-climate report, the subset GitLab code
+// quality reads and golangci-lint writes: description, check_name,
+// severity, fingerprint, location.path, location.lines.begin.
+type ccIssue struct {
+	Description string     `json:"description"`
+	CheckName   string     `json:"check_name"`
+	Severity    string     `json:"severity"`
+	Fingerprint string     `json:"fingerprint"`
+	Location    ccLocation `json:"location"`
+}
+
+type ccLocation struct {
+	Path  string  `json:"path"`
+	Lines ccLines `json:"lines"`
+}
+
+type ccLines struct {
+	Begin int `json:"begin"`
+}
+
+// ccSeverity maps a severity to code climate's (info, minor, major,
+// critical, blocker): an error is critical, golangci-lint's word for an
+// issue that fails the run; a warning minor; a note info.
+func ccSeverity(s diag.Severity) string {
+	switch s {
+	case diag.SeverityWarning:
+		return "minor"
+	case diag.SeverityNote:
+		return "info"
+	}
+	return "critical"
+}
+
+// CodeClimate writes a code-climate JSON array, the report GitLab's code
+// quality widget reads (artifacts:reports:codequality): an empty array on
+// a clean run. A finding with no line is at line 1, the least GitLab
+// takes. Its fingerprint is stable while the finding stands: a hash of
+// its rule, tag, path and message and of how many findings before it
+// share them, never of its line, so a line moved by an edit above it is
+// the same issue to GitLab, and two equal findings in one file differ.
+func CodeClimate(w io.Writer, fs []diag.Finding) error {
+	out := make([]ccIssue, 0, len(fs))
+	seen := map[string]int{}
+	for _, f := range fs {
+		key := strings.Join([]string{f.Check, f.Tag(), f.Pos.Filename, f.Message}, "\x00")
+		n := seen[key]
+		seen[key]++
+		sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(n)))
+		out = append(out, ccIssue{
+			Description: shown(f), CheckName: f.Check, Severity: ccSeverity(f.Severity), Fingerprint: hex.EncodeToString(sum[:]),
+			Location: ccLocation{Path: f.Pos.Filename, Lines: ccLines{Begin: max(f.Pos.Line, 1)}},
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// xmlText is s as the XML formats write it: Escape's output, which holds
+// no control character, with the two noncharacters XML 1.0 also forbids
+// (U+FFFE, U+FFFF) escaped too, so a CDATA section holds only characters
+// XML allows; encoding/xml escapes the markup characters.
+func xmlText(s string) string {
+	s = Escape(s)
+	if !strings.ContainsAny(s, "\ufffe\uffff") {
+		return s
+	}
+	return strings.NewReplacer("\ufffe", `\ufffe`, "\uffff", `\uffff`).Replace(s)
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *junitFailure `xml:"failure"`
+	Skipped   *junitSkipped `xml:"skipped"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Content string `xml:",cdata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// writeXML writes v after the XML header, indented, ending in a newline.
+func writeXML(w io.Writer, v any) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// JUnitXML writes a JUnit XML report as golangci-lint's junit-xml-extended
+// does: one testsuite per file, one testcase per finding, named by its tag
+// (D12/C2, or the rule id), its classname path:line:col, with file and line
+// attributes. An error is a <failure type="error"> whose text names the
+// rule, file, line and related positions; a warning or a note, which
+// fails no run, is a <skipped> case whose message starts "warning:" or
+// "note:", so a CI's test page does not show a failed test for it. A
+// clean run is an empty <testsuites>.
+func JUnitXML(w io.Writer, fs []diag.Finding) error {
+	var doc junitSuites
+	at := map[string]int{}
+	for _, f := range fs {
+		name := xmlText(f.Pos.Filename)
+		i, ok := at[name]
+		if !ok {
+			i = len(doc.Suites)
+			at[name] = i
+			doc.Suites = append(doc.Suites, junitSuite{Name: name})
+		}
+		s := &doc.Suites[i]
+		s.Tests++
+		c := junitCase{Name: xmlText(f.Tag()), ClassName: xmlText(location(f)), File: name, Line: f.Pos.Line}
+		if f.Severity == diag.SeverityError {
+			s.Failures++
+			lines := []string{"error: " + xmlText(f.Message) + " (" + xmlText(f.Tag()) + ")", "Category: " + xmlText(f.Check), "File: " + name, "Line: " + strconv.Itoa(f.Pos.Line)}
+			for _, r := range f.Related {
+				lines = append(lines, "Related: "+xmlText(location(diag.Finding{Pos: r.Pos}))+": "+xmlText(r.Message))
+			}
+			c.Failure = &junitFailure{Message: xmlText(location(f)) + ": " + xmlText(shown(f)), Type: "error", Content: strings.Join(lines, "\n")}
+		} else {
+			s.Skipped++
+			c.Skipped = &junitSkipped{Message: strings.TrimSuffix(severityWord(f.Severity), " ") + " " + xmlText(location(f)) + ": " + xmlText(shown(f))}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	sort.SliceStable(doc.Suites, func(i, j int) bool { return doc.Suites[i].Name < doc.Suites[j].Name })
+	return writeXML(w, doc)
+}
+
+type checkstyleDoc struct {
+	XMLName xml.Name         `xml:"checkstyle"`
+	Version string           `xml:"version,attr"`
+	Files   []checkstyleFile `xml:"file"`
+}
+
+type checkstyleFile struct {
+	Name   string            `xml:"name,attr"`
+	Errors []checkstyleError `xml:"error"`
+}
+
+type checkstyleError struct {
+	Column   int    `xml:"column,attr"`
+	Line     int    `xml:"line,attr"`
+	Message  string `xml:"message,attr"`
+	Severity string `xml:"severity,attr"`
+	Source   string `xml:"source,attr"`
+}
+
+// Checkstyle writes a checkstyle XML report (version 5.0) as golangci-lint
+// does: one <file> per path, sorted, one <error> per finding with its
+// line, column, message, severity (error, warning, info) and source (the
+// rule id). A clean run is an empty <checkstyle>.
+func Checkstyle(w io.Writer, fs []diag.Finding) error {
+	doc := checkstyleDoc{Version: "5.0"}
+	at := map[string]int{}
+	for _, f := range fs {
+		name := xmlText(f.Pos.Filename)
+		i, ok := at[name]
+		if !ok {
+			i = len(doc.Files)
+			at[name] = i
+			doc.Files = append(doc.Files, checkstyleFile{Name: name})
+		}
+		doc.Files[i].Errors = append(doc.Files[i].Errors, checkstyleError{
+			Column: f.Pos.Column, Line: f.Pos.Line, Message: xmlText(shown(f)), Severity: levelName(f.Severity, "info"), Source: xmlText(f.Check),
+		})
+	}
+	sort.SliceStable(doc.Files, func(i, j int) bool { return doc.Files[i].Name < doc.Files[j].Name })
+	return writeXML(w, doc)
+}
+
+// levelName maps a severity to the level words GitHub, SARIF and
+// checkstyle share; they differ only in what they call a note.
 func levelName(s diag.Severity, note string) string {
 	switch s {
 	case diag.SeverityWarning:

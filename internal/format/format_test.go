@@ -3,8 +3,11 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"flag"
+	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +20,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// sample is the one findings set every golden file is written from: an
+// error with related positions, a warning at a file with no line whose
+// name is hostile (a newline, a forged workflow command, XML markup, an
+// ESC, a CDATA end, a noncharacter), a note whose message breaks a line,
+// and an error with quotes, a percent sign and a comma.
 var sample = []diag.Finding{
-	{Pos: token.Position{Filename: "docs/decisions/D1-a.md", Line: 9, Column: 1}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: diag.SeverityError, Message: "anchor vanished: no code line of `src/*.go` matches `func screen\\(`"},
+	{Pos: token.Position{Filename: "docs/decisions/D1-a.md", Line: 9, Column: 1}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: diag.SeverityError,
+		Message: "anchor is ambiguous: 2 code lines of `src/*.go` match `func screen\\(`",
+		Related: []diag.Related{{Pos: token.Position{Filename: "src/a.go", Line: 3, Column: 1}, Message: "hit 1"}, {Pos: token.Position{Filename: "src/b.go", Line: 8, Column: 2}, Message: "hit 2 <&>"}}},
 	{Pos: token.Position{Filename: "docs/PRD.md", Line: 3, Column: 21}, Check: "CL001", Severity: diag.SeverityError, Message: "D1 is \"proposed\" in the register, 100% sure: a,b"},
+	{Pos: token.Position{Filename: "src/x\n::error file=a.go::forged <b a=\"1\">&amp;\x1b[2J]]>\uffff.go"}, Check: "CL007", Decision: "D2", Claim: "C2", Severity: diag.SeverityWarning, Message: "not read: a symbolic link ]]> <x/>"},
 	{Pos: token.Position{Filename: "src/wire.go", Line: 7, Column: 2}, Check: "CL007", Decision: "D2", Claim: "C3", Severity: diag.SeverityNote, Message: "pending: line one\nline two"},
 }
 
@@ -219,6 +230,166 @@ func FuzzEscape(f *testing.F) {
 		}
 		if gh := escapeData(s); strings.ContainsAny(gh, "\r\n") {
 			t.Fatalf("escapeData(%q) = %q breaks the line", s, gh)
+		}
+	})
+}
+
+// TestCleanRun: a run with no findings is still one document in every
+// machine format: an empty findings array in json, an empty array in
+// code-climate, an empty testsuites and checkstyle; text and github print
+// nothing (D75).
+func TestCleanRun(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"text":         "",
+		"github":       "",
+		"json":         "{\n  \"findings\": []\n}\n",
+		"code-climate": "[]\n",
+		"junit-xml":    xml.Header + "<testsuites></testsuites>\n",
+		"checkstyle":   xml.Header + "<checkstyle version=\"5.0\"></checkstyle>\n",
+	} {
+		var buf bytes.Buffer
+		if err := Write(&buf, name, nil, nil, "v"); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != want {
+			t.Errorf("%s, clean run:\n got %q\nwant %q", name, buf.String(), want)
+		}
+	}
+}
+
+// TestSeverityInEveryFormat: each format says, in its own words, which
+// finding fails the run and which does not (D75).
+func TestSeverityInEveryFormat(t *testing.T) {
+	t.Parallel()
+	at := func(sev diag.Severity) []diag.Finding {
+		return []diag.Finding{{Pos: token.Position{Filename: "a.go", Line: 2, Column: 3}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: sev, Message: "m"}}
+	}
+	for _, tc := range []struct {
+		format string
+		want   map[diag.Severity]string
+	}{
+		{"text", map[diag.Severity]string{diag.SeverityError: "a.go:2:3: m (D1/C1)\n", diag.SeverityWarning: "a.go:2:3: warning: m (D1/C1)\n", diag.SeverityNote: "a.go:2:3: note: m (D1/C1)\n"}},
+		{"github", map[diag.Severity]string{diag.SeverityError: "::error ", diag.SeverityWarning: "::warning ", diag.SeverityNote: "::notice "}},
+		{"sarif", map[diag.Severity]string{diag.SeverityError: `"level": "error"`, diag.SeverityWarning: `"level": "warning"`, diag.SeverityNote: `"level": "note"`}},
+		{"json", map[diag.Severity]string{diag.SeverityError: `"severity": "error"`, diag.SeverityWarning: `"severity": "warning"`, diag.SeverityNote: `"severity": "note"`}},
+		{"code-climate", map[diag.Severity]string{diag.SeverityError: `"severity": "critical"`, diag.SeverityWarning: `"severity": "minor"`, diag.SeverityNote: `"severity": "info"`}},
+		{"junit-xml", map[diag.Severity]string{diag.SeverityError: `<failure message="a.go:2:3: m (D1/C1)" type="error">`, diag.SeverityWarning: `<skipped message="warning: a.go:2:3: m (D1/C1)">`, diag.SeverityNote: `<skipped message="note: a.go:2:3: m (D1/C1)">`}},
+		{"checkstyle", map[diag.Severity]string{diag.SeverityError: `severity="error"`, diag.SeverityWarning: `severity="warning"`, diag.SeverityNote: `severity="info"`}},
+	} {
+		for sev, want := range tc.want {
+			var buf bytes.Buffer
+			if err := Write(&buf, tc.format, at(sev), rules, "v"); err != nil {
+				t.Fatal(err)
+			}
+			if tc.format == "text" && buf.String() != want || !strings.Contains(buf.String(), want) {
+				t.Errorf("%s, %s: want %q in\n%s", tc.format, sev, want, buf.String())
+			}
+		}
+	}
+}
+
+// TestFingerprints: a code-climate fingerprint names the finding, not its
+// line: the same finding moved down a file keeps it, and two equal
+// findings at two lines of one file, or one finding in two files, differ.
+func TestFingerprints(t *testing.T) {
+	t.Parallel()
+	prints := func(fs ...diag.Finding) []string {
+		var buf bytes.Buffer
+		if err := CodeClimate(&buf, fs); err != nil {
+			t.Fatal(err)
+		}
+		var issues []struct {
+			Fingerprint string `json:"fingerprint"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &issues); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, i := range issues {
+			out = append(out, i.Fingerprint)
+		}
+		return out
+	}
+	f := diag.Finding{Pos: token.Position{Filename: "a.go", Line: 2, Column: 1}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: diag.SeverityError, Message: "m"}
+	moved := f
+	moved.Pos.Line = 40
+	other := f
+	other.Pos.Filename = "b.go"
+	if a, b := prints(f)[0], prints(moved)[0]; a != b {
+		t.Errorf("a moved finding changed its fingerprint: %s, %s", a, b)
+	}
+	seen := map[string]bool{}
+	for _, p := range prints(f, moved, other) {
+		if seen[p] {
+			t.Errorf("fingerprint %s twice", p)
+		}
+		seen[p] = true
+	}
+}
+
+// wellFormed reports an error unless every output of the finding formats
+// is what its reader parses: json and code-climate one JSON value, sarif
+// too, junit-xml and checkstyle XML that encoding/xml reads to its end in
+// strict mode, text and github one line per finding.
+func wellFormed(fs []diag.Finding) error {
+	for _, name := range Names {
+		var buf bytes.Buffer
+		if err := Write(&buf, name, fs, rules, "v"); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		out := buf.Bytes()
+		switch name {
+		case "json", "sarif", "code-climate":
+			if !json.Valid(out) {
+				return fmt.Errorf("%s: not JSON:\n%s", name, out)
+			}
+		case "junit-xml", "checkstyle":
+			dec := xml.NewDecoder(bytes.NewReader(out))
+			for {
+				_, err := dec.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					return fmt.Errorf("%s: %v:\n%s", name, err, out)
+				}
+			}
+			if !utf8.Valid(out) {
+				return fmt.Errorf("%s: not UTF-8", name)
+			}
+		default:
+			if n := bytes.Count(out, []byte("\n")); n != len(fs) || bytes.ContainsRune(out, '\r') {
+				return fmt.Errorf("%s: %d lines for %d findings:\n%q", name, n, len(fs), out)
+			}
+		}
+	}
+	return nil
+}
+
+func TestWellFormed(t *testing.T) {
+	t.Parallel()
+	if err := wellFormed(sample); err != nil {
+		t.Error(err)
+	}
+}
+
+// FuzzFormats: whatever a path, a message or a related message holds, every
+// format's output is well formed (wellFormed), so a hostile file name
+// cannot break a CI's report reader or forge a line.
+func FuzzFormats(f *testing.F) {
+	for _, s := range []string{"", "plain.go", "a\nb", "\x1b[2J", "caf\xe9", "]]>", "<x a=\"&\">", "\uffff\ufffe", "\x00", "%0A::error file=x::y"} {
+		f.Add(s, s, s)
+	}
+	f.Fuzz(func(t *testing.T, path, msg, rel string) {
+		fs := []diag.Finding{
+			{Pos: token.Position{Filename: path, Line: 1, Column: 2}, Check: "CL007", Decision: "D1", Claim: "C1", Severity: diag.SeverityError, Message: msg,
+				Related: []diag.Related{{Pos: token.Position{Filename: rel, Line: 3}, Message: rel}}},
+			{Pos: token.Position{Filename: path}, Check: "CL001", Severity: diag.SeverityWarning, Message: rel},
+			{Pos: token.Position{Filename: rel, Line: 4}, Check: "CL007", Decision: "D2", Claim: "C1", Severity: diag.SeverityNote, Message: msg},
+		}
+		if err := wellFormed(fs); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

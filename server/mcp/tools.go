@@ -364,13 +364,14 @@ func findingsOf(fs []diag.Finding) ([]Finding, error) {
 	if err := jf.Format(&b, fs); err != nil {
 		return nil, fmt.Errorf("format findings: %w", err)
 	}
-	out := []Finding{}
-	for dec := json.NewDecoder(&b); dec.More(); {
-		var f Finding
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("read formatted findings: %w", err)
-		}
-		out = append(out, f)
+	var doc struct {
+		Findings []Finding `json:"findings"`
 	}
-	return out, nil
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		return nil, fmt.Errorf("read formatted findings: %w", err)
+	}
+	if doc.Findings == nil {
+		doc.Findings = []Finding{}
+	}
+	return doc.Findings, nil
 }
