@@ -200,8 +200,9 @@ type jsonDocument struct {
 	Findings []jsonFinding `json:"findings"`
 }
 
-// JSON writes one JSON document, {"findings": [...]}, the findings in the
-// order given (sorted), an empty array on a clean run (D75).
+// JSON writes one JSON document on one line, {"findings": [...]}, the
+// findings in the order given (sorted), an empty array on a clean run
+// (D75), as golangci-lint writes {"Issues": [...]}.
 func JSON(w io.Writer, fs []diag.Finding) error {
 	doc := jsonDocument{Findings: make([]jsonFinding, 0, len(fs))}
 	for _, f := range fs {
@@ -214,9 +215,7 @@ func JSON(w io.Writer, fs []diag.Finding) error {
 		}
 		doc.Findings = append(doc.Findings, jf)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return json.NewEncoder(w).Encode(doc)
 }
 
 // shown is a finding's message and tag as a person reads them in a CI's
@@ -276,9 +275,7 @@ func CodeClimate(w io.Writer, fs []diag.Finding) error {
 			Location: ccLocation{Path: f.Pos.Filename, Lines: ccLines{Begin: max(f.Pos.Line, 1)}},
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return json.NewEncoder(w).Encode(out)
 }
 
 // xmlText is s as the XML formats write it: Escape's output, which holds

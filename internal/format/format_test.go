@@ -243,7 +243,7 @@ func TestCleanRun(t *testing.T) {
 	for name, want := range map[string]string{
 		"text":         "",
 		"github":       "",
-		"json":         "{\n  \"findings\": []\n}\n",
+		"json":         "{\"findings\":[]}\n",
 		"code-climate": "[]\n",
 		"junit-xml":    xml.Header + "<testsuites></testsuites>\n",
 		"checkstyle":   xml.Header + "<checkstyle version=\"5.0\"></checkstyle>\n",
@@ -272,8 +272,8 @@ func TestSeverityInEveryFormat(t *testing.T) {
 		{"text", map[diag.Severity]string{diag.SeverityError: "a.go:2:3: m (D1/C1)\n", diag.SeverityWarning: "a.go:2:3: warning: m (D1/C1)\n", diag.SeverityNote: "a.go:2:3: note: m (D1/C1)\n"}},
 		{"github", map[diag.Severity]string{diag.SeverityError: "::error ", diag.SeverityWarning: "::warning ", diag.SeverityNote: "::notice "}},
 		{"sarif", map[diag.Severity]string{diag.SeverityError: `"level": "error"`, diag.SeverityWarning: `"level": "warning"`, diag.SeverityNote: `"level": "note"`}},
-		{"json", map[diag.Severity]string{diag.SeverityError: `"severity": "error"`, diag.SeverityWarning: `"severity": "warning"`, diag.SeverityNote: `"severity": "note"`}},
-		{"code-climate", map[diag.Severity]string{diag.SeverityError: `"severity": "critical"`, diag.SeverityWarning: `"severity": "minor"`, diag.SeverityNote: `"severity": "info"`}},
+		{"json", map[diag.Severity]string{diag.SeverityError: `"severity":"error"`, diag.SeverityWarning: `"severity":"warning"`, diag.SeverityNote: `"severity":"note"`}},
+		{"code-climate", map[diag.Severity]string{diag.SeverityError: `"severity":"critical"`, diag.SeverityWarning: `"severity":"minor"`, diag.SeverityNote: `"severity":"info"`}},
 		{"junit-xml", map[diag.Severity]string{diag.SeverityError: `<failure message="a.go:2:3: m (D1/C1)" type="error">`, diag.SeverityWarning: `<skipped message="warning: a.go:2:3: m (D1/C1)">`, diag.SeverityNote: `<skipped message="note: a.go:2:3: m (D1/C1)">`}},
 		{"checkstyle", map[diag.Severity]string{diag.SeverityError: `severity="error"`, diag.SeverityWarning: `severity="warning"`, diag.SeverityNote: `severity="info"`}},
 	} {

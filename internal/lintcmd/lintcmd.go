@@ -620,8 +620,8 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 	case "text":
 		err = rep.WriteText(stdout)
 	default:
-		// sarif and github: the problems as findings, through the
-		// formatters check uses.
+		// sarif, github, code-climate, junit-xml, checkstyle: the
+		// problems as findings, through the formatters check uses.
 		err = format.Write(stdout, f, rep.Findings(), ruleDocs(), Version())
 	}
 	if err != nil {
@@ -634,8 +634,9 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 }
 
 // auditFormats: the audit table (text, markdown), its JSON document, and
-// the finding formats every command shares.
-var auditFormats = []string{"text", "json", "markdown", "sarif", "github"}
+// the finding formats every command shares (but text and json, which
+// audit writes as its table and its document).
+var auditFormats = append([]string{"text", "json", "markdown"}, format.Names[2:]...)
 
 func runInit(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
