@@ -19,9 +19,8 @@ type baseRows []baseDecision
 
 // baseDecision is one accepted decision now and at the base revision.
 type baseDecision struct {
-	d        *register.Decision // the decision now
-	now, old []byte             // its source now and at the base
-	then     *register.Decision // the decision at the base, parsed
+	d    *register.Decision // the decision now
+	then *register.Decision // the decision at the base, parsed
 }
 
 // baseRowsRun reads each accepted decision at revision Options.Base; a
@@ -47,7 +46,7 @@ func baseRowsRun(p *Pass) error {
 		if doc == nil || doc.Err != nil {
 			continue
 		}
-		out = append(out, baseDecision{d: d, now: doc.Src, old: old, then: register.ParseDecision(d.Path, old)})
+		out = append(out, baseDecision{d: d, then: register.ParseDecision(d.Path, old)})
 	}
 	p.SetResult(out)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
@@ -11,17 +12,20 @@ import (
 // baseRule is CL011.
 var baseRule = &Rule{ID: ruleid.Base, Name: "spec-changed-code-not", Requires: []*Rule{claimRule, baseRowsRule}, Run: baseChangedRun, Doc: `A claim whose row changed since --base changes code too.
 
-With check --base REV, a claim of an accepted decision whose table row differs
-from the row at REV, while none of the lines the claim anchors on changed
-since REV, is a finding: the spec moved and the code did not. New rows are not
-findings (they document code that exists).
+With check --base REV, a claim of an accepted decision whose Kind, Path,
+Anchor or Require differs from the row at REV, while none of the lines the
+claim anchors on changed since REV, is a finding: the spec moved and the code
+did not. New rows are not findings (they document code that exists), and
+neither is a row whose Why alone was reworded, or whose cells were realigned:
+what the claim checks did not change.
 
 Fix: land the code change the new row describes in the same change, or
 revert the row.`}
 
-// baseChangedRun (CL011) compares each accepted decision's claim rows with
-// the rows at revision --base: a row that changed while no line it
-// anchors on changed is a finding (the spec moved, the code did not).
+// baseChangedRun (CL011) compares each accepted decision's claims with the
+// claims at revision --base: a claim whose checked cells changed while no
+// line it anchors on changed is a finding (the spec moved, the code did
+// not). The Why column is prose, not spec: a reworded Why is no finding.
 func baseChangedRun(p *Pass) error {
 	base := p.Opts.Base
 	if base == "" {
@@ -34,14 +38,14 @@ func baseChangedRun(p *Pass) error {
 	changed := changedLines(p.Snap.Dir, base)
 	for _, bd := range p.ResultOf[baseRowsRule].(baseRows) {
 		d := bd.d
-		oldRows := map[string]string{}
+		oldRows := map[string][4]string{}
 		for _, c := range bd.then.Claims {
-			oldRows[c.ID] = rowText(bd.old, c.Pos.Line)
+			oldRows[c.ID] = checked(c)
 		}
 		for _, c := range d.Claims {
 			was, ok := oldRows[c.ID]
-			if !ok || was == rowText(bd.now, c.Pos.Line) {
-				continue // new rows document code that exists; unchanged rows are fine
+			if !ok || was == checked(c) {
+				continue // new rows document code that exists; a row that checks what it checked is fine
 			}
 			st := states[d.FileID+"/"+c.ID]
 			if st.State != StateOK || !st.lines {
@@ -104,13 +108,10 @@ func anchorsChanged(st ClaimState, changed func(string) (map[int]bool, error)) (
 	return moved, nil
 }
 
-func rowText(src []byte, line int) string {
-	lines := strings.Split(string(src), "\n")
-	if line < 1 || line > len(lines) {
-		return ""
-	}
-	return strings.TrimSpace(lines[line-1])
-}
+// checked is what a claim row checks: its Kind, Path, Anchor and Require
+// cells as the register reads them. The Why column, the cells' spacing and
+// the row's place in the table are not in it.
+func checked(c register.Claim) [4]string { return [4]string{c.Kind, c.Path, c.Anchor, c.Require} }
 
 func splitWhere(w string) (string, int, bool) {
 	i := strings.LastIndexByte(w, ':')
