@@ -636,7 +636,15 @@ func runAudit(c *cli.Context, stdout io.Writer) error {
 // auditFormats: the audit table (text, markdown), its JSON document, and
 // the finding formats every command shares (but text and json, which
 // audit writes as its table and its document).
-var auditFormats = append([]string{"text", "json", "markdown"}, format.Names[2:]...)
+var auditFormats = func() []string {
+	out := []string{"text", "json", "markdown"}
+	for _, name := range format.Names {
+		if name != "text" && name != "json" {
+			out = append(out, name)
+		}
+	}
+	return out
+}()
 
 func runInit(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
