@@ -96,6 +96,7 @@ const DefaultClaimsCheckTimeout = 2 * time.Minute
 type checkGate struct {
 	timeout time.Duration
 	slot    chan struct{}
+	started func(pid int) // tests: told each check child's pid
 }
 
 // newCheckGate is a gate whose checks run for timeout (0:
