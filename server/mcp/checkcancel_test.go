@@ -3,10 +3,7 @@
 package mcp_test
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -161,71 +158,4 @@ func TestCancelledCheckFreesTheSlotOverHTTP(t *testing.T) {
 			}
 		})
 	}
-}
-
-// mcpClient posts JSON-RPC frames to one endpoint, in one session (legacy)
-// or none (modern).
-type mcpClient struct {
-	t       *testing.T
-	url     string
-	modern  bool
-	session string
-	token   string
-}
-
-// meta is the _meta member a modern request carries, with a leading comma.
-func (c *mcpClient) meta() string {
-	if !c.modern {
-		return ""
-	}
-	return "," + modernMeta
-}
-
-func (c *mcpClient) initialize() {
-	c.t.Helper()
-	status, body := c.post(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	if status != http.StatusOK || c.session == "" {
-		c.t.Fatalf("initialize: %d %s", status, body)
-	}
-	c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-}
-
-// post sends one frame and returns the status and body; an initialize's
-// minted session is kept.
-func (c *mcpClient) post(frame string) (int, string) {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r, _ := http.NewRequestWithContext(ctx, "POST", c.url, strings.NewReader(frame))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	if c.modern {
-		var m struct {
-			Method string
-			Params struct{ Name string }
-		}
-		json.Unmarshal([]byte(frame), &m)
-		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		r.Header.Set("Mcp-Method", m.Method)
-		if m.Params.Name != "" {
-			r.Header.Set("Mcp-Name", m.Params.Name)
-		}
-	} else if c.session != "" {
-		r.Header.Set("Mcp-Session-Id", c.session)
-		r.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	}
-	if c.token != "" {
-		r.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		c.t.Errorf("POST %.60s: %v", frame, err)
-		return 0, ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
-		c.session = s
-	}
-	return resp.StatusCode, string(b)
 }

@@ -636,12 +636,18 @@ func (f *HTTPHandler) receive(w http.ResponseWriter, r *http.Request, c *httpCal
 	c.mu.Lock()
 	c.rc = http.NewResponseController(w)
 	c.mu.Unlock()
+	read := false
 	defer func() {
 		c.mu.Lock()
 		rc := c.rc
 		c.rc, c.phase = nil, callScreening
 		c.mu.Unlock()
-		rc.SetReadDeadline(time.Time{}) // the connection's next request has its own
+		if read {
+			// The connection's next request has its own deadline. One
+			// whose body was not read keeps the passed deadline, so the
+			// server does not wait on the rest of it and closes it.
+			rc.SetReadDeadline(time.Time{})
+		}
 	}()
 	var waited time.Duration
 	c.readDeadline(start.Add(f.bodyTimeout))
@@ -654,6 +660,7 @@ func (f *HTTPHandler) receive(w http.ResponseWriter, r *http.Request, c *httpCal
 	for {
 		if len(b) == cap(b) {
 			if int64(cap(b)) >= limit {
+				read = true
 				return b, true // MaxFrame+1 bytes: the caller refuses it
 			}
 			next := min(max(2*int64(cap(b)), bodyChunk), limit)
@@ -672,6 +679,7 @@ func (f *HTTPHandler) receive(w http.ResponseWriter, r *http.Request, c *httpCal
 		k, err := src.Read(b[len(b):cap(b)])
 		b = b[:len(b)+k]
 		if err == io.EOF {
+			read = true
 			return b, true
 		}
 		if err != nil {
