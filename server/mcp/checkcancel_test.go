@@ -92,27 +92,36 @@ func TestCancelledCheckFreesTheSlotOverStdio(t *testing.T) {
 }
 
 // TestCheckTimeoutKillsTheChild: a check that outlives ClaimsCheckTimeout
-// is killed and answered with the timeout, and the slot is free for the
-// next one.
+// is killed and answered with the timeout, and the slot is free at once:
+// the next check's child starts (and, hanging too, times out in turn).
 func TestCheckTimeoutKillsTheChild(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
 	dir := hangingRepo(t)
 	o, pids := withChildren(t, mcp.Options{Dir: dir, ClaimsCheckTimeout: 300 * time.Millisecond})
 	l := startLive(t, store, o)
+	next := func() int {
+		t.Helper()
+		select {
+		case pid := <-pids:
+			return pid
+		case <-time.After(20 * time.Second):
+			t.Fatal("no check child started")
+			return 0
+		}
+	}
 	l.send(strings.TrimSpace(initLines),
 		`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"decision_list","arguments":{}}}`)
-	var pid int
-	select {
-	case pid = <-pids:
-	case <-time.After(20 * time.Second):
-		t.Fatal("no check child started")
-	}
+	first := next()
 	l.await(`"id":"slow","result":{"content":[{"type":"text","text":"decision_list: did not finish within 300ms: check one decision at a time (the decision argument)"}],"isError":true}}`)
-	gone(t, pid)
-	os.Remove(filepath.Join(dir, hangCheck)) // a child killed before it took it
+	gone(t, first)
+	if err := os.WriteFile(filepath.Join(dir, hangCheck), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	l.send(`{"jsonrpc":"2.0","id":"next","method":"tools/call","params":{"name":"decision_show","arguments":{"id":"D1"}}}`)
-	l.await(`"id":"next","result":{"content":[{"type":"text","text":"{\"claims\":[{\"claim\":\"C1\"`)
+	second := next()
+	l.await(`"id":"next","result":{"content":[{"type":"text","text":"decision_show: did not finish within 300ms: check one decision at a time (the decision argument)"}],"isError":true}}`)
+	gone(t, second)
 	l.close()
 }
 

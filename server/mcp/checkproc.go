@@ -101,17 +101,20 @@ func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.C
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	var werr error
+	var werr, stopped error
 	select {
 	case werr = <-waited:
 	case <-ctx.Done():
-		killChild(cmd.Process)
-		<-waited
-		return nil, g.stopped(ctx)
+		stopped = g.stopped(ctx)
 	case <-stdout.overflow():
+		stopped = fmt.Errorf("the result is over this server's %d-byte reply limit: check one decision at a time (the decision argument)", maxResult)
+	}
+	if stopped != nil {
+		// Cancelled, out of time or saying too much: the child and what
+		// it started die now, and the slot is free once they are gone.
 		killChild(cmd.Process)
 		<-waited
-		return nil, fmt.Errorf("the result is over this server's %d-byte reply limit: check one decision at a time (the decision argument)", maxResult)
+		return nil, stopped
 	}
 	if werr != nil {
 		msg := strings.TrimSpace(stderr.String())
