@@ -45,7 +45,6 @@ type attacks struct {
 	secondAfterCancel time.Duration
 	secondAnswered    bool
 	firstAnswered     bool
-	firstAlone        time.Duration // the slow check on its own, uncancelled: not measured when 0
 }
 
 const (
@@ -245,8 +244,8 @@ func slowRegister(dir string) error {
 		"docs/decisions/D1-slow.md": "---\nid: D1\nstatus: accepted\ndate: 2026-12-01\n---\n# D1: Slow\n\nSlow.\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n" +
 			claims.String(),
 		"docs/decisions/D2-quick.md": "---\nid: D2\nstatus: accepted\ndate: 2026-12-01\n---\n# D2: Quick\n\nQuick.\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n| C1 | present | `src/quick.go` | `package quick` | | quick |\n",
-		"src/slow.go":  src.String(),
-		"src/quick.go": "package quick\n",
+		"src/slow.go":                src.String(),
+		"src/quick.go":               "package quick\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
@@ -334,8 +333,8 @@ func (a *attacks) cancelledCheck(env []string) error {
 func (r *report) attacksSection(b *strings.Builder) {
 	a := r.attacks
 	b.WriteString("## docket mcp under attack (issue 22)\n\n")
-	fmt.Fprintf(b, "The attacks of issue 22 on `docket mcp` with its defaults (D71), over a store of 100 issues. Slow bodies: %d connections send the headers of a POST declaring `Content-Length: 16777217` and then one byte a second; two seconds later another client opens a session and makes %d `issue_show` calls one after the other, each given %.0f s. Sessions: %d `initialize` calls, 16 at a time, none ending its session; the server's resident memory is read once they are done. A cancelled check: over stdio, `claims_check` on a register whose D1 holds five literal-free anchors (`[a-y]{500}[A-P]`) over a 4 MB file is cancelled after 2 s, and `claims_check` of the quick D2 is sent at once; the figure is the time from the cancel to its answer (one check runs at a time).\n\n",
-		slowConns, probeCount, probeTimeout.Seconds(), sessionCalls)
+	fmt.Fprintf(b, "The attacks of issue 22 on `docket mcp` with its defaults (D71), over a store of 100 issues. Slow bodies: %d connections send the headers of a POST declaring `Content-Length: 16777217` and then one byte a second; two seconds later another client opens a session and makes %d `issue_show` calls one after the other, each given %.0f s. Sessions: %s `initialize` calls, 16 at a time, none ending its session; the server's resident memory is read once they are done. A cancelled check: over stdio, `claims_check` on a register whose D1 holds five literal-free anchors (`[a-y]{500}[A-P]`) over a 4 MB file is cancelled after 2 s, and `claims_check` of the quick D2 is sent at once; the figure is the time from the cancel to its answer (one check runs at a time).\n\n",
+		slowConns, probeCount, probeTimeout.Seconds(), commas(sessionCalls))
 	b.WriteString("| attack | figure |\n|---|---|\n")
 	sort.Slice(a.probes, func(i, j int) bool { return a.probes[i] < a.probes[j] })
 	if len(a.probes) > 0 {
@@ -348,12 +347,33 @@ func (r *report) attacksSection(b *strings.Builder) {
 		ends = append(ends, fmt.Sprintf("%s at %.1f s", o, a.slowDuration[k].Seconds()))
 	}
 	fmt.Fprintf(b, "| slow bodies: the slow connections | %s |\n", strings.Join(ends, "; "))
-	fmt.Fprintf(b, "| sessions: %d initialize calls | %d served, %d refused (503), %d failed, in %.1f s |\n", sessionCalls, a.sessionsOK, a.sessionsRefused, a.sessionsFailed, a.sessionsWall.Seconds())
+	fmt.Fprintf(b, "| sessions: %s initialize calls | %s served, %s refused (503), %d failed, in %.1f s |\n", commas(sessionCalls), commas(a.sessionsOK), commas(a.sessionsRefused), a.sessionsFailed, a.sessionsWall.Seconds())
 	fmt.Fprintf(b, "| sessions: server memory after them | %s resident, %s peak |\n", mib(a.sessionsRSSKiB), mib(a.sessionsPeakKiB))
 	if a.secondAnswered {
-		fmt.Fprintf(b, "| cancelled check: the next check answered | %s after the cancel (the cancelled one answered: %v) |\n", ms(a.secondAfterCancel), a.firstAnswered)
+		answered := "never answered"
+		if a.firstAnswered {
+			answered = "answered"
+		}
+		fmt.Fprintf(b, "| cancelled check: the next check answered | %s after the cancel (the cancelled one: %s) |\n", seconds(a.secondAfterCancel), answered)
 	} else {
 		fmt.Fprintf(b, "| cancelled check: the next check answered | not within %.0f s of the cancel |\n", a.secondAfterCancel.Seconds())
 	}
 	b.WriteString("\n")
+}
+
+// seconds is d in ms below 10 s, in s above.
+func seconds(d time.Duration) string {
+	if d < 10*time.Second {
+		return ms(d)
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
+// commas writes n with thousands separators.
+func commas(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

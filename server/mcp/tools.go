@@ -288,10 +288,11 @@ type DecisionOut struct {
 }
 
 func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in DecisionIn) (*sdk.CallToolResult, DecisionOut, error) {
-	if err := docket.CheckDecision(in.ID); err != nil {
-		return nil, DecisionOut{}, toolErr("decision_show", err)
+	err := docket.CheckDecision(in.ID) // a bad id starts no check
+	var out DecisionOut
+	if err == nil {
+		out, err = registerCall(ctx, t, "decision_show", in, t.showDecision)
 	}
-	out, err := registerCall(ctx, t, "decision_show", in, t.showDecision)
 	if err != nil {
 		return nil, DecisionOut{}, toolErr("decision_show", err)
 	}
