@@ -1066,8 +1066,11 @@ func (f *HTTPHandler) stopStragglers() {
 // answerStragglers answers, from the front, the requests whose handlers did
 // not stop within the drain grace of being cancelled. A read-only request
 // changed nothing; for a write, the outcome is not known, and the answer
-// says so.
+// says so. A client that does not read its answer cannot hold the drain:
+// the answers are written at once, side by side, for at most answerWait,
+// after which the connections close.
 func (f *HTTPHandler) answerStragglers() {
+	var wg sync.WaitGroup
 	for _, c := range f.pending() {
 		c.mu.Lock()
 		rw := c.rw
@@ -1076,11 +1079,25 @@ func (f *HTTPHandler) answerStragglers() {
 			continue
 		}
 		ro := c.method != "tools/call" || readOnlyTools()[c.tool]
-		if rw.answerNow(unfinishedMessage("", ro)) {
-			f.log.Error("request did not stop at shutdown", "method", c.method, "tool", c.tool)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if rw.answerNow(unfinishedMessage("", ro)) {
+				f.log.Error("request did not stop at shutdown", "method", c.method, "tool", c.tool)
+			}
+		}()
+	}
+	written := make(chan struct{})
+	go func() { wg.Wait(); close(written) }()
+	select {
+	case <-written:
+	case <-time.After(answerWait):
 	}
 }
+
+// answerWait bounds how long the drain waits for its own answers to be
+// written before it closes the connections.
+const answerWait = time.Second
 
 // pending is every POST being served.
 func (f *HTTPHandler) pending() []*httpCall {
