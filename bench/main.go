@@ -28,7 +28,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, store or hostile")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, attacks, store or hostile")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -122,6 +122,12 @@ func run() error {
 	if *only == "" || *only == "mcp" || *only == "rss" {
 		if err := benchRSS(rep); err != nil {
 			return fmt.Errorf("rss: %w", err)
+		}
+		settle()
+	}
+	if *only == "" || *only == "attacks" {
+		if err := benchAttacks(rep); err != nil {
+			return fmt.Errorf("attacks: %w", err)
 		}
 		settle()
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/memindex"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
@@ -94,9 +95,10 @@ type opts struct {
 
 // mcpOpts are docket mcp's flags.
 type mcpOpts struct {
-	maxInFlight, maxReplyMiB int
-	http, tokenFile          string
-	allowOrigins             multi
+	maxInFlight, maxReplyMiB, maxSessions int
+	http, tokenFile                       string
+	allowOrigins                          multi
+	bodyTimeout, sessionIdle              time.Duration
 }
 
 type multi []string
@@ -115,6 +117,11 @@ func Main(args []string, env Env) int {
 	}
 	if env.Stdin == nil {
 		env.Stdin = strings.NewReader("")
+	}
+	if len(args) > 1 && args[1] == mcp.CheckChildCommand {
+		// docket mcp's own child: one register check, killed when its
+		// request is cancelled (D71).
+		return mcp.RunCheckChild(args[2:], env.Stdout, env.Stderr)
 	}
 	r := &runner{env: env}
 	// --db and --export may also come before the command.

@@ -169,6 +169,9 @@ func commands() map[string]command {
 				fs.StringVar(&o.mcp.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio")
 				fs.StringVar(&o.mcp.tokenFile, "token-file", "", "with --http: require Authorization: Bearer and the token on this `file`'s first line")
 				fs.Var(&o.mcp.allowOrigins, "allow-origin", "with --http: accept this Origin besides local pages (repeatable)")
+				fs.DurationVar(&o.mcp.bodyTimeout, "body-timeout", mcp.DefaultBodyTimeout, "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408")
+				fs.IntVar(&o.mcp.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503")
+				fs.DurationVar(&o.mcp.sessionIdle, "session-idle", mcp.DefaultSessionIdle, "with --http: a session with no request for this `duration` is closed")
 			},
 			run: runMCP,
 		},
@@ -879,7 +882,7 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	return nil
 }
 
-func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runMCP(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
 	if err := needArgs(args, 0, "mcp"); err != nil {
 		return err
 	}
@@ -912,19 +915,35 @@ func runMCP(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 		}
 	}
 	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
-	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 {
-		return &exitError{ExitBadInput, "--max-in-flight and --max-reply-mib take a number of at least 1"}
+	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 || r.o.mcp.maxSessions < 1 {
+		return &exitError{ExitBadInput, "--max-in-flight, --max-reply-mib and --max-sessions take a number of at least 1"}
+	}
+	if r.o.mcp.bodyTimeout <= 0 || r.o.mcp.sessionIdle <= 0 {
+		return &exitError{ExitBadInput, "--body-timeout and --session-idle take a duration above 0, such as 30s or 30m"}
 	}
 	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
 		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20,
 		Export: export, Register: register, Decisions: decisions}
+	// The register tools run in a child process, killed when a request is
+	// cancelled or times out (D71).
+	if o.CheckProcess, err = mcp.SelfCheckProcess("docket"); err != nil {
+		log.Warn("running register checks in process: a cancelled check stops at its next file", "error", err)
+	}
 	if r.o.mcp.http == "" {
-		if r.o.mcp.tokenFile != "" || len(r.o.mcp.allowOrigins) > 0 {
-			return &exitError{ExitBadInput, "--token-file and --allow-origin apply to --http only"}
+		httpOnly := false
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "token-file", "allow-origin", "body-timeout", "max-sessions", "session-idle":
+				httpOnly = true
+			}
+		})
+		if httpOnly {
+			return &exitError{ExitBadInput, "--token-file, --allow-origin, --body-timeout, --max-sessions and --session-idle apply to --http only"}
 		}
 		return mcp.Serve(ctx, o)
 	}
-	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins}
+	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins,
+		BodyTimeout: r.o.mcp.bodyTimeout, MaxSessions: r.o.mcp.maxSessions, SessionIdle: r.o.mcp.sessionIdle}
 	if r.o.mcp.tokenFile != "" {
 		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
 			return &exitError{ExitBadInput, err.Error()}

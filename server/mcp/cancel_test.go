@@ -24,7 +24,10 @@ func startLive(t *testing.T, store docket.Store, o mcp.Options) *live {
 	t.Helper()
 	r, w := io.Pipe()
 	l := &live{t: t, w: w, out: &syncBuffer{}, done: make(chan error, 1)}
-	o.Store, o.Dir, o.In, o.Out = store, t.TempDir(), r, l.out
+	o.Store, o.In, o.Out = store, r, l.out
+	if o.Dir == "" {
+		o.Dir = t.TempDir()
+	}
 	go func() { l.done <- mcp.Serve(context.Background(), o) }()
 	return l
 }

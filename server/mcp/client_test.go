@@ -20,13 +20,23 @@ import (
 
 // TestMain doubles as the docket binary: with DOCKET_AS_BINARY set, this
 // test executable runs the docket command line, so the client tests spawn
-// a real `docket mcp` process over real pipes without a separate build.
+// a real `docket mcp` process over real pipes without a separate build,
+// and the register tools' check children (childProcess) are real too. A
+// check child that finds the file hangCheck in its repository removes it
+// and hangs until it is killed: the one check a test knows is still
+// running when it cancels it.
 func TestMain(m *testing.M) {
 	if os.Getenv("DOCKET_AS_BINARY") != "" {
+		if len(os.Args) > 3 && os.Args[1] == mcp.CheckChildCommand && os.Remove(filepath.Join(os.Args[3], hangCheck)) == nil {
+			time.Sleep(time.Hour)
+		}
 		os.Exit(cli.Main(append([]string{"docket"}, os.Args[1:]...), cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 	}
 	os.Exit(m.Run())
 }
+
+// hangCheck, in a repository, makes the next check child hang (TestMain).
+const hangCheck = "hang-check"
 
 // repoWithTracker makes a git-less directory with a tracker export and
 // returns the environment that points docket at it, and the directory,

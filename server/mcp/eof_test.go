@@ -11,13 +11,18 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-// slowStore holds every Get until release is closed.
+// slowStore holds every Get until release is closed; entered, if set, is
+// told each Get that waits.
 type slowStore struct {
 	docket.Store
 	release chan struct{}
+	entered chan struct{}
 }
 
 func (s *slowStore) Get(ctx context.Context, id string) (docket.Issue, error) {
+	if s.entered != nil {
+		s.entered <- struct{}{}
+	}
 	<-s.release
 	return s.Store.Get(ctx, id)
 }

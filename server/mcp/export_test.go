@@ -14,3 +14,35 @@ func Registry() (names []string, readOnly map[string]bool) {
 
 // ReadOnlySet is readOnlyTools.
 func ReadOnlySet() map[string]bool { return readOnlyTools() }
+
+// WithCheckStarted is o with a hook told the pid of each check child the
+// server starts.
+func WithCheckStarted(o Options, f func(pid int)) Options {
+	o.checkStarted = f
+	return o
+}
+
+// BodyBytesHeld is how many body bytes h's budget holds now.
+func BodyBytesHeld(h *HTTPHandler) int64 {
+	h.bodies.mu.Lock()
+	defer h.bodies.mu.Unlock()
+	return h.bodies.used
+}
+
+// Receiving is how many of h's POSTs are reading their bodies now.
+func Receiving(h *HTTPHandler) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, c := range h.calls {
+		c.mu.Lock()
+		if c.phase == callReceiving {
+			n++
+		}
+		c.mu.Unlock()
+	}
+	return n
+}
+
+// Sessions is how many 2025-11-25 sessions h holds.
+func Sessions(h *HTTPHandler) int { return h.sessions.live() }

@@ -32,16 +32,48 @@ const DefaultHTTPAddr = "127.0.0.1:8765"
 // HTTPPath is the one MCP endpoint.
 const HTTPPath = "/mcp"
 
+// DefaultBodyTimeout is how long a POST body may take to arrive once its
+// headers are in, when HTTPOptions.BodyTimeout is 0: a body still arriving
+// then is answered 408 (D71).
+const DefaultBodyTimeout = 30 * time.Second
+
+// DefaultMaxSessions is how many 2025-11-25 sessions are held at once when
+// HTTPOptions.MaxSessions is 0: an initialize past it is answered 503 (D71).
+const DefaultMaxSessions = 1024
+
+// DefaultSessionIdle is how long a session may go without a request before
+// it is closed, when HTTPOptions.SessionIdle is 0 (D71).
+const DefaultSessionIdle = 30 * time.Minute
+
+// Connection timeouts of the listening server: the headers of a request
+// must arrive within headerTimeout, and a kept-alive connection with no
+// request is closed after connIdleTimeout (D71).
+const (
+	headerTimeout   = 10 * time.Second
+	connIdleTimeout = 2 * time.Minute
+)
+
 // HTTPOptions configure ServeHTTP.
 type HTTPOptions struct {
 	// Addr is host:port; a bare :port binds 127.0.0.1.
 	Addr string
-	// Token, if not empty, must be presented as "Authorization: Bearer".
+	// Token, if not empty, must be presented as "Authorization: Bearer"
+	// (the scheme in any case).
 	Token string
 	// AllowOrigins are Origin values accepted besides loopback pages.
 	AllowOrigins []string
 	// Ready, if set, receives the listening address once the server accepts.
 	Ready chan<- string
+	// BodyTimeout bounds how long a POST body may take to arrive once its
+	// headers are in; time spent waiting for room in the body budget is
+	// not counted (0: DefaultBodyTimeout).
+	BodyTimeout time.Duration
+	// MaxSessions caps the 2025-11-25 sessions held at once (0:
+	// DefaultMaxSessions).
+	MaxSessions int
+	// SessionIdle closes a session that has had no POST for this long (0:
+	// DefaultSessionIdle).
+	SessionIdle time.Duration
 }
 
 // ReadTokenFile reads a bearer token from path: the first line, trimmed.
@@ -90,7 +122,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusNotFound, nil, frame.CodeInvalidRequest, fmt.Sprintf("invalid request: no MCP endpoint at %s; it is %s", r.URL.Path, HTTPPath))
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerTimeout, IdleTimeout: connIdleTimeout}
 	o.Log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+HTTPPath)
 	if h.Ready != nil {
 		h.Ready <- ln.Addr().String()
@@ -102,19 +134,39 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Draining: no new connection; each request in flight is answered.
-	// Open SSE streams (a legacy GET, a listen) end with the drain.
-	handler.draining.Store(true)
-	sctx, cancel := context.WithTimeout(context.Background(), orDefault(o.DrainTimeout, DefaultDrainTimeout))
+	return handler.drain(srv, orDefault(o.DrainTimeout, DefaultDrainTimeout), orDefault(o.DrainGrace, DefaultDrainGrace))
+}
+
+// drain shuts srv down as the stdio transport drains at the end of input
+// (D54, D71): no new connection, open SSE streams (a legacy GET, a listen)
+// end at once, and each request in flight is answered. Requests still
+// running after timeout are cancelled and answered with what happened (a
+// committed write with its result, one rolled back as such); one whose
+// handler ignores its cancellation for grace more is answered by the front,
+// saying whether its outcome is known, before the connections close.
+func (f *HTTPHandler) drain(srv *http.Server, timeout, grace time.Duration) error {
+	f.draining.Store(true)
+	f.closeStreams()
+	sctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	handler.closeStreams()
-	err = srv.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		o.Log.Warn("requests still running after the drain timeout; closing")
-		srv.Close()
-		return nil
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(sctx) }()
+	select {
+	case err := <-shut:
+		return err
+	case <-time.After(timeout):
 	}
-	return err
+	f.log.Warn("requests still running after the drain timeout; cancelling them")
+	f.stopStragglers()
+	select {
+	case err := <-shut:
+		return err
+	case <-time.After(grace):
+	}
+	f.answerStragglers()
+	cancel()
+	srv.Close()
+	return nil
 }
 
 // HTTPHandler is the screened Streamable HTTP endpoint. Every POST body is
@@ -131,12 +183,14 @@ type HTTPHandler struct {
 	seq                 atomic.Uint64
 	slots               chan struct{} // requests handled at once, taken by handling
 	bodies              *byteBudget   // bytes of bodies read and not yet answered
+	sessions            *sessionCap   // 2025-11-25 sessions held
+	bodyTimeout         time.Duration
 	maxReply            int
 	draining            atomic.Bool
 
 	mu       sync.Mutex
 	inflight map[string]*httpCall // session + "\x00" + canonical client id
-	calls    map[string]*httpCall // internal id (unquoted), for handling
+	calls    map[string]*httpCall // internal id (unquoted): every POST being served
 	streams  map[*context.CancelFunc]bool
 }
 
@@ -147,14 +201,89 @@ type HTTPHandler struct {
 const callHeader = "X-Docket-Call"
 
 type httpCall struct {
-	quoted    []byte // the internal id, as JSON
-	cancel    context.CancelFunc
+	quoted   []byte // the internal id, as JSON
+	internal string // the same, unquoted
+	ctx      context.Context
+	cancel   context.CancelFunc
+	// cancelled: the client cancelled it; its reply is never written.
 	cancelled atomic.Bool
+	// stopping: the drain cancelled it; its reply says what happened.
+	stopping atomic.Bool
+	reserved int64 // body bytes held in the budget
 
 	// slot is callRunning until the middleware hands the request's
 	// handling slot to the front (callHeld) or the front is done with the
 	// request (callEnded), whichever comes first.
 	slot atomic.Int32
+
+	mu          sync.Mutex
+	phase       int                      // callReceiving, callScreening, callHanded
+	rc          *http.ResponseController // while the body is read
+	stopHandler context.CancelFunc       // the SDK handler's context, set by handling
+	rw          *idWriter                // once handed to the SDK
+	method      string
+	tool        string
+}
+
+// The phases of a request in the front.
+const (
+	callReceiving = iota // its body is being read, or waits for room
+	callScreening        // read; not yet handed to the SDK
+	callHanded           // the SDK is serving it
+)
+
+// readDeadline sets the connection's read deadline for the body still
+// arriving, or now when the drain has stopped the request.
+func (c *httpCall) readDeadline(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rc == nil {
+		return
+	}
+	if c.stopping.Load() {
+		t = time.Now()
+	}
+	c.rc.SetReadDeadline(t)
+}
+
+// stop is the drain's cancel: a body still arriving stops being read (its
+// request is answered that the server is shutting down, and was not
+// started); a request the SDK is serving has its handler's context
+// cancelled, and its reply says what happened.
+func (c *httpCall) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopping.Store(true)
+	if c.rc != nil {
+		c.rc.SetReadDeadline(time.Now())
+	}
+	if c.phase == callReceiving {
+		c.cancel() // ends a wait for room in the body budget
+	}
+	if c.stopHandler != nil {
+		c.stopHandler()
+	}
+}
+
+// hand records that the SDK is about to serve the request, writing through
+// rw; false when the drain has stopped it first.
+func (c *httpCall) hand(rw *idWriter) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopping.Load() {
+		return false
+	}
+	c.phase, c.rw = callHanded, rw
+	return true
+}
+
+// onStop records the SDK handler's cancel for the drain; false when the
+// drain has stopped the request already.
+func (c *httpCall) onStop(cancel context.CancelFunc) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopHandler = cancel
+	return !c.stopping.Load()
 }
 
 const (
@@ -191,21 +320,70 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 	if maxReply <= 0 {
 		maxReply = DefaultMaxReply
 	}
+	maxSessions := h.MaxSessions
+	if maxSessions <= 0 {
+		maxSessions = DefaultMaxSessions
+	}
 	f := &HTTPHandler{
-		stateful:  sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame}),
-		stateless: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
-		opts:      h,
-		log:       o.Log,
-		salt:      hex.EncodeToString(salt[:]),
-		slots:     make(chan struct{}, n),
-		bodies:    newByteBudget(int64(n) * (frame.MaxFrame + 1)),
-		maxReply:  maxReply,
-		inflight:  map[string]*httpCall{},
-		calls:     map[string]*httpCall{},
-		streams:   map[*context.CancelFunc]bool{},
+		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
+			SessionTimeout: orDefault(h.SessionIdle, DefaultSessionIdle)}),
+		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
+		opts:        h,
+		log:         o.Log,
+		salt:        hex.EncodeToString(salt[:]),
+		slots:       make(chan struct{}, n),
+		bodies:      newByteBudget(int64(n) * (frame.MaxFrame + 1)),
+		sessions:    &sessionCap{max: maxSessions, live: func() int { return liveSessions(s) }},
+		bodyTimeout: orDefault(h.BodyTimeout, DefaultBodyTimeout),
+		maxReply:    maxReply,
+		inflight:    map[string]*httpCall{},
+		calls:       map[string]*httpCall{},
+		streams:     map[*context.CancelFunc]bool{},
 	}
 	s.AddReceivingMiddleware(f.handling)
 	return f
+}
+
+// liveSessions counts the 2025-11-25 sessions s holds: those with an id (a
+// stateless request's passing session has none).
+func liveSessions(s *sdk.Server) int {
+	n := 0
+	for ss := range s.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// sessionCap bounds the sessions held: a request that may mint one (a
+// legacy POST without Mcp-Session-Id) reserves room first, and holds it
+// until the SDK has served it, by which time a session it minted is
+// counted among the live ones.
+type sessionCap struct {
+	max  int
+	live func() int
+
+	mu      sync.Mutex
+	pending int
+}
+
+// reserve takes room for one more session; false at the cap.
+func (c *sessionCap) reserve() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live()+c.pending >= c.max {
+		return false
+	}
+	c.pending++
+	return true
+}
+
+// release gives back the room reserve took.
+func (c *sessionCap) release() {
+	c.mu.Lock()
+	c.pending--
+	c.mu.Unlock()
 }
 
 // handling is the SDK middleware that bounds what is handled at once (D61):
@@ -220,11 +398,6 @@ func (f *HTTPHandler) handling(next sdk.MethodHandler) sdk.MethodHandler {
 		if method == "subscriptions/listen" || strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
-		select {
-		case f.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
 		var call *httpCall
 		if ex := req.GetExtra(); ex != nil && ex.Header != nil {
 			if id := ex.Header.Get(callHeader); id != "" {
@@ -232,6 +405,22 @@ func (f *HTTPHandler) handling(next sdk.MethodHandler) sdk.MethodHandler {
 				call = f.calls[id]
 				f.mu.Unlock()
 			}
+		}
+		if call != nil {
+			// The drain cancels the handler through this context (D71),
+			// not the HTTP request's, so that the handler's answer, a
+			// committed write's result included, still goes out.
+			var stop context.CancelFunc
+			ctx, stop = context.WithCancel(ctx)
+			defer stop()
+			if !call.onStop(stop) {
+				stop()
+			}
+		}
+		select {
+		case f.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 		if call == nil || !call.hold() {
 			// Not the front's request, or the front is done with it (its
@@ -273,7 +462,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.opts.Token != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(f.opts.Token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="docket"`)
 			writeHTTPError(w, http.StatusUnauthorized, nil, frame.CodeInvalidRequest, "unauthorized: send the token from --token-file as Authorization: Bearer <token>")
@@ -306,22 +495,10 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// Backpressure (D61): a body is read only once its bytes fit in the
-	// budget of bodies read and not yet answered; an undeclared length
-	// reserves the largest frame.
-	want := int64(frame.MaxFrame + 1)
-	if r.ContentLength >= 0 {
-		want = min(r.ContentLength, want)
-	}
-	reserved, err := f.bodies.acquire(r.Context(), want)
-	if err != nil {
-		return
-	}
-	defer f.bodies.release(reserved)
-
-	body, err := readBody(r.Body, r.ContentLength)
-	if err != nil {
-		writeHTTPError(w, http.StatusBadRequest, nil, frame.CodeParseError, "parse error: the request body could not be read: "+err.Error())
+	call := f.begin(r)
+	defer f.end(call)
+	body, ok := f.receive(w, r, call)
+	if !ok {
 		return
 	}
 	if len(body) > frame.MaxFrame {
@@ -362,49 +539,193 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeHTTPFrame(w, status, frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
 		return
 	}
-	quoted := f.internalID()
+	if e == eraLegacy && session == "" {
+		// The SDK mints a session for this request: room first (D71).
+		if !f.sessions.reserve() {
+			writeHTTPError(w, http.StatusServiceUnavailable, v.ID, frame.CodeInternalError, fmt.Sprintf(
+				"internal error: this server holds %d sessions, its limit (--max-sessions): end one you no longer use with DELETE, wait for an idle one to close (after %s without a request), or send 2026-07-28 requests, which need no session",
+				f.sessions.max, orDefault(f.opts.SessionIdle, DefaultSessionIdle)))
+			return
+		}
+		defer f.sessions.release()
+	}
 	if v.Method == "subscriptions/listen" {
 		var done func()
 		r, done = f.stream(r)
 		defer done()
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	call := &httpCall{quoted: quoted, cancel: cancel}
+	call.method = v.Method
+	if v.Method == "tools/call" {
+		call.tool = toolName(v.Params)
+	}
 	key := session + "\x00" + frame.CanonicalID(v.ID)
-	internal := string(quoted[1 : len(quoted)-1])
 	f.mu.Lock()
 	f.inflight[key] = call
-	f.calls[internal] = call
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
 		if f.inflight[key] == call {
 			delete(f.inflight, key)
 		}
-		delete(f.calls, internal)
 		f.mu.Unlock()
-		if call.end() {
-			<-f.slots
-		}
 	}()
-	inner := requestFrame(quoted, v.Method, v.Params)
+	inner := requestFrame(call.quoted, v.Method, v.Params)
 	// A shallow copy: the SDK reads the headers, the new body and context.
-	r2 := r.WithContext(ctx)
+	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: quoted, to: v.ID, call: call, max: f.maxReply}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
 	}
-	r2.Header[callHeader] = []string{internal}
+	r2.Header[callHeader] = []string{call.internal}
+	if !call.hand(rw) {
+		writeHTTPError(w, http.StatusServiceUnavailable, v.ID, frame.CodeInternalError, "internal error: the server is shutting down; the request was not started, so nothing was changed: retry it against a running server")
+		return
+	}
 	if e == eraModern {
 		f.stateless.ServeHTTP(rw, r2)
 	} else {
 		f.stateful.ServeHTTP(rw, r2)
 	}
 	rw.finish()
+}
+
+// begin registers a POST under a fresh internal id, for the middleware
+// (which finds it by callHeader) and for the drain.
+func (f *HTTPHandler) begin(r *http.Request) *httpCall {
+	quoted := f.internalID()
+	ctx, cancel := context.WithCancel(r.Context())
+	c := &httpCall{quoted: quoted, internal: string(quoted[1 : len(quoted)-1]), ctx: ctx, cancel: cancel}
+	f.mu.Lock()
+	f.calls[c.internal] = c
+	f.mu.Unlock()
+	return c
+}
+
+// end forgets a POST once it is answered, and gives back its handling slot
+// and its body's bytes.
+func (f *HTTPHandler) end(c *httpCall) {
+	f.mu.Lock()
+	delete(f.calls, c.internal)
+	f.mu.Unlock()
+	c.cancel()
+	if c.end() {
+		<-f.slots
+	}
+	f.bodies.release(c.reserved)
+}
+
+// bodyChunk is the first piece of a body's buffer, and of its reservation
+// in the body budget, when its length is not declared smaller.
+const bodyChunk = 4 << 10
+
+// errNoRoom: a body waited a whole body timeout for room in the budget.
+var errNoRoom = errors.New("no room for the body")
+
+// receive reads a POST body as it arrives and answers the request itself
+// when it cannot (false). Bytes are reserved in the body budget (D61) as
+// the buffer that holds them grows, never for a declared length that has
+// not arrived, so a client that declares 16 MiB and sends a byte a second
+// holds a few KiB, not a sixteenth of the budget (D71). The body must
+// arrive within the body timeout of its headers, time spent waiting for
+// room not counted; room not found within the body timeout is a 503.
+func (f *HTTPHandler) receive(w http.ResponseWriter, r *http.Request, c *httpCall) ([]byte, bool) {
+	start := time.Now()
+	c.mu.Lock()
+	c.rc = http.NewResponseController(w)
+	c.mu.Unlock()
+	read := false
+	defer func() {
+		c.mu.Lock()
+		rc := c.rc
+		c.rc, c.phase = nil, callScreening
+		c.mu.Unlock()
+		if read {
+			// The connection's next request has its own deadline. One
+			// whose body was not read keeps the passed deadline, so the
+			// server does not wait on the rest of it and closes it.
+			rc.SetReadDeadline(time.Time{})
+		}
+	}()
+	var waited time.Duration
+	c.readDeadline(start.Add(f.bodyTimeout))
+	limit := int64(frame.MaxFrame + 1)
+	if r.ContentLength >= 0 {
+		limit = min(r.ContentLength+1, limit)
+	}
+	src := io.LimitReader(r.Body, frame.MaxFrame+1)
+	var b []byte
+	for {
+		if len(b) == cap(b) {
+			if int64(cap(b)) >= limit {
+				read = true
+				return b, true // MaxFrame+1 bytes: the caller refuses it
+			}
+			next := min(max(2*int64(cap(b)), bodyChunk), limit)
+			t0 := time.Now()
+			got, err := f.room(c.ctx, next-int64(cap(b)))
+			waited += time.Since(t0)
+			if err != nil {
+				return nil, f.unreadable(w, c, err)
+			}
+			c.reserved += got
+			nb := make([]byte, len(b), next)
+			copy(nb, b)
+			b = nb
+			c.readDeadline(start.Add(f.bodyTimeout + waited))
+		}
+		k, err := src.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			read = true
+			return b, true
+		}
+		if err != nil {
+			return nil, f.unreadable(w, c, err)
+		}
+	}
+}
+
+// room reserves n more body bytes, waiting at most a body timeout.
+func (f *HTTPHandler) room(ctx context.Context, n int64) (int64, error) {
+	wctx, cancel := context.WithTimeout(ctx, f.bodyTimeout)
+	defer cancel()
+	got, err := f.bodies.acquire(wctx, n)
+	if err != nil && ctx.Err() == nil {
+		return 0, errNoRoom
+	}
+	return got, err
+}
+
+// unreadable answers a request whose body could not be read, and returns
+// false. A client that went away gets nothing.
+func (f *HTTPHandler) unreadable(w http.ResponseWriter, c *httpCall, err error) bool {
+	w.Header().Set("Connection", "close")
+	switch {
+	case c.stopping.Load():
+		writeHTTPError(w, http.StatusServiceUnavailable, nil, frame.CodeInternalError, "internal error: the server is shutting down; the request was not read, so nothing was changed: retry it against a running server")
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		writeHTTPError(w, http.StatusRequestTimeout, nil, frame.CodeInvalidRequest, fmt.Sprintf("invalid request: the body did not arrive within %s of its headers (--body-timeout); nothing was done", f.bodyTimeout))
+	case errors.Is(err, errNoRoom):
+		writeHTTPError(w, http.StatusServiceUnavailable, nil, frame.CodeInternalError, fmt.Sprintf("internal error: the server is busy: no room for the body within %s (requests in flight hold --max-in-flight times 16 MiB of bodies); nothing was done: retry", f.bodyTimeout))
+	case c.ctx.Err() != nil:
+		// The client went away.
+	default:
+		writeHTTPError(w, http.StatusBadRequest, nil, frame.CodeParseError, "parse error: the request body could not be read: "+err.Error())
+	}
+	return false
+}
+
+// bearerToken is the credentials of an Authorization header with the
+// Bearer scheme, whose name is matched in any case (RFC 7235 §2.1).
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimLeft(token, " "), true
 }
 
 // notification handles a client notification: a cancel is mapped to the
@@ -471,30 +792,6 @@ func (f *HTTPHandler) internalID() []byte {
 	return append(b, '"')
 }
 
-// readBody reads a request body of up to frame.MaxFrame bytes (one more
-// says it is longer), in one allocation when its length is declared.
-func readBody(body io.Reader, declared int64) ([]byte, error) {
-	n := int64(512)
-	if declared > 0 {
-		n = min(declared, frame.MaxFrame) + 1
-	}
-	r := io.LimitReader(body, frame.MaxFrame+1)
-	b := make([]byte, 0, n)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		k, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+k]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
-
 // requestFrame is the request as the SDK gets it: one clean object with
 // the internal id.
 func requestFrame(id []byte, method string, params json.RawMessage) []byte {
@@ -559,26 +856,53 @@ func writeHTTPFrame(w http.ResponseWriter, status int, b []byte) {
 // replaced by the client's id bytes, line by line (a JSON body is one
 // line, an SSE event's data is one line). An error the SDK writes as
 // text/plain becomes a JSON-RPC error on the client's id. A cancelled
-// request's response is dropped; a reply over max bytes is replaced.
+// request's response is dropped; a reply over max bytes is replaced; the
+// reply of a request the drain stopped says what happened (D71).
+//
+// The SDK writes from its handler's goroutine; the drain may answer for a
+// handler that does not stop (answerNow) from another, so every write
+// holds mu, and the SDK's headers are its own map until it writes its
+// status.
 type idWriter struct {
 	http.ResponseWriter
 	from, to []byte
 	call     *httpCall
 	max      int
 
+	mu        sync.Mutex
+	hdr       http.Header
 	status    int
 	over      bool // the reply passed max: only the error is written
 	plain     bool // the SDK wrote a text/plain error
 	buf       bytes.Buffer
 	wroteHead bool
+	done      bool // finished, or answered by the front: nothing more is written
+}
+
+// Header is the SDK's header map, copied to the response's when it writes
+// its status.
+func (w *idWriter) Header() http.Header {
+	if w.hdr == nil {
+		w.hdr = http.Header{}
+	}
+	return w.hdr
 }
 
 func (w *idWriter) WriteHeader(status int) {
-	if w.status != 0 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writeHeader(status)
+}
+
+func (w *idWriter) writeHeader(status int) {
+	if w.status != 0 || w.done {
 		return
 	}
 	w.status = status
 	h := w.ResponseWriter.Header()
+	for k, v := range w.hdr {
+		h[k] = v
+	}
 	h.Del("Content-Length")
 	if status >= 400 && strings.HasPrefix(h.Get("Content-Type"), "text/plain") {
 		w.plain = true
@@ -592,8 +916,13 @@ func (w *idWriter) WriteHeader(status int) {
 }
 
 func (w *idWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return len(p), nil
+	}
 	if w.status == 0 {
-		w.WriteHeader(http.StatusOK)
+		w.writeHeader(http.StatusOK)
 	}
 	w.buf.Write(p)
 	if w.plain {
@@ -629,6 +958,11 @@ func (w *idWriter) emit(b []byte) {
 	if w.call.cancelled.Load() || w.over {
 		return
 	}
+	if w.call.stopping.Load() && stoppedReply(b) {
+		// The drain cancelled the handler before it committed anything.
+		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil), '\n'))
+		return
+	}
 	// The internal id is replaced by the client's id bytes as the pieces
 	// are written: no second copy of the reply.
 	for {
@@ -643,15 +977,37 @@ func (w *idWriter) emit(b []byte) {
 	w.ResponseWriter.Write(b)
 }
 
+// stoppedReply reports whether a reply line of a request the drain
+// cancelled says it did not finish: an error, or a tool error that does not
+// say a write committed.
+func stoppedReply(line []byte) bool {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil {
+		return false
+	}
+	return len(m.Error) > 0 || rolledBack(m.Result)
+}
+
 // Flush passes a flush on once the lines so far are written.
 func (w *idWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok && w.wroteHead {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok && w.wroteHead && !w.done {
 		f.Flush()
 	}
 }
 
 // finish writes what is left once the SDK's handler returns.
 func (w *idWriter) finish() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	defer func() { w.done = true }()
 	if w.plain {
 		msg := strings.TrimSpace(w.buf.String())
 		w.ResponseWriter.Header().Set("Content-Type", "application/json")
@@ -660,11 +1016,98 @@ func (w *idWriter) finish() {
 		return
 	}
 	if w.status == 0 && !w.call.cancelled.Load() {
-		w.WriteHeader(http.StatusOK)
+		if w.call.stopping.Load() {
+			// Stopped before the SDK wrote anything (a stateless request
+			// whose context ended): it did not run to its end.
+			writeHTTPFrame(w.ResponseWriter, http.StatusServiceUnavailable, frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+			return
+		}
+		w.writeHeader(http.StatusOK)
 	}
 	if w.buf.Len() > 0 {
 		w.emit(w.buf.Bytes())
 	}
+}
+
+// answerNow is the drain's answer for a handler that did not stop within
+// the grace of being cancelled: msg on the client's id, 503, with its
+// length declared so that the client has all of it before the connection
+// closes. False when the SDK has written its status already, or the reply
+// is not owed (the client cancelled the request).
+func (w *idWriter) answerNow(msg string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done || w.wroteHead || w.call.cancelled.Load() {
+		return false
+	}
+	w.done = true
+	b := append(frame.ErrorResponse(w.to, frame.CodeInternalError, msg, nil), '\n')
+	h := w.ResponseWriter.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("Connection", "close")
+	w.ResponseWriter.WriteHeader(http.StatusServiceUnavailable)
+	w.ResponseWriter.Write(b)
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+	return true
+}
+
+// stopStragglers cancels every POST still being read or served after the
+// drain timeout (httpCall.stop).
+func (f *HTTPHandler) stopStragglers() {
+	for _, c := range f.pending() {
+		f.log.Warn("cancelling a request still running at shutdown", "method", c.method, "tool", c.tool)
+		c.stop()
+	}
+}
+
+// answerStragglers answers, from the front, the requests whose handlers did
+// not stop within the drain grace of being cancelled. A read-only request
+// changed nothing; for a write, the outcome is not known, and the answer
+// says so. A client that does not read its answer cannot hold the drain:
+// the answers are written at once, side by side, for at most answerWait,
+// after which the connections close.
+func (f *HTTPHandler) answerStragglers() {
+	var wg sync.WaitGroup
+	for _, c := range f.pending() {
+		c.mu.Lock()
+		rw := c.rw
+		c.mu.Unlock()
+		if rw == nil {
+			continue
+		}
+		ro := c.method != "tools/call" || readOnlyTools()[c.tool]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if rw.answerNow(unfinishedMessage("", ro)) {
+				f.log.Error("request did not stop at shutdown", "method", c.method, "tool", c.tool)
+			}
+		}()
+	}
+	written := make(chan struct{})
+	go func() { wg.Wait(); close(written) }()
+	select {
+	case <-written:
+	case <-time.After(answerWait):
+	}
+}
+
+// answerWait bounds how long the drain waits for its own answers to be
+// written before it closes the connections.
+const answerWait = time.Second
+
+// pending is every POST being served.
+func (f *HTTPHandler) pending() []*httpCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*httpCall, 0, len(f.calls))
+	for _, c := range f.calls {
+		out = append(out, c)
+	}
+	return out
 }
 
 // jsonErrors turns the SDK's text/plain HTTP errors into JSON-RPC errors

@@ -214,7 +214,7 @@ func scanReplies(b []byte) []string {
 func TestHTTPDrain(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	s := &slowStore{Store: base, release: make(chan struct{})}
+	s := &slowStore{Store: base, release: make(chan struct{}), entered: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
@@ -224,7 +224,7 @@ func TestHTTPDrain(t *testing.T) {
 	addr := <-ready
 	answered := make(chan error, 1)
 	go func() { answered <- httpCall(http.DefaultClient, "http://"+addr, 1) }()
-	time.Sleep(100 * time.Millisecond) // the request is now waiting in the store
+	<-s.entered // the request is waiting in the store
 	cancel()
 	time.Sleep(100 * time.Millisecond)
 	close(s.release)

@@ -91,11 +91,14 @@ func logWrites(next sdk.MethodHandler) sdk.MethodHandler {
 const DefaultClaimsCheckTimeout = 2 * time.Minute
 
 // checkGate bounds a server's register checks: each runs for at most
-// timeout, and one at a time, in slot: a check abandoned by its caller
-// stops at its next file or claim, and holds the slot until it has.
+// timeout, and one at a time, in slot. A check in a child process
+// (inChild) is killed when its caller abandons it and frees the slot once
+// it is gone; one in process (bounded) stops at its next file or claim,
+// and holds the slot until it has.
 type checkGate struct {
 	timeout time.Duration
 	slot    chan struct{}
+	started func(pid int) // tests: told each check child's pid
 }
 
 // newCheckGate is a gate whose checks run for timeout (0:

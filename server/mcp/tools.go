@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os/exec"
 	"reflect"
 	"strings"
 	"sync"
@@ -59,11 +60,22 @@ type Options struct {
 	// ClaimsCheckTimeout bounds one claims_check call (0:
 	// DefaultClaimsCheckTimeout).
 	ClaimsCheckTimeout time.Duration
+	// CheckProcess, if set, makes the command that runs one register
+	// check (claims_check, decision_list, decision_show) in a child
+	// process, given the child's arguments (CheckChildCommand first; see
+	// RunCheckChild): the child is killed the moment its request is
+	// cancelled or times out (D71). docket mcp sets it to its own
+	// executable (SelfCheckProcess); nil runs the check in process.
+	CheckProcess func(args ...string) *exec.Cmd
 	// Export, Register and Decisions are the tracker export, the register
 	// and the decisions directory relative to Dir, as .claimslint.yml
 	// sets them, for the instructions the server gives a client ("": the
 	// defaults).
 	Export, Register, Decisions string
+
+	// checkStarted, if set, is told the pid of each check child started
+	// (tests).
+	checkStarted func(pid int)
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -178,11 +190,20 @@ type tools struct {
 	store  docket.Store
 	dir    string
 	checks *checkGate // the server's register checks
+	// process makes a register check's child process (Options.CheckProcess);
+	// nil: in process. maxResult bounds the bytes of its result.
+	process   func(args ...string) *exec.Cmd
+	maxResult int
 }
 
 // newTools is the tools of one server over o's store and repository.
 func newTools(o Options) *tools {
-	return &tools{store: o.Store, dir: o.Dir, checks: newCheckGate(o.ClaimsCheckTimeout)}
+	t := &tools{store: o.Store, dir: o.Dir, checks: newCheckGate(o.ClaimsCheckTimeout), process: o.CheckProcess, maxResult: o.MaxReply}
+	if t.maxResult <= 0 {
+		t.maxResult = DefaultMaxReply
+	}
+	t.checks.started = o.checkStarted
+	return t
 }
 
 // DecisionSummary is one register row with its claim counts.
@@ -208,8 +229,8 @@ func (t *tools) run(ctx context.Context, decision string) (*check.Result, error)
 // claims loads the snapshot and evaluates the claims only (of one decision
 // when decision is set): the decision tools show claim states, not the
 // register rules' findings.
-func (t *tools) claims(decision string) (*check.Result, error) {
-	snap, err := snapshot.Load(t.dir)
+func (t *tools) claims(ctx context.Context, decision string) (*check.Result, error) {
+	snap, err := snapshot.LoadContext(ctx, t.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -217,9 +238,18 @@ func (t *tools) claims(decision string) (*check.Result, error) {
 }
 
 func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, DecisionsOut, error) {
-	res, err := t.claims("")
+	out, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
 	if err != nil {
 		return nil, DecisionsOut{}, toolErr("decision_list", err)
+	}
+	return nil, out, nil
+}
+
+// listDecisions is decision_list's work, run in the check slot.
+func (t *tools) listDecisions(ctx context.Context, _ NoIn) (DecisionsOut, error) {
+	res, err := t.claims(ctx, "")
+	if err != nil {
+		return DecisionsOut{}, err
 	}
 	out := DecisionsOut{Decisions: []DecisionSummary{}}
 	for _, d := range res.Decisions {
@@ -238,7 +268,7 @@ func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn
 		}
 		out.Decisions = append(out.Decisions, s)
 	}
-	return nil, out, nil
+	return out, nil
 }
 
 // DecisionIn names one decision.
@@ -258,19 +288,24 @@ type DecisionOut struct {
 }
 
 func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in DecisionIn) (*sdk.CallToolResult, DecisionOut, error) {
-	out, err := t.showDecision(in)
+	err := docket.CheckDecision(in.ID) // a bad id starts no check
+	var out DecisionOut
+	if err == nil {
+		out, err = registerCall(ctx, t, "decision_show", in, t.showDecision)
+	}
 	if err != nil {
 		return nil, DecisionOut{}, toolErr("decision_show", err)
 	}
 	return nil, out, nil
 }
 
-// showDecision is decision_show's work; the tool names itself in its errors.
-func (t *tools) showDecision(in DecisionIn) (DecisionOut, error) {
+// showDecision is decision_show's work, run in the check slot; the tool
+// names itself in its errors.
+func (t *tools) showDecision(ctx context.Context, in DecisionIn) (DecisionOut, error) {
 	if err := docket.CheckDecision(in.ID); err != nil {
 		return DecisionOut{}, err
 	}
-	res, err := t.claims(in.ID)
+	res, err := t.claims(ctx, in.ID)
 	if err != nil {
 		return DecisionOut{}, err
 	}
@@ -332,14 +367,21 @@ func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in Chec
 	return nil, out, nil
 }
 
-// checkClaims is claims_check's work; the tool names itself in its errors.
+// checkClaims is claims_check: its argument checked here, its work in the
+// check slot; the tool names itself in its errors.
 func (t *tools) checkClaims(ctx context.Context, in CheckIn) (CheckOut, error) {
 	if in.Decision != "" {
 		if err := docket.CheckDecision(in.Decision); err != nil {
 			return CheckOut{}, err
 		}
 	}
-	res, err := bounded(ctx, t.checks, func(ctx context.Context) (*check.Result, error) { return t.run(ctx, in.Decision) })
+	return registerCall(ctx, t, "claims_check", in, t.checkWork)
+}
+
+// checkWork is claims_check's work: the check, handed ctx (D54), and its
+// findings as the json formatter writes them.
+func (t *tools) checkWork(ctx context.Context, in CheckIn) (CheckOut, error) {
+	res, err := t.run(ctx, in.Decision)
 	if err != nil {
 		return CheckOut{}, err
 	}

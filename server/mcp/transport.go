@@ -445,14 +445,8 @@ func (c *conn) answerStragglers() {
 			c.active--
 		}
 		c.log.Error("request did not stop at shutdown", "method", inf.method, "tool", inf.tool)
-		msg := "internal error: the server is shutting down (end of input) and the request did not finish in time"
-		if readOnly(inf) {
-			msg += "; it only reads, so nothing was changed"
-		} else {
-			msg += "; it did not stop when cancelled, so whether it changed the tracker is not known: read before retrying"
-		}
 		if !inf.cancelled {
-			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, msg, nil))
+			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, unfinishedMessage(" (end of input)", readOnly(inf)), nil))
 		}
 	}
 	c.cond.Broadcast()
@@ -581,7 +575,7 @@ func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
 		code, text, data := wireError(m.Error)
 		code, text = repairError(code, text, inf.method)
 		if inf.stopping {
-			code, text, data = frame.CodeInternalError, stoppedMessage(inf), nil
+			code, text, data = frame.CodeInternalError, stoppedMessage(" (end of input)"), nil
 		}
 		out = frame.ErrorResponse(inf.id, code, text, data)
 	} else {
@@ -589,9 +583,9 @@ func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
 		if len(result) == 0 {
 			result = json.RawMessage("{}")
 		}
-		if inf.stopping && isToolError(result) && !bytes.Contains(result, []byte("committed")) {
+		if inf.stopping && rolledBack(result) {
 			// The handler saw its cancellation before it committed.
-			out = frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(inf), nil)
+			out = frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil)
 		} else {
 			if inf.listen {
 				result = c.withClientIDLocked(result, metaSubscriptionID)
@@ -633,9 +627,28 @@ func withResultType(result json.RawMessage) json.RawMessage {
 }
 
 // stoppedMessage says that a request the drain cancelled did not change
-// anything.
-func stoppedMessage(inf *inflight) string {
-	return "internal error: the server is shutting down (end of input); the request was cancelled before it finished and nothing was changed (a write was rolled back): retry it against a running server"
+// anything; why, if set, says why the server is shutting down (" (end of
+// input)").
+func stoppedMessage(why string) string {
+	return "internal error: the server is shutting down" + why + "; the request was cancelled before it finished and nothing was changed (a write was rolled back): retry it against a running server"
+}
+
+// unfinishedMessage is the transport's own answer to a request whose
+// handler did not stop within the drain grace of being cancelled: a
+// read-only request changed nothing; a write's outcome is not known.
+func unfinishedMessage(why string, readOnly bool) string {
+	msg := "internal error: the server is shutting down" + why + " and the request did not finish in time"
+	if readOnly {
+		return msg + "; it only reads, so nothing was changed"
+	}
+	return msg + "; it did not stop when cancelled, so whether it changed the tracker is not known: read before retrying"
+}
+
+// rolledBack reports whether the result of a request the drain cancelled
+// says it stopped before committing: a tool error that does not say a
+// write committed (a store error that does is passed on as is).
+func rolledBack(result json.RawMessage) bool {
+	return isToolError(result) && !bytes.Contains(result, []byte("committed"))
 }
 
 // isToolError reports whether a tools/call result is one with isError set.
