@@ -49,6 +49,8 @@ type Plan struct {
 	Existing string
 	// Adopted lists, for init --adopt, each existing record and its id.
 	Adopted []string
+	// Summary is what init --adopt found, printed before it writes (D72).
+	Summary []string
 	// Notes are what the user should know: records skipped, statuses not
 	// in the vocabulary.
 	Notes []string
@@ -119,26 +121,30 @@ func New(o NewOptions) (*Plan, error) {
 		}
 	}
 	oldRange := fmt.Sprintf("D1..D%d", n)
+	maxID := n
 	n++
 	id := fmt.Sprintf("D%d", n)
 	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
-	if res.Config.Adopt != "" {
+	if len(res.Config.Adopt) > 0 {
 		// After adoption there is one author of new records: the next one
-		// is written in the collection's own style, so the team's old
-		// tool and claimslint never pick the same name (D41).
-		adir := strings.TrimSuffix(path.Clean(res.Config.Adopt), "/")
-		var names []register.RecordName
-		for _, d := range res.Decisions {
-			if dir, base := path.Split(d.Path); d.Adopted && strings.TrimSuffix(dir, "/") == adir {
-				if n, ok := register.ParseRecordName(base); ok {
-					names = append(names, n)
-				}
-			}
-		}
+		// is named in its folder's scheme, and its id is its number where
+		// the folder's ids are numbers (D41, D72).
 		if o.Date.IsZero() {
 			o.Date = time.Now()
 		}
-		file = adir + "/" + NextRecordName(names, title, o.Date)
+		col := adoptedCollection(res.Config.Adopt, res.Decisions)
+		file = col.nextPath(title, o.Date)
+		taken := map[int]bool{}
+		for _, row := range reg.Rows {
+			taken[row.N] = true
+		}
+		for _, d := range res.Decisions {
+			if k, ok := idNumber(d.FileID); ok {
+				taken[k] = true
+			}
+		}
+		n = col.nextID(file, maxID, taken)
+		id = fmt.Sprintf("D%d", n)
 	}
 	inline := inlineNext(res)
 	if inline {
@@ -192,11 +198,11 @@ func New(o NewOptions) (*Plan, error) {
 		// Only the live range moves; a record that quotes an older range
 		// (D1..D40 in last year's notes) is history and stays.
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", max(n, maxID))))
 	}
 	// The lines claims pin to the live range with a placeholder move with
 	// it, so those claims hold after new as the range sites do (D64).
-	bumps, err := check.LiveRangeEdits(res, n, read)
+	bumps, err := check.LiveRangeEdits(res, max(n, maxID), read)
 	if err != nil {
 		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
 	}

@@ -15,7 +15,7 @@ import (
 // last row stands without a decision file, so the next one does too.
 func inlineNext(res *snapshot.Snapshot) bool {
 	cfg := res.Config
-	if cfg.Inline == nil || cfg.Adopt != "" || len(res.Register.Rows) == 0 {
+	if cfg.Inline == nil || len(cfg.Adopt) > 0 || len(res.Register.Rows) == 0 {
 		return false
 	}
 	last := res.Register.Rows[len(res.Register.Rows)-1]

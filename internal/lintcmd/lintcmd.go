@@ -667,6 +667,9 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	for _, in := range plan.Inferred {
 		fmt.Fprintf(stdout, "inferred %s: %s  # %s\n", in.Key, format.Escape(in.Value), format.Escape(in.Why))
 	}
+	for _, l := range plan.Summary {
+		fmt.Fprintf(stdout, "%s\n", format.Escape(l))
+	}
 	if c.Bool("dry-run") {
 		for _, a := range plan.Adopted {
 			fmt.Fprintf(stdout, "adopted %s\n", format.Escape(a))

@@ -168,6 +168,12 @@ type Decision struct {
 	Adopted bool
 	// RawStatus is the status as an adopted record wrote it.
 	RawStatus string
+	// Placeholder is set when an adopted file's status is a template's
+	// list of choices: the file is a template, not a record (D72).
+	Placeholder bool
+	// StatusFrom says where an adopted record's status was read: "front
+	// matter", "heading", "line", "table", "folder", "unstated" (D72).
+	StatusFrom string
 	// Date is the record's date: front matter, for ordering date-named
 	// records.
 	Date string

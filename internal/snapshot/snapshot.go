@@ -191,8 +191,8 @@ func (s *Snapshot) load() error {
 	// directories the configuration names now, the claims' globs once the
 	// decisions are parsed (D56).
 	prefixes := []string{dirPrefix(cfg.Decisions)}
-	if cfg.Adopt != "" {
-		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
+	for _, d := range cfg.Adopt.Dirs() {
+		prefixes = append(prefixes, dirPrefix(d))
 	}
 	if cfg.Inline != nil {
 		prefixes = append(prefixes, dirPrefix(cfg.ClaimsDir()))
