@@ -325,9 +325,7 @@ func (c *collection) notes() []string {
 		out = append(out, "skipped "+s.path+": "+s.why)
 	}
 	for _, r := range c.records {
-		if r.d.StatusFrom == "unstated" {
-			out = append(out, fmt.Sprintf("%s states no status: read as %s (unstated: %s in adopt: for %s; remove it to have check report such records)", r.path, r.d.Status, r.d.Status, c.schemes[r.scheme].Dir))
-		} else if !register.ValidStatus(r.d.Status) {
+		if r.d.StatusFrom != "unstated" && !register.ValidStatus(r.d.Status) {
 			out = append(out, fmt.Sprintf("%s: status %q is not in the status vocabulary: add it under statuses: in %s, then write the mapped status in its register row", r.path, r.d.RawStatus, config.FileName))
 		}
 	}
