@@ -38,28 +38,6 @@ type InitOptions struct {
 // AdoptDirs are where init --adopt looks for existing records, in order.
 var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
 
-// NextRecordName returns the file name the next record of an adopted
-// collection gets, in the collection's own style: the next number at the
-// same width (0008-title.md), or today's date (20261130-title.md).
-func NextRecordName(names []register.RecordName, title string, date time.Time) string {
-	dated, maxN, width := false, -1, 0
-	for _, n := range names {
-		if n.Date != "" {
-			dated = true
-			continue
-		}
-		maxN = max(maxN, n.Number)
-		width = max(width, n.Width)
-	}
-	if width == 0 {
-		width = 4
-	}
-	if dated && maxN < 0 {
-		return date.UTC().Format("20060102") + "-" + slug(title) + ".md"
-	}
-	return fmt.Sprintf("%0*d-%s.md", width, maxN+1, slug(title))
-}
-
 var adrDirRE = regexp.MustCompile(`^[^\n]+`)
 
 // detectAdoptDir returns the collection directory named by the repository's

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -350,13 +349,8 @@ func stripDecorations(s string) string {
 	}, s)
 }
 
-// SortNames orders record names as ids are given: dates, then numbers,
-// then suffixes, then paths.
-func SortNames(names []RecordName) {
-	sort.SliceStable(names, func(i, j int) bool { return CompareNames(names[i], names[j]) < 0 })
-}
-
-// CompareNames is the order of SortNames.
+// CompareNames orders record names as ids are given: numbers, then
+// dates, then suffixes, then paths.
 func CompareNames(a, b RecordName) int {
 	switch {
 	case a.Date != b.Date:
