@@ -65,7 +65,7 @@ type Plan struct {
 	Next []string
 }
 
-var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)
+var refRE = regexp.MustCompile(`^(` + register.IDPattern + `)(\([^)]+\))?$`)
 
 // New plans a new decision. It fails, changing nothing, on an empty
 // title, an unknown superseded decision, or a register it cannot place a
@@ -103,7 +103,7 @@ func New(o NewOptions) (*Plan, error) {
 			return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
 		}
 		for _, d := range res.Decisions {
-			if d.FileID == "D"+m[1] {
+			if d.FileID == m[1] {
 				old = d
 			}
 		}
@@ -111,16 +111,24 @@ func New(o NewOptions) (*Plan, error) {
 			return nil, fmt.Errorf("--supersedes %s: no such decision in %s", o.Supersedes, res.Config.Decisions)
 		}
 	}
-	n := 0
+	// n is the highest number of any id (D4a counts as 4, so the next is
+	// D5); the range ends at the highest plain id (D72).
+	n, top := 0, 0
 	for _, row := range reg.Rows {
 		n = max(n, row.N)
-	}
-	for _, d := range res.Decisions {
-		if k, ok := idNumber(d.FileID); ok {
-			n = max(n, k)
+		if row.Plain {
+			top = max(top, row.N)
 		}
 	}
-	oldRange := fmt.Sprintf("D1..D%d", n)
+	for _, d := range res.Decisions {
+		if p, ok := register.ParseID(d.FileID); ok {
+			n = max(n, p.N)
+			if p.Plain() {
+				top = max(top, p.N)
+			}
+		}
+	}
+	oldRange := fmt.Sprintf("D1..D%d", top)
 	maxID := n
 	n++
 	id := fmt.Sprintf("D%d", n)
@@ -134,17 +142,17 @@ func New(o NewOptions) (*Plan, error) {
 		}
 		col := adoptedCollection(res.Config.Adopt, res.Decisions)
 		file = col.nextPath(title, o.Date)
-		taken := map[int]bool{}
+		taken := map[string]bool{}
 		for _, row := range reg.Rows {
-			taken[row.N] = true
+			taken[row.ID] = true
 		}
 		for _, d := range res.Decisions {
-			if k, ok := idNumber(d.FileID); ok {
-				taken[k] = true
-			}
+			taken[d.FileID] = true
 		}
-		n = col.nextID(file, maxID, taken)
-		id = fmt.Sprintf("D%d", n)
+		id = col.nextID(file, maxID, taken)
+		if p, ok := register.ParseID(id); ok && p.Plain() {
+			n = p.N
+		}
 	}
 	inline := inlineNext(res)
 	if inline {
@@ -198,11 +206,11 @@ func New(o NewOptions) (*Plan, error) {
 		// Only the live range moves; a record that quotes an older range
 		// (D1..D40 in last year's notes) is history and stays.
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", max(n, maxID))))
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", max(n, top))))
 	}
 	// The lines claims pin to the live range with a placeholder move with
 	// it, so those claims hold after new as the range sites do (D64).
-	bumps, err := check.LiveRangeEdits(res, max(n, maxID), read)
+	bumps, err := check.LiveRangeEdits(res, max(n, top), read)
 	if err != nil {
 		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
 	}
@@ -260,12 +268,11 @@ func New(o NewOptions) (*Plan, error) {
 	return p, nil
 }
 
+// idNumber is the number of a decision id (D4 and D4a are 4), for the
+// next id's and the range's arithmetic.
 func idNumber(id string) (int, bool) {
-	var n int
-	if _, err := fmt.Sscanf(id, "D%d", &n); err != nil {
-		return 0, false
-	}
-	return n, true
+	p, ok := register.ParseID(id)
+	return p.N, ok
 }
 
 func sortedKeys(m map[string][]byte) []string {
@@ -430,7 +437,7 @@ func newRow(src []byte, reg *register.Register, id, title, link, status string) 
 		case h == "id":
 			cells = append(cells, id)
 		case strings.Contains(h, "decision") || strings.Contains(h, "title"):
-			cells = append(cells, fmt.Sprintf("[%s](%s)", title, link))
+			cells = append(cells, fmt.Sprintf("[%s](%s)", title, linkDest(link)))
 		case h == "status":
 			cells = append(cells, status)
 		default:

@@ -32,7 +32,7 @@ type collection struct {
 	schemes []register.Scheme
 	// named is the scheme each folder's built-in pattern is called in the
 	// summary.
-	named   map[int]string
+	named map[int]string
 	// fresh are the schemes this run adds to adopt:.
 	fresh   map[int]bool
 	records []*record
@@ -283,16 +283,21 @@ func (c *collection) settle(statuses map[string]string) {
 			continue
 		}
 		s.IDs = "ordinal"
+		// A folder's ids are its numbers when every record has one and
+		// few repeat (0000 and 0004a are ids of their own: D0, D4a).
 		exceptions, numbered := 0, 0
 		seen := map[int]bool{}
+		own := map[string]bool{}
 		for _, r := range rs {
 			if r.name.Number < 0 || r.name.Date != "" {
 				continue
 			}
 			numbered++
-			if r.name.Number == 0 || r.name.Suffix != "" || seen[r.name.Number] {
+			id := ownID(register.Scheme{IDs: "number"}, r.name)
+			if id == "" || own[id] {
 				exceptions++
 			}
+			own[id] = true
 			seen[r.name.Number] = true
 		}
 		if numbered == len(rs) && exceptions*4 <= len(rs) {
@@ -303,7 +308,7 @@ func (c *collection) settle(statuses map[string]string) {
 			for ; ; base += unit {
 				clash := false
 				for n := range seen {
-					if n > 0 && taken[base][n] {
+					if taken[base][n] {
 						clash = true
 						break
 					}
@@ -362,16 +367,35 @@ func pow10(n int) int {
 	return p
 }
 
+// ownID is the id a record's own number gives it in scheme s (D72): Base
+// plus its number, with its letter suffix in lower case (0000 is D0, 0004a
+// is D4a, KIT-ADR-0021-B-… is D21b), or "" where the folder's ids are not
+// numbers or the name has no number.
+func ownID(s register.Scheme, n register.RecordName) string {
+	if s.IDs != "number" || n.Number < 0 || n.Date != "" {
+		return ""
+	}
+	suffix := strings.ToLower(strings.Trim(n.Suffix, "-"))
+	if len(suffix) > 1 {
+		return ""
+	}
+	id := register.ID{N: s.Base + n.Number, Suffix: suffix}.String()
+	if !register.IsID(id) {
+		return ""
+	}
+	return id
+}
+
 // assign gives each record without an id in have (path to id) its id
-// (D72): Base plus its number in a folder whose ids are numbers; the
-// others (ordinal folders, and 0000, 0004a or a repeated number) take the
-// next ids above every block of numbers, in the collection's order. ids in
-// have are kept.
+// (D72): its own number (plus its folder's Base) in a folder whose ids are
+// numbers, letter suffix included; the others (ordinal folders, and a
+// number that repeats in its number space) take the next ids above every
+// block of numbers, in the collection's order. ids in have are kept.
 func (c *collection) assign(have map[string]string, maxID int) {
 	start := 1
-	taken := map[int]bool{}
+	taken := map[string]bool{}
 	for _, id := range have {
-		taken[register.IDNumber(id)] = true
+		taken[id] = true
 	}
 	unit := c.unit()
 	for _, s := range c.schemes {
@@ -385,23 +409,20 @@ func (c *collection) assign(have map[string]string, maxID int) {
 			r.id = id
 			continue
 		}
-		s := c.schemes[r.scheme]
-		if s.IDs == "number" && r.name.Number > 0 && r.name.Suffix == "" && r.name.Date == "" && !taken[s.Base+r.name.Number] {
-			n := s.Base + r.name.Number
-			taken[n] = true
-			r.id = fmt.Sprintf("D%d", n)
-			continue
+		if id := ownID(c.schemes[r.scheme], r.name); id != "" && !taken[id] {
+			taken[id] = true
+			r.id = id
 		}
 	}
 	for _, r := range c.records {
 		if r.id != "" {
 			continue
 		}
-		for taken[next] {
+		for taken[fmt.Sprintf("D%d", next)] {
 			next++
 		}
-		taken[next] = true
 		r.id = fmt.Sprintf("D%d", next)
+		taken[r.id] = true
 	}
 	for _, r := range c.records {
 		r.d.FileID = r.id
@@ -546,17 +567,11 @@ func (c *collection) summary() []string {
 	}
 	for _, r := range c.records {
 		s := c.schemes[r.scheme]
-		if s.IDs != "number" || r.name.Number < 0 || r.id == fmt.Sprintf("D%d", s.Base+r.name.Number) {
+		own := ownID(s, r.name)
+		if own == "" || r.id == own {
 			continue
 		}
-		why := "its number repeats"
-		switch {
-		case r.name.Number == 0:
-			why = "0 is no decision id"
-		case r.name.Suffix != "":
-			why = "a letter-suffixed number"
-		}
-		out = append(out, fmt.Sprintf("id of %s is %s: %s, so it takes an id above the numbers", r.path, r.id, why))
+		out = append(out, fmt.Sprintf("id of %s is %s: its number repeats (%s is taken), so it takes an id above the numbers", r.path, r.id, own))
 	}
 	return out
 }
@@ -584,13 +599,17 @@ func adoptedCollection(schemes []register.Scheme, ds []*register.Decision) *coll
 }
 
 // nextID is the id of the next record at p in the collection (D72): its
-// folder's Base plus its number where ids are numbers and that id is
-// free, else the next free id above every block of numbers and above maxID.
-func (c *collection) nextID(p string, maxID int, taken map[int]bool) int {
+// folder's Base plus its number where ids are numbers and that id is free
+// (a new 0000 record, numbered on merge, has no number yet), else the next
+// free id above every block of numbers and above maxID. taken holds the
+// ids in use.
+func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 	if i, rel := register.Owner(p, c.schemes); i >= 0 {
 		s := c.schemes[i]
-		if n, ok := s.Match(rel); ok && s.IDs == "number" && n.Number > 0 && !taken[s.Base+n.Number] {
-			return s.Base + n.Number
+		if n, ok := s.Match(rel); ok && n.Number > 0 {
+			if id := ownID(s, n); id != "" && !taken[id] {
+				return id
+			}
 		}
 	}
 	start := 1
@@ -600,8 +619,8 @@ func (c *collection) nextID(p string, maxID int, taken map[int]bool) int {
 		}
 	}
 	next := max(start, maxID+1)
-	for taken[next] {
+	for taken[fmt.Sprintf("D%d", next)] {
 		next++
 	}
-	return next
+	return fmt.Sprintf("D%d", next)
 }

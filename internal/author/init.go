@@ -118,7 +118,7 @@ func Init(o InitOptions) (*Plan, error) {
 	var rows strings.Builder
 	firstFile := "docs/decisions/D1-record-decisions-with-claimslint.md"
 	regLink := "decisions/D1-record-decisions-with-claimslint.md"
-	adoptKey := ""
+	adoptKey, firstID := "", ""
 	var notes []string
 	if col != nil {
 		col.assign(nil, 0)
@@ -130,14 +130,14 @@ func Init(o InitOptions) (*Plan, error) {
 		snapshot.Relate(ds)
 		for _, r := range col.records {
 			link, _ := filepath.Rel("docs", r.path)
-			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), linkDest(filepath.ToSlash(link)), rowStatus(r.d))
 		}
 		firstFile = col.nextPath("record decisions with claimslint", o.Date)
-		taken := map[int]bool{}
+		taken := map[string]bool{}
 		for _, r := range col.records {
-			taken[register.IDNumber(r.id)] = true
+			taken[r.id] = true
 		}
-		n = col.nextID(firstFile, n-1, taken)
+		firstID = col.nextID(firstFile, n-1, taken)
 		l, _ := filepath.Rel("docs", firstFile)
 		regLink = filepath.ToSlash(l)
 		adoptKey = renderAdopt(col.schemes) +
@@ -145,14 +145,23 @@ func Init(o InitOptions) (*Plan, error) {
 		notes = col.notes()
 	}
 	id := fmt.Sprintf("D%d", n)
-	top := id // the live range ends at the highest id, which an adopted record may hold
+	if firstID != "" {
+		id = firstID
+	}
+	// The live range ends at the highest plain id, which an adopted record
+	// may hold; D0 and D4a never end it (D72).
+	topN := 0
+	if p, ok := register.ParseID(id); ok && p.Plain() {
+		topN = p.N
+	}
 	if col != nil {
 		for _, r := range col.records {
-			if register.IDNumber(r.id) > n {
-				top = r.id
+			if p, ok := register.ParseID(r.id); ok && p.Plain() {
+				topN = max(topN, p.N)
 			}
 		}
 	}
+	top := fmt.Sprintf("D%d", topN)
 	dirLink := "decisions/"
 	if col != nil {
 		l, _ := filepath.Rel("docs", path.Dir(firstFile))
@@ -270,6 +279,16 @@ jobs:
       - name: claimslint check
         run: '"$RUNNER_TEMP/claimslint" check --format github'
 `
+}
+
+// linkDest writes a link destination: in angle brackets when the path has
+// a space (a record named "…-0010-Observability-component metrics
+// scraping.md"), as CommonMark reads it.
+func linkDest(p string) string {
+	if strings.ContainsAny(p, " \t") {
+		return "<" + p + ">"
+	}
+	return p
 }
 
 func rowTitle(t string) string {

@@ -151,7 +151,7 @@ func markerWords(cfg config.Config, status, ref string) (string, error) {
 	for i, m := range ms {
 		res[i] = regexp.MustCompile(m.Pattern) // validated when loaded
 	}
-	lit := strings.NewReplacer(`\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
+	lit := strings.NewReplacer(register.IDPattern, ref, `\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
 	for i, m := range ms {
 		if m.Status != status {
 			continue

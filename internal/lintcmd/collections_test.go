@@ -26,8 +26,40 @@ func TestCollections(t *testing.T) {
 		findings []string
 		exit     int
 		newFile  string
+		// ids are register rows init --adopt must write: the collection's
+		// own numbers (D72), as "| D4a | [title](link)".
+		ids []string
 	}{
-		{name: "bbc__tams", records: 34, newFile: "docs/adr/0034-next-decision.md"},
+		{name: "bbc__tams", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
+			"| D0 | [Use Markdown ADRs to record design decisions](adr/0000-",
+			"| D4 | [Deletion of Content and IDs](adr/0004-content-deletion.md)",
+			"| D4a | [Flow and Source References](adr/0004a-ancestry-relationships.md)",
+			"| D5 | ",
+		}},
+		{name: "opendatahub-io__architecture-decision-records", dir: "architecture-decision-records", records: 40, exit: 1,
+			newFile: "architecture-decision-records/operator/ODH-ADR-Operator-0016-next-decision.md",
+			ids: []string{
+				// Numbers repeat across the component folders: each folder
+				// is a block of ids (its base), the number its last digits.
+				"| D1 | [Use Architecture Decision Records for Open Data Hub]",
+				"| D130007 | ",
+				// A number repeated inside one folder takes an id above
+				// every block.
+				"| D140000 | ",
+				"(<../architecture-decision-records/operator/ODH-ADR-Operator-0010-Observability-component metrics scraping.md>)",
+			},
+			findings: []string{
+				// Status words of the team's own process that the
+				// vocabulary does not map: the team says what they mean.
+				`status "Review" of adopted record D80001`,
+				`status "Refinement completed. TP in 3.4" of adopted record D110001`,
+				`status "Review" of adopted record D120001`,
+				`status "TBD" of adopted record D130008`,
+				// "| Supersedes | <a pull request URL> |" and "Data
+				// Connections (pre-2.16)": no record of the collection.
+				"D130005 supersedes https://github.com/opendatahub-io/architecture-decision-records/pull/23, which is no registered record",
+				"D130009 supersedes Data Connections (pre-2.16), which is no registered record",
+			}},
 		{name: "arachne-framework__architecture", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
 		{name: "celestiaorg__celestia-app", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
 		{name: "Sylius__Sylius", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
@@ -36,7 +68,7 @@ func TestCollections(t *testing.T) {
 		{name: "mlflow__rfcs", dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
 		{name: "wagov-dtt__architecture-decision-records", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
 		{name: "json-schema-org__json-schema-spec", records: 7},
-		{name: "movito__agentive-starter-kit", dir: ".kit/adr", records: 38, exit: 1, findings: []string{
+		{name: "movito__agentive-starter-kit", dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
 			// 0026 says "Superseded by KIT-ADR-0028", a record of another
 			// numbering (KIT-) that the bare ADR-0028 reading cannot tell apart.
 			"D26 is superseded but names no registered successor",
@@ -74,6 +106,17 @@ func TestCollections(t *testing.T) {
 			}
 			if n := strings.Count(out, "\nadopted "); n != tc.records {
 				t.Errorf("init --adopt adopted %d records, want %d\n%s", n, tc.records, out)
+			}
+			if len(tc.ids) > 0 {
+				reg, err := os.ReadFile(filepath.Join(dir, "docs", "PRD.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, want := range tc.ids {
+					if !bytes.Contains(reg, []byte(want)) {
+						t.Errorf("register has no row %q\n%s", want, reg)
+					}
+				}
 			}
 			checkOut := func(when string) {
 				out, code := run("check")

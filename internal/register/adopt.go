@@ -455,7 +455,7 @@ func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
 	if v, ok := fm["id"]; ok && v != nil {
 		if s, ok := v.(string); ok {
 			d.ID = strings.TrimSpace(s)
-			if IDNumber(d.ID) == 0 {
+			if !IsID(d.ID) {
 				d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 				d.ID = ""
 			}
@@ -578,9 +578,10 @@ func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool
 			continue
 		}
 		first := strings.ToLower(strings.Trim(strings.TrimSpace(cells[0]), "*_: "))
+		value := strings.TrimSpace(strings.Join(cells[1:], " "))
 		for _, v := range relationVerbs {
-			if strings.HasPrefix(first, v.words) {
-				rows = append(rows, srcLine{first + " " + strings.Join(cells[1:], " "), ln.pos(offs[i])})
+			if strings.HasPrefix(first, v.words) && !noValue(value) {
+				rows = append(rows, srcLine{first + " " + value, ln.pos(offs[i])})
 				break
 			}
 		}
@@ -606,6 +607,16 @@ func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool
 		}
 	}
 	return status, pos, rows, found && status != ""
+}
+
+// noValue reports a metadata cell that says there is nothing: "| Superseded
+// by: | N/A |", none, a dash, or empty.
+func noValue(v string) bool {
+	switch strings.ToLower(strings.Trim(v, " *_.")) {
+	case "", "n/a", "na", "none", "-", "—", "–", "tbd", "nothing":
+		return true
+	}
+	return false
 }
 
 func splitCells(l string) []string {
@@ -661,6 +672,6 @@ func (d *Decision) recordRefs(fm map[string]any) []srcLine {
 	return out
 }
 
-var refLikeRE = regexp.MustCompile(`^D[0-9]+(\([^)]*\))?$`)
+var refLikeRE = regexp.MustCompile(`^` + IDPattern + `(\([^)]*\))?$`)
 
 func refLike(s string) bool { return refLikeRE.MatchString(s) }

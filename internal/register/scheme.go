@@ -58,7 +58,7 @@ const (
 	PatternDatedDash  = `^(?P<date>(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])(?:-(?:0?[1-9]|[12][0-9]|3[01]))?)[-_][^/]*[^/.][^/]*\.md$`
 	PatternDatedUnder = `^(?P<date>(?:19|20)[0-9]{2}_(?:0[1-9]|1[0-2])_(?:0[1-9]|[12][0-9]|3[01]))[-_][^/]*[^/.][^/]*\.md$`
 	PatternNumbered   = `^(?P<num>[0-9]{1,9})(?P<suffix>[a-z]?)-[^/]*[^/.][^/]*\.md$`
-	PatternPrefixed   = `^(?:[A-Za-z][A-Za-z0-9]*-)+(?P<num>[0-9]{1,9})(?P<suffix>[a-z]|-[A-Z](?:-|\.md$))?(?:[-_][^/]*)?\.md$`
+	PatternPrefixed   = `^(?:[A-Za-z][A-Za-z0-9]*-)+(?P<num>[0-9]{1,9})(?:(?P<suffix>[a-z]|-[A-Z])(?:[-_][^/]*)?|(?:[-_][^/]*)?)\.md$`
 	PatternNumFolder  = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
 	PatternSlugFolder = `^[^/.][^/]*/(?:README|index)\.md$`
 )
@@ -314,8 +314,9 @@ func SkipReason(rel string) string {
 
 // PlaceholderStatus reports whether a raw status is a template's list of
 // choices ("[proposed | accepted | deprecated | ...]", "{proposed |
-// rejected}"), not a status: it names two or more of the five statuses, or
-// it is bracketed and separated by | or /.
+// rejected}", "[proposed, accepted, …]"), not a status: it names two or
+// more of the five statuses separated by | or /, or it is bracketed and
+// separated by | or /, or by commas between two or more of the five.
 func PlaceholderStatus(raw string) bool {
 	s := strings.ToLower(strings.ReplaceAll(raw, `\[`, "["))
 	n := 0
@@ -328,7 +329,8 @@ func PlaceholderStatus(raw string) bool {
 		return true
 	}
 	t := strings.TrimSpace(s)
-	return len(t) > 1 && (t[0] == '[' || t[0] == '{' || t[0] == '<') && strings.ContainsAny(t, "|/")
+	bracketed := len(t) > 1 && (t[0] == '[' || t[0] == '{' || t[0] == '<')
+	return bracketed && (strings.ContainsAny(t, "|/") || n >= 2 && strings.Contains(t, ","))
 }
 
 // Decorations are stripped from a status before the vocabulary reads it

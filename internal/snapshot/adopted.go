@@ -191,6 +191,6 @@ func relate(d *register.Decision, verb string, t *register.Decision) {
 
 func sortRelations(d *register.Decision) {
 	sort.SliceStable(d.Relations, func(i, j int) bool {
-		return register.IDNumber(d.Relations[i].Ref.ID) < register.IDNumber(d.Relations[j].Ref.ID)
+		return register.CompareIDs(d.Relations[i].Ref.ID, d.Relations[j].Ref.ID) < 0
 	})
 }
