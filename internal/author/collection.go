@@ -539,7 +539,7 @@ func (c *collection) summary() []string {
 			unstated[r.scheme]++
 		}
 	}
-	out := []string{fmt.Sprintf("found %d records in %s (%d folders), %d files left out", len(c.records), c.dir, len(by), len(c.skipped))}
+	out := []string{fmt.Sprintf("found %s in %s (%s), %s left out", plural(len(c.records), "record"), c.dir, plural(len(by), "folder"), plural(len(c.skipped), "file"))}
 	for i, s := range c.schemes {
 		if by[i] == 0 {
 			continue
@@ -559,9 +559,13 @@ func (c *collection) summary() []string {
 		if s.Status == "folder" {
 			st = fmt.Sprintf("status from the folder name (%q)", path.Base(s.Dir))
 		}
-		line := fmt.Sprintf("folder %s: %d records, %s, %s, %s", s.Dir, by[i], name, ids, st)
+		line := fmt.Sprintf("folder %s: %s, %s, %s, %s", s.Dir, plural(by[i], "record"), name, ids, st)
 		if unstated[i] > 0 {
-			line += fmt.Sprintf("; %d state no status and are read as %s (unstated: %s; remove it to have check report them)", unstated[i], s.Unstated, s.Unstated)
+			verb := "state no status and are"
+			if unstated[i] == 1 {
+				verb = "states no status and is"
+			}
+			line += fmt.Sprintf("; %d %s read as %s (unstated: %s; remove it to have check report them)", unstated[i], verb, s.Unstated, s.Unstated)
 		}
 		out = append(out, line)
 	}
