@@ -268,13 +268,6 @@ func New(o NewOptions) (*Plan, error) {
 	return p, nil
 }
 
-// idNumber is the number of a decision id (D4 and D4a are 4), for the
-// next id's and the range's arithmetic.
-func idNumber(id string) (int, bool) {
-	p, ok := register.ParseID(id)
-	return p.N, ok
-}
-
 func sortedKeys(m map[string][]byte) []string {
 	return slices.Sorted(maps.Keys(m))
 }

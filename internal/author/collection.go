@@ -101,6 +101,12 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 	for _, f := range mds {
 		rel := f[len(prefix):]
 		if why := register.SkipReason(rel); why != "" {
+			switch why {
+			case "template":
+				why = "a template (its name says so), not a record"
+			case "index":
+				why = "the folder's index, not a record"
+			}
 			skipped = append(skipped, skip{f, why})
 			continue
 		}
