@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type NewOptions struct {
 	Status     string // default proposed
 	Supersedes string // D43 or D43(6)
 	Date       time.Time
+	// KeepRecords leaves an adopted record's file as written when it is
+	// superseded: only the register row changes (D73).
+	KeepRecords bool
 }
 
 // Change is one file's planned content.
@@ -237,6 +241,24 @@ func New(o NewOptions) (*Plan, error) {
 				}
 			}
 			edits[old.Path] = out
+		}
+		if whole && old.Adopted && old.ID == "" && !o.KeepRecords && old.Status != "superseded" {
+			// An adopted record says it is superseded in its own file, where
+			// and as its tool writes it (D73): adr-tools' Status section,
+			// MADR's front matter, log4brains' Status line, a metadata table.
+			src, err := read(old.Path)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", old.Path, err)
+			}
+			link, err := filepath.Rel(path.Dir(old.Path), file)
+			if err != nil {
+				return nil, err
+			}
+			if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
+				edits[old.Path] = out
+			} else {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
+			}
 		}
 		if whole && old.Status != "superseded" && old.Status != "deprecated" {
 			regSrc, err := read(res.Config.Register)
@@ -531,4 +553,81 @@ func (p *Plan) WritesWorkflow() bool {
 		}
 	}
 	return false
+}
+
+// supersedingLabel is the link text an adopted record's tool writes for
+// the record that supersedes it (D73): adr-tools' "12. Title" in a Status
+// section; elsewhere the name up to its number as the collection writes it
+// (ODH-ADR-Operator-0017, adr-020) or MADR's ADR-0012 for a bare number;
+// the file name for a date-named or unnumbered record.
+func supersedingLabel(old *register.Decision, file, title string) string {
+	base := path.Base(file)
+	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
+		base = path.Base(path.Dir(file)) + ".md" // one folder per record: the folder names it
+	}
+	name := strings.TrimSuffix(base, ".md")
+	if dateNameRE.MatchString(base) {
+		return name
+	}
+	prefixed := prefixedNameRE.FindStringSubmatch(base)
+	m := leadingNumberRE.FindString(base)
+	if m == "" && prefixed != nil {
+		m = prefixed[1]
+	}
+	n, err := strconv.Atoi(m)
+	switch {
+	case m == "" || err != nil:
+		return name
+	case old.StatusFrom == "heading":
+		return fmt.Sprintf("%d. %s", n, title)
+	case prefixed != nil:
+		return prefixed[0]
+	}
+	return "ADR-" + m
+}
+
+var (
+	leadingNumberRE = regexp.MustCompile(`^[0-9]{1,9}`)
+	dateNameRE      = regexp.MustCompile(`^(?:19|20)[0-9]{2}[-_]?(?:0[1-9]|1[0-2])`)
+	prefixedNameRE  = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*-)+([0-9]{1,9})`)
+)
+
+// markSuperseded rewrites the status of an adopted record on the line it
+// was read from (D73): the status words as written become "Superseded by
+// [label](link)", in the record's own case; front matter is quoted as
+// YAML needs. ok is false when the line no longer holds the status.
+func markSuperseded(src []byte, old *register.Decision, label, link string) ([]byte, bool) {
+	raw := strings.TrimSpace(old.RawStatus)
+	if i := strings.Index(raw, "|"); i > 0 {
+		// "**Status:** Accepted | **Date:** …": only the status changes.
+		raw = strings.TrimSpace(raw[:i])
+	}
+	pos, ok := old.Keys["status"]
+	if raw == "" || !ok || pos.Line < 1 {
+		return nil, false
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if pos.Line > len(lines) {
+		return nil, false
+	}
+	line := lines[pos.Line-1]
+	i := strings.Index(line, raw)
+	if i < 0 {
+		return nil, false
+	}
+	word := "Superseded"
+	if r := raw[0]; r >= 'a' && r <= 'z' {
+		word = "superseded"
+	}
+	text := fmt.Sprintf("%s by [%s](%s)", word, label, link)
+	if old.StatusFrom == "front matter" {
+		text = strconv.Quote(text)
+		// A quoted YAML value replaces the quotes around it too.
+		if i > 0 && (line[i-1] == '"' || line[i-1] == '\'') && i+len(raw) < len(line) && line[i+len(raw)] == line[i-1] {
+			i--
+			raw = line[i : i+len(raw)+2]
+		}
+	}
+	lines[pos.Line-1] = line[:i] + text + line[i+len(raw):]
+	return []byte(strings.Join(lines, "")), true
 }

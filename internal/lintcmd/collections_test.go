@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -29,14 +30,17 @@ func TestCollections(t *testing.T) {
 		// ids are register rows init --adopt must write: the collection's
 		// own numbers (D72), as "| D4a | [title](link)".
 		ids []string
+		// supersede is the id new --supersedes retires, and marked the
+		// line its file must say afterwards, as its tool writes it (D73).
+		supersede, marked string
 	}{
-		{name: "bbc__tams", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
+		{name: "bbc__tams", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
 			"| D0 | [Use Markdown ADRs to record design decisions](adr/0000-",
 			"| D4 | [Deletion of Content and IDs](adr/0004-content-deletion.md)",
 			"| D4a | [Flow and Source References](adr/0004a-ancestry-relationships.md)",
 			"| D5 | ",
 		}},
-		{name: "opendatahub-io__architecture-decision-records", dir: "architecture-decision-records", records: 40, exit: 1,
+		{name: "opendatahub-io__architecture-decision-records", dir: "architecture-decision-records", records: 40, exit: 1, supersede: "D3", marked: "| Status         | Superseded by [ODH-ADR-Operator-0017](operator/ODH-ADR-Operator-0017-a-replacement.md) |",
 			newFile: "architecture-decision-records/operator/ODH-ADR-Operator-0016-next-decision.md",
 			ids: []string{
 				// Numbers repeat across the component folders: each folder
@@ -60,13 +64,13 @@ func TestCollections(t *testing.T) {
 				"D130005 supersedes https://github.com/opendatahub-io/architecture-decision-records/pull/23, which is no registered record",
 				"D130009 supersedes Data Connections (pre-2.16), which is no registered record",
 			}},
-		{name: "arachne-framework__architecture", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
-		{name: "celestiaorg__celestia-app", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
-		{name: "Sylius__Sylius", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
+		{name: "arachne-framework__architecture", supersede: "D3", marked: "\nSuperseded by [20. A replacement](adr-020-a-replacement.md)\n", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
+		{name: "celestiaorg__celestia-app", supersede: "D3", marked: "\nSuperseded by [32. A replacement](adr-032-a-replacement.md)\n", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
+		{name: "Sylius__Sylius", supersede: "D3", marked: "* Status: superseded by [2026_12_02_a_replacement](2026_12_02_a_replacement.md)\n", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
 		{name: "npm__rfcs", dir: ".", records: 30, newFile: "accepted/0000-next-decision.md"},
 		{name: "rust-lang__rfcs", dir: ".", records: 20, newFile: "text/0000-next-decision.md"},
 		{name: "mlflow__rfcs", dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
-		{name: "wagov-dtt__architecture-decision-records", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
+		{name: "wagov-dtt__architecture-decision-records", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
 		{name: "json-schema-org__json-schema-spec", records: 7},
 		{name: "movito__agentive-starter-kit", dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
 			// 0026 says "Superseded by KIT-ADR-0028", a record of another
@@ -150,6 +154,24 @@ func TestCollections(t *testing.T) {
 				// write-back (D73) is not built yet.
 				checkOut("after new")
 			}
+			if tc.supersede == "" {
+				return
+			}
+			out, code = run("new", "--date", "2026-12-02", "--supersedes", tc.supersede, "A replacement")
+			if code != 0 {
+				t.Fatalf("new --supersedes: exit %d\n%s", code, out)
+			}
+			m := regexp.MustCompile(`(?m)^updated (.*\.md)$`).FindAllStringSubmatch(out, -1)
+			var old []byte
+			for _, f := range m {
+				if f[1] != "docs/PRD.md" {
+					old, _ = os.ReadFile(filepath.Join(dir, f[1]))
+				}
+			}
+			if !bytes.Contains(old, []byte(tc.marked)) {
+				t.Errorf("new --supersedes %s: the old record does not say %q\n%s\n%s", tc.supersede, tc.marked, out, old)
+			}
+			checkOut("after new --supersedes")
 		})
 	}
 }
