@@ -135,7 +135,7 @@ func New(o NewOptions) (*Plan, error) {
 	oldRange := fmt.Sprintf("D1..D%d", top)
 	maxID := n
 	n++
-	id := fmt.Sprintf("D%d", n)
+	id := register.ID{N: n}.String()
 	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
 	if len(res.Config.Adopt) > 0 {
 		// After adoption there is one author of new records: the next one

@@ -424,10 +424,10 @@ func (c *collection) assign(have map[string]string, maxID int) {
 		if r.id != "" {
 			continue
 		}
-		for taken[fmt.Sprintf("D%d", next)] {
+		for taken[register.ID{N: next}.String()] {
 			next++
 		}
-		r.id = fmt.Sprintf("D%d", next)
+		r.id = register.ID{N: next}.String()
 		taken[r.id] = true
 	}
 	for _, r := range c.records {
@@ -629,8 +629,8 @@ func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 		}
 	}
 	next := max(start, maxID+1)
-	for taken[fmt.Sprintf("D%d", next)] {
+	for taken[register.ID{N: next}.String()] {
 		next++
 	}
-	return fmt.Sprintf("D%d", next)
+	return register.ID{N: next}.String()
 }

@@ -144,7 +144,7 @@ func Init(o InitOptions) (*Plan, error) {
 			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
 		notes = col.notes()
 	}
-	id := fmt.Sprintf("D%d", n)
+	id := register.ID{N: n}.String()
 	if firstID != "" {
 		id = firstID
 	}
@@ -161,7 +161,7 @@ func Init(o InitOptions) (*Plan, error) {
 			}
 		}
 	}
-	top := fmt.Sprintf("D%d", topN)
+	top := register.ID{N: topN}.String()
 	dirLink := "decisions/"
 	if col != nil {
 		l, _ := filepath.Rel("docs", path.Dir(firstFile))
