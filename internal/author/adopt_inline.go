@@ -84,7 +84,7 @@ func findInline(cfg config.Config, rp *repo.Repo) (*inlineRegister, error) {
 		if !ok || strings.Contains(base, "/") {
 			continue
 		}
-		if m := register.FileNameRE.FindStringSubmatch(base); m != nil && ids["D"+m[1]] {
+		if m := register.FileNameRE.FindStringSubmatch(base); m != nil && ids[m[1]] {
 			return nil, nil // a decision with a file: not an inline register
 		}
 	}

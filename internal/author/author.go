@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type NewOptions struct {
 	Status     string // default proposed
 	Supersedes string // D43 or D43(6)
 	Date       time.Time
+	// KeepRecords leaves an adopted record's file as written when it is
+	// superseded: only the register row changes (D73).
+	KeepRecords bool
 }
 
 // Change is one file's planned content.
@@ -49,6 +53,8 @@ type Plan struct {
 	Existing string
 	// Adopted lists, for init --adopt, each existing record and its id.
 	Adopted []string
+	// Summary is what init --adopt found, printed before it writes (D72).
+	Summary []string
 	// Notes are what the user should know: records skipped, statuses not
 	// in the vocabulary.
 	Notes []string
@@ -63,7 +69,7 @@ type Plan struct {
 	Next []string
 }
 
-var refRE = regexp.MustCompile(`^D([1-9][0-9]*)(\([^)]+\))?$`)
+var refRE = regexp.MustCompile(`^(` + register.IDPattern + `)(\([^)]+\))?$`)
 
 // New plans a new decision. It fails, changing nothing, on an empty
 // title, an unknown superseded decision, or a register it cannot place a
@@ -101,7 +107,7 @@ func New(o NewOptions) (*Plan, error) {
 			return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
 		}
 		for _, d := range res.Decisions {
-			if d.FileID == "D"+m[1] {
+			if d.FileID == m[1] {
 				old = d
 			}
 		}
@@ -109,36 +115,48 @@ func New(o NewOptions) (*Plan, error) {
 			return nil, fmt.Errorf("--supersedes %s: no such decision in %s", o.Supersedes, res.Config.Decisions)
 		}
 	}
-	n := 0
+	// n is the highest number of any id (D4a counts as 4, so the next is
+	// D5); the range ends at the highest plain id (D72).
+	n, top := 0, 0
 	for _, row := range reg.Rows {
 		n = max(n, row.N)
+		if row.Plain {
+			top = max(top, row.N)
+		}
 	}
 	for _, d := range res.Decisions {
-		if k, ok := idNumber(d.FileID); ok {
-			n = max(n, k)
-		}
-	}
-	oldRange := fmt.Sprintf("D1..D%d", n)
-	n++
-	id := fmt.Sprintf("D%d", n)
-	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
-	if res.Config.Adopt != "" {
-		// After adoption there is one author of new records: the next one
-		// is written in the collection's own style, so the team's old
-		// tool and claimslint never pick the same name (D41).
-		adir := strings.TrimSuffix(path.Clean(res.Config.Adopt), "/")
-		var names []register.RecordName
-		for _, d := range res.Decisions {
-			if dir, base := path.Split(d.Path); d.Adopted && strings.TrimSuffix(dir, "/") == adir {
-				if n, ok := register.ParseRecordName(base); ok {
-					names = append(names, n)
-				}
+		if p, ok := register.ParseID(d.FileID); ok {
+			n = max(n, p.N)
+			if p.Plain() {
+				top = max(top, p.N)
 			}
 		}
+	}
+	oldRange := fmt.Sprintf("D1..D%d", top)
+	maxID := n
+	n++
+	id := register.ID{N: n}.String()
+	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
+	if len(res.Config.Adopt) > 0 {
+		// After adoption there is one author of new records: the next one
+		// is named in its folder's scheme, and its id is its number where
+		// the folder's ids are numbers (D41, D72).
 		if o.Date.IsZero() {
 			o.Date = time.Now()
 		}
-		file = adir + "/" + NextRecordName(names, title, o.Date)
+		col := adoptedCollection(res.Config.Adopt, res.Decisions)
+		file = col.nextPath(title, o.Date)
+		taken := map[string]bool{}
+		for _, row := range reg.Rows {
+			taken[row.ID] = true
+		}
+		for _, d := range res.Decisions {
+			taken[d.FileID] = true
+		}
+		id = col.nextID(file, maxID, taken)
+		if p, ok := register.ParseID(id); ok && p.Plain() {
+			n = p.N
+		}
 	}
 	inline := inlineNext(res)
 	if inline {
@@ -192,11 +210,11 @@ func New(o NewOptions) (*Plan, error) {
 		// Only the live range moves; a record that quotes an older range
 		// (D1..D40 in last year's notes) is history and stays.
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", max(n, top))))
 	}
 	// The lines claims pin to the live range with a placeholder move with
 	// it, so those claims hold after new as the range sites do (D64).
-	bumps, err := check.LiveRangeEdits(res, n, read)
+	bumps, err := check.LiveRangeEdits(res, max(n, top), read)
 	if err != nil {
 		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
 	}
@@ -223,6 +241,24 @@ func New(o NewOptions) (*Plan, error) {
 				}
 			}
 			edits[old.Path] = out
+		}
+		if whole && old.Adopted && old.ID == "" && !o.KeepRecords && old.Status != "superseded" {
+			// An adopted record says it is superseded in its own file, where
+			// and as its tool writes it (D73): adr-tools' Status section,
+			// MADR's front matter, log4brains' Status line, a metadata table.
+			src, err := read(old.Path)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", old.Path, err)
+			}
+			link, err := filepath.Rel(path.Dir(old.Path), file)
+			if err != nil {
+				return nil, err
+			}
+			if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
+				edits[old.Path] = out
+			} else {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
+			}
 		}
 		if whole && old.Status != "superseded" && old.Status != "deprecated" {
 			regSrc, err := read(res.Config.Register)
@@ -252,14 +288,6 @@ func New(o NewOptions) (*Plan, error) {
 		}
 	}
 	return p, nil
-}
-
-func idNumber(id string) (int, bool) {
-	var n int
-	if _, err := fmt.Sscanf(id, "D%d", &n); err != nil {
-		return 0, false
-	}
-	return n, true
 }
 
 func sortedKeys(m map[string][]byte) []string {
@@ -424,7 +452,7 @@ func newRow(src []byte, reg *register.Register, id, title, link, status string) 
 		case h == "id":
 			cells = append(cells, id)
 		case strings.Contains(h, "decision") || strings.Contains(h, "title"):
-			cells = append(cells, fmt.Sprintf("[%s](%s)", title, link))
+			cells = append(cells, fmt.Sprintf("[%s](%s)", title, linkDest(link)))
 		case h == "status":
 			cells = append(cells, status)
 		default:
@@ -525,4 +553,81 @@ func (p *Plan) WritesWorkflow() bool {
 		}
 	}
 	return false
+}
+
+// supersedingLabel is the link text an adopted record's tool writes for
+// the record that supersedes it (D73): adr-tools' "12. Title" in a Status
+// section; elsewhere the name up to its number as the collection writes it
+// (ODH-ADR-Operator-0017, adr-020) or MADR's ADR-0012 for a bare number;
+// the file name for a date-named or unnumbered record.
+func supersedingLabel(old *register.Decision, file, title string) string {
+	base := path.Base(file)
+	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
+		base = path.Base(path.Dir(file)) + ".md" // one folder per record: the folder names it
+	}
+	name := strings.TrimSuffix(base, ".md")
+	if dateNameRE.MatchString(base) {
+		return name
+	}
+	prefixed := prefixedNameRE.FindStringSubmatch(base)
+	m := leadingNumberRE.FindString(base)
+	if m == "" && prefixed != nil {
+		m = prefixed[1]
+	}
+	n, err := strconv.Atoi(m)
+	switch {
+	case m == "" || err != nil:
+		return name
+	case old.StatusFrom == "heading":
+		return fmt.Sprintf("%d. %s", n, title)
+	case prefixed != nil:
+		return prefixed[0]
+	}
+	return "ADR-" + m
+}
+
+var (
+	leadingNumberRE = regexp.MustCompile(`^[0-9]{1,9}`)
+	dateNameRE      = regexp.MustCompile(`^(?:19|20)[0-9]{2}[-_]?(?:0[1-9]|1[0-2])`)
+	prefixedNameRE  = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*-)+([0-9]{1,9})`)
+)
+
+// markSuperseded rewrites the status of an adopted record on the line it
+// was read from (D73): the status words as written become "Superseded by
+// [label](link)", in the record's own case; front matter is quoted as
+// YAML needs. ok is false when the line no longer holds the status.
+func markSuperseded(src []byte, old *register.Decision, label, link string) ([]byte, bool) {
+	raw := strings.TrimSpace(old.RawStatus)
+	if i := strings.Index(raw, "|"); i > 0 {
+		// "**Status:** Accepted | **Date:** …": only the status changes.
+		raw = strings.TrimSpace(raw[:i])
+	}
+	pos, ok := old.Keys["status"]
+	if raw == "" || !ok || pos.Line < 1 {
+		return nil, false
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if pos.Line > len(lines) {
+		return nil, false
+	}
+	line := lines[pos.Line-1]
+	i := strings.Index(line, raw)
+	if i < 0 {
+		return nil, false
+	}
+	word := "Superseded"
+	if r := raw[0]; r >= 'a' && r <= 'z' {
+		word = "superseded"
+	}
+	text := fmt.Sprintf("%s by [%s](%s)", word, label, link)
+	if old.StatusFrom == "front matter" {
+		text = strconv.Quote(text)
+		// A quoted YAML value replaces the quotes around it too.
+		if i > 0 && (line[i-1] == '"' || line[i-1] == '\'') && i+len(raw) < len(line) && line[i+len(raw)] == line[i-1] {
+			i--
+			raw = line[i : i+len(raw)+2]
+		}
+	}
+	lines[pos.Line-1] = line[:i] + text + line[i+len(raw):]
+	return []byte(strings.Join(lines, "")), true
 }

@@ -38,123 +38,13 @@ type InitOptions struct {
 // AdoptDirs are where init --adopt looks for existing records, in order.
 var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
 
-// record is one existing record of the adopted collection.
-type record struct {
-	path string
-	name register.RecordName
-	d    *register.Decision
-	id   string
-}
-
-// collection is the adopted directory and its records, in id order.
-type collection struct {
-	dir     string
-	records []*record
-	skipped []string
-}
-
-// findCollection lists the records of dir (or of the first directory of
-// AdoptDirs that has any), ordered as their ids are given: numbered names
-// by number, date-named ones by date, each then by name.
-func findCollection(root, dir string, statuses map[string]string) (*collection, error) {
-	dirs := AdoptDirs
-	if dir != "" {
-		if err := config.InsideRepo(dir); err != nil {
-			return nil, fmt.Errorf("--adopt %s: %w", dir, err)
-		}
-		dirs = []string{path.Clean(filepath.ToSlash(dir))}
-	}
-	for _, ad := range dirs {
-		entries, err := readDirIn(root, ad)
-		if err != nil {
-			if dir != "" {
-				return nil, fmt.Errorf("--adopt %s: %w", dir, err)
-			}
-			continue
-		}
-		c := &collection{dir: ad}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
-				continue
-			}
-			rel := ad + "/" + e.Name()
-			name, ok := register.ParseRecordName(e.Name())
-			if !ok {
-				c.skipped = append(c.skipped, rel)
-				continue
-			}
-			src, err := readIn(root, rel)
-			if err != nil {
-				return nil, err
-			}
-			c.records = append(c.records, &record{path: rel, name: name, d: register.ParseAdopted(rel, src, statuses)})
-		}
-		if len(c.records) > 0 {
-			slices.SortFunc(c.records, func(a, b *record) int {
-				switch {
-				case (a.name.Date == "") != (b.name.Date == ""):
-					if a.name.Date == "" {
-						return -1
-					}
-					return 1
-				case a.name.Date != b.name.Date:
-					return strings.Compare(a.name.Date, b.name.Date)
-				case a.name.Number != b.name.Number:
-					return a.name.Number - b.name.Number
-				}
-				return strings.Compare(a.path, b.path)
-			})
-			return c, nil
-		}
-		if dir != "" {
-			return nil, fmt.Errorf("--adopt %s: no numbered (0001-title.md) or dated (20200925-title.md) records there", dir)
-		}
-	}
-	return nil, fmt.Errorf("--adopt: no numbered (0001-title.md) or dated (20200925-title.md) records in %s; name the directory with --adopt DIR", strings.Join(dirs, ", "))
-}
-
-// numberIDs reports whether every record can keep its number as its id:
-// all numbered, none 0000, no number twice.
-func (c *collection) numberIDs() bool {
-	seen := map[int]bool{}
-	for _, r := range c.records {
-		if r.name.Date != "" || r.name.Number == 0 || seen[r.name.Number] {
-			return false
-		}
-		seen[r.name.Number] = true
-	}
-	return true
-}
-
-// NextRecordName returns the file name the next record of an adopted
-// collection gets, in the collection's own style: the next number at the
-// same width (0008-title.md), or today's date (20261130-title.md).
-func NextRecordName(names []register.RecordName, title string, date time.Time) string {
-	dated, maxN, width := false, -1, 0
-	for _, n := range names {
-		if n.Date != "" {
-			dated = true
-			continue
-		}
-		maxN = max(maxN, n.Number)
-		width = max(width, n.Width)
-	}
-	if width == 0 {
-		width = 4
-	}
-	if dated && maxN < 0 {
-		return date.UTC().Format("20060102") + "-" + slug(title) + ".md"
-	}
-	return fmt.Sprintf("%0*d-%s.md", width, maxN+1, slug(title))
-}
-
 var adrDirRE = regexp.MustCompile(`^[^\n]+`)
 
 // detectAdoptDir returns the collection directory named by the repository's
 // own tools: .claimslint.yml's adopt:, then adr-tools' .adr-dir.
 func detectAdoptDir(root string, cfg config.Config) string {
-	if cfg.Adopt != "" {
-		return cfg.Adopt
+	if len(cfg.Adopt) > 0 {
+		return commonDir(cfg.Adopt.Dirs())
 	}
 	if b, err := readIn(root, ".adr-dir"); err == nil {
 		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
@@ -220,7 +110,7 @@ func Init(o InitOptions) (*Plan, error) {
 	date := o.Date.UTC().Format("2006-01-02")
 	var col *collection
 	if o.Adopt {
-		if col, err = findCollection(o.Dir, adoptDir, cfg.Statuses); err != nil {
+		if col, err = findCollection(o.Dir, adoptDir, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -228,43 +118,53 @@ func Init(o InitOptions) (*Plan, error) {
 	var rows strings.Builder
 	firstFile := "docs/decisions/D1-record-decisions-with-claimslint.md"
 	regLink := "decisions/D1-record-decisions-with-claimslint.md"
-	adoptKey := ""
+	adoptKey, firstID := "", ""
 	var notes []string
 	if col != nil {
-		keep := col.numberIDs()
+		col.assign(nil, 0)
 		var ds []*register.Decision
-		for i, r := range col.records {
-			r.id = fmt.Sprintf("D%d", i+1)
-			if keep {
-				r.id = fmt.Sprintf("D%d", r.name.Number)
-			}
-			r.d.FileID = r.id
+		for _, r := range col.records {
 			ds = append(ds, r.d)
 			n = max(n, register.IDNumber(r.id)+1)
 		}
 		snapshot.Relate(ds)
-		var names []register.RecordName
 		for _, r := range col.records {
-			names = append(names, r.name)
 			link, _ := filepath.Rel("docs", r.path)
-			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), linkDest(filepath.ToSlash(link)), rowStatus(r.d))
 		}
-		base := NextRecordName(names, "record decisions with claimslint", o.Date)
-		firstFile = col.dir + "/" + base
+		firstFile = col.nextPath("record decisions with claimslint", o.Date)
+		taken := map[string]bool{}
+		for _, r := range col.records {
+			taken[r.id] = true
+		}
+		firstID = col.nextID(firstFile, n-1, taken)
 		l, _ := filepath.Rel("docs", firstFile)
 		regLink = filepath.ToSlash(l)
-		how := "NNNN-title.md keeps its number as its id"
-		if !keep {
-			how = "ids follow the records' order (numbers, then dates); the register row is the mapping"
-		}
-		adoptKey = "# Existing records, read in place; " + how + ".\nadopt: " + col.dir + "\n" +
+		adoptKey = renderAdopt(col.schemes) +
 			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
 		notes = col.notes()
 	}
-	id := fmt.Sprintf("D%d", n)
+	id := register.ID{N: n}.String()
+	if firstID != "" {
+		id = firstID
+	}
+	// The live range ends at the highest plain id, which an adopted record
+	// may hold; D0 and D4a never end it (D72).
+	topN := 0
+	if p, ok := register.ParseID(id); ok && p.Plain() {
+		topN = p.N
+	}
+	if col != nil {
+		for _, r := range col.records {
+			if p, ok := register.ParseID(r.id); ok && p.Plain() {
+				topN = max(topN, p.N)
+			}
+		}
+	}
+	top := register.ID{N: topN}.String()
 	dirLink := "decisions/"
 	if col != nil {
-		l, _ := filepath.Rel("docs", col.dir)
+		l, _ := filepath.Rel("docs", path.Dir(firstFile))
 		dirLink = filepath.ToSlash(l) + "/"
 	}
 	files := []Change{
@@ -285,7 +185,7 @@ One row per decision, one file per decision in [` + dirLink + `](` + dirLink + `
 Each file's Confirmation table lists claims that ` + "`claimslint check`" + `
 proves against the code on every push.
 
-Live range: D1..` + id + `.
+Live range: D1..` + top + `.
 
 | ID | Decision | Status |
 |---|---|---|
@@ -341,6 +241,7 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		for _, r := range col.records {
 			p.Adopted = append(p.Adopted, adoptedLine(r))
 		}
+		p.Summary = col.summary()
 	}
 	return p, nil
 }
@@ -380,6 +281,16 @@ jobs:
 `
 }
 
+// linkDest writes a link destination: in angle brackets when the path has
+// a space (a record named "…-0010-Observability-component metrics
+// scraping.md"), as CommonMark reads it.
+func linkDest(p string) string {
+	if strings.ContainsAny(p, " \t") {
+		return "<" + p + ">"
+	}
+	return p
+}
+
 func rowTitle(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "|", "-"), "\n", " ")
 }
@@ -403,14 +314,15 @@ func adoptedLine(r *record) string {
 }
 
 // notes are the things init --adopt says about a collection besides the
-// mapping: files it skipped, statuses it could not map.
+// mapping: files it skipped and why, records without a status, statuses
+// it could not map.
 func (c *collection) notes() []string {
 	var out []string
 	for _, s := range c.skipped {
-		out = append(out, "skipped "+s+": not a numbered or dated record name")
+		out = append(out, "skipped "+s.path+": "+s.why)
 	}
 	for _, r := range c.records {
-		if !register.ValidStatus(r.d.Status) {
+		if r.d.StatusFrom != "unstated" && !register.ValidStatus(r.d.Status) {
 			out = append(out, fmt.Sprintf("%s: status %q is not in the status vocabulary: add it under statuses: in %s, then write the mapped status in its register row", r.path, r.d.RawStatus, config.FileName))
 		}
 	}
@@ -418,13 +330,15 @@ func (c *collection) notes() []string {
 }
 
 // adoptAgain registers the records of the adopted collection that have no
-// register row yet: each takes the next id, in the collection's order.
-// Rows already written keep their ids; no record is touched.
+// register row yet, each with the id its folder's rule gives (D72), and
+// writes adopt: again with the folders merged: folders already listed keep
+// their settings, new ones are added. Rows already written keep their
+// ids; no record is touched.
 func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%s exists and names no adopt: directory; run claimslint init --adopt DIR", config.FileName)
 	}
-	col, err := findCollection(o.Dir, dir, cfg.Statuses)
+	col, err := findCollection(o.Dir, dir, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -436,33 +350,46 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		return nil, fmt.Errorf("%s has no register table with a row to follow", cfg.Register)
 	}
 	registered := map[string]string{}
-	for _, d := range res.Decisions {
-		if d.FileID != "" {
-			registered[d.Path] = d.FileID
+	for _, row := range res.Register.Rows {
+		if row.Link != "" && !strings.Contains(row.Link, "://") {
+			registered[path.Clean(path.Join(path.Dir(cfg.Register), strings.SplitN(row.Link, "#", 2)[0]))] = row.ID
 		}
 	}
 	n := 0
 	for _, row := range res.Register.Rows {
 		n = max(n, row.N)
 	}
-	oldRange := fmt.Sprintf("D1..D%d", n)
+	oldN := n
 	regSrc, err := readIn(o.Dir, cfg.Register)
 	if err != nil {
 		return nil, fmt.Errorf("read register: %w", err)
 	}
-	p := &Plan{Notes: col.notes()}
+	have := map[string]string{}
+	for _, r := range col.records {
+		if id, ok := registered[r.path]; ok {
+			have[r.path] = id
+		}
+	}
+	col.assign(have, n)
+	p := &Plan{Notes: col.notes(), Summary: col.summary()}
 	reg := res.Register
 	var fresh []*record
 	for _, r := range col.records {
-		if _, ok := registered[r.path]; ok {
+		if _, ok := have[r.path]; ok {
 			continue
 		}
-		n++
-		r.id = fmt.Sprintf("D%d", n)
-		r.d.FileID = r.id
+		n = max(n, register.IDNumber(r.id))
 		fresh = append(fresh, r)
 	}
-	if len(fresh) == 0 {
+	edits := map[string][]byte{}
+	cfgSrc, err := readIn(o.Dir, config.FileName)
+	if err != nil {
+		return nil, err
+	}
+	if out := replaceAdopt(cfgSrc, renderAdopt(col.schemes)); !bytes.Equal(out, cfgSrc) {
+		edits[config.FileName] = out
+	}
+	if len(fresh) == 0 && len(edits) == 0 {
 		p.Notes = append(p.Notes, "every record of "+col.dir+" is registered; nothing changed")
 		return p, nil
 	}
@@ -485,26 +412,21 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		reg = register.ParseRegister(cfg.Register, regSrc)
 		p.Adopted = append(p.Adopted, adoptedLine(r))
 	}
-	edits := map[string][]byte{cfg.Register: regSrc}
-	for _, site := range cfg.RangeSites {
-		src, ok := edits[site]
-		if !ok {
-			if src, err = readIn(o.Dir, site); err != nil {
-				return nil, fmt.Errorf("read range site %s: %w", site, err)
-			}
-		}
-		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	if len(fresh) > 0 {
+		edits[cfg.Register] = regSrc
 	}
-	if cfg.Adopt == "" {
-		src, err := readIn(o.Dir, config.FileName)
-		if err != nil {
-			return nil, err
+	if n != oldN {
+		oldRange := fmt.Sprintf("D1..D%d", oldN)
+		for _, site := range cfg.RangeSites {
+			src, ok := edits[site]
+			if !ok {
+				if src, err = readIn(o.Dir, site); err != nil {
+					return nil, fmt.Errorf("read range site %s: %w", site, err)
+				}
+			}
+			re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
+			edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
 		}
-		if len(src) > 0 && src[len(src)-1] != '\n' {
-			src = append(src, '\n')
-		}
-		edits[config.FileName] = append(src, []byte("# Existing records, read in place; the register row is the mapping.\nadopt: "+col.dir+"\n")...)
 	}
 	for _, rel := range sortedKeys(edits) {
 		orig, err := readIn(o.Dir, rel)
@@ -516,4 +438,94 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// commonDir is the deepest folder that holds every one of dirs.
+func commonDir(dirs []string) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	c := path.Clean(dirs[0])
+	for _, d := range dirs[1:] {
+		d = path.Clean(d)
+		for c != "." && d != c && !strings.HasPrefix(d, c+"/") {
+			c = path.Dir(c)
+		}
+	}
+	return c
+}
+
+// renderAdopt writes adopt: as a list of folders (D72).
+func renderAdopt(schemes []register.Scheme) string {
+	var b strings.Builder
+	b.WriteString("# Existing records, read in place (D41, D72): each folder, the pattern of its\n" +
+		"# record names, how a name gives the id (number: base + number; ordinal: in order),\n" +
+		"# where the status lives (file or folder) and the status of a record that states none.\n" +
+		"adopt:\n")
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	for _, s := range schemes {
+		fmt.Fprintf(&b, "  - dir: %s\n", q(s.Dir))
+		if s.Pattern != "" {
+			fmt.Fprintf(&b, "    pattern: %s\n", q(s.Pattern))
+		}
+		if s.IDs != "" {
+			fmt.Fprintf(&b, "    ids: %s\n", s.IDs)
+		}
+		if s.Base != 0 {
+			fmt.Fprintf(&b, "    base: %d\n", s.Base)
+		}
+		if s.Status != "" {
+			fmt.Fprintf(&b, "    status: %s\n", s.Status)
+		}
+		if s.Unstated != "" {
+			fmt.Fprintf(&b, "    unstated: %s\n", s.Unstated)
+		}
+		if s.Template != "" {
+			fmt.Fprintf(&b, "    template: %s\n", q(s.Template))
+		}
+		if s.Next != "" {
+			fmt.Fprintf(&b, "    next: %s\n", s.Next)
+		}
+	}
+	return b.String()
+}
+
+var adoptKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\s*:`)
+
+// replaceAdopt replaces the adopt: key of a configuration (the key line
+// and the indented or list lines under it, with init's comment above it)
+// with block, or appends block when there is none.
+func replaceAdopt(src []byte, block string) []byte {
+	lines := strings.SplitAfter(string(src), "\n")
+	start, end := -1, -1
+	for i, l := range lines {
+		if start < 0 {
+			if strings.HasPrefix(l, "adopt:") {
+				start = i
+			}
+			continue
+		}
+		if adoptKeyRE.MatchString(l) || strings.HasPrefix(l, "# Other status words") {
+			end = i
+			break
+		}
+	}
+	if start < 0 {
+		out := string(src)
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		return []byte(out + block)
+	}
+	if end < 0 {
+		end = len(lines)
+	}
+	for start > 0 && strings.HasPrefix(lines[start-1], "# ") && (strings.Contains(lines[start-1], "read in place") || strings.HasPrefix(lines[start-1], "# record names") || strings.HasPrefix(lines[start-1], "# where the status")) {
+		start--
+	}
+	// Trailing blank or comment lines inside the block belong to what follows.
+	for end > start && strings.TrimSpace(lines[end-1]) == "" {
+		end--
+	}
+	return []byte(strings.Join(lines[:start], "") + block + strings.Join(lines[end:], ""))
 }

@@ -15,7 +15,7 @@ import (
 // last row stands without a decision file, so the next one does too.
 func inlineNext(res *snapshot.Snapshot) bool {
 	cfg := res.Config
-	if cfg.Inline == nil || cfg.Adopt != "" || len(res.Register.Rows) == 0 {
+	if cfg.Inline == nil || len(cfg.Adopt) > 0 || len(res.Register.Rows) == 0 {
 		return false
 	}
 	last := res.Register.Rows[len(res.Register.Rows)-1]
@@ -151,7 +151,7 @@ func markerWords(cfg config.Config, status, ref string) (string, error) {
 	for i, m := range ms {
 		res[i] = regexp.MustCompile(m.Pattern) // validated when loaded
 	}
-	lit := strings.NewReplacer(`\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
+	lit := strings.NewReplacer(register.IDPattern, ref, `\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
 	for i, m := range ms {
 		if m.Status != status {
 			continue

@@ -159,7 +159,7 @@ func RunRulesContext(ctx context.Context, snap *snapshot.Snapshot, opts Options,
 	sort.Slice(res.Claims, func(i, j int) bool {
 		a, b := res.Claims[i], res.Claims[j]
 		if a.Decision != b.Decision {
-			return register.IDNumber(a.Decision) < register.IDNumber(b.Decision)
+			return register.CompareIDs(a.Decision, b.Decision) < 0
 		}
 		return claimLess(a.Claim, b.Claim)
 	})

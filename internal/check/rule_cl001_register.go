@@ -42,7 +42,7 @@ func registerRun(p *Pass) error {
 		if !d.Parsed || d.Inline {
 			continue
 		}
-		if d.ID != "" && register.IDNumber(d.ID) != 0 && d.ID != d.FileID {
+		if d.ID != "" && register.IsID(d.ID) && d.ID != d.FileID {
 			p.Reportf(d.KeyPos("id"), "front matter id %s does not match the file name's %s", d.ID, d.FileID)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
@@ -42,10 +43,11 @@ type Tracker struct {
 type Config struct {
 	Register  string `yaml:"register"`
 	Decisions string `yaml:"decisions"`
-	// Adopt is a directory of existing MADR, adr-tools or log4brains
-	// records (NNNN-title.md, YYYYMMDD-title.md) read in place; the
-	// register row that links a record gives its decision id.
-	Adopt string `yaml:"adopt"`
+	// Adopt lists the folders of existing records read in place (D41,
+	// D72): a directory name (NNNN-title.md, YYYYMMDD-title.md in it), or
+	// a list of folders each with its pattern, id rule and status source.
+	// The register row that links a record gives its decision id.
+	Adopt Adopt `yaml:"adopt"`
 	// Statuses maps the status words of adopted records to the five
 	// statuses (D42). Keys are lower case; DefaultStatuses fills in the
 	// common ones, and a key here overrides its default.
@@ -65,6 +67,37 @@ type Config struct {
 	Mentions []string `yaml:"mentions"`
 	// FrozenRanges are older live ranges kept on purpose at a site (D37).
 	FrozenRanges []Frozen `yaml:"frozen_ranges"`
+}
+
+// Adopt is the adopt: setting: the folders of an adopted collection.
+type Adopt []register.Scheme
+
+// UnmarshalYAML reads adopt: as one directory name (the form init wrote
+// before D72) or as a list of folders.
+func (a *Adopt) UnmarshalYAML(unmarshal func(any) error) error {
+	var dir string
+	if err := unmarshal(&dir); err == nil {
+		*a = nil
+		if dir != "" {
+			*a = Adopt{{Dir: dir}}
+		}
+		return nil
+	}
+	var list []register.Scheme
+	if err := unmarshal(&list); err != nil {
+		return err
+	}
+	*a = list
+	return nil
+}
+
+// Dirs lists the adopted folders.
+func (a Adopt) Dirs() []string {
+	var out []string
+	for _, s := range a {
+		out = append(out, s.Dir)
+	}
+	return out
 }
 
 // Inline configures a register whose rows may stand without a file.
@@ -144,7 +177,6 @@ func DefaultStatuses() map[string]string {
 		"declined": "rejected", "refused": "rejected", "withdrawn": "rejected", "abandoned": "rejected",
 		"obsolete": "deprecated", "retired": "deprecated", "deprecate": "deprecated",
 		"replaced": "superseded", "superceded": "superseded",
-		"unstated": "accepted",
 	}
 }
 
@@ -187,6 +219,9 @@ func Read(dir string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// MaxAdoptFolders bounds adopt:'s list.
+const MaxAdoptFolders = 1000
 
 // MaxSize bounds .claimslint.yml: a configuration lists a few settings, and
 // one larger than this is refused before it is read (issue 22: a 1 GB file
@@ -316,8 +351,26 @@ func (c *Config) validate() error {
 	if err := check("decisions", c.Decisions, true); err != nil {
 		return err
 	}
-	if err := check("adopt", c.Adopt, false); err != nil {
-		return err
+	if len(c.Adopt) > MaxAdoptFolders {
+		return fmt.Errorf("adopt: %d folders; at most %d", len(c.Adopt), MaxAdoptFolders)
+	}
+	for i := range c.Adopt {
+		key := "adopt"
+		if len(c.Adopt) > 1 || c.Adopt[i].Pattern != "" {
+			key = fmt.Sprintf("adopt[%d]", i)
+		}
+		if err := check(key+".dir", c.Adopt[i].Dir, true); err != nil {
+			return err
+		}
+		c.Adopt[i].Dir = path.Clean(c.Adopt[i].Dir)
+		if err := c.Adopt[i].Compile(); err != nil {
+			return fmt.Errorf("%s.%w", key, err)
+		}
+		for j := range i {
+			if c.Adopt[j].Dir == c.Adopt[i].Dir {
+				return fmt.Errorf("%s.dir %q: listed twice; give each folder one entry", key, c.Adopt[i].Dir)
+			}
+		}
 	}
 	if err := check("tracker.export", c.Tracker.Export, false); err != nil {
 		return err

@@ -155,6 +155,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					&cli.StringFlag{Name: "status", Value: "proposed", Usage: "proposed or accepted"},
 					&cli.StringFlag{Name: "supersedes", Usage: "decision (D43) or clause (D43(6)) this one supersedes; the reciprocal reference is written too"},
 					&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
+					&cli.BoolFlag{Name: "keep-records", Usage: "with --supersedes, leave an adopted record's file as written: change the register row only"},
 					&cli.StringFlag{Name: "date", Usage: "date in the front matter, YYYY-MM-DD (default today, UTC)"},
 				},
 				OnUsageError: subUsage,
@@ -525,7 +526,7 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 	if c.NArg() != 1 {
 		return usageErr(`new takes one quoted title: claimslint new "Answer every frame"`)
 	}
-	o := author.NewOptions{Dir: dirOf(c), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes")}
+	o := author.NewOptions{Dir: dirOf(c), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes"), KeepRecords: c.Bool("keep-records")}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
 		if err != nil {
@@ -675,6 +676,9 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	}
 	for _, in := range plan.Inferred {
 		fmt.Fprintf(stdout, "inferred %s: %s  # %s\n", in.Key, format.Escape(in.Value), format.Escape(in.Why))
+	}
+	for _, l := range plan.Summary {
+		fmt.Fprintf(stdout, "%s\n", format.Escape(l))
 	}
 	if c.Bool("dry-run") {
 		for _, a := range plan.Adopted {

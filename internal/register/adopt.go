@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,38 +17,37 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// RecordName is what an adopted record's file name says about it: MADR and
+// RecordName is what an adopted record's name says about it: MADR and
 // adr-tools number their records (0007-title.md, any width, 0000
-// included); log4brains dates them (20200925-title.md).
+// included, 0004a with a letter); log4brains and others date them
+// (20200925-title.md, 2022-07-21_title.md); a scheme's pattern may read a
+// status from the path (D72).
 type RecordName struct {
-	// Number is the record number of a numbered name (0 for 0000-...).
+	// Number is the record number (0 for 0000-...), -1 when the name has
+	// none.
 	Number int
 	// Width is the number of digits, so the next record keeps the style.
 	Width int
-	// Date is YYYYMMDD for a date-named record, "" for a numbered one.
+	// Suffix is a letter after the number (0004a), "" for most.
+	Suffix string
+	// Date is YYYYMMDD (DD is 00 for a month-only date) for a date-named
+	// record, "" for a numbered one.
 	Date string
+	// DateLayout writes a date as the record's name does (Go layout).
+	DateLayout string
+	// Status is the pattern's status group, "" without one.
+	Status string
+	// Path is the path below the scheme's folder.
+	Path string
 }
 
-var (
-	datedNameRE    = regexp.MustCompile(`^((?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01]))-[^/]*[^/.][^/]*\.md$`)
-	numberedNameRE = regexp.MustCompile(`^([0-9]{1,9})-[^/]*[^/.][^/]*\.md$`)
-)
-
-// ParseRecordName classifies the base name of an adopted record. ok is
-// false for names that are neither numbered nor dated (README.md,
-// template.md, index.md): init --adopt lists them as skipped.
+// ParseRecordName classifies the base name of an adopted record by the
+// built-in patterns of the one-folder form of adopt: (numbered or
+// YYYYMMDD-dated). ok is false for other names (README.md, template.md,
+// index.md): init --adopt lists them as skipped.
 func ParseRecordName(base string) (RecordName, bool) {
-	if m := datedNameRE.FindStringSubmatch(base); m != nil {
-		return RecordName{Date: m[1], Width: 8}, true
-	}
-	if m := numberedNameRE.FindStringSubmatch(base); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			return RecordName{}, false
-		}
-		return RecordName{Number: n, Width: len(m[1])}, true
-	}
-	return RecordName{}, false
+	var s Scheme
+	return s.Match(base)
 }
 
 // Relation verbs of adopted records, as adr-tools, MADR and log4brains
@@ -142,8 +142,10 @@ type Relation struct {
 }
 
 var (
-	numberedTitle = regexp.MustCompile(`^(?:ADR[- ]?)?[0-9]+[.:]?\s+`)
-	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	numberedTitle = regexp.MustCompile(`^(?i:(?:[a-z]+[- ])*(?:ADR|RFC|KEP)(?:[- #]?[0-9]+[a-z]?\s*[.:–—-]?|\s*[.:–—])\s*|[0-9]+[a-z]?(?:\s*[.:–—-]\s*|\s+))`)
+	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__|\*|_)?status(?:\*\*|__|\*|_)?\s*:\s*(?:\*\*|__|\*|_)?\s*(.*)$`)
+	tableCellRE   = regexp.MustCompile(`^\s*\|`)
+	tableSepRE    = regexp.MustCompile(`^\s*\|?\s*:?-{2,}`)
 	mdLinkRE      = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()<>\s]+)>?(?:\s+"[^"]*")?\s*\)`)
 	bareRefRE     = regexp.MustCompile(`(?i)\b(?:ADR|RFC|DR)[- #]?([0-9]{1,9})\b`)
 	commentRE     = regexp.MustCompile(`(?s)<!--.*?-->`)
@@ -179,7 +181,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	ctx := parser.NewContext()
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	d.Counted, d.HasCounted = countedIn(doc, p, src), true
-	var rawStatus string
+	var rawStatus, fmTitle string
 	statusPos := top
 	var linkLines []srcLine
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
@@ -189,39 +191,53 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 			return d
 		}
 		d.keyPositions(src, ln)
+		if t, ok := fm["title"].(string); ok {
+			fmTitle = strings.TrimSpace(t)
+		}
+		linkLines = append(linkLines, d.recordRefs(fm)...)
 		d.readAdoptedFrontMatter(fm)
-		if v, ok := fm["status"]; ok && v != nil {
+		key := "status"
+		if _, ok := fm["status"]; !ok {
+			if _, ok := fm["state"]; ok {
+				key = "state" // giantswarm's RFCs
+			}
+		}
+		if v, ok := fm[key]; ok && v != nil {
 			if s, ok := v.(string); ok {
 				rawStatus = s
 			} else {
 				rawStatus = strings.TrimSpace(strings.Trim(strings.ReplaceAll(yamlString(v), "\n", " "), "[]"))
 			}
-			statusPos = d.KeyPos("status")
+			statusPos = d.KeyPos(key)
+			d.StatusFrom = "front matter"
 			linkLines = append(linkLines, srcLine{rawStatus, statusPos})
 		}
 	}
 	d.Parsed = true
 	d.readBody(doc, src, ln)
-	d.Title = numberedTitle.ReplaceAllString(d.Title, "")
-	if d.Title == "" {
-		d.Title = strings.TrimSuffix(path.Base(p), ".md")
-	}
+	d.Title = adoptedTitle(doc, src, fmTitle, p)
 	body := sections(doc, src, ln)
 	st := body["status"]
+	tstatus, tpos, trows, tok := tableStatus(src, ln)
 	if rawStatus == "" {
 		if len(st) > 0 {
 			// The first line is the status, even when it is itself a link
 			// line: adr-tools drops "Accepted" when a record is superseded.
-			rawStatus, statusPos = st[0].text, st[0].pos
+			rawStatus, statusPos, d.StatusFrom = st[0].text, st[0].pos, "heading"
 		} else if s, pos, ok := statusLine(src, ln); ok {
-			rawStatus, statusPos = s, pos
+			rawStatus, statusPos, d.StatusFrom = s, pos, "line"
 			linkLines = append(linkLines, srcLine{s, pos})
+		} else if tok {
+			rawStatus, statusPos, d.StatusFrom = tstatus, tpos, "table"
+			linkLines = append(linkLines, srcLine{tstatus, tpos})
 		}
 	}
+	linkLines = append(linkLines, trows...)
 	linkLines = append(linkLines, st...)
 	linkLines = append(linkLines, body["links"]...)
 	d.Keys["status"] = statusPos
 	d.RawStatus = strings.TrimSpace(commentRE.ReplaceAllString(rawStatus, ""))
+	d.Placeholder = PlaceholderStatus(d.RawStatus)
 	if st, ok := MapStatus(d.RawStatus, statuses); ok {
 		d.Status = st
 	} else if d.RawStatus == "" {
@@ -392,8 +408,8 @@ func isWordByte(c byte) bool {
 // [ADR-0005](0005-x.md)" gives "superseded"; "**On hold** (2020)" gives "on hold".
 func StatusWords(raw string) string {
 	s := mdLinkRE.ReplaceAllString(raw, " ")
-	s = strings.ToLower(s)
-	if i := strings.IndexAny(s, "([{,;:.!?\n"); i >= 0 {
+	s = strings.ToLower(stripDecorations(s))
+	if i := strings.IndexAny(s, "([{,;:.!?|<\n"); i >= 0 {
 		s = s[:i]
 	}
 	s = strings.Map(func(r rune) rune {
@@ -439,7 +455,7 @@ func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
 	if v, ok := fm["id"]; ok && v != nil {
 		if s, ok := v.(string); ok {
 			d.ID = strings.TrimSpace(s)
-			if IDNumber(d.ID) == 0 {
+			if !IsID(d.ID) {
 				d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 				d.ID = ""
 			}
@@ -476,3 +492,186 @@ func yamlString(v any) string {
 	}
 	return strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
 }
+
+// sectionTitles are headings that templates use for sections, never a
+// record's title: RFC, MADR, Nygard and KEP templates open with them.
+var sectionTitles = map[string]bool{}
+
+func init() {
+	for _, t := range []string{"summary", "context", "decision", "status", "motivation", "context and problem statement",
+		"decision outcome", "consequences", "considered options", "decision drivers", "pros and cons of the options",
+		"links", "detailed design", "design", "drawbacks", "alternatives", "rationale and alternatives", "unresolved questions",
+		"prior art", "future possibilities", "guide-level explanation", "reference-level explanation", "changelog",
+		"change log", "abstract", "background", "problem statement", "problem", "overview", "goals", "non-goals",
+		"proposal", "table of contents", "introduction", "more information", "confirmation", "release signoff checklist",
+		"metadata", "decision makers", "deciders", "about", "tl;dr", "how we teach this", "implementation", "references"} {
+		sectionTitles[t] = true
+	}
+}
+
+// IsSectionTitle reports whether a heading is a template's section name.
+func IsSectionTitle(t string) bool {
+	return sectionTitles[strings.Trim(strings.ToLower(strings.TrimSpace(t)), ":")]
+}
+
+// adoptedTitle is a record's title (D72): front matter title:, then the
+// first level-1 heading that is not a template's section name (numbering
+// such as "ADR 001:" or "0021 –" removed), then the file's name (its
+// folder's for README.md or index.md).
+func adoptedTitle(doc ast.Node, src []byte, fmTitle, p string) string {
+	if fmTitle != "" {
+		return fmTitle
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level != 1 {
+			continue
+		}
+		t := strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), ""))
+		if t == "" || IsSectionTitle(t) {
+			continue
+		}
+		if s := strings.TrimSpace(numberedTitle.ReplaceAllString(t, "")); s != "" && !IsSectionTitle(s) {
+			return s
+		}
+	}
+	name := strings.TrimSuffix(nameOf(p), ".md")
+	name = strings.TrimSpace(numberedTitle.ReplaceAllString(strings.NewReplacer("-", " ", "_", " ").Replace(name), ""))
+	if name == "" {
+		name = strings.TrimSuffix(path.Base(p), ".md")
+	}
+	return name
+}
+
+// tableStatus reads a metadata table's status: a row "| Status | Draft |"
+// or a column headed Status, whichever comes first outside code fences.
+// rows are the table lines whose first cell is a relation ("| Superseded
+// by: | [x](x.md) |"), read as link lines.
+func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool) {
+	var status string
+	var pos token.Position
+	found := false
+	var rows []srcLine
+	var lineText []string
+	var offs []int
+	off := 0
+	for off < len(src) && len(lineText) < 100000 {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		lineText = append(lineText, strings.TrimRight(string(src[off:off+end]), "\r"))
+		offs = append(offs, off)
+		off += end + 1
+	}
+	fence := false
+	for i, l := range lineText {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if fence || !tableCellRE.MatchString(l) {
+			continue
+		}
+		cells := splitCells(l)
+		if len(cells) == 0 {
+			continue
+		}
+		first := strings.ToLower(strings.Trim(strings.TrimSpace(cells[0]), "*_: "))
+		value := strings.TrimSpace(strings.Join(cells[1:], " "))
+		for _, v := range relationVerbs {
+			if strings.HasPrefix(first, v.words) && !noValue(value) {
+				rows = append(rows, srcLine{first + " " + value, ln.pos(offs[i])})
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		header := i+1 < len(lineText) && tableSepRE.MatchString(lineText[i+1]) && !tableSepRE.MatchString(l)
+		for c, cell := range cells {
+			name := strings.ToLower(strings.Trim(strings.TrimSpace(cell), "*_: "))
+			if name != "status" && name != "state" {
+				continue
+			}
+			switch {
+			case header && i+2 < len(lineText) && tableCellRE.MatchString(lineText[i+2]):
+				vals := splitCells(lineText[i+2])
+				if c < len(vals) {
+					status, pos, found = strings.TrimSpace(vals[c]), ln.pos(offs[i+2]), true
+				}
+			case !header && c == 0 && len(cells) > 1:
+				status, pos, found = strings.TrimSpace(cells[1]), ln.pos(offs[i]), true
+			}
+			break
+		}
+	}
+	return status, pos, rows, found && status != ""
+}
+
+// noValue reports a metadata cell that says there is nothing: "| Superseded
+// by: | N/A |", none, a dash, or empty.
+func noValue(v string) bool {
+	switch strings.ToLower(strings.Trim(v, " *_.")) {
+	case "", "n/a", "na", "none", "-", "—", "–", "tbd", "nothing":
+		return true
+	}
+	return false
+}
+
+func splitCells(l string) []string {
+	t := strings.TrimSpace(l)
+	t = strings.TrimPrefix(t, "|")
+	t = strings.TrimSuffix(t, "|")
+	return strings.Split(t, "|")
+}
+
+// recordRefs reads the supersession keys of an adopted record's front
+// matter that name records, not decisions ("supersedes:
+// 0006-deletion-retention", "superseded_by: \"0016-x.md\""), as link lines,
+// and removes them so they are not read as decision references.
+func (d *Decision) recordRefs(fm map[string]any) []srcLine {
+	var out []srcLine
+	for key, verb := range map[string]string{"supersedes": "supersedes", "superseded-by": "superseded by", "superseded_by": "superseded by", "supersededby": "superseded by"} {
+		v, ok := fm[key]
+		if !ok || v == nil {
+			continue
+		}
+		var vals []string
+		switch v := v.(type) {
+		case string:
+			vals = []string{v}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					vals = append(vals, s)
+				}
+			}
+		}
+		var links []string
+		for _, s := range vals {
+			s = strings.TrimSpace(s)
+			if s == "" || refLike(s) {
+				continue
+			}
+			target := s
+			if !strings.HasSuffix(strings.ToLower(target), ".md") {
+				target += ".md"
+			}
+			links = append(links, "["+s+"]("+target+")")
+		}
+		if len(links) == 0 {
+			continue
+		}
+		if len(links) == len(vals) {
+			delete(fm, key)
+		}
+		out = append(out, srcLine{verb + " " + strings.Join(links, ", "), d.KeyPos(strings.ReplaceAll(key, "_", "-"))})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
+	return out
+}
+
+var refLikeRE = regexp.MustCompile(`^` + IDPattern + `(\([^)]*\))?$`)
+
+func refLike(s string) bool { return refLikeRE.MatchString(s) }

@@ -37,7 +37,7 @@ var markerWords = []struct{ word, status string }{
 
 // byRefRE finds a status word followed by the decision that retired the
 // row: SUPERSEDED by D47, REJECTED in favour of **D12**.
-var byRefRE = regexp.MustCompile(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?D[1-9][0-9]*\b`)
+var byRefRE = regexp.MustCompile(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?` + IDPattern + `\b`)
 
 // clauseWords, before a status word in the same sentence, say it is
 // about part of a decision: "the six-triple clause is SUPERSEDED by D36".
@@ -122,6 +122,9 @@ func InferMarkers(rows []Row) []MarkerGuess {
 			if f.emphasis {
 				pat += `(?:\*\*|__)?`
 			}
+			// The pattern is written into the user's config: D[0-9]+ reads
+			// every id of the grammar unanchored (D0, and D4a by its D4),
+			// and is the shape configs written before D72 hold.
 			pat += "D[0-9]+"
 		case f.opens:
 			guesses = append(guesses, opens)

@@ -15,7 +15,6 @@ import (
 	"go/token"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,8 +50,10 @@ const (
 
 // Row is one D-row of the register table.
 type Row struct {
-	ID     string // "D12"
-	N      int    // 12
+	ID string // "D12", "D0", "D4a"
+	N  int    // 12
+	// Plain is true when the id has no letter suffix (D72).
+	Plain  bool
 	Title  string
 	Status string // normalised: lower case, emphasis stripped; "" if unknown
 	// StatusFrom says where Status came from: the Status column, a marker
@@ -168,6 +169,12 @@ type Decision struct {
 	Adopted bool
 	// RawStatus is the status as an adopted record wrote it.
 	RawStatus string
+	// Placeholder is set when an adopted file's status is a template's
+	// list of choices: the file is a template, not a record (D72).
+	Placeholder bool
+	// StatusFrom says where an adopted record's status was read: "front
+	// matter", "heading", "line", "table", "folder", "unstated" (D72).
+	StatusFrom string
 	// Date is the record's date: front matter, for ordering date-named
 	// records.
 	Date string
@@ -187,27 +194,14 @@ func (d *Decision) KeyPos(key string) token.Position {
 	return token.Position{Filename: d.Path, Line: 1, Column: 1}
 }
 
-// FileNameRE matches a decision file name, D<n>-<slug>.md.
-var FileNameRE = regexp.MustCompile(`^D([1-9][0-9]*)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
+// FileNameRE matches a decision file name, D<n>-<slug>.md; its first
+// group is the id.
+var FileNameRE = regexp.MustCompile(`^(` + IDPattern + `)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
 
 var (
-	idRE     = regexp.MustCompile(`^D([1-9][0-9]*)$`)
-	refRE    = regexp.MustCompile(`^(D[1-9][0-9]*)(?:\(([^()\s]+)\))?$`)
+	refRE    = regexp.MustCompile(`^(` + IDPattern + `)(?:\(([^()\s]+)\))?$`)
 	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
 )
-
-// IDNumber returns n for "D<n>", or 0.
-func IDNumber(id string) int {
-	m := idRE.FindStringSubmatch(id)
-	if m == nil {
-		return 0
-	}
-	n, err := strconv.Atoi(m[1])
-	if err != nil {
-		return 0
-	}
-	return n
-}
 
 // Lines maps byte offsets of one file to positions in O(log n); every
 // package that reports on Markdown positions uses it.
@@ -381,7 +375,7 @@ type StatusMarker struct {
 }
 
 // idCellRE reads the id cell: D12, **D12**, `D12`, [D12](…), _D12_.
-var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(D[1-9][0-9]*)(?:[^0-9A-Za-z]|$)")
+var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(" + IDPattern + ")(?:[^0-9A-Za-z]|$)")
 
 // ParseRegister parses the register file's source with a Status column
 // required. path is repository-relative.
@@ -455,7 +449,8 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
-		row := Row{ID: m[1], N: IDNumber(m[1]), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
+		pid, _ := ParseID(m[1])
+		row := Row{ID: m[1], N: pid.N, Plain: pid.Plain(), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
 		if titleCol >= 0 && titleCol < len(cells) {
 			row.Title = cells[titleCol].text
 		} else if len(cells) > 1 {
@@ -504,7 +499,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	d := &Decision{Path: path, Keys: map[string]token.Position{}}
 	base := path[strings.LastIndexByte(path, '/')+1:]
 	if m := FileNameRE.FindStringSubmatch(base); m != nil {
-		d.FileID = "D" + m[1]
+		d.FileID = m[1]
 	}
 	top := token.Position{Filename: path, Line: 1, Column: 1}
 	src, bad, ok := checkSource(path, src)
@@ -618,7 +613,7 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 	d.Status = strings.ToLower(str("status"))
 	if d.ID == "" {
 		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Markdown, "front matter has no id: add id: %s", orDefault(d.FileID, "D<n>")))
-	} else if IDNumber(d.ID) == 0 {
+	} else if !IsID(d.ID) {
 		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 	}
 	if d.Status == "" {

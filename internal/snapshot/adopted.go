@@ -30,10 +30,9 @@ func isExternal(link string) bool {
 // that links to it: init --adopt writes that row once, and nothing
 // recomputes it, so date-named records and 0000 records have stable ids.
 func (s *Snapshot) loadAdopted() {
-	if s.Config.Adopt == "" {
+	if len(s.Config.Adopt) == 0 {
 		return
 	}
-	adir := strings.TrimSuffix(path.Clean(s.Config.Adopt), "/") + "/"
 	rowOf := map[string]register.Row{}
 	for _, row := range s.Register.Rows {
 		if t := s.rowTarget(row); t != "" {
@@ -42,20 +41,28 @@ func (s *Snapshot) loadAdopted() {
 			}
 		}
 	}
-	for _, f := range s.Repo.Files {
-		if !strings.HasPrefix(f, adir) || strings.Contains(f[len(adir):], "/") {
+	schemes := s.Config.Adopt
+	for _, fr := range register.FindRecords(s.Repo.Files, schemes) {
+		f := fr.Path
+		if !s.Repo.Present(f) {
 			continue
 		}
-		if _, ok := register.ParseRecordName(f[len(adir):]); !ok || !s.Repo.Present(f) {
-			continue
-		}
+		sc := &schemes[fr.Scheme]
 		d := s.addDecision(f, "adopted record", func(p string, src []byte) *register.Decision {
-			return register.ParseAdopted(p, src, s.Config.Statuses)
+			d := register.ParseAdopted(p, src, s.Config.Statuses)
+			sc.Apply(d, fr.Name, s.Config.Statuses)
+			return d
 		})
 		if d == nil {
 			continue
 		}
-		if row, ok := rowOf[f]; ok {
+		row, ok := rowOf[f]
+		if !ok && d.Placeholder {
+			// A template's list of statuses: not a record (D72).
+			s.Decisions = s.Decisions[:len(s.Decisions)-1]
+			continue
+		}
+		if ok {
 			d.FileID = row.ID
 		} else {
 			s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Register,
@@ -184,6 +191,6 @@ func relate(d *register.Decision, verb string, t *register.Decision) {
 
 func sortRelations(d *register.Decision) {
 	sort.SliceStable(d.Relations, func(i, j int) bool {
-		return register.IDNumber(d.Relations[i].Ref.ID) < register.IDNumber(d.Relations[j].Ref.ID)
+		return register.CompareIDs(d.Relations[i].Ref.ID, d.Relations[j].Ref.ID) < 0
 	})
 }

@@ -193,8 +193,8 @@ func (s *Snapshot) load() error {
 	// directories the configuration names now, the claims' globs once the
 	// decisions are parsed (D56).
 	prefixes := []string{dirPrefix(cfg.Decisions)}
-	if cfg.Adopt != "" {
-		prefixes = append(prefixes, dirPrefix(cfg.Adopt))
+	for _, d := range cfg.Adopt.Dirs() {
+		prefixes = append(prefixes, dirPrefix(d))
 	}
 	if cfg.Inline != nil {
 		prefixes = append(prefixes, dirPrefix(cfg.ClaimsDir()))
@@ -235,9 +235,8 @@ func (s *Snapshot) load() error {
 	s.addDecisions(files)
 	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
-		a, b := register.IDNumber(s.Decisions[i].FileID), register.IDNumber(s.Decisions[j].FileID)
-		if a != b {
-			return a < b
+		if c := register.CompareIDs(s.Decisions[i].FileID, s.Decisions[j].FileID); c != 0 {
+			return c < 0
 		}
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
@@ -344,7 +343,7 @@ func (s *Snapshot) addInline() {
 	}
 	if len(added) > 0 {
 		sort.SliceStable(s.Decisions, func(i, j int) bool {
-			return register.IDNumber(s.Decisions[i].FileID) < register.IDNumber(s.Decisions[j].FileID)
+			return register.CompareIDs(s.Decisions[i].FileID, s.Decisions[j].FileID) < 0
 		})
 	}
 	// A claims file whose id has no row, or whose decision has a file, is
@@ -355,7 +354,7 @@ func (s *Snapshot) addInline() {
 			continue
 		}
 		id := strings.TrimSuffix(f[len(prefix):], ".md")
-		if register.IDNumber(id) == 0 || seen[id] {
+		if !register.IsID(id) || seen[id] {
 			continue
 		}
 		pos := token.Position{Filename: f, Line: 1, Column: 1}
@@ -479,11 +478,13 @@ func (s *Snapshot) Decision(id string) *register.Decision {
 	return nil
 }
 
-// MaxN is the highest decision id in the register.
+// MaxN is the highest decision id in the register, the n of the live
+// range D1..Dn: a plain id's number. A letter-suffixed id (D4a) is never n,
+// and D0 is never n (D72).
 func (s *Snapshot) MaxN() int {
 	n := 0
 	for _, row := range s.Register.Rows {
-		if row.N > n {
+		if row.Plain && row.N > n {
 			n = row.N
 		}
 	}

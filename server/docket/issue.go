@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/server/vocab"
 )
 
@@ -187,7 +188,7 @@ const TimeFormat = time.RFC3339
 func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(TimeFormat) }
 
 var (
-	decisionRE = regexp.MustCompile(`^D[1-9][0-9]*$`)
+	decisionRE = regexp.MustCompile(`^` + register.IDPattern + `$`)
 	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
 )
 

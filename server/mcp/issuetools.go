@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,7 +48,7 @@ const (
 	idPattern       = `^[A-Za-z][A-Za-z0-9_]*-[A-Za-z0-9][A-Za-z0-9_.-]*$`
 	tokenPattern    = `^[a-z][a-z0-9_-]*$`
 	labelPattern    = `^[A-Za-z0-9][A-Za-z0-9._:/-]*$`
-	decisionPattern = `^D[1-9][0-9]*$`
+	decisionPattern = `^` + register.IDPattern + `$`
 )
 
 func idProp(p map[string]*jsonschema.Schema, name string) {

@@ -1,0 +1,636 @@
+package author
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
+)
+
+// record is one existing record of the adopted collection.
+type record struct {
+	path   string
+	scheme int
+	name   register.RecordName
+	d      *register.Decision
+	id     string
+}
+
+// skip is a file of the collection's folder that is not a record, and why.
+type skip struct{ path, why string }
+
+// collection is the adopted folders (schemes) and their records, in id
+// order.
+type collection struct {
+	dir     string
+	schemes []register.Scheme
+	// named is the scheme each folder's built-in pattern is called in the
+	// summary.
+	named map[int]string
+	// fresh are the schemes this run adds to adopt:.
+	fresh   map[int]bool
+	records []*record
+	skipped []skip
+}
+
+// MaxAdoptFiles bounds the files init --adopt reads below a collection's
+// folder: a collection is thousands of records at most.
+const MaxAdoptFiles = 20000
+
+// detectSchemes reads the scheme of each folder below dir from the names
+// of the Markdown files in it (D72): the built-in pattern that most of a
+// folder's files match, one entry per folder that holds records.
+func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]string, []skip, error) {
+	prefix := ""
+	if dir != "." {
+		prefix = dir + "/"
+	}
+	type cand struct {
+		entry, pattern, name string
+	}
+	count := map[[2]string]int{}
+	var order [][2]string
+	names := map[string]string{}
+	var skipped []skip
+	n := 0
+	var mds []string
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(strings.ToLower(f), ".md") {
+			continue
+		}
+		if n++; n > MaxAdoptFiles {
+			return nil, nil, nil, fmt.Errorf("--adopt %s: more than %d Markdown files below it; name the folder of the records", dir, MaxAdoptFiles)
+		}
+		mds = append(mds, f)
+	}
+	classify := func(rel string) (cand, bool) {
+		segs := strings.Split(rel, "/")
+		base := segs[len(segs)-1]
+		own := len(segs) >= 2 && (strings.EqualFold(base, "README.md") || strings.EqualFold(base, "index.md") || strings.TrimSuffix(base, ".md") == segs[len(segs)-2])
+		for _, bp := range register.BuiltinPatterns[:5] {
+			if own {
+				break // a record that is a folder: NNNN-title/NNNN-title.md
+			}
+			s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+			if _, ok := s.Match(base); ok {
+				return cand{path.Dir(rel), bp.Pattern, bp.Name}, true
+			}
+		}
+		if len(segs) >= 2 {
+			two := strings.Join(segs[len(segs)-2:], "/")
+			for _, bp := range register.BuiltinPatterns[5:] {
+				s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+				if _, ok := s.Match(two); ok {
+					e := "."
+					if len(segs) > 2 {
+						e = strings.Join(segs[:len(segs)-2], "/")
+					}
+					return cand{e, bp.Pattern, bp.Name}, true
+				}
+			}
+		}
+		return cand{}, false
+	}
+	cands := map[string]cand{}
+	for _, f := range mds {
+		rel := f[len(prefix):]
+		if why := register.SkipReason(rel); why != "" {
+			switch why {
+			case "template":
+				why = "a template (its name says so), not a record"
+			case "index":
+				why = "the folder's index, not a record"
+			}
+			skipped = append(skipped, skip{f, why})
+			continue
+		}
+		c, ok := classify(rel)
+		if !ok {
+			skipped = append(skipped, skip{f, "no record name (no number or date in it, and not a record's own folder)"})
+			continue
+		}
+		cands[f] = c
+		k := [2]string{c.entry, c.pattern}
+		if count[k] == 0 {
+			order = append(order, k)
+		}
+		count[k]++
+		names[c.pattern] = c.name
+	}
+	// One pattern a folder: the one most of its files match.
+	best := map[string][2]string{}
+	for _, k := range order {
+		if b, ok := best[k[0]]; !ok || count[k] > count[b] {
+			best[k[0]] = k
+		}
+	}
+	var schemes []register.Scheme
+	named := map[int]string{}
+	var entries []string
+	for e := range best {
+		entries = append(entries, e)
+	}
+	slices.Sort(entries)
+	for _, e := range entries {
+		d := dir
+		if e != "." {
+			d = path.Join(dir, e)
+		}
+		named[len(schemes)] = names[best[e][1]]
+		schemes = append(schemes, register.Scheme{Dir: d, Pattern: best[e][1]})
+	}
+	for _, f := range mds {
+		c, ok := cands[f]
+		if ok && best[c.entry][1] != c.pattern {
+			skipped = append(skipped, skip{f, "not in its folder's scheme (" + names[best[c.entry][1]] + ")"})
+		}
+	}
+	for i := range schemes {
+		if err := schemes[i].Compile(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	slices.SortFunc(skipped, func(a, b skip) int { return strings.Compare(a.path, b.path) })
+	return schemes, named, skipped, nil
+}
+
+// findCollection reads the collection of dir (or of the first directory of
+// AdoptDirs that has records): its folders' schemes, detected from the
+// names, merged over those adopt: already lists, and its records.
+func findCollection(root, dir string, cfg config.Config) (*collection, error) {
+	dirs := AdoptDirs
+	if dir != "" {
+		if err := config.InsideRepo(dir); err != nil {
+			return nil, fmt.Errorf("--adopt %s: %w", dir, err)
+		}
+		dirs = []string{path.Clean(strings.ReplaceAll(dir, "\\", "/"))}
+	}
+	rp, err := repo.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	var prefixes []string
+	for _, d := range dirs {
+		prefixes = append(prefixes, dirPrefixOf(d))
+	}
+	if err := rp.ListUntracked(prefixes); err != nil {
+		return nil, err
+	}
+	for _, ad := range dirs {
+		if _, err := readDirIn(root, ad); err != nil {
+			if dir != "" {
+				return nil, fmt.Errorf("--adopt %s: %w", dir, err)
+			}
+			continue
+		}
+		schemes, named, skipped, err := detectSchemes(rp.Files, ad)
+		if err != nil {
+			return nil, err
+		}
+		// Folders adopt: lists keep their settings; new ones are added.
+		merged := slices.Clone(cfg.Adopt)
+		newNamed, fresh := map[int]string{}, map[int]bool{}
+		for i, s := range schemes {
+			k := slices.IndexFunc(merged, func(m register.Scheme) bool { return path.Clean(m.Dir) == s.Dir })
+			if k < 0 {
+				k = len(merged)
+				merged = append(merged, s)
+				fresh[k] = true
+			}
+			newNamed[k] = named[i]
+		}
+		for k := range fresh {
+			for _, t := range []string{path.Join(merged[k].Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
+				if rp.Present(t) {
+					// An RFC process: new RFCs are 0000-title.md, numbered on merge.
+					merged[k].Template, merged[k].Next = t, "zero"
+					break
+				}
+			}
+		}
+		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped}
+		for _, fr := range register.FindRecords(rp.Files, merged) {
+			if !rp.Present(fr.Path) {
+				continue
+			}
+			src, err := readIn(root, fr.Path)
+			if err != nil {
+				return nil, err
+			}
+			d := register.ParseAdopted(fr.Path, src, cfg.Statuses)
+			if d.Placeholder {
+				c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
+				continue
+			}
+			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
+		}
+		if len(c.records) > 0 {
+			c.settle(cfg.Statuses)
+			slices.SortStableFunc(c.records, func(a, b *record) int {
+				if a.scheme != b.scheme {
+					return a.scheme - b.scheme
+				}
+				return register.CompareNames(a.name, b.name)
+			})
+			return c, nil
+		}
+		if dir != "" {
+			return nil, fmt.Errorf("--adopt %s: no records there: no Markdown file below it has a numbered (0001-title.md, adr-001-title.md), dated (20200925-title.md, 2020-09-25-title.md, 2020_09_25_title.md) or folder-per-record (title/README.md) name", dir)
+		}
+	}
+	return nil, fmt.Errorf("--adopt: no numbered (0001-title.md) or dated (20200925-title.md) records in %s; name the directory with --adopt DIR", strings.Join(dirs, ", "))
+}
+
+func dirPrefixOf(d string) string {
+	if d == "." || d == "" {
+		return ""
+	}
+	return strings.TrimSuffix(d, "/") + "/"
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}
+
+// settle fills in each new folder's id rule, status source, unstated
+// status, base and template from its records (D72); folders adopt:
+// already lists keep what it says.
+func (c *collection) settle(statuses map[string]string) {
+	by := map[int][]*record{}
+	for _, r := range c.records {
+		by[r.scheme] = append(by[r.scheme], r)
+	}
+	unit := c.unit()
+	used := map[int]bool{} // bases of number spaces whose numbers are taken
+	taken := map[int]map[int]bool{}
+	for i := range c.schemes {
+		s := &c.schemes[i]
+		rs := by[i]
+		if !c.fresh[i] || len(rs) == 0 {
+			if s.IDs == "number" {
+				used[s.Base] = true
+				if taken[s.Base] == nil {
+					taken[s.Base] = map[int]bool{}
+				}
+				for _, r := range rs {
+					taken[s.Base][r.name.Number] = true
+				}
+			}
+			continue
+		}
+		s.IDs = "ordinal"
+		// A folder's ids are its numbers when every record has one and
+		// few repeat (0000 and 0004a are ids of their own: D0, D4a).
+		exceptions, numbered := 0, 0
+		seen := map[int]bool{}
+		own := map[string]bool{}
+		for _, r := range rs {
+			if r.name.Number < 0 || r.name.Date != "" {
+				continue
+			}
+			numbered++
+			id := ownID(register.Scheme{IDs: "number"}, r.name)
+			if id == "" || own[id] {
+				exceptions++
+			}
+			own[id] = true
+			seen[r.name.Number] = true
+		}
+		if numbered == len(rs) && exceptions*4 <= len(rs) {
+			s.IDs = "number"
+			// Folders share a number space (base 0) unless their numbers
+			// repeat; then the next free block of ids is theirs.
+			base := 0
+			for ; ; base += unit {
+				clash := false
+				for n := range seen {
+					if taken[base][n] {
+						clash = true
+						break
+					}
+				}
+				if !clash {
+					break
+				}
+			}
+			s.Base = base
+			if taken[base] == nil {
+				taken[base] = map[int]bool{}
+			}
+			for n := range seen {
+				taken[base][n] = true
+			}
+		}
+		if _, ok := register.MapStatus(path.Base(s.Dir), statuses); ok && s.Dir != c.dir {
+			s.Status = "folder" // an RFC process's accepted/, implemented/, withdrawn/
+		}
+		for _, r := range rs {
+			s.Apply(r.d, r.name, statuses)
+			if r.d.RawStatus == "" && r.d.Status == "" {
+				s.Unstated = "accepted"
+			}
+		}
+		for _, r := range rs {
+			s.Apply(r.d, r.name, statuses)
+		}
+	}
+	for i := range c.schemes {
+		if !c.fresh[i] {
+			for _, r := range by[i] {
+				c.schemes[i].Apply(r.d, r.name, statuses)
+			}
+		}
+	}
+}
+
+// unit is the size of a number space's block of ids: 10 to the widest
+// number's width, so numbers of that width never reach the next block.
+func (c *collection) unit() int {
+	unit := 10
+	for _, r := range c.records {
+		if r.name.Date == "" {
+			unit = max(unit, pow10(r.name.Width))
+		}
+	}
+	return unit
+}
+
+func pow10(n int) int {
+	p := 1
+	for range min(n, 8) {
+		p *= 10
+	}
+	return p
+}
+
+// ownID is the id a record's own number gives it in scheme s (D72): Base
+// plus its number, with its letter suffix in lower case (0000 is D0, 0004a
+// is D4a, KIT-ADR-0021-B-… is D21b), or "" where the folder's ids are not
+// numbers or the name has no number.
+func ownID(s register.Scheme, n register.RecordName) string {
+	if s.IDs != "number" || n.Number < 0 || n.Date != "" {
+		return ""
+	}
+	suffix := strings.ToLower(strings.Trim(n.Suffix, "-"))
+	if len(suffix) > 1 {
+		return ""
+	}
+	id := register.ID{N: s.Base + n.Number, Suffix: suffix}.String()
+	if !register.IsID(id) {
+		return ""
+	}
+	return id
+}
+
+// assign gives each record without an id in have (path to id) its id
+// (D72): its own number (plus its folder's Base) in a folder whose ids are
+// numbers, letter suffix included; the others (ordinal folders, and a
+// number that repeats in its number space) take the next ids above every
+// block of numbers, in the collection's order. ids in have are kept.
+func (c *collection) assign(have map[string]string, maxID int) {
+	start := 1
+	taken := map[string]bool{}
+	for _, id := range have {
+		taken[id] = true
+	}
+	unit := c.unit()
+	for _, s := range c.schemes {
+		if s.IDs == "number" {
+			start = max(start, s.Base+unit)
+		}
+	}
+	next := max(start, maxID+1)
+	for _, r := range c.records {
+		if id, ok := have[r.path]; ok {
+			r.id = id
+			continue
+		}
+		if id := ownID(c.schemes[r.scheme], r.name); id != "" && !taken[id] {
+			taken[id] = true
+			r.id = id
+		}
+	}
+	for _, r := range c.records {
+		if r.id != "" {
+			continue
+		}
+		for taken[register.ID{N: next}.String()] {
+			next++
+		}
+		r.id = register.ID{N: next}.String()
+		taken[r.id] = true
+	}
+	for _, r := range c.records {
+		r.d.FileID = r.id
+	}
+}
+
+// target is the scheme new writes to: a status folder of proposed, then
+// of accepted records (an RFC process's accepted/), else the folder of the
+// collection's latest record.
+func (c *collection) target() int {
+	for _, want := range []string{"proposed", "accepted"} {
+		for i, s := range c.schemes {
+			if s.Status == "folder" {
+				if st, ok := register.MapStatus(path.Base(s.Dir), config.DefaultStatuses()); ok && st == want {
+					return i
+				}
+			}
+		}
+	}
+	best := -1
+	var bn register.RecordName
+	for _, r := range c.records {
+		if best < 0 || register.CompareNames(bn, r.name) < 0 {
+			best, bn = r.scheme, r.name
+		}
+	}
+	return max(best, 0)
+}
+
+// nextPath is the path of the next record, named in its folder's scheme
+// (D72): the next number of its number space at the same width with the
+// same prefix, 0000 where the process numbers records on merge (next:
+// zero), or the date in the records' own layout.
+func (c *collection) nextPath(title string, date time.Time) string {
+	t := c.target()
+	s := c.schemes[t]
+	var last *record
+	maxN := 0
+	for _, r := range c.records {
+		if r.scheme == t && (last == nil || register.CompareNames(last.name, r.name) < 0) {
+			last = r
+		}
+		if o := c.schemes[r.scheme]; o.IDs == s.IDs && o.Base == s.Base && r.name.Date == "" {
+			maxN = max(maxN, r.name.Number)
+		}
+	}
+	sl := slug(title)
+	if last == nil {
+		return path.Join(s.Dir, fmt.Sprintf("%04d-%s.md", maxN+1, sl))
+	}
+	name := nameOf(last.name.Path)
+	folder := last.name.Path != name && !strings.HasSuffix(last.name.Path, "/"+name)
+	if ln := last.name; ln.Date != "" {
+		sep := "-"
+		if m := datePrefixRE.FindString(name); len(m) < len(name) {
+			sep = name[len(m) : len(m)+1]
+			if !strings.Contains(name[len(m):], "-") {
+				sl = strings.ReplaceAll(sl, "-", "_") // 2020_03_03_topic_words.md
+			}
+		}
+		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
+	}
+	num := last.name.Number
+	if num < 0 {
+		if folder {
+			return path.Join(s.Dir, sl, path.Base(last.name.Path))
+		}
+		return path.Join(s.Dir, sl+".md")
+	}
+	width := last.name.Width
+	next := maxN + 1
+	if s.Next == "zero" {
+		next = 0
+	}
+	prefix := ""
+	if loc := digitsRE.FindStringIndex(name); loc != nil {
+		prefix = name[:loc[0]]
+	}
+	base := fmt.Sprintf("%s%0*d-%s", prefix, width, next, sl)
+	if folder {
+		inner := path.Base(last.name.Path)
+		if strings.ToLower(inner) != "readme.md" && strings.ToLower(inner) != "index.md" {
+			inner = base + ".md"
+		}
+		return path.Join(s.Dir, base, inner)
+	}
+	return path.Join(s.Dir, base+".md")
+}
+
+var (
+	digitsRE     = regexp.MustCompile(`[0-9]{1,9}`)
+	datePrefixRE = regexp.MustCompile(`^[0-9]+(?:[-_][0-9]+){0,2}`)
+)
+
+// nameOf is a record's own name: its file name, or its folder's for a
+// record that is a folder (NNNN-title/README.md).
+func nameOf(rel string) string {
+	segs := strings.Split(rel, "/")
+	if len(segs) >= 2 {
+		return segs[len(segs)-2]
+	}
+	return rel
+}
+
+// summary is what init --adopt prints before it writes (D72): the records
+// found, each folder's scheme, id rule and status source, and what it left
+// out.
+func (c *collection) summary() []string {
+	by := map[int]int{}
+	unstated := map[int]int{}
+	for _, r := range c.records {
+		by[r.scheme]++
+		if r.d.StatusFrom == "unstated" {
+			unstated[r.scheme]++
+		}
+	}
+	out := []string{fmt.Sprintf("found %s in %s (%s), %s left out", plural(len(c.records), "record"), c.dir, plural(len(by), "folder"), plural(len(c.skipped), "file"))}
+	for i, s := range c.schemes {
+		if by[i] == 0 {
+			continue
+		}
+		name := c.named[i]
+		if name == "" {
+			name = "pattern " + s.Pattern
+		}
+		ids := "ids in order"
+		if s.IDs == "number" {
+			ids = "ids D<number>"
+			if s.Base != 0 {
+				ids = fmt.Sprintf("ids D<%d + number>", s.Base)
+			}
+		}
+		st := "status in each file"
+		if s.Status == "folder" {
+			st = fmt.Sprintf("status from the folder name (%q)", path.Base(s.Dir))
+		}
+		line := fmt.Sprintf("folder %s: %s, %s, %s, %s", s.Dir, plural(by[i], "record"), name, ids, st)
+		if unstated[i] > 0 {
+			verb := "state no status and are"
+			if unstated[i] == 1 {
+				verb = "states no status and is"
+			}
+			line += fmt.Sprintf("; %d %s read as %s (unstated: %s; remove it to have check report them)", unstated[i], verb, s.Unstated, s.Unstated)
+		}
+		out = append(out, line)
+	}
+	for _, r := range c.records {
+		s := c.schemes[r.scheme]
+		own := ownID(s, r.name)
+		if own == "" || r.id == own {
+			continue
+		}
+		out = append(out, fmt.Sprintf("id of %s is %s: its number repeats (%s is taken), so it takes an id above the numbers", r.path, r.id, own))
+	}
+	return out
+}
+
+// adoptedCollection is the collection a repository already adopted, from
+// its snapshot's records and adopt:.
+func adoptedCollection(schemes []register.Scheme, ds []*register.Decision) *collection {
+	c := &collection{schemes: schemes}
+	if len(schemes) > 0 {
+		c.dir = commonDir(config.Adopt(schemes).Dirs())
+	}
+	byPath := map[string]*register.Decision{}
+	var paths []string
+	for _, d := range ds {
+		if d.Adopted {
+			byPath[d.Path] = d
+			paths = append(paths, d.Path)
+		}
+	}
+	for _, fr := range register.FindRecords(paths, schemes) {
+		d := byPath[fr.Path]
+		c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d, id: d.FileID})
+	}
+	return c
+}
+
+// nextID is the id of the next record at p in the collection (D72): its
+// folder's Base plus its number where ids are numbers and that id is free
+// (a new 0000 record, numbered on merge, has no number yet), else the next
+// free id above every block of numbers and above maxID. taken holds the
+// ids in use.
+func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
+	if i, rel := register.Owner(p, c.schemes); i >= 0 {
+		s := c.schemes[i]
+		if n, ok := s.Match(rel); ok && n.Number > 0 {
+			if id := ownID(s, n); id != "" && !taken[id] {
+				return id
+			}
+		}
+	}
+	start := 1
+	for _, s := range c.schemes {
+		if s.IDs == "number" {
+			start = max(start, s.Base+c.unit())
+		}
+	}
+	next := max(start, maxID+1)
+	for taken[register.ID{N: next}.String()] {
+		next++
+	}
+	return register.ID{N: next}.String()
+}
