@@ -47,3 +47,19 @@ func TestServerHoldsNoGoFile(t *testing.T) {
 		t.Error("no package under server/: the test looks in the wrong place")
 	}
 }
+
+// TestDocketsDomainReadsNoMarkdown: docket's domain checks the decision ids
+// an issue names by the grammar in server/vocab (D72), not through the
+// register, so it pulls in no Markdown parser and no claimslint package.
+func TestDocketsDomainReadsNoMarkdown(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "../../server/docket").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.Contains(p, "goldmark") || strings.HasPrefix(p, "github.com/claimslint/claimslint/internal/") {
+			t.Errorf("server/docket depends on %s", p)
+		}
+	}
+}

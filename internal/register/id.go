@@ -1,82 +1,27 @@
 package register
 
-import (
-	"cmp"
-	"regexp"
-	"strconv"
-	"strings"
-)
+import "github.com/claimslint/claimslint/server/vocab"
 
-// IDPattern is the decision-id grammar (D72), the one source every
-// pattern that reads a decision id is built from: D, then a number without
-// leading zeros (0 is one: an adopted collection's 0000 record is D0),
-// then at most one lowercase letter (an adopted 0004a is D4a). It has no
-// anchors and no groups; wrap it as the reader needs.
-const IDPattern = `D(?:0|[1-9][0-9]*)[a-z]?`
+// The decision-id grammar (D72) lives in server/vocab, the leaf docket and
+// claimslint share (D62): docket checks the decision ids an issue names
+// without reading Markdown. These are the register's names for it.
 
-// maxIDDigits bounds an id's number so it always fits an int.
-const maxIDDigits = 9
-
-var wholeIDRE = regexp.MustCompile(`^` + IDPattern + `$`)
+// IDPattern is the decision-id grammar: D, a number without leading zeros
+// (0 is one), then at most one lowercase letter.
+const IDPattern = vocab.DecisionIDPattern
 
 // ID is a parsed decision id: D<N><Suffix>.
-type ID struct {
-	N      int
-	Suffix string // "" or one lowercase letter
-}
+type ID = vocab.DecisionID
 
-// String renders the id as written: D4, D0, D4a.
-func (id ID) String() string { return "D" + strconv.Itoa(id.N) + id.Suffix }
-
-// Plain reports whether the id has no letter suffix.
-func (id ID) Plain() bool { return id.Suffix == "" }
-
-// ParseID parses s as a decision id. It refuses anything the grammar
-// does not accept, and numbers of more than nine digits.
-func ParseID(s string) (ID, bool) {
-	if !wholeIDRE.MatchString(s) {
-		return ID{}, false
-	}
-	digits := strings.TrimRight(s[1:], "abcdefghijklmnopqrstuvwxyz")
-	if len(digits) > maxIDDigits {
-		return ID{}, false
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil {
-		return ID{}, false
-	}
-	return ID{N: n, Suffix: s[1+len(digits):]}, true
-}
+// ParseID parses s as a decision id.
+func ParseID(s string) (ID, bool) { return vocab.ParseDecisionID(s) }
 
 // IsID reports whether s is a decision id.
-func IsID(s string) bool {
-	_, ok := ParseID(s)
-	return ok
-}
+func IsID(s string) bool { return vocab.IsDecisionID(s) }
 
 // IDNumber returns n for "D<n>" or "D<n><letter>", or 0 when id is not a
-// decision id. D0 is 0 too: use IsID or ParseID to tell an id from a
-// non-id.
-func IDNumber(id string) int {
-	p, _ := ParseID(id)
-	return p.N
-}
+// decision id.
+func IDNumber(id string) int { return vocab.DecisionNumber(id) }
 
-// CompareIDs orders decision ids by number, then suffix: D0 < D4 < D4a <
-// D5 < D10. Strings that are not ids sort after every id, by text.
-func CompareIDs(a, b string) int {
-	pa, oka := ParseID(a)
-	pb, okb := ParseID(b)
-	switch {
-	case oka && okb:
-		if c := cmp.Compare(pa.N, pb.N); c != 0 {
-			return c
-		}
-		return cmp.Compare(pa.Suffix, pb.Suffix)
-	case oka:
-		return -1
-	case okb:
-		return 1
-	}
-	return cmp.Compare(a, b)
-}
+// CompareIDs orders decision ids by number, then suffix: D0 < D4 < D4a.
+func CompareIDs(a, b string) int { return vocab.CompareDecisionIDs(a, b) }

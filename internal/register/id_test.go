@@ -84,6 +84,8 @@ func FuzzParseID(f *testing.F) {
 	for _, s := range []string{"D0", "D4a", "D12", "D01", "D4ab", "D1000000000", "D"} {
 		f.Add(s)
 	}
+	wholeIDRE := regexp.MustCompile(`^` + IDPattern + `$`)
+	const maxIDDigits = 9
 	f.Fuzz(func(t *testing.T, s string) {
 		id, ok := ParseID(s)
 		if ok && !wholeIDRE.MatchString(s) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/server/vocab"
 )
 
@@ -188,7 +187,7 @@ const TimeFormat = time.RFC3339
 func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(TimeFormat) }
 
 var (
-	decisionRE = regexp.MustCompile(`^` + register.IDPattern + `$`)
+	decisionRE = regexp.MustCompile(`^` + vocab.DecisionIDPattern + `$`)
 	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
 )
 
