@@ -56,7 +56,7 @@ func TestGoWordsIn(t *testing.T) {
 		{"a TypeError occurred", true},
 		{`unknown key "registr": did you mean "register"?`, false},
 		{"docs/PRD.md: no such file", false},
-		{"range D1..D75 at docs/guide/README.md", false},
+		{"range D1..D9 at docs/guide/README.md", false},
 		{"GitHub's ::warning", false},
 		{"write present, anchored or absent", false},
 	} {

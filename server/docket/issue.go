@@ -229,14 +229,6 @@ func checkToken(what, s string) error {
 	return nil
 }
 
-// ParseStatus checks s against the statuses.
-func ParseStatus(s string) (Status, error) {
-	if slices.Contains(Statuses, Status(s)) {
-		return Status(s), nil
-	}
-	return "", Invalidf("status %q: use one of %s", s, joinStrings(Statuses))
-}
-
 // ParseSettable checks s against the statuses `update --status` sets:
 // every one but closed, which close sets with its reason (D76). closed
 // itself passes, so that Update refuses it naming close and reopen; an
