@@ -11,9 +11,10 @@ import (
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
-// adviceRE finds the kind and scope a message advises: present:comment,
-// present:any, anchored:any, present:test...
-var adviceRE = regexp.MustCompile(`\b((?:present|anchored-every|anchored|absent):[a-z]+)\b`)
+// adviceRE finds the kind (and scope) a message advises, its last one:
+// present:comment, present:any, anchored:any, present:test,
+// anchored-every...
+var adviceRE = regexp.MustCompile(`\b(?:present|anchored-every|anchored|absent)(?::[a-z]+)?\b`)
 
 // TestAdviceTaken: the scope a message advises is one its own claim
 // accepts on the same input (D76). Each case is a claim that fails, the
@@ -48,6 +49,9 @@ func TestAdviceTaken(t *testing.T) {
 		{name: "anchored-every in a string", kind: "anchored-every", path: "src/*.sh", anchor: "frame-limit", file: "src/run.sh",
 			src:     "#!/bin/sh\ncat <<END\nframe-limit\nEND\n",
 			message: "anchor vanished: .*inside a string", advice: "anchored-every:any"},
+		{name: "ambiguous", kind: "anchored", path: "src/*.go", anchor: "frameLimit", file: "src/a.go",
+			src:     "package a\n\nvar frameLimit = 1\nvar _ = frameLimit\n",
+			message: "anchor ambiguous", advice: "anchored-every"},
 		{name: "tests only", kind: "present", path: "src/*.go", anchor: "frameLimit", file: "src/a_test.go",
 			src:     "package a\n\nvar frameLimit = 1\n",
 			message: "matches only tests", advice: "present:test"},
