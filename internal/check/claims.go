@@ -44,6 +44,10 @@ type hit struct {
 	// last is the last line of a prose unit that spans lines, else 0.
 	last int
 	size int
+	// inString marks a match outside the claim's scope that lies inside
+	// a string the scope does not read (a here-document, a multi-line
+	// string), not in a comment or on a code line (D76).
+	inString bool
 }
 
 func (h hit) pos() token.Position {
@@ -669,8 +673,12 @@ func (f *fileScan) tryLine(cc *claim, start, end int) {
 	if loc == nil {
 		// A match outside the scope (in a comment for a code claim, in
 		// code for a comment claim) is kept for the message.
-		if len(cc.comment) < maxHits && spec.match(src[start:end]) {
-			cc.record(&cc.comment, hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end])})
+		if len(cc.comment) < maxHits {
+			if raw := spec.find(src[start:end]); raw != nil {
+				h := hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end])}
+				h.inString = f.inString(spec.scope, start, end, raw[0])
+				cc.record(&cc.comment, h)
+			}
 		}
 		return
 	}
@@ -680,6 +688,21 @@ func (f *fileScan) tryLine(cc *claim, start, end int) {
 		return
 	}
 	cc.inScope(h)
+}
+
+// inString reports whether a match at src[start+at:] outside a claim's
+// scope lies in a string that code lines do not read: the byte is in a
+// string, and the line as code reads it does not carry the match (a line
+// wholly inside a here-document or a multi-line string is masked; a
+// one-line string stays code, as do Go's raw strings).
+func (f *fileScan) inString(scope string, start, end, at int) bool {
+	if f.sc.regions.KindAt(start+at) != codeline.String {
+		return false
+	}
+	if scope != ScopeComment {
+		return true // the code view (masked) did not match
+	}
+	return f.sc.regions.MaskLine(nil, f.src, start, end)[at] == ' '
 }
 
 // scoped returns the line src[start:end] as a claim of scope reads it: as

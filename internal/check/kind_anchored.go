@@ -70,7 +70,11 @@ func (anchoredKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), 
 func (c *claim) vanishedWhere() string {
 	switch {
 	case len(c.comment) > 0:
-		return fmt.Sprintf(" (it appears %s: %s)", c.outside(), listHits(c.comment, 3))
+		where, hits, also := c.outside()
+		if where == stringWhere {
+			return fmt.Sprintf(" (it appears %s at %s; %s: %s:any)", where, listHits(hits, 3), anyAdvice, c.kind.Name())
+		}
+		return fmt.Sprintf(" (it appears %s: %s%s)", where, listHits(hits, 3), also)
 	case len(c.test) > 0:
 		return fmt.Sprintf(" (it appears only in tests: %s)", listHits(c.test, 3))
 	}

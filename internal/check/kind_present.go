@@ -39,10 +39,16 @@ func (presentKind) Evaluate(c *claim) {
 		c.fail(row.Pos, "Anchor %s matches %s, but no such line matches Require %s", quoteRE(row.Anchor), listHits(c.reqFail, 3), quoteRE(row.Require))
 	case len(c.test) > 0:
 		c.fail(row.Pos, "Anchor %s matches only tests (%s); production code must carry it (or a scope: present:test counts tests)", quoteRE(row.Anchor), listHits(c.test, 3))
-	case len(c.comment) > 0 && c.scope == ScopeCode:
-		c.fail(row.Pos, "Anchor %s appears only in comments (%s); a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(c.comment, 3))
 	case len(c.comment) > 0:
-		c.fail(row.Pos, "Anchor %s appears %s (%s); no %s of %s matches it", quoteRE(row.Anchor), c.outside(), listHits(c.comment, 3), c.unit(), quoteRE(row.Path))
+		where, hits, also := c.outside()
+		switch {
+		case where == stringWhere:
+			c.fail(row.Pos, "Anchor %s appears %s at %s; no %s of %s matches it (%s: present:any)", quoteRE(row.Anchor), where, listHits(hits, 3), c.unit(), quoteRE(row.Path), anyAdvice)
+		case c.scope == ScopeCode:
+			c.fail(row.Pos, "Anchor %s appears only in comments (%s)%s; a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(hits, 3), also)
+		default:
+			c.fail(row.Pos, "Anchor %s appears %s (%s)%s; no %s of %s matches it", quoteRE(row.Anchor), where, listHits(hits, 3), also, c.unit(), quoteRE(row.Path))
+		}
 	default:
 		c.fail(row.Pos, "no %s of %s matches Anchor %s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor))
 	}

@@ -204,16 +204,40 @@ func (c *claim) unit() string {
 	return "code line"
 }
 
-// outside says where the anchor matched outside the claim's scope.
-func (c *claim) outside() string {
-	switch c.scope {
-	case ScopeComment:
-		return "only on code lines, outside comments"
-	case ScopeProse:
-		return "only outside prose"
+// outside says where the anchor matched outside the claim's scope, and
+// which of those matches to list: inside strings only (a here-document, a
+// multi-line string: scope any reads them), else the comments or code
+// lines, and also, in also, the strings among them.
+func (c *claim) outside() (where string, hits []hit, also string) {
+	var str, other []hit
+	for _, h := range c.comment {
+		if h.inString {
+			str = append(str, h)
+		} else {
+			other = append(other, h)
+		}
 	}
-	return "only in comments"
+	switch {
+	case c.scope == ScopeProse:
+		return "only outside prose", c.comment, ""
+	case len(other) == 0:
+		return stringWhere, str, ""
+	}
+	if len(str) > 0 {
+		also = fmt.Sprintf(" and inside a string (%s)", listHits(str, 3))
+	}
+	if c.scope == ScopeComment {
+		return "only on code lines, outside comments", other, also
+	}
+	return "only in comments", other, also
 }
+
+// stringWhere is where an anchor is that only a string carries, a string
+// that code lines do not read; anyAdvice is the scope that reads it (D76).
+const (
+	stringWhere = "only inside a string (a here-document or multi-line string)"
+	anyAdvice   = "scope any reads lines as written"
+)
 
 // claim is one claim row being evaluated: its row, its kind, what the kind
 // prepared, what the scan found, and the outcome.

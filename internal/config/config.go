@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -249,13 +250,16 @@ func yamlError(err error) error {
 }
 
 var (
-	unknownKeyRE = regexp.MustCompile(`^(line \d+): field (\S+) not found in type \S+$`)
+	unknownKeyRE = regexp.MustCompile(`^(line \d+): field (\S+) not found in type (\S+)$`)
 	wrongTypeRE  = regexp.MustCompile(`^(line \d+): cannot unmarshal !!(\w+)(?: .*)? into (\S+)$`)
 )
 
 // yamlProblem rewrites one of yaml.v2's unmarshal errors.
 func yamlProblem(e string) string {
 	if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
+		if near := nearest(m[2], knownKeys[m[3]]); near != "" {
+			return fmt.Sprintf("%s: unknown key %q: did you mean %q?", m[1], m[2], near)
+		}
 		return fmt.Sprintf("%s: unknown key %q", m[1], m[2])
 	}
 	if m := wrongTypeRE.FindStringSubmatch(e); m != nil {
@@ -263,6 +267,70 @@ func yamlProblem(e string) string {
 	}
 	line, _, _ := strings.Cut(e, ":")
 	return line + ": a value of the wrong kind"
+}
+
+// knownKeys lists the keys of each mapping of the configuration, by the
+// name yaml's errors give its struct, for the did-you-mean of an unknown
+// key (D76).
+var knownKeys = func() map[string][]string {
+	out := map[string][]string{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || out[t.String()] != nil {
+			return
+		}
+		out[t.String()] = []string{}
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			out[t.String()] = append(out[t.String()], name)
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[Config]())
+	return out
+}()
+
+// nearest returns the key of keys closest to word, when one is within a
+// third of word's length in edits (at least one), else "".
+func nearest(word string, keys []string) string {
+	best, bestD := "", max(1, len(word)/3)+1
+	for _, k := range keys {
+		if d := editDistance(word, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes; words
+// longer than a configuration key are not compared.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return max(len(a), len(b))
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 var yamlKinds = map[string]string{

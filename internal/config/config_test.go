@@ -10,6 +10,29 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// TestNearest: the did-you-mean of an unknown key is the key within a
+// third of the word's length in edits (at least one), else none (D76).
+func TestNearest(t *testing.T) {
+	keys := knownKeys["config.Config"]
+	for _, tc := range []struct{ word, want string }{
+		{"registr", "register"},
+		{"Register", "register"},
+		{"range-sites", "range_sites"},
+		{"workflow", "workflows"},
+		{"colour", ""},
+		{"x", ""},
+		{"", ""},
+		{strings.Repeat("register", 20), ""},
+	} {
+		if got := nearest(tc.word, keys); got != tc.want {
+			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+	if len(knownKeys["config.Tracker"]) == 0 || len(knownKeys["config.Marker"]) == 0 {
+		t.Errorf("knownKeys lacks a nested mapping: %v", knownKeys)
+	}
+}
+
 func TestParse(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -23,8 +46,11 @@ func TestParse(t *testing.T) {
 			c.Tracker.Format = "github"
 			c.Tracker.Prefixes = []string{}
 		}},
-		{name: "unknown key", in: "registr: x\n", err: `.claimslint.yml: line 1: unknown key "registr" (docs/guide/configuration.md lists the keys)`},
-		{name: "unknown keys, one line", in: "registr: x\nfoo: 1\n", err: `line 1: unknown key "registr"; line 2: unknown key "foo" (`},
+		{name: "unknown key", in: "registr: x\n", err: `.claimslint.yml: line 1: unknown key "registr": did you mean "register"? (docs/guide/configuration.md lists the keys)`},
+		{name: "unknown keys, one line", in: "registr: x\nfoo: 1\n", err: `line 1: unknown key "registr": did you mean "register"?; line 2: unknown key "foo" (`},
+		{name: "unknown nested key", in: "tracker:\n  prefix: [dk]\n", err: `line 2: unknown key "prefix": did you mean "prefixes"? (`},
+		{name: "unknown key in a list", in: "frozen_ranges:\n  - path: a\n    rnge: D1..D2\n", err: `line 3: unknown key "rnge": did you mean "range"? (`},
+		{name: "unknown key, nothing near", in: "colour: blue\n", err: `line 1: unknown key "colour" (`},
 		{name: "a list for a string", in: "register: [a]\n", err: "line 1: a list where a string belongs"},
 		{name: "a string for a list, not quoted", in: "range_sites: s3cr3t\n", err: ".claimslint.yml: line 1: a string where a list belongs"},
 		{name: "a number for a mapping", in: "inline: 3\n", err: "line 1: a number where a mapping belongs"},

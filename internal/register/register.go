@@ -770,6 +770,14 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
 		cells := rowCells(r, src, ln, hpos)
 		pos := rowPos(cells, ln, hpos)
+		if f, cut := cutCell(src, pos, header); cut {
+			id := ""
+			if i := col["claim"]; i < len(cells) {
+				id = cells[i].text
+			}
+			d.Findings = append(d.Findings, finding(ln.pos(f.at), ruleid.Claims, "%s", f.message(id)))
+			continue
+		}
 		get := func(name string) (string, token.Position) {
 			i, ok := col[name]
 			if !ok || i >= len(cells) {

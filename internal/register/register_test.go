@@ -86,6 +86,7 @@ func TestParseRegister(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("---\nid: D1\nstatus: accepted\n---\n## Confirmation\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n| C1 | present | `a` | `b` | |\n"))
 	f.Add([]byte("| ID | Status |\n|---|---|\n| D1 | accepted |\n"))
+	f.Add([]byte("---\nid: D1\n---\n## Confirmation\n| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n| C1 | present | `a` | `b|c` | | | <!-- x -->\n"))
 	f.Add([]byte("---\nid: [\n---\n"))
 	f.Add([]byte("---\ntracker: {a: 1}\n---\n\xff"))
 	f.Fuzz(func(t *testing.T, src []byte) {

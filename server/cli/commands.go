@@ -582,7 +582,7 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 		p.Type = &t
 	}
 	if set["status"] {
-		st, err := docket.ParseStatus(r.o.status)
+		st, err := docket.ParseSettable(r.o.status)
 		if err != nil {
 			return err
 		}

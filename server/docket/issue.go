@@ -229,13 +229,19 @@ func checkToken(what, s string) error {
 	return nil
 }
 
-// ParseStatus checks s against the statuses.
-func ParseStatus(s string) (Status, error) {
-	if slices.Contains(Statuses, Status(s)) {
+// ParseSettable checks s against the statuses `update --status` sets:
+// every one but closed, which close sets with its reason (D76). closed
+// itself passes, so that Update refuses it naming close and reopen; an
+// unknown status is refused listing only what update sets.
+func ParseSettable(s string) (Status, error) {
+	if Status(s) == StatusClosed || slices.Contains(Unfinished, Status(s)) {
 		return Status(s), nil
 	}
-	return "", Invalidf("status %q: use one of %s", s, joinStrings(Statuses))
+	return "", Invalidf("status %q: use one of %s (%s)", s, joinStrings(Unfinished), closeHint)
 }
+
+// closeHint says how an issue is closed, where a status is set.
+const closeHint = "docket close ID --reason closes an issue"
 
 // ParseType checks s against the types.
 func ParseType(s string) (Type, error) {

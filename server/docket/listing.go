@@ -187,7 +187,7 @@ func (p Patch) Check() error {
 		errs = append(errs, ArgErr("title", CheckTitle(*p.Title)))
 	}
 	if p.Status != nil {
-		_, err := ParseStatus(string(*p.Status))
+		_, err := ParseSettable(string(*p.Status))
 		errs = append(errs, ArgErr("status", err))
 	}
 	if p.Type != nil {

@@ -105,6 +105,7 @@ func toolErr(tool string, err error) error {
 var cliToTools = strings.NewReplacer(
 	"docket list shows the ids there are", "issue_list or issue_search shows the ids there are",
 	"use docket close ID --reason or docket reopen ID to change whether an issue is closed", "use issue_close (with a reason) or issue_reopen to change whether an issue is closed",
+	"docket close ID --reason closes an issue", "issue_close, with a reason, closes an issue",
 	"give a --reason", "give the argument reason",
 	"show it again and retry", "call issue_show again and retry with its version as if_version",
 	"the next docket command rewrites it", "the next docket call rewrites it",

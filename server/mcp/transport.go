@@ -565,7 +565,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeFrame(data)
 	}
-	return fmt.Errorf("write: unknown message type %T", msg)
+	return errors.New("write: a message that is neither a request nor a response")
 }
 
 // replyLocked builds the reply frame for inf on the client's id.
