@@ -30,12 +30,6 @@ type (
 	StringSliceFlag = cli.StringSliceFlag
 )
 
-// ShowAppHelp writes the tool's help to its Writer.
-func ShowAppHelp(c *Context) error { return cli.ShowAppHelp(c) }
-
-// ShowCommandHelp writes a command's help to the tool's Writer.
-func ShowCommandHelp(c *Context, name string) error { return cli.ShowCommandHelp(c, name) }
-
 // Spec is what a tool tells New about itself.
 type Spec struct {
 	Name, Usage string
