@@ -33,16 +33,21 @@ type (
 // Spec is what a tool tells New about itself.
 type Spec struct {
 	Name, Usage string
+	// Description follows the usage in the tool's help (the exit codes,
+	// say).
+	Description string
 	// Version is what both --version and the version command print
 	// after Name.
 	Version        string
 	Stdout, Stderr io.Writer
 	Flags          []Flag
 	Commands       []*Command
-	// Usage wraps a usage error (an unknown command or flag, a flag's
-	// bad value) into the tool's error that exits 2; its message already
-	// names the command and carries any did-you-mean.
-	UsageError func(error) error
+	// UsageError wraps a usage error (an unknown command or flag, a
+	// flag's bad value) into the tool's error that exits 2: cmd is the
+	// command it was given to ("dep add"), "" for the tool itself, and
+	// err's message carries any did-you-mean. err is nil when the tool
+	// was run with no command and its help was shown.
+	UsageError func(cmd string, err error) error
 	// Action runs for the tool with no command; nil shows the help and
 	// returns UsageError of nothing.
 	Action func(*Context) error
@@ -62,29 +67,30 @@ func New(s Spec) *App {
 		Usage: "print the module version and commit this binary was built from (as --version does)",
 		Action: func(c *Context) error {
 			if c.NArg() > 0 {
-				return s.UsageError(fmt.Errorf("version takes no arguments (got %q)", c.Args().First()))
+				return s.UsageError("version", fmt.Errorf("version takes no arguments (got %q)", c.Args().First()))
 			}
 			version()
 			return nil
 		},
 	})
-	onUsage := func(c *Context, err error, _ bool) error {
-		return s.UsageError(withFlagSuggestion(err, c))
-	}
-	var walk func([]*Command)
-	walk = func(cs []*Command) {
+	var walk func(string, []*Command)
+	walk = func(parent string, cs []*Command) {
 		for _, c := range cs {
+			full := strings.TrimSpace(parent + " " + c.Name)
 			if c.OnUsageError == nil {
-				c.OnUsageError = onUsage
+				c.OnUsageError = func(ctx *Context, err error, _ bool) error {
+					return s.UsageError(full, withFlagSuggestion(err, c.Flags))
+				}
 			}
-			walk(c.Subcommands)
+			walk(full, c.Subcommands)
 		}
 	}
-	walk(cmds)
+	walk("", cmds)
 	flags := append(append([]Flag{}, s.Flags...), &BoolFlag{Name: "version", Usage: "print the version (the same as the version command)"})
 	app := &App{
 		Name:                      s.Name,
 		Usage:                     s.Usage,
+		Description:               s.Description,
 		Writer:                    s.Stdout,
 		ErrWriter:                 s.Stderr,
 		HideVersion:               true,
@@ -93,7 +99,9 @@ func New(s Spec) *App {
 		Flags:                     flags,
 		Commands:                  cmds,
 		ExitErrHandler:            func(*Context, error) {},
-		OnUsageError:              onUsage,
+		OnUsageError: func(c *Context, err error, _ bool) error {
+			return s.UsageError("", withFlagSuggestion(err, c.App.Flags))
+		},
 		Before: func(c *Context) error {
 			if c.Bool("version") {
 				version()
@@ -107,13 +115,13 @@ func New(s Spec) *App {
 	}
 	app.Action = func(c *Context) error {
 		if c.NArg() > 0 {
-			return s.UsageError(errors.New(UnknownCommand(s.Name, c.Args().First(), app.Commands)))
+			return s.UsageError("", errors.New(UnknownCommand(s.Name, c.Args().First(), app.Commands)))
 		}
 		if s.Action != nil {
 			return s.Action(c)
 		}
 		_ = cli.ShowAppHelp(c)
-		return s.UsageError(nil)
+		return s.UsageError("", nil)
 	}
 	return app
 }
@@ -145,21 +153,15 @@ func UnknownCommand(tool, name string, cmds []*Command) string {
 	return msg + " (run " + tool + " help)"
 }
 
-// withFlagSuggestion adds the nearest flag of the command to the flag
-// package's "flag provided but not defined: -x".
-func withFlagSuggestion(err error, c *Context) error {
+// withFlagSuggestion adds the nearest of flags to the flag package's
+// "flag provided but not defined: -x".
+func withFlagSuggestion(err error, flags []Flag) error {
 	const undefined = "flag provided but not defined: "
 	msg := err.Error()
 	if !strings.HasPrefix(msg, undefined) {
 		return err
 	}
 	given := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
-	var flags []Flag
-	if c.Command != nil && c.Command.Name != "" {
-		flags = c.Command.Flags
-	} else {
-		flags = c.App.Flags
-	}
 	var names []string
 	for _, f := range flags {
 		names = append(names, f.Names()...)
@@ -192,25 +194,31 @@ func Nearest(given string, candidates []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance of a and b, by bytes.
+// distance is the edit distance of a and b by bytes, a swap of two
+// neighbours counting as one edit (optimal string alignment), so "lsit"
+// is one edit from "list".
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // FlagsFirst moves a command's flags ahead of its positional arguments, so

@@ -97,7 +97,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 		Version: buildinfo.Describe(),
 		Stdout:  stdout,
 		Stderr:  stderr,
-		UsageError: func(err error) error {
+		UsageError: func(_ string, err error) error {
 			if err == nil {
 				return &exitError{code: ExitError}
 			}
