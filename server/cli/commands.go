@@ -46,15 +46,16 @@ func commands() map[string]command {
 			run: runInit,
 		},
 		"create": {
-			name: "create", args: "TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
+			name: "create", args: "TITLE|--title TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
 			help: "Create an issue and print its id.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
 					jsonFlag(o),
-					&clikit.StringFlag{Name: "d", Destination: &o.desc, Usage: "description"},
-					&clikit.IntFlag{Name: "p", Destination: &o.priority, Value: docket.DefaultPriority, Usage: "priority, 0 (most urgent) to 4"},
-					&clikit.StringFlag{Name: "t", Destination: &o.typ, Value: string(docket.TypeTask), Usage: "type: bug, feature, task, chore, decision, residual"},
-					&clikit.StringSliceFlag{Name: "l", Usage: "label (repeatable)"},
+					&clikit.StringFlag{Name: "title", Destination: &o.title, Usage: "the title, instead of the TITLE argument"},
+					&clikit.StringFlag{Name: "d", Aliases: []string{"description"}, Destination: &o.desc, Usage: "description"},
+					&clikit.IntFlag{Name: "p", Aliases: []string{"priority"}, Destination: &o.priority, Value: docket.DefaultPriority, Usage: "priority, 0 (most urgent) to 4"},
+					&clikit.StringFlag{Name: "t", Aliases: []string{"type"}, Destination: &o.typ, Value: string(docket.TypeTask), Usage: "type: bug, feature, task, chore, decision, residual"},
+					&clikit.StringSliceFlag{Name: "l", Aliases: []string{"label"}, Usage: "label (repeatable)"},
 					&clikit.StringSliceFlag{Name: "decision", Usage: "register decision the issue carries, like D12 (repeatable)"},
 				}
 			},
@@ -95,9 +96,9 @@ func commands() map[string]command {
 				return []clikit.Flag{
 					jsonFlag(o),
 					&clikit.StringFlag{Name: "title", Destination: &o.title, Usage: "new title"},
-					&clikit.StringFlag{Name: "d", Destination: &o.desc, Usage: "new description"},
-					&clikit.IntFlag{Name: "p", Destination: &o.priority, Usage: "new priority"},
-					&clikit.StringFlag{Name: "t", Destination: &o.typ, Usage: "new type"},
+					&clikit.StringFlag{Name: "d", Aliases: []string{"description"}, Destination: &o.desc, Usage: "new description"},
+					&clikit.IntFlag{Name: "p", Aliases: []string{"priority"}, Destination: &o.priority, Usage: "new priority"},
+					&clikit.StringFlag{Name: "t", Aliases: []string{"type"}, Destination: &o.typ, Usage: "new type"},
 					&clikit.StringFlag{Name: "status", Destination: &o.status, Usage: "new status: open, in_progress, blocked, deferred"},
 					&clikit.StringSliceFlag{Name: "add-label", Usage: "label to add (repeatable)"},
 					&clikit.StringSliceFlag{Name: "remove-label", Usage: "label to remove (repeatable)"},
@@ -163,7 +164,7 @@ func commands() map[string]command {
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
 					&clikit.BoolFlag{Name: "check", Destination: &o.check, Usage: "compare instead of writing (for CI)"},
-					&clikit.StringFlag{Name: "o", Destination: &o.out, Usage: "write the canonical export to this file, or - for stdout, instead of the export path"},
+					&clikit.StringFlag{Name: "o", Aliases: []string{"output"}, Destination: &o.out, Usage: "write the canonical export to this file, or - for stdout, instead of the export path"},
 					&clikit.StringFlag{Name: "format", Destination: &o.format, Value: docket.FormatDocket, Usage: "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)"},
 				}
 			},
@@ -414,9 +415,12 @@ func installMergeDriver(w io.Writer, root, export string) error {
 	return nil
 }
 
-func runCreate(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
+func runCreate(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
+	if c.IsSet("title") {
+		args = append(args, r.o.title)
+	}
 	if len(args) != 1 {
-		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), got %d arguments\nusage: docket create TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...", len(args))}
+		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), as an argument or --title, got %d\nusage: docket create %s", len(args), commands()["create"].args)}
 	}
 	typ, err := docket.ParseType(r.o.typ)
 	if err != nil {
