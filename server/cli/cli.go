@@ -182,6 +182,10 @@ func (r *runner) command(c command) *clikit.Command {
 	if more != "" {
 		desc = usage + "\n" + more
 	}
+	// The command list reads as claimslint's: lower case, no full stop.
+	if usage != "" {
+		usage = strings.ToLower(usage[:1]) + strings.TrimSuffix(usage[1:], ".")
+	}
 	cmd := &clikit.Command{
 		Name:        c.name[strings.LastIndexByte(c.name, ' ')+1:],
 		Usage:       usage,
