@@ -109,9 +109,13 @@ func New(s Spec) *App {
 			}
 			return nil
 		},
+		// help NAME for no command NAME: urfave returns no error, so the
+		// error is kept for Run to return (exit 2, as for any other
+		// unknown command).
 		CommandNotFound: func(c *Context, name string) {
-			fmt.Fprintf(s.Stderr, "%s: %s\n", s.Name, UnknownCommand(s.Name, name, c.App.Commands))
+			c.App.Metadata[notFoundKey] = s.UsageError("", errors.New(UnknownCommand(s.Name, name, c.App.Commands)))
 		},
+		Metadata: map[string]any{},
 	}
 	app.Action = func(c *Context) error {
 		if c.NArg() > 0 {
@@ -134,8 +138,15 @@ func Run(app *App, args []string) error {
 	if errors.Is(err, errVersion) {
 		return nil
 	}
+	if nf, ok := app.Metadata[notFoundKey].(error); ok && err == nil {
+		return nf
+	}
 	return err
 }
+
+// notFoundKey holds, in the app's Metadata, the error of a help NAME that
+// named no command.
+const notFoundKey = "clikit.notFound"
 
 // UnknownCommand words an unknown command, with the nearest command's
 // name when one is close enough to be a typo.

@@ -87,6 +87,8 @@ func TestRun(t *testing.T) {
 		{name: "unknown short flag", args: []string{"create", "-q"}, err: "[create] flag provided but not defined: -q; did you mean -p?"},
 		{name: "unknown flag of a subcommand", args: []string{"dep", "add", "--jsonn"}, err: "[dep add] flag provided but not defined: -jsonn; did you mean --json?"},
 		{name: "unknown global flag", args: []string{"--dbb", "x"}, err: "[] flag provided but not defined: -dbb; did you mean --db?"},
+		{name: "help for no command", args: []string{"help", "craete"}, err: `[] unknown command "craete": did you mean "create"? (run tool help)`},
+		{name: "help for a command", args: []string{"help", "create"}, outHas: "tool create [command options]"},
 		{name: "no command", args: nil, err: "usage", outHas: "USAGE:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
