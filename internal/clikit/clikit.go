@@ -196,13 +196,25 @@ func dashed(name string) string {
 func Nearest(given string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := distance(given, c)
 		limit := max(1, max(len(given), len(c))/3)
+		// The distance is at least the difference in length: a long
+		// argument is never compared, so its cost stays that of a name.
+		if abs(len(given)-len(c)) > limit {
+			continue
+		}
+		d := distance(given, c)
 		if d <= limit && (bestD < 0 || d < bestD) {
 			best, bestD = c, d
 		}
 	}
 	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // distance is the edit distance of a and b by bytes, a swap of two

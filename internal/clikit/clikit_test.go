@@ -21,10 +21,22 @@ func TestNearest(t *testing.T) {
 		{"x", ""},
 		{"", ""},
 		{"ls", ""}, // two edits from list: more than a third of four
+		{strings.Repeat("check", 1<<18), ""},
 	} {
 		if got := Nearest(tc.given, cmds); got != tc.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.given, got, tc.want)
 		}
+	}
+}
+
+// TestNearestLongArgument: an argument of a mebibyte is not compared
+// with every name (a table of its length times theirs); it costs what a
+// name does.
+func TestNearestLongArgument(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	allocs := testing.AllocsPerRun(5, func() { Nearest(long, []string{"check", "prove"}) })
+	if allocs > 0 {
+		t.Errorf("Nearest of a 1 MiB argument made %v allocations, want none", allocs)
 	}
 }
 
