@@ -36,9 +36,10 @@ type Spec struct {
 	// Description follows the usage in the tool's help (the exit codes,
 	// say).
 	Description string
-	// Version is what both --version and the version command print
-	// after Name.
-	Version        string
+	// Version returns what both --version and the version command
+	// print after Name; it is called only then (reading the build's
+	// commit may run git).
+	Version        func() string
 	Stdout, Stderr io.Writer
 	Flags          []Flag
 	Commands       []*Command
@@ -61,7 +62,7 @@ var errVersion = errors.New("version printed")
 // and usage errors passed through s.UsageError. The app never exits the
 // process: Run returns the error and the tool maps it to its exit code.
 func New(s Spec) *App {
-	version := func() { fmt.Fprintln(s.Stdout, s.Name, s.Version) }
+	version := func() { fmt.Fprintln(s.Stdout, s.Name, s.Version()) }
 	cmds := append(append([]*Command{}, s.Commands...), &Command{
 		Name:  "version",
 		Usage: "print the module version and commit this binary was built from (as --version does)",

@@ -56,7 +56,7 @@ func TestDistance(t *testing.T) {
 
 func testApp(out, errw *bytes.Buffer) *App {
 	return New(Spec{
-		Name: "tool", Version: "v1.2.3 commit abc", Stdout: out, Stderr: errw,
+		Name: "tool", Version: func() string { return "v1.2.3 commit abc" }, Stdout: out, Stderr: errw,
 		Flags: []Flag{&StringFlag{Name: "db"}},
 		Commands: []*Command{
 			{Name: "create", Flags: []Flag{&IntFlag{Name: "p"}, &BoolFlag{Name: "json"}, &StringSliceFlag{Name: "l"}},

@@ -94,7 +94,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 	return clikit.New(clikit.Spec{
 		Name:    "claimslint",
 		Usage:   "prove that code still does what the decision register says",
-		Version: buildinfo.Describe(),
+		Version: buildinfo.Describe,
 		Stdout:  stdout,
 		Stderr:  stderr,
 		UsageError: func(_ string, err error) error {

@@ -140,7 +140,7 @@ func (r *runner) app() *clikit.App {
 		Name:        "docket",
 		Usage:       "the repository's issue tracker: a SQLite index under .docket/ and a JSONL export git merges by id",
 		Description: exitCodes + "\ndocket help COMMAND (or docket COMMAND --help) shows a command's flags.",
-		Version:     describeBuild(),
+		Version:     describeBuild,
 		Stdout:      r.env.Stdout,
 		Stderr:      r.env.Stderr,
 		Flags: []clikit.Flag{
