@@ -167,3 +167,29 @@ func FuzzFlagsFirst(f *testing.F) {
 		}
 	})
 }
+
+// TestVersionReadOnlyWhenPrinted: reading the version may run git, so a
+// command other than version and --version never reads it.
+func TestVersionReadOnlyWhenPrinted(t *testing.T) {
+	var out, errw bytes.Buffer
+	reads := 0
+	app := New(Spec{Name: "tool", Stdout: &out, Stderr: &errw, Commands: []*Command{{Name: "create", Action: func(*Context) error { return nil }}},
+		Version:    func() string { reads++; return "v" },
+		UsageError: func(_ string, err error) error { return err }})
+	for _, args := range [][]string{{"tool", "create"}, {"tool", "help"}, {"tool", "create", "--help"}} {
+		if err := Run(app, args); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+	}
+	if reads != 0 {
+		t.Errorf("the version was read %d times by commands that do not print it", reads)
+	}
+	for _, args := range [][]string{{"tool", "--version"}, {"tool", "version"}} {
+		if err := Run(app, args); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+	}
+	if reads != 2 {
+		t.Errorf("the version was read %d times by --version and version, want 2", reads)
+	}
+}
