@@ -22,6 +22,7 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -30,7 +31,6 @@ import (
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/urfave/cli/v2"
 )
 
 // Exit codes.
@@ -40,7 +40,7 @@ const (
 	ExitError    = 2
 )
 
-// exitError carries an exit code through urfave/cli.
+// exitError carries an exit code through urfave/clikit.
 type exitError struct {
 	code int
 	err  error
@@ -61,7 +61,7 @@ func usageErr(format string, args ...any) error {
 // the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(flagsFirst(app, adoptArg(args)))
+	err := clikit.Run(app, adoptArg(args))
 	if err == nil {
 		return ExitClean
 	}
@@ -86,64 +86,53 @@ func printError(stderr io.Writer, err error) {
 	}
 }
 
-func newApp(stdout, stderr io.Writer) *cli.App {
-	dirFlag := &cli.StringFlag{Name: "dir", Value: ".", Usage: "repository root to check"}
-	formatFlag := func(def string, allowed ...string) *cli.StringFlag {
-		return &cli.StringFlag{Name: "format", Value: def, Usage: "output format: " + strings.Join(allowed, "|")}
+func newApp(stdout, stderr io.Writer) *clikit.App {
+	dirFlag := &clikit.StringFlag{Name: "dir", Value: ".", Usage: "repository root to check"}
+	formatFlag := func(def string, allowed ...string) *clikit.StringFlag {
+		return &clikit.StringFlag{Name: "format", Value: def, Usage: "output format: " + strings.Join(allowed, "|")}
 	}
-	return &cli.App{
-		Name:      "claimslint",
-		Usage:     "prove that code still does what the decision register says",
-		Writer:    stdout,
-		ErrWriter: stderr,
-		// The library returns exit codes; it never exits the process.
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+	return clikit.New(clikit.Spec{
+		Name:    "claimslint",
+		Usage:   "prove that code still does what the decision register says",
+		Version: buildinfo.Describe,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		UsageError: func(_ string, err error) error {
+			if err == nil {
+				return &exitError{code: ExitError}
+			}
 			return usageErr("%v", err)
 		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "claimslint: unknown command %q: run claimslint help\n", name)
-		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("unknown command %q: run claimslint help", c.Args().First())
-			}
-			_ = cli.ShowAppHelp(c)
-			return &exitError{code: ExitError}
-		},
-		Commands: []*cli.Command{
+		Commands: []*clikit.Command{
 			{
-				Name:         "check",
-				Usage:        "check the register and every claim; exit 1 on findings",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Name:  "check",
+				Usage: "check the register and every claim; exit 1 on findings",
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag},
+				Action: func(c *clikit.Context) error {
 					return runCheck(c, stdout, stderr)
 				},
 			},
 			{
-				Name:         "prove",
-				Usage:        "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", format.Names...), &cli.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Name:  "prove",
+				Usage: "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag},
+				Action: func(c *clikit.Context) error {
 					return runProve(c, stdout, stderr)
 				},
 			},
 			{
 				Name:  "init",
 				Usage: "make this repository decision-tracked: .claimslint.yml, docs/PRD.md, a first decision, a doc-lint workflow (never overwrites)",
-				Flags: []cli.Flag{dirFlag,
-					&cli.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
-					&cli.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory; run again to register new ones), or configure an inline register of rows without decision files, inferring its settings from the tree"},
-					&cli.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
-					&cli.StringFlag{Name: "source", Value: "claimslint/claimslint", Usage: "GitHub repository the generated workflow builds claimslint from"},
-					&cli.StringFlag{Name: "ref", Usage: "commit or tag the generated workflow builds claimslint at (default: this binary's commit, else main)"},
-					&cli.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
-					&cli.BoolFlag{Name: "dry-run", Usage: "print what init would infer and write, as a diff, and change nothing"},
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
+					&clikit.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory; run again to register new ones), or configure an inline register of rows without decision files, inferring its settings from the tree"},
+					&clikit.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
+					&clikit.StringFlag{Name: "source", Value: "claimslint/claimslint", Usage: "GitHub repository the generated workflow builds claimslint from"},
+					&clikit.StringFlag{Name: "ref", Usage: "commit or tag the generated workflow builds claimslint at (default: this binary's commit, else main)"},
+					&clikit.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
+					&clikit.BoolFlag{Name: "dry-run", Usage: "print what init would infer and write, as a diff, and change nothing"},
 				},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					return runInit(c, stdout)
 				},
 			},
@@ -151,47 +140,43 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:      "new",
 				Usage:     "write a new decision spec-first: its file, its register row, the live range at every range site",
 				ArgsUsage: `"Title"`,
-				Flags: []cli.Flag{dirFlag,
-					&cli.StringFlag{Name: "status", Value: "proposed", Usage: "proposed or accepted"},
-					&cli.StringFlag{Name: "supersedes", Usage: "decision (D43) or clause (D43(6)) this one supersedes; the reciprocal reference is written too"},
-					&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
-					&cli.BoolFlag{Name: "keep-records", Usage: "with --supersedes, leave an adopted record's file as written: change the register row only"},
-					&cli.StringFlag{Name: "date", Usage: "date in the front matter, YYYY-MM-DD (default today, UTC)"},
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.StringFlag{Name: "status", Value: "proposed", Usage: "proposed or accepted"},
+					&clikit.StringFlag{Name: "supersedes", Usage: "decision (D43) or clause (D43(6)) this one supersedes; the reciprocal reference is written too"},
+					&clikit.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
+					&clikit.BoolFlag{Name: "keep-records", Usage: "with --supersedes, leave an adopted record's file as written: change the register row only"},
+					&clikit.StringFlag{Name: "date", Usage: "date in the front matter, YYYY-MM-DD (default today, UTC)"},
 				},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					return runNew(c, stdout)
 				},
 			},
 			{
-				Name:         "audit",
-				Usage:        "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
-				Flags:        []cli.Flag{dirFlag, formatFlag("text", auditFormats...)},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Name:  "audit",
+				Usage: "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", auditFormats...)},
+				Action: func(c *clikit.Context) error {
 					return runAudit(c, stdout)
 				},
 			},
 			{
 				Name:  "report",
 				Usage: "write one self-contained HTML page: register, claims and their states, tracker ids, what needs attention first",
-				Flags: []cli.Flag{dirFlag,
-					&cli.StringFlag{Name: "html", Usage: "output file (- for stdout)", Required: true},
-					&cli.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.StringFlag{Name: "html", Usage: "output file (- for stdout)", Required: true},
+					&clikit.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
 				},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					return runReport(c, stdout)
 				},
 			},
 			{
 				Name:  "list",
 				Usage: "list every claim with its state and where it anchors now",
-				Flags: []cli.Flag{dirFlag, formatFlag("text", "text", "json"),
-					&cli.BoolFlag{Name: "lexers", Usage: "list each file a claim reads with the lexer that reads it (D51) and the claims that read it"},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", "text", "json"),
+					&clikit.BoolFlag{Name: "lexers", Usage: "list each file a claim reads with the lexer that reads it (D51) and the claims that read it"},
 				},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					return runList(c, stdout)
 				},
 			},
@@ -199,11 +184,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:      "migrate",
 				Usage:     "write one claims file per shell claims gate (every CODE@ row, read by its table: REQUIRE, REQUIRE_ROW, REQUIRE_CONTRACT, FAMILIES, ALLOW, …); --compare runs each script and check and prints both verdicts row by row",
 				ArgsUsage: "SCRIPT...",
-				Flags: []cli.Flag{dirFlag,
-					&cli.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.BoolFlag{Name: "compare", Usage: "run each script and claimslint check on the same tree; exit 1 when a row's verdicts differ"},
 				},
-				OnUsageError: subUsage,
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					return runMigrate(c, stdout)
 				},
 			},
@@ -211,7 +195,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Name:      "explain",
 				Usage:     "print the documentation of a rule",
 				ArgsUsage: "CL001",
-				Action: func(c *cli.Context) error {
+				Action: func(c *clikit.Context) error {
 					if c.NArg() != 1 {
 						return usageErr("explain takes one rule id, such as CL004")
 					}
@@ -223,22 +207,14 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					return nil
 				},
 			},
-			{
-				Name:  "version",
-				Usage: "print the module version and commit",
-				Action: func(c *cli.Context) error {
-					fmt.Fprintln(stdout, "claimslint", buildinfo.Describe())
-					return nil
-				},
-			},
 		},
-	}
+	})
 }
 
 // dirOf is the repository root a command works on: --dir when given,
 // else the nearest directory above the working directory that holds
 // .claimslint.yml or .git, so claimslint runs from any subdirectory.
-func dirOf(c *cli.Context) string {
+func dirOf(c *clikit.Context) string {
 	if c.IsSet("dir") {
 		return c.String("dir")
 	}
@@ -273,9 +249,7 @@ func adoptArg(args []string) []string {
 
 // budgetFlag bounds a run's time; past it the run fails with exit 2 and
 // names the file it had reached.
-var budgetFlag = &cli.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "fail (exit 2) when the run takes longer than this, naming the file it reached"}
-
-func subUsage(_ *cli.Context, err error, _ bool) error { return usageErr("%v", err) }
+var budgetFlag = &clikit.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "fail (exit 2) when the run takes longer than this, naming the file it reached"}
 
 // Version returns the module version and VCS revision from the build info.
 func Version() string { return buildinfo.Version() }
@@ -301,7 +275,7 @@ func validFormat(name string, allowed []string) error {
 	return usageErr("unknown format %q: want %s", name, strings.Join(allowed, ", "))
 }
 
-func run(c *cli.Context) (*check.Result, error) {
+func run(c *clikit.Context) (*check.Result, error) {
 	if c.NArg() > 0 {
 		return nil, usageErr("%s takes no arguments (got %q); use --dir DIR", c.Command.Name, c.Args().First())
 	}
@@ -316,7 +290,7 @@ func run(c *cli.Context) (*check.Result, error) {
 	return res, nil
 }
 
-func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
+func runCheck(c *clikit.Context, stdout, stderr io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, format.Names); err != nil {
 		return err
@@ -336,7 +310,7 @@ func runCheck(c *cli.Context, stdout, stderr io.Writer) error {
 	return findingsExit(res.Findings)
 }
 
-func runMigrate(c *cli.Context, stdout io.Writer) error {
+func runMigrate(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() == 0 {
 		return usageErr("migrate takes the gate scripts to translate: claimslint migrate scripts/checks/*-claims.sh")
 	}
@@ -397,7 +371,7 @@ func repoRelative(dir, arg string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-func runList(c *cli.Context, stdout io.Writer) error {
+func runList(c *clikit.Context, stdout io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, []string{"text", "json"}); err != nil {
 		return err
@@ -485,7 +459,7 @@ func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
 	return nil
 }
 
-func runProve(c *cli.Context, stdout, stderr io.Writer) error {
+func runProve(c *clikit.Context, stdout, stderr io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, format.Names); err != nil {
 		return err
@@ -522,7 +496,7 @@ func findingsExit(fs []diag.Finding) error {
 	return nil
 }
 
-func runNew(c *cli.Context, stdout io.Writer) error {
+func runNew(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() != 1 {
 		return usageErr(`new takes one quoted title: claimslint new "Answer every frame"`)
 	}
@@ -559,49 +533,7 @@ func runNew(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
-// flagsFirst moves a command's flags ahead of its positional arguments, so
-// `claimslint new "Title" --dry-run` works: urfave/cli stops reading flags
-// at the first positional argument. A flag that takes a value keeps it;
-// everything after "--" stays positional.
-func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 3 {
-		return args
-	}
-	cmd := app.Command(args[1])
-	if cmd == nil {
-		return args
-	}
-	isBool := map[string]bool{"help": true, "h": true}
-	for _, f := range cmd.Flags {
-		if _, ok := f.(*cli.BoolFlag); ok {
-			for _, n := range f.Names() {
-				isBool[n] = true
-			}
-		}
-	}
-	var flags, pos []string
-	rest := args[2:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		switch {
-		case a == "--":
-			pos = append(pos, rest[i:]...)
-			i = len(rest)
-		case strings.HasPrefix(a, "-") && a != "-":
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && !isBool[name] && i+1 < len(rest) {
-				i++
-				flags = append(flags, rest[i])
-			}
-		default:
-			pos = append(pos, a)
-		}
-	}
-	return append(append(append([]string{}, args[:2]...), flags...), pos...)
-}
-
-func runAudit(c *cli.Context, stdout io.Writer) error {
+func runAudit(c *clikit.Context, stdout io.Writer) error {
 	f := c.String("format")
 	if err := validFormat(f, auditFormats); err != nil {
 		return err
@@ -647,7 +579,7 @@ var auditFormats = func() []string {
 	return out
 }()
 
-func runInit(c *cli.Context, stdout io.Writer) error {
+func runInit(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
@@ -732,7 +664,7 @@ func runInit(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
-func runReport(c *cli.Context, stdout io.Writer) error {
+func runReport(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("report takes no arguments (got %q); use --html FILE", c.Args().First())
 	}

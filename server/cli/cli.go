@@ -2,15 +2,13 @@
 // store and prints results, and returns an exit code instead of exiting, so
 // cmd/docket stays a one-line main and tests run it in process.
 //
-// It uses the standard flag package rather than urfave/cli: the dependency
-// rule (D12) keeps each third-party module behind one package, and
-// urfave/cli already lives in claimslint's command package.
+// It is built on internal/clikit, the command-line stack it shares with
+// claimslint (D77): one help style, --version, did-you-mean, completion.
 package cli
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/buildinfo"
+	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/docket"
@@ -69,19 +68,21 @@ type Env struct {
 
 type command struct {
 	name, args, help string
-	run              func(ctx context.Context, e *runner, fs *flag.FlagSet, args []string) error
-	flags            func(fs *flag.FlagSet, o *opts)
+	run              func(ctx context.Context, e *runner, c *clikit.Context, args []string) error
+	flags            func(o *opts) []clikit.Flag
+	subcommands      []command
 }
 
 // opts holds every flag any command takes; each command registers the ones
 // it uses.
 type opts struct {
 	db, export, prefix            string
+	cmdDB, cmdExport              string // --db and --export given after the command
 	json                          bool
 	desc, typ, status, title      string
 	priority                      int
-	labels, decisions             multi
-	removeLabels, removeDecisions multi
+	labels, decisions             []string
+	removeLabels, removeDecisions []string
 	ifVersion                     int64
 	reason, author, format        string
 	label, decision               string
@@ -97,14 +98,12 @@ type opts struct {
 type mcpOpts struct {
 	maxInFlight, maxReplyMiB, maxSessions int
 	http, tokenFile                       string
-	allowOrigins                          multi
+	allowOrigins                          []string
 	bodyTimeout, sessionIdle              time.Duration
 }
 
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, ",") }
-func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+// exitCodes is the table docket's help ends with (D17).
+const exitCodes = "exit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed;\n3 the change is committed to the index but the export could not be rewritten (the next command rewrites it)"
 
 // Main runs docket with args (args[0] is the program name) and returns the
 // exit code.
@@ -124,86 +123,123 @@ func Main(args []string, env Env) int {
 		return mcp.RunCheckChild(args[2:], env.Stdout, env.Stderr)
 	}
 	r := &runner{env: env}
-	// --db and --export may also come before the command.
-	global := flag.NewFlagSet("docket", flag.ContinueOnError)
-	global.SetOutput(io.Discard)
-	global.StringVar(&r.o.db, "db", "", "")
-	global.StringVar(&r.o.export, "export", "", "")
 	if len(args) < 1 {
 		args = []string{"docket"}
 	}
-	if err := global.Parse(args[1:]); errors.Is(err, flag.ErrHelp) {
-		r.usage(env.Stdout)
-		return ExitOK
-	} else if err != nil {
-		fmt.Fprintf(env.Stderr, "docket: %v\n", err)
-		r.usage(env.Stderr)
-		return ExitBadInput
-	}
-	if global.NArg() == 0 {
-		r.usage(env.Stderr)
-		return ExitBadInput
-	}
-	name, rest := global.Arg(0), global.Args()[1:]
-	if name == "help" || name == "-h" || name == "--help" {
-		r.usage(env.Stdout)
-		return ExitOK
-	}
-	cmd, ok := commands()[name]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "docket: unknown command %q\n", name)
-		r.usage(env.Stderr)
-		return ExitBadInput
-	}
-	fs := flag.NewFlagSet("docket "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&r.o.db, "db", r.o.db, "SQLite index `path` (default $DOCKET_DB or <root>/"+DefaultDB+")")
-	fs.StringVar(&r.o.export, "export", r.o.export, "JSONL export `path` (default $DOCKET_EXPORT, else .claimslint.yml's tracker.export, else <root>/"+DefaultExport+")")
-	if cmd.flags != nil {
-		cmd.flags(fs, &r.o)
-	}
-	pos, err := parseInterspersed(fs, rest)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(env.Stdout)
-		fmt.Fprintf(env.Stdout, "usage: docket %s %s\n\n%s\n\n", name, cmd.args, cmd.help)
-		fs.PrintDefaults()
-		return ExitOK
-	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "docket %s: %v\nusage: docket %s %s\n", name, err, name, cmd.args)
-		return ExitBadInput
-	}
-	err = cmd.run(context.Background(), r, fs, pos)
+	err := clikit.Run(r.app(), args)
 	if r.store != nil {
 		if cerr := r.store.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}
-	return r.exit(name, err)
+	return r.exit(err)
 }
 
-// parseInterspersed lets flags follow positional arguments (docket create
-// "title" -p 1), which the flag package alone stops at.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// app is docket's command line on the shared stack; --db and --export may
+// also come before the command.
+func (r *runner) app() *clikit.App {
+	var cmds []*clikit.Command
+	all := commands()
+	for _, n := range commandOrder {
+		cmds = append(cmds, r.command(all[n]))
 	}
+	return clikit.New(clikit.Spec{
+		Name:        "docket",
+		Usage:       "the repository's issue tracker: a SQLite index under .docket/ and a JSONL export git merges by id",
+		Description: exitCodes + "\ndocket help COMMAND (or docket COMMAND --help) shows a command's flags.",
+		Version:     describeBuild,
+		Stdout:      r.env.Stdout,
+		Stderr:      r.env.Stderr,
+		Flags: []clikit.Flag{
+			&clikit.StringFlag{Name: "db", Destination: &r.o.db, Usage: dbUsage},
+			&clikit.StringFlag{Name: "export", Destination: &r.o.export, Usage: exportUsage},
+		},
+		Commands: cmds,
+		UsageError: func(cmd string, err error) error {
+			r.name = cmd
+			if err == nil {
+				return &exitError{code: ExitBadInput}
+			}
+			msg := err.Error()
+			if c, ok := all[cmd]; ok && c.args != "" {
+				msg += "\nusage: docket " + cmd + " " + c.args
+			}
+			return &exitError{ExitBadInput, msg}
+		},
+	})
+}
+
+const (
+	dbUsage     = "SQLite index `path` (default $DOCKET_DB or <root>/" + DefaultDB + ")"
+	exportUsage = "JSONL export `path` (default $DOCKET_EXPORT, else .claimslint.yml's tracker.export, else <root>/" + DefaultExport + ")"
+)
+
+// command is c on the shared stack: its flags, --db and --export, and an
+// action that runs it with the positional arguments.
+func (r *runner) command(c command) *clikit.Command {
+	flags := []clikit.Flag{
+		&clikit.StringFlag{Name: "db", Destination: &r.o.cmdDB, Usage: dbUsage},
+		&clikit.StringFlag{Name: "export", Destination: &r.o.cmdExport, Usage: exportUsage},
+	}
+	if c.flags != nil {
+		flags = append(c.flags(&r.o), flags...)
+	}
+	usage, more, _ := strings.Cut(c.help, "\n")
+	desc := ""
+	if more != "" {
+		desc = usage + "\n" + more
+	}
+	// The command list reads as claimslint's: lower case, no full stop.
+	if usage != "" {
+		usage = strings.ToLower(usage[:1]) + strings.TrimSuffix(usage[1:], ".")
+	}
+	cmd := &clikit.Command{
+		Name:        c.name[strings.LastIndexByte(c.name, ' ')+1:],
+		Usage:       usage,
+		Description: desc,
+		ArgsUsage:   positional(c.args),
+		Flags:       flags,
+	}
+	for _, sub := range c.subcommands {
+		cmd.Subcommands = append(cmd.Subcommands, r.command(sub))
+	}
+	if c.run == nil {
+		return cmd
+	}
+	cmd.Action = func(ctx *clikit.Context) error {
+		r.name = c.name
+		if r.o.cmdDB != "" {
+			r.o.db = r.o.cmdDB
+		}
+		if r.o.cmdExport != "" {
+			r.o.export = r.o.cmdExport
+		}
+		r.o.labels = append(ctx.StringSlice("l"), ctx.StringSlice("add-label")...)
+		r.o.removeLabels = ctx.StringSlice("remove-label")
+		r.o.decisions = ctx.StringSlice("decision")
+		r.o.removeDecisions = ctx.StringSlice("remove-decision")
+		r.o.mcp.allowOrigins = ctx.StringSlice("allow-origin")
+		return c.run(context.Background(), r, ctx, ctx.Args().Slice())
+	}
+	return cmd
+}
+
+// positional is the positional part of a usage line: what comes before its
+// first flag.
+func positional(args string) string {
+	var out []string
+	for _, f := range strings.Fields(args) {
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "[-") {
+			break
+		}
+		out = append(out, f)
+	}
+	return strings.Join(out, " ")
 }
 
 type runner struct {
 	env   Env
+	name  string // the command run, for messages: "list", "dep add"
 	o     opts
 	store *docket.Service
 	cfg   *config.Config // .claimslint.yml, once loaded
@@ -219,42 +255,30 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-func (r *runner) exit(name string, err error) int {
+func (r *runner) exit(err error) int {
 	if err == nil {
 		return ExitOK
 	}
+	prefix := "docket"
+	if r.name != "" {
+		prefix += " " + r.name
+	}
 	if errors.Is(err, docket.ErrUnexported) {
-		fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
+		fmt.Fprintf(r.env.Stderr, "%s: %v\n", prefix, err)
 		return ExitUnexported
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(r.env.Stderr, "docket %s: %s\n", name, ee.msg)
+			fmt.Fprintf(r.env.Stderr, "%s: %s\n", prefix, ee.msg)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(r.env.Stderr, "docket %s: %v\n", name, err)
+	fmt.Fprintf(r.env.Stderr, "%s: %v\n", prefix, err)
 	if errors.Is(err, docket.ErrConflict) {
 		return ExitNo
 	}
 	return ExitBadInput
-}
-
-func (r *runner) usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: docket [--db PATH] [--export PATH] <command> [flags] [args]\n\ncommands:")
-	cmds := commands()
-	for _, n := range commandOrder {
-		c := cmds[n]
-		fmt.Fprintf(w, "  %-8s %s\n           docket %s %s\n", n, firstLine(c.help), n, c.args)
-	}
-	fmt.Fprintln(w, "\nexit codes: 0 ok; 1 export --check drift, --if-version conflict or merge collision; 2 bad input or failure, nothing changed;\n3 the change is committed to the index but the export could not be rewritten (the next command rewrites it)")
-	fmt.Fprintln(w, "docket <command> -h lists a command's flags.")
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // paths resolves the index and export locations: flags, then DOCKET_DB and

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,7 +16,9 @@ import (
 	"syscall"
 
 	"log/slog"
+	"maps"
 
+	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/server/codec"
@@ -25,43 +26,52 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "blocked", "search", "export", "import", "merge", "mcp", "version"}
+var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "blocked", "search", "export", "import", "merge", "mcp"}
 
 func commands() map[string]command {
-	jsonFlag := func(fs *flag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print records as JSON") }
+	jsonFlag := func(o *opts) clikit.Flag {
+		return &clikit.BoolFlag{Name: "json", Destination: &o.json, Usage: "print records as JSON"}
+	}
+	jsonOnly := func(o *opts) []clikit.Flag { return []clikit.Flag{jsonFlag(o)} }
 	return map[string]command{
 		"init": {
 			name: "init", args: "[--prefix dk [--write-config]]",
 			help: "Create the index (.docket/, ignored by git) and the export (.claimslint.yml's tracker.export, by default .knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.\nWhen .claimslint.yml's tracker.prefixes does not list the prefix, init says so on stderr and shows the edit; --write-config makes it.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.StringVar(&o.prefix, "prefix", "", "id `prefix`, like dk (default: the export's, or dk)")
-				fs.BoolVar(&o.writeConfig, "write-config", false, "add the prefix to tracker.prefixes in .claimslint.yml when it is not listed there")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					&clikit.StringFlag{Name: "prefix", Destination: &o.prefix, Usage: "id `prefix`, like dk (default: the export's, or dk)"},
+					&clikit.BoolFlag{Name: "write-config", Destination: &o.writeConfig, Usage: "add the prefix to tracker.prefixes in .claimslint.yml when it is not listed there"},
+				}
 			},
 			run: runInit,
 		},
 		"create": {
-			name: "create", args: "TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
+			name: "create", args: "TITLE|--title TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
 			help: "Create an issue and print its id.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
-				fs.StringVar(&o.desc, "d", "", "description")
-				fs.IntVar(&o.priority, "p", docket.DefaultPriority, "priority, 0 (most urgent) to 4")
-				fs.StringVar(&o.typ, "t", string(docket.TypeTask), "type: bug, feature, task, chore, decision, residual")
-				fs.Var(&o.labels, "l", "label (repeatable)")
-				fs.Var(&o.decisions, "decision", "register decision the issue carries, like D12 (repeatable)")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					jsonFlag(o),
+					&clikit.StringFlag{Name: "title", Destination: &o.title, Usage: "the title, instead of the TITLE argument"},
+					&clikit.StringFlag{Name: "d", Aliases: []string{"description"}, Destination: &o.desc, Usage: "description"},
+					&clikit.IntFlag{Name: "p", Aliases: []string{"priority"}, Destination: &o.priority, Value: docket.DefaultPriority, Usage: "priority, 0 (most urgent) to 4"},
+					&clikit.StringFlag{Name: "t", Aliases: []string{"type"}, Destination: &o.typ, Value: string(docket.TypeTask), Usage: "type: bug, feature, task, chore, decision, residual"},
+					&clikit.StringSliceFlag{Name: "l", Aliases: []string{"label"}, Usage: "label (repeatable)"},
+					&clikit.StringSliceFlag{Name: "decision", Usage: "register decision the issue carries, like D12 (repeatable)"},
+				}
 			},
 			run: runCreate,
 		},
 		"list": {
 			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all] [--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help: "List issues, most urgent first, 50 at a time. Closed issues are left out unless --all or --status closed.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				pageFlags(fs, o)
-				fs.StringVar(&o.status, "status", "", "only these statuses, comma-separated")
-				fs.StringVar(&o.label, "label", "", "only issues with this label")
-				fs.StringVar(&o.decision, "decision", "", "only issues that carry this decision")
-				fs.StringVar(&o.typ, "type", "", "only this type")
-				fs.BoolVar(&o.all, "all", false, "include closed issues")
+			flags: func(o *opts) []clikit.Flag {
+				return append(pageFlags(o),
+					&clikit.StringFlag{Name: "status", Destination: &o.status, Usage: "only these statuses, comma-separated"},
+					&clikit.StringFlag{Name: "label", Destination: &o.label, Usage: "only issues with this label"},
+					&clikit.StringFlag{Name: "decision", Destination: &o.decision, Usage: "only issues that carry this decision"},
+					&clikit.StringFlag{Name: "type", Destination: &o.typ, Usage: "only this type"},
+					&clikit.BoolFlag{Name: "all", Destination: &o.all, Usage: "include closed issues"},
+				)
 			},
 			run: listing(docket.ViewList),
 		},
@@ -77,55 +87,72 @@ func commands() map[string]command {
 		},
 		"show": {
 			name: "show", args: "ID", help: "Show one issue.",
-			flags: jsonFlag, run: runShow,
+			flags: jsonOnly, run: runShow,
 		},
 		"update": {
 			name: "update", args: "ID [--title T] [-d TEXT] [-p N] [-t TYPE] [--status S] [--add-label L] [--remove-label L] [--decision D] [--remove-decision D] [--if-version N]",
 			help: "Change fields of an issue. With --if-version it fails (exit 1) when someone else changed the issue first.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
-				fs.StringVar(&o.title, "title", "", "new title")
-				fs.StringVar(&o.desc, "d", "", "new description")
-				fs.IntVar(&o.priority, "p", 0, "new priority")
-				fs.StringVar(&o.typ, "t", "", "new type")
-				fs.StringVar(&o.status, "status", "", "new status: open, in_progress, blocked, deferred")
-				fs.Var(&o.labels, "add-label", "label to add (repeatable)")
-				fs.Var(&o.removeLabels, "remove-label", "label to remove (repeatable)")
-				fs.Var(&o.decisions, "decision", "decision to add (repeatable)")
-				fs.Var(&o.removeDecisions, "remove-decision", "decision to remove (repeatable)")
-				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					jsonFlag(o),
+					&clikit.StringFlag{Name: "title", Destination: &o.title, Usage: "new title"},
+					&clikit.StringFlag{Name: "d", Aliases: []string{"description"}, Destination: &o.desc, Usage: "new description"},
+					&clikit.IntFlag{Name: "p", Aliases: []string{"priority"}, Destination: &o.priority, Usage: "new priority"},
+					&clikit.StringFlag{Name: "t", Aliases: []string{"type"}, Destination: &o.typ, Usage: "new type"},
+					&clikit.StringFlag{Name: "status", Destination: &o.status, Usage: "new status: open, in_progress, blocked, deferred"},
+					&clikit.StringSliceFlag{Name: "add-label", Usage: "label to add (repeatable)"},
+					&clikit.StringSliceFlag{Name: "remove-label", Usage: "label to remove (repeatable)"},
+					&clikit.StringSliceFlag{Name: "decision", Usage: "decision to add (repeatable)"},
+					&clikit.StringSliceFlag{Name: "remove-decision", Usage: "decision to remove (repeatable)"},
+					&clikit.Int64Flag{Name: "if-version", Destination: &o.ifVersion, Usage: "fail unless the issue is at this version"},
+				}
 			},
 			run: runUpdate,
 		},
 		"close": {
 			name: "close", args: "ID --reason TEXT [--if-version N]", help: "Close an issue. The record stays; ids are never deleted.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
-				fs.StringVar(&o.reason, "reason", "", "why it is closed (required)")
-				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					jsonFlag(o),
+					&clikit.StringFlag{Name: "reason", Destination: &o.reason, Usage: "why it is closed (required)"},
+					&clikit.Int64Flag{Name: "if-version", Destination: &o.ifVersion, Usage: "fail unless the issue is at this version"},
+				}
 			},
 			run: runClose,
 		},
 		"reopen": {
 			name: "reopen", args: "ID [--if-version N]", help: "Reopen a closed issue.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
-				fs.Int64Var(&o.ifVersion, "if-version", 0, "fail unless the issue is at this version")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					jsonFlag(o),
+					&clikit.Int64Flag{Name: "if-version", Destination: &o.ifVersion, Usage: "fail unless the issue is at this version"},
+				}
 			},
 			run: runReopen,
 		},
 		"comment": {
 			name: "comment", args: "ID TEXT [--author NAME]", help: "Add a comment (author: --author, $DOCKET_AUTHOR, $USER).",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				jsonFlag(fs, o)
-				fs.StringVar(&o.author, "author", "", "comment author")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					jsonFlag(o),
+					&clikit.StringFlag{Name: "author", Destination: &o.author, Usage: "comment author"},
+				}
 			},
 			run: runComment,
 		},
 		"dep": {
-			name: "dep", args: "add ID blocks|parent|related OTHER",
-			help:  "Add a dependency: `dep add A blocks B` (B waits for A), `dep add A parent B` (B is A's parent), `dep add A related B`.",
-			flags: jsonFlag, run: runDep,
+			name: "dep", args: "add|remove ...",
+			help: "Add or remove a dependency: dep add A blocks B (B waits for A), dep add A parent B (B is A's parent), dep add A related B; dep remove A [TYPE] B.",
+			run:  runDep,
+			subcommands: []command{{
+				name: "dep add", args: "ID blocks|parent|related OTHER",
+				help:  "Add a dependency: dep add A blocks B (B waits for A), dep add A parent B (B is A's parent), dep add A related B.",
+				flags: jsonOnly, run: runDepAdd,
+			}, {
+				name: "dep remove", args: "ID [TYPE] OTHER",
+				help:  "Remove a dependency of ID on OTHER; TYPE (blocks, parent, related, ...) is needed only when ID has more than one edge to OTHER.",
+				flags: jsonOnly, run: runDepRemove,
+			}},
 		},
 		"ready": {
 			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
@@ -134,44 +161,40 @@ func commands() map[string]command {
 		"export": {
 			name: "export", args: "[--check] [-o FILE|-] [--format docket|beads]",
 			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.\nWith --format beads, write the records in beads' issues.jsonl shape (to stdout, or -o FILE), every field an import kept included.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.BoolVar(&o.check, "check", false, "compare instead of writing (for CI)")
-				fs.StringVar(&o.out, "o", "", "write the canonical export to this file, or - for stdout, instead of the export path")
-				fs.StringVar(&o.format, "format", docket.FormatDocket, "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					&clikit.BoolFlag{Name: "check", Destination: &o.check, Usage: "compare instead of writing (for CI)"},
+					&clikit.StringFlag{Name: "o", Aliases: []string{"output"}, Destination: &o.out, Usage: "write the canonical export to this file, or - for stdout, instead of the export path"},
+					&clikit.StringFlag{Name: "format", Destination: &o.format, Value: docket.FormatDocket, Usage: "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)"},
+				}
 			},
 			run: runExport,
 		},
 		"import": {
 			name: "import", args: "FILE|- [--format docket|beads|github] [--dry-run]",
 			help: "Upsert records from a file. Every bad line is reported (file:line: field: problem) and nothing is applied.\nFields, statuses, types and dependency types docket does not know are kept; what was changed is warned about.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.StringVar(&o.format, "format", "", "docket, beads or github (default: detected from the file)")
-				fs.BoolVar(&o.dryRun, "dry-run", false, "print the counts and warnings, change nothing")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					&clikit.StringFlag{Name: "format", Destination: &o.format, Usage: "docket, beads or github (default: detected from the file)"},
+					&clikit.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "print the counts and warnings, change nothing"},
+				}
 			},
 			run: runImport,
-		},
-		"version": {
-			name: "version", args: "", help: "Print the module version and commit this binary was built from.",
-			run: func(_ context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-				if err := needArgs(args, 0, "version"); err != nil {
-					return err
-				}
-				_, err := fmt.Fprintln(r.env.Stdout, "docket", describeBuild())
-				return err
-			},
 		},
 		"mcp": {
 			name: "mcp", args: "[--http ADDR]",
 			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
-			flags: func(fs *flag.FlagSet, o *opts) {
-				fs.IntVar(&o.mcp.maxInFlight, "max-in-flight", mcp.DefaultMaxInFlight, "requests handled at once; past it no further input is read")
-				fs.IntVar(&o.mcp.maxReplyMiB, "max-reply-mib", mcp.DefaultMaxReply>>20, "largest reply in MiB; a larger one is refused with an error")
-				fs.StringVar(&o.mcp.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio")
-				fs.StringVar(&o.mcp.tokenFile, "token-file", "", "with --http: require Authorization: Bearer and the token on this `file`'s first line")
-				fs.Var(&o.mcp.allowOrigins, "allow-origin", "with --http: accept this Origin besides local pages (repeatable)")
-				fs.DurationVar(&o.mcp.bodyTimeout, "body-timeout", mcp.DefaultBodyTimeout, "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408")
-				fs.IntVar(&o.mcp.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503")
-				fs.DurationVar(&o.mcp.sessionIdle, "session-idle", mcp.DefaultSessionIdle, "with --http: a session with no request for this `duration` is closed")
+			flags: func(o *opts) []clikit.Flag {
+				return []clikit.Flag{
+					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: mcp.DefaultMaxInFlight, Usage: "requests handled at once; past it no further input is read"},
+					&clikit.IntFlag{Name: "max-reply-mib", Destination: &o.mcp.maxReplyMiB, Value: mcp.DefaultMaxReply >> 20, Usage: "largest reply in MiB; a larger one is refused with an error"},
+					&clikit.StringFlag{Name: "http", Destination: &o.mcp.http, Usage: "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio"},
+					&clikit.StringFlag{Name: "token-file", Destination: &o.mcp.tokenFile, Usage: "with --http: require Authorization: Bearer and the token on this `file`'s first line"},
+					&clikit.StringSliceFlag{Name: "allow-origin", Usage: "with --http: accept this Origin besides local pages (repeatable)"},
+					&clikit.DurationFlag{Name: "body-timeout", Destination: &o.mcp.bodyTimeout, Value: mcp.DefaultBodyTimeout, Usage: "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408"},
+					&clikit.IntFlag{Name: "max-sessions", Destination: &o.mcp.maxSessions, Value: mcp.DefaultMaxSessions, Usage: "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503"},
+					&clikit.DurationFlag{Name: "session-idle", Destination: &o.mcp.sessionIdle, Value: mcp.DefaultSessionIdle, Usage: "with --http: a session with no request for this `duration` is closed"},
+				}
 			},
 			run: runMCP,
 		},
@@ -192,10 +215,10 @@ func (r *runner) print(i docket.Issue) error {
 		_, err = fmt.Fprintf(r.env.Stdout, "%s\n", line)
 		return err
 	}
-	return writeShow(r.env.Stdout, i)
+	return writeShow(r.env.Stdout, i, nil, nil)
 }
 
-func runInit(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runInit(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 0, "init [--prefix dk [--write-config]]"); err != nil {
 		return err
 	}
@@ -395,9 +418,12 @@ func installMergeDriver(w io.Writer, root, export string) error {
 	return nil
 }
 
-func runCreate(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runCreate(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
+	if c.IsSet("title") {
+		args = append(args, r.o.title)
+	}
 	if len(args) != 1 {
-		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), got %d arguments\nusage: docket create TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...", len(args))}
+		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), as an argument or --title, got %d\nusage: docket create %s", len(args), commands()["create"].args)}
 	}
 	typ, err := docket.ParseType(r.o.typ)
 	if err != nil {
@@ -428,25 +454,27 @@ func committed(err error) bool {
 	return err == nil || errors.Is(err, docket.ErrUnexported)
 }
 
-func pageFlags(fs *flag.FlagSet, o *opts) {
-	fs.BoolVar(&o.json, "json", false, "print records as JSON")
-	fs.IntVar(&o.limit, "limit", docket.DefaultLimit, "at most N issues; 0 for all")
-	fs.StringVar(&o.cursor, "cursor", "", "resume after the page that printed this cursor")
-	fs.StringVar(&o.sort, "sort", "", "priority (default: most urgent, then oldest), created, updated (newest first) or id")
-	fs.StringVar(&o.fields, "fields", "", "comma-separated record keys to print (default: id, priority, status, type, title)")
+func pageFlags(o *opts) []clikit.Flag {
+	return []clikit.Flag{
+		&clikit.BoolFlag{Name: "json", Destination: &o.json, Usage: "print records as JSON"},
+		&clikit.IntFlag{Name: "limit", Destination: &o.limit, Value: docket.DefaultLimit, Usage: "at most N issues; 0 for all"},
+		&clikit.StringFlag{Name: "cursor", Destination: &o.cursor, Usage: "resume after the page that printed this cursor"},
+		&clikit.StringFlag{Name: "sort", Destination: &o.sort, Usage: "priority (default: most urgent, then oldest), created, updated (newest first) or id"},
+		&clikit.StringFlag{Name: "fields", Destination: &o.fields, Usage: "comma-separated record keys to print (default: id, priority, status, type, title)"},
+	}
 }
 
 // listing runs list, ready, blocked or search: one page from index
 // columns, full records only when --json or --fields ask for them.
-func listing(view docket.View) func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
-	return func(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+func listing(view docket.View) func(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
+	return func(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
 		p := docket.ListParams{All: r.o.all, Type: r.o.typ, Label: r.o.label, Decision: r.o.decision, Sort: r.o.sort, Limit: r.o.limit, Cursor: r.o.cursor}
 		if view == docket.ViewSearch {
 			if len(args) == 0 {
 				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
 			p.Text = strings.Join(args, " ")
-		} else if err := needArgs(args, 0, fs.Name()+" "+commands()[fs.Name()].args); err != nil {
+		} else if err := needArgs(args, 0, c.Command.Name+" "+commands()[c.Command.Name].args); err != nil {
 			return err
 		}
 		if r.o.status != "" {
@@ -537,7 +565,7 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
-func runShow(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runShow(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 1, "show ID"); err != nil {
 		return err
 	}
@@ -549,15 +577,24 @@ func runShow(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) err
 	if err != nil {
 		return err
 	}
-	return r.print(i)
+	if r.o.json {
+		return r.print(i)
+	}
+	blockers, blocked, err := s.Blocking(ctx, i.ID)
+	if err != nil {
+		return err
+	}
+	return writeShow(r.env.Stdout, i, blockers, blocked)
 }
 
-func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+func runUpdate(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
 	if err := needArgs(args, 1, "update ID [flags]"); err != nil {
 		return err
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, n := range []string{"title", "d", "p", "t", "status", "add-label", "remove-label", "decision", "remove-decision"} {
+		set[n] = c.IsSet(n)
+	}
 	var p docket.Patch
 	if set["title"] {
 		if err := docket.CheckTitle(r.o.title); err != nil {
@@ -601,7 +638,7 @@ func runUpdate(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) 
 	p.AddLabels, p.RemoveLabels = r.o.labels, r.o.removeLabels
 	p.AddDecisions, p.RemoveDecisions = r.o.decisions, r.o.removeDecisions
 	p.IfVersion = r.o.ifVersion
-	if len(set) == 0 || (len(set) == 1 && (set["json"] || set["if-version"])) {
+	if !slices.Contains(slices.Collect(maps.Values(set)), true) {
 		return &exitError{ExitBadInput, "nothing to change: give at least one of --title, -d, -p, -t, --status, --add-label, --remove-label, --decision, --remove-decision"}
 	}
 	s, err := r.open(ctx, "")
@@ -627,7 +664,7 @@ func (r *runner) done(verb string, i docket.Issue, werr error) error {
 	return errors.Join(werr, err)
 }
 
-func runClose(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runClose(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 1, "close ID --reason TEXT"); err != nil {
 		return err
 	}
@@ -639,7 +676,7 @@ func runClose(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) er
 	return r.done("closed", i, err)
 }
 
-func runReopen(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runReopen(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 1, "reopen ID"); err != nil {
 		return err
 	}
@@ -651,7 +688,7 @@ func runReopen(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	return r.done("reopened", i, err)
 }
 
-func runComment(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runComment(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 2, "comment ID TEXT"); err != nil {
 		return err
 	}
@@ -663,11 +700,21 @@ func runComment(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) 
 	return r.done("commented on", i, err)
 }
 
-func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
-	if len(args) != 4 || args[0] != "add" {
-		return &exitError{ExitBadInput, "usage: docket dep add ID blocks|parent|related OTHER"}
+// depUsage is dep's usage, for a dep command given the wrong arguments.
+const depUsage = "usage: docket dep add ID blocks|parent|related OTHER\n       docket dep remove ID [TYPE] OTHER"
+
+func runDep(_ context.Context, _ *runner, _ *clikit.Context, args []string) error {
+	if len(args) > 0 {
+		return &exitError{ExitBadInput, fmt.Sprintf("unknown dep command %q\n%s", args[0], depUsage)}
 	}
-	t, err := docket.ParseDepType(args[2])
+	return &exitError{ExitBadInput, "want add or remove\n" + depUsage}
+}
+
+func runDepAdd(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
+	if len(args) != 3 {
+		return &exitError{ExitBadInput, fmt.Sprintf("want 3 arguments, got %d\n%s", len(args), depUsage)}
+	}
+	t, err := docket.ParseDepType(args[1])
 	if err != nil {
 		return err
 	}
@@ -675,11 +722,56 @@ func runDep(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	if err != nil {
 		return err
 	}
-	i, err := s.AddDep(ctx, args[1], docket.Dep{Type: t, ID: args[3]})
-	return r.done(fmt.Sprintf("%s %s %s: updated", args[1], t, args[3]), i, err)
+	i, err := s.AddDep(ctx, args[0], docket.Dep{Type: t, ID: args[2]})
+	return r.done(fmt.Sprintf("%s %s %s: updated", args[0], t, args[2]), i, err)
 }
 
-func runExport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+// runDepRemove is dep remove ID [TYPE] OTHER: without TYPE, the one edge
+// ID holds to OTHER, whatever its type.
+func runDepRemove(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
+	if len(args) != 2 && len(args) != 3 {
+		return &exitError{ExitBadInput, fmt.Sprintf("want 2 or 3 arguments, got %d\n%s", len(args), depUsage)}
+	}
+	id, other := args[0], args[len(args)-1]
+	s, err := r.open(ctx, "")
+	if err != nil {
+		return err
+	}
+	var t docket.DepType
+	if len(args) == 3 {
+		t = docket.DepType(args[1]) // any type an edge may hold, imported ones too
+	} else {
+		i, err := s.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		var types []string
+		for _, d := range i.Deps {
+			if d.ID == other {
+				types = append(types, string(d.Type))
+			}
+		}
+		switch len(types) {
+		case 0:
+			var have []string
+			for _, d := range i.Deps {
+				have = append(have, string(d.Type)+" "+d.ID)
+			}
+			if len(have) == 0 {
+				have = []string{"none"}
+			}
+			return &exitError{ExitBadInput, fmt.Sprintf("%s has no edge to %s; it has: %s", id, other, strings.Join(have, ", "))}
+		case 1:
+			t = docket.DepType(types[0])
+		default:
+			return &exitError{ExitBadInput, fmt.Sprintf("%s has %d edges to %s (%s): name the one to remove, as docket dep remove %s %s %s", id, len(types), other, strings.Join(types, ", "), id, types[0], other)}
+		}
+	}
+	i, err := s.RemoveDep(ctx, id, docket.Dep{Type: t, ID: other})
+	return r.done(fmt.Sprintf("%s %s %s removed: updated", id, t, other), i, err)
+}
+
+func runExport(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 0, "export [--check] [-o FILE|-] [--format docket|beads]"); err != nil {
 		return err
 	}
@@ -763,7 +855,7 @@ func (r *runner) checkExport(ctx context.Context) error {
 	return &exitError{ExitNo, d.Reason}
 }
 
-func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runImport(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github] [--dry-run]"); err != nil {
 		return err
 	}
@@ -840,7 +932,7 @@ func runImport(ctx context.Context, r *runner, _ *flag.FlagSet, args []string) e
 	return errors.Join(err, perr)
 }
 
-func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) error {
+func runMerge(_ context.Context, r *runner, _ *clikit.Context, args []string) error {
 	if err := needArgs(args, 3, "merge BASE OURS THEIRS"); err != nil {
 		return err
 	}
@@ -882,7 +974,7 @@ func runMerge(_ context.Context, r *runner, _ *flag.FlagSet, args []string) erro
 	return nil
 }
 
-func runMCP(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) error {
+func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) error {
 	if err := needArgs(args, 0, "mcp"); err != nil {
 		return err
 	}
@@ -931,12 +1023,9 @@ func runMCP(ctx context.Context, r *runner, fs *flag.FlagSet, args []string) err
 	}
 	if r.o.mcp.http == "" {
 		httpOnly := false
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "token-file", "allow-origin", "body-timeout", "max-sessions", "session-idle":
-				httpOnly = true
-			}
-		})
+		for _, name := range []string{"token-file", "allow-origin", "body-timeout", "max-sessions", "session-idle"} {
+			httpOnly = httpOnly || c.IsSet(name)
+		}
 		if httpOnly {
 			return &exitError{ExitBadInput, "--token-file, --allow-origin, --body-timeout, --max-sessions and --session-idle apply to --http only"}
 		}

@@ -113,8 +113,9 @@ func writeJSONArray(w io.Writer, is []docket.Issue) error {
 	return err
 }
 
-// writeShow prints one issue for a reader.
-func writeShow(w io.Writer, i docket.Issue) error {
+// writeShow writes an issue for show; blockers and blocked, when given,
+// are the ids that block it and the ids it blocks, through any edge.
+func writeShow(w io.Writer, i docket.Issue, blockers, blocked []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s\n", i.ID, i.Title)
 	fmt.Fprintf(&b, "status: %s  type: %s  priority: %d  version: %d\n", i.Status, i.Type, i.Priority, i.Version)
@@ -126,6 +127,20 @@ func writeShow(w io.Writer, i docket.Issue) error {
 	}
 	for _, d := range i.Deps {
 		fmt.Fprintf(&b, "%s %s\n", d.Type, d.ID)
+	}
+	if len(blockers) > 0 {
+		fmt.Fprintf(&b, "blocked by: %s\n", strings.Join(blockers, ", "))
+	}
+	// What it blocks through its own blocks edges is listed above; an
+	// issue that depends on it is listed here.
+	var others []string
+	for _, id := range blocked {
+		if !slices.ContainsFunc(i.Deps, func(d docket.Dep) bool { return d.Type == docket.DepBlocks && d.ID == id }) {
+			others = append(others, id)
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(&b, "blocks (their depends-on): %s\n", strings.Join(others, ", "))
 	}
 	fmt.Fprintf(&b, "created: %s  updated: %s\n", i.CreatedAt, i.UpdatedAt)
 	if i.ClosedAt != nil {

@@ -32,6 +32,9 @@ type Reader interface {
 	// Blockers returns the ids that block id: the holders of a blocks edge
 	// to id, and the targets of id's depends-on edges.
 	Blockers(id string) ([]string, error)
+	// Blocked returns the ids id blocks: the targets of id's blocks edges,
+	// and the holders of a depends-on edge to id.
+	Blocked(id string) ([]string, error)
 	// Rows returns the index rows q selects, in q's order, at most q.Limit
 	// of them (all when 0), starting after q.After.
 	Rows(q Query) ([]Row, error)

@@ -289,6 +289,23 @@ func (s *Service) AddDep(ctx context.Context, id string, dep Dep) (Issue, error)
 	})
 }
 
+// Blocking returns, sorted, the ids that block id and the ids id blocks
+// (through blocks and depends-on edges), for show; id must exist.
+func (s *Service) Blocking(ctx context.Context, id string) (blockers, blocked []string, err error) {
+	err = s.read(ctx, func(r Reader) error {
+		if _, err := r.Get(id); err != nil {
+			return err
+		}
+		if blockers, err = r.Blockers(id); err != nil {
+			return err
+		}
+		blocked, err = r.Blocked(id)
+		return err
+	})
+	slices.Sort(blockers)
+	return slices.Compact(blockers), blocked, err
+}
+
 // RemoveDep removes the edge of type dep.Type from id to dep.ID; an edge
 // the issue does not hold is an error that lists the ones it does.
 func (s *Service) RemoveDep(ctx context.Context, id string, dep Dep) (Issue, error) {

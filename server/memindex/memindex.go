@@ -99,6 +99,26 @@ func (t *txn) Blockers(id string) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
+func (t *txn) Blocked(id string) ([]string, error) {
+	var out []string
+	for _, i := range t.st.issues {
+		for _, d := range i.Deps {
+			if d.Type == docket.DepDependsOn && d.ID == id {
+				out = append(out, i.ID)
+			}
+		}
+	}
+	if i, ok := t.st.issues[id]; ok {
+		for _, d := range i.Deps {
+			if d.Type == docket.DepBlocks {
+				out = append(out, d.ID)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
 func (t *txn) Allocated() (int, error) { return len(t.st.allocated), nil }
 
 func (t *txn) Statuses() ([]docket.Status, error) {

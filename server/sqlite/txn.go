@@ -144,6 +144,24 @@ func (t *txn) Blockers(id string) ([]string, error) {
 	return out, rows.Err()
 }
 
+func (t *txn) Blocked(id string) ([]string, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT dst FROM deps WHERE src=? AND type='blocks'
+		UNION SELECT src FROM deps WHERE dst=? AND type='depends-on' ORDER BY 1`, id, id)
+	if err != nil {
+		return nil, fmt.Errorf("read what %s blocks: %w", id, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("read what %s blocks: %w", id, err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
 func (t *txn) Allocated() (int, error) {
 	var n int
 	if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM allocated`).Scan(&n); err != nil {

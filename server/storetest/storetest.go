@@ -424,6 +424,29 @@ func readyGraph(t *testing.T, n NewIndex) {
 	if diff := cmp.Diff([]string{"dk-c", "dk-g", "dk-w"}, got); diff != "" {
 		t.Errorf("blocked (-want +got):\n%s", diff)
 	}
+	// Blocking reads both directions of blocks and depends-on, and no
+	// parent edge: what show prints (D77).
+	if _, err := s.AddDep(ctx, "dk-b", docket.Dep{Type: docket.DepBlocks, ID: "dk-f"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ id, blockers, blocked string }{
+		{"dk-b", "", "dk-f dk-w"},
+		{"dk-w", "dk-b", ""},
+		{"dk-f", "dk-b", ""},
+		{"dk-d", "", "dk-f2"},
+		{"dk-c", "", ""},
+	} {
+		blockers, blocked, err := s.Blocking(ctx, tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(blockers, " ") + "|" + strings.Join(blocked, " "); got != tc.blockers+"|"+tc.blocked {
+			t.Errorf("Blocking(%s) = %q, want %q", tc.id, got, tc.blockers+"|"+tc.blocked)
+		}
+	}
+	if _, _, err := s.Blocking(ctx, "dk-nope"); !errors.Is(err, docket.ErrNotFound) {
+		t.Errorf("Blocking(dk-nope): err = %v, want not found", err)
+	}
 	// A parent edge that closes a cycle is refused.
 	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepParent, ID: "dk-g"}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("parent cycle: err = %v", err)
