@@ -25,7 +25,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -537,30 +536,52 @@ func GlobPrefix(glob string) string { return globPrefix(glob) }
 // cached: claims share globs. Files are sorted, so only those under the
 // glob's literal prefix are tested.
 func (s *Snapshot) Match(glob string) []string {
+	fs, _ := s.MatchWithin(glob, nil)
+	return fs
+}
+
+// MatchWithin is Match, asking stop (when not nil) between files whether
+// to give up: it then returns ok false and caches nothing (D70). Matching
+// one file costs time linear in its path (Glob), so stop is asked often
+// enough.
+func (s *Snapshot) MatchWithin(glob string, stop func() bool) (files []string, ok bool) {
 	s.globMu.Lock()
 	defer s.globMu.Unlock()
 	if fs, ok := s.globs[glob]; ok {
-		return fs
+		return fs, true
 	}
 	if s.globs == nil {
 		s.globs = map[string][]string{}
 	}
-	fs := s.matchUncached(glob)
-	s.globs[glob] = fs
-	return fs
+	fs, ok := s.matchUncached(glob, stop)
+	if ok {
+		s.globs[glob] = fs
+	}
+	return fs, ok
 }
 
-func (s *Snapshot) matchUncached(glob string) []string {
+// stopEvery is how many paths are matched between two calls of a stop
+// function.
+const stopEvery = 256
+
+func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool) {
+	g, err := CompileGlob(glob)
+	if err != nil {
+		return nil, true // ValidGlob says why; callers ask it first
+	}
 	prefix := globPrefix(glob)
 	files := s.Repo.Files
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
-		if ok, _ := doublestar.Match(glob, files[i]); ok && s.Repo.Present(files[i]) {
+		if stop != nil && (i-lo)%stopEvery == stopEvery-1 && stop() {
+			return nil, false
+		}
+		if g.Match(files[i]) && s.Repo.Present(files[i]) {
 			out = append(out, files[i])
 		}
 	}
-	return out
+	return out, true
 }
 
 // ValidGlob reports why glob cannot name repository files, or "".
@@ -568,16 +589,33 @@ func ValidGlob(glob string) string {
 	if err := config.InsideRepo(glob); err != nil {
 		return err.Error()
 	}
-	if !doublestar.ValidatePattern(glob) {
-		return fmt.Sprintf("%q is not a valid glob", glob)
-	}
-	return ""
+	return globSyntax(glob)
 }
 
-// GlobMatch reports whether the repository path p matches glob.
+// compiled caches the globs GlobMatch compiles: callers test many paths
+// against a few globs.
+var compiled struct {
+	sync.Mutex
+	m map[string]*Glob
+}
+
+// GlobMatch reports whether the repository path p matches glob; an
+// invalid glob matches nothing.
 func GlobMatch(glob, p string) bool {
-	ok, _ := doublestar.Match(glob, p)
-	return ok
+	compiled.Lock()
+	g, ok := compiled.m[glob]
+	if !ok {
+		var err error
+		if g, err = CompileGlob(glob); err != nil {
+			g = nil
+		}
+		if compiled.m == nil || len(compiled.m) >= 256 {
+			compiled.m = map[string]*Glob{}
+		}
+		compiled.m[glob] = g
+	}
+	compiled.Unlock()
+	return g != nil && g.Match(p)
 }
 
 var (
