@@ -30,7 +30,7 @@ const MaxGlob = 1024
 // doublestar only at the start of a segment and before a `/` or the end
 // of the pattern (else it is a `*`), and a path that ends before the
 // pattern does matches when the rest of the pattern is one of the
-// patterns doublestar lets match nothing (``, `*`, `**`, `/**`, `**/`,
+// patterns doublestar lets match nothing (“, `*`, `**`, `/**`, `**/`,
 // `/**/`, or a brace one of whose alternatives leads to one). Where
 // doublestar's one-pass search gives up on a match that exists (a
 // bracket expression that matches '/', between two stars: `*[!x]*c`
