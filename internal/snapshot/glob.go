@@ -17,25 +17,32 @@ import (
 // keeps the automaton small.
 const MaxGlob = 1024
 
-// Glob is a compiled glob with doublestar's syntax and meaning (`*`, `?`,
-// `[...]`, `{a,b}`, `**` as a whole path segment; D9), matched by an
-// automaton instead of doublestar's backtracking: matching a path costs
-// time linear in the path's length, whatever the pattern (D70).
-// doublestar.Match takes time exponential in the number of alternatives a
-// path can enter: `{**/a,a}/` repeated 30 times and then `b`, against a
-// path 30 directories deep, ran for minutes.
+// Glob is a compiled glob with doublestar's syntax (`*`, `?`, `[...]`,
+// `{a,b}`, `**`, `\` escapes; D9), matched by an automaton instead of
+// doublestar's backtracking search, so that matching a path costs time
+// linear in its length whatever the pattern (D70): doublestar.Match takes
+// time exponential in the alternatives a path can enter, and
+// `{**/a,a}/` repeated 30 times and then `b`, against a path 30
+// directories deep, ran for minutes.
 //
-// The automaton's states are positions in the pattern, as doublestar
-// walks it: a brace's alternatives are entered in place, `**` is a
-// doublestar only at the start of a segment and before a `/` or the end
-// of the pattern (else it is a `*`), and a path that ends before the
-// pattern does matches when the rest of the pattern is one of the
-// patterns doublestar lets match nothing (“, `*`, `**`, `/**`, `**/`,
-// `/**/`, or a brace one of whose alternatives leads to one). Where
-// doublestar's one-pass search gives up on a match that exists (a
-// bracket expression that matches '/', between two stars: `*[!x]*c`
-// against `a/bc`), Glob finds it; doublestar's matches are all Glob's
-// (FuzzGlobMatch holds both to that).
+// Its meaning, which FuzzGlobMatch checks against a translation to
+// regular expressions: braces are expanded first, as a shell does; in an
+// expansion, stars pair up from the left, and a pair `**` that starts a
+// segment matches any number of whole segments before a `/` (the `/`
+// included) and anything at the end of the pattern, while any other pair
+// or lone `*` matches within one segment; `?` is one character but '/';
+// a bracket expression is its set (negated, it matches '/' too, as in
+// doublestar); and a path may end where the rest of the pattern can match
+// nothing, or is `/**` or `/**/` (`a/**` matches `a`, as in doublestar).
+// Every way of matching counts, which is where Glob and doublestar
+// differ: doublestar's one pass gives up on `*[!x]*c` against `a/bc`,
+// and on `?*/**` against `b`; it reads a star before a brace without the
+// brace (`*{*,a}/b` is `**/b` here, not in doublestar); and it lets a
+// trailing `**/` match nothing after any byte (`a**/` matches `a` in
+// doublestar only). On the globs people write (every `**` a whole
+// segment, no set that matches '/'), doublestar's matches are all Glob's,
+// and the two agree but for a trailing `/**` or `/**/` after a star
+// (TestGlobAgreesWithDoublestar).
 //
 // A Glob is safe for concurrent use. It keeps the sets of states it has
 // met, each with its transitions, so a tree's paths cost a table lookup
