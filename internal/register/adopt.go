@@ -177,6 +177,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	}
 	ln := newLines(p, src)
 	ctx := parser.NewContext()
+	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	d.Counted, d.HasCounted = countedIn(doc, p, src), true
 	var rawStatus string

@@ -36,6 +36,7 @@ func CountedLists(path string, src []byte) []CountedList {
 	if !ok {
 		return nil // the parse of the same file reports why
 	}
+	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	return countedIn(doc, path, src)
 }

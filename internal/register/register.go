@@ -401,6 +401,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	}
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
+	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	reg.Counted, reg.HasCounted = countedIn(doc, path, src), true
 	var table *east.Table
@@ -519,6 +520,7 @@ func ParseDecision(path string, src []byte) *Decision {
 		return d
 	}
 	ctx := parser.NewContext()
+	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	d.Counted, d.HasCounted = countedIn(doc, path, src), true
 	fm, err := meta.TryGet(ctx)
@@ -546,6 +548,7 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	}
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
+	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		fm, err := meta.TryGet(ctx)

@@ -1,0 +1,164 @@
+package check
+
+import (
+	"fmt"
+	"go/token"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/claimslint/claimslint/internal/diag"
+)
+
+// DefaultBudget is how long one run may take when Options.Budget is zero.
+const DefaultBudget = 10 * time.Minute
+
+// Bounds on the regular-expression work of a run (D70). A step is one
+// byte read times one instruction of the pattern's compiled program: the
+// most any of Go's matchers spends on it (about 5 ns a step here). Literal
+// anchors are matched as bytes and cost no steps.
+const (
+	// maxMatchCost bounds one call of a matcher: one line, one prose
+	// unit, or a whole file's prefilter. A call cannot be interrupted, so
+	// this is how far past its deadline a run can go: about 0.3 s.
+	maxMatchCost = 1 << 26
+	// maxFileCost bounds what one claim may spend on one file, over all
+	// its lines.
+	maxFileCost = 1 << 28
+)
+
+// budget is a run's one time budget (D70): a deadline, asked inside every
+// loop that can run long (between the files a glob is matched against,
+// between the lines and prose units an anchor reads, between files and
+// between mutants), and the first place it ran out.
+type budget struct {
+	limit    time.Duration
+	deadline time.Time
+	out      atomic.Bool
+
+	mu     sync.Mutex
+	at     overrun
+	unread int // files no worker read once it had run out
+}
+
+// overrun is where a budget ran out.
+type overrun struct {
+	claim *claim
+	file  string
+	line  int
+	doing string // "matching Path", "matching Anchor", "proving"
+	pos   token.Position
+}
+
+func newBudget(limit time.Duration) *budget {
+	if limit <= 0 {
+		limit = DefaultBudget
+	}
+	return &budget{limit: limit, deadline: time.Now().Add(limit)}
+}
+
+// spent reports whether the deadline has passed. A nil budget is never
+// spent.
+func (b *budget) spent() bool {
+	if b == nil {
+		return false
+	}
+	if b.out.Load() {
+		return true
+	}
+	if time.Now().Before(b.deadline) {
+		return false
+	}
+	b.out.Store(true)
+	return true
+}
+
+// stop reports whether the budget is spent, recording at as where it ran
+// out when it is the first place to see it.
+func (b *budget) stop(at overrun) bool {
+	if !b.spent() {
+		return false
+	}
+	b.mu.Lock()
+	if b.at.doing == "" {
+		b.at = at
+	}
+	b.mu.Unlock()
+	return true
+}
+
+// skipFile counts a file left unread once the budget had run out.
+func (b *budget) skipFile() {
+	b.mu.Lock()
+	b.unread++
+	b.mu.Unlock()
+}
+
+// meter spreads the clock reads of one loop over its steps: tick asks the
+// budget once per quantum steps, or every 256 iterations.
+type meter struct {
+	b     *budget
+	steps int64
+	n     int
+}
+
+const quantum = 1 << 20
+
+// tick adds steps and reports whether the budget is spent.
+func (m *meter) tick(steps int) bool {
+	if m == nil || m.b == nil {
+		return false
+	}
+	m.steps += int64(steps)
+	m.n++
+	if m.steps < quantum && m.n < 256 {
+		return false
+	}
+	m.steps, m.n = 0, 0
+	return m.b.spent()
+}
+
+// finding is the one finding a run over its budget reports (D70): where
+// it ran out, naming the file and the claim, and how much was left
+// undone. It fails the run whatever the decision's status: the claims
+// left undone are not known to hold.
+func (b *budget) finding(check string, claims, files int) diag.Finding {
+	b.mu.Lock()
+	at, unread := b.at, b.unread+files
+	b.mu.Unlock()
+	f := diag.Finding{Check: check, Severity: diag.SeverityError, Pos: at.pos}
+	where := ""
+	if at.claim != nil {
+		f.Decision, f.Claim = at.claim.d.FileID, at.claim.c.ID
+		where = " of " + at.claim.name()
+		if f.Pos.Filename == "" {
+			f.Pos = at.claim.c.Pos
+		}
+	}
+	if at.file != "" {
+		where += " on " + at.file
+		if at.line > 0 {
+			where += fmt.Sprintf(" (line %d)", at.line)
+		}
+		if f.Pos.Filename == "" || at.line > 0 {
+			f.Pos = token.Position{Filename: at.file, Line: max(at.line, 1), Column: 1}
+		}
+	}
+	advice := "narrow the claims' Path globs"
+	if at.doing == "matching Anchor" {
+		advice = "anchor on a literal, or narrow Path"
+	}
+	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s%s, with %d claim(s) not evaluated and %d file(s) not read; raise --budget, or %s",
+		b.limit, at.doing, where, claims, unread, advice)
+	return f
+}
+
+// budgetFinding reports a budget's finding once per run, for the rule
+// check whose work it cut.
+func (r *Result) budgetFinding(p *Pass, check string, claims, files int) {
+	if r.budgetReported {
+		return
+	}
+	r.budgetReported = true
+	p.Report(r.budget.finding(check, claims, files))
+}
