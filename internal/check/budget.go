@@ -87,11 +87,17 @@ func (b *budget) stop(at overrun) bool {
 	return true
 }
 
-// skipFile counts a file left unread once the budget had run out.
-func (b *budget) skipFile() {
+// budgetOut reports whether the run's budget is spent before reading
+// file for claim cc (one of those that read it), counting the file unread.
+func (r *Result) budgetOut(file string, cc *claim) bool {
+	b := r.budget
+	if !b.stop(overrun{claim: cc, file: file, doing: "before reading"}) {
+		return false
+	}
 	b.mu.Lock()
 	b.unread++
 	b.mu.Unlock()
+	return true
 }
 
 // meter spreads the clock reads of one loop over its steps: tick asks the

@@ -248,12 +248,8 @@ func (r *Result) scan(all []*claim, addNote func(string)) error {
 				return b, err
 			}
 			for f := range work {
-				if r.stopped() {
-					continue // drain: the run was stopped
-				}
-				if r.budget.stop(overrun{claim: groupOf[f].ccs[0], file: f, doing: "before reading"}) {
-					r.budget.skipFile()
-					continue // drain: the budget's finding says what was left
+				if r.stopped() || r.budgetOut(f, groupOf[f].ccs[0]) {
+					continue // drain: the run was stopped, or its budget's finding says what was left
 				}
 				r.scanned.Add(1)
 				g := groupOf[f]

@@ -98,7 +98,7 @@ func screen(src []byte) (int, string) {
 		off += end + 1
 		body := bytes.TrimLeft(line, " \t")
 		if nodes++; nodes > MaxNodes {
-			return start, nodesMsg(nodes)
+			return start, nodesMsg()
 		}
 		if fence != 0 {
 			if n := fenceRun(body, fence); n >= fenceLen && len(bytes.TrimSpace(body[n:])) == 0 {
@@ -140,15 +140,15 @@ func screen(src []byte) (int, string) {
 				return start, fmt.Sprintf("a table row with about %d cells (limit %d): claimslint refuses tables this wide; split the table", n, MaxTableColumns)
 			}
 			if cells += max(n, 1); cells > MaxTableCells {
-				return start, fmt.Sprintf("more than %d table cells in the file (limit %d, every row counted): claimslint refuses tables this large, which take gigabytes to parse; split the file", MaxTableCells, MaxTableCells)
+				return start, fmt.Sprintf("more than %d table cells in the file, every row counted (the limit): claimslint refuses tables this large, which take gigabytes to parse; split the file", MaxTableCells)
 			}
 			if nodes += max(n, 1); nodes > MaxNodes {
-				return start, nodesMsg(nodes)
+				return start, nodesMsg()
 			}
 		}
 		op := openers(line)
 		if nodes += op; nodes > MaxNodes {
-			return start, nodesMsg(nodes)
+			return start, nodesMsg()
 		}
 		if inTable {
 			closeRun()
@@ -174,8 +174,8 @@ func screen(src []byte) (int, string) {
 	return 0, ""
 }
 
-func nodesMsg(n int64) string {
-	return fmt.Sprintf("more than %d lines, table cells and inline openers in the file (an estimate of its syntax nodes; limit %d): claimslint refuses Markdown this large, which takes gigabytes to parse; split the file", MaxNodes, MaxNodes)
+func nodesMsg() string {
+	return fmt.Sprintf("more than %d lines, table cells and inline openers in the file (an estimate of its syntax nodes, and the limit): claimslint refuses Markdown this large, which takes gigabytes to parse; split the file", MaxNodes)
 }
 
 // openItems follows the list items open across lines (D70): items holds

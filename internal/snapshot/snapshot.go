@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -37,6 +38,16 @@ import (
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
 const MaxMarkdown = 16 << 20
+
+// MaxMarkdownTotal bounds the Markdown one run reads, over all its files
+// (the register, decision, claims and adopted files, range sites and
+// mention sites): the snapshot keeps each file and a copy with its fences
+// blanked, so a hundred files at MaxMarkdown would hold gigabytes (D70).
+// Past it, each further file is refused as if unreadable.
+const MaxMarkdownTotal = 128 << 20
+
+// errMarkdownTotal is why a file past MaxMarkdownTotal is not read.
+var errMarkdownTotal = fmt.Errorf("not read: the run has read %d MiB of Markdown, claimslint's limit over all files (D70); archive old decisions, or split the register", MaxMarkdownTotal>>20)
 
 // Doc is one document of the register corpus, read once.
 type Doc struct {
@@ -86,6 +97,13 @@ type Snapshot struct {
 	globs  map[string][]string
 
 	ctx context.Context // done: Load stops between decision files
+	// stoppedAt is the first decision file left unread when ctx was done,
+	// and unread how many were.
+	stoppedAt string
+	unread    int
+
+	// markdown is the Markdown read so far, for MaxMarkdownTotal.
+	markdown int64
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
@@ -114,7 +132,11 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err // some decision files were skipped
+		if s.stoppedAt != "" {
+			// Some decision files were skipped: name where (D70).
+			return nil, fmt.Errorf("stopped at %s, with %d decision file(s) unread: %w", s.stoppedAt, s.unread, err)
+		}
+		return nil, err
 	}
 	return s, nil
 }
@@ -150,7 +172,41 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 	if d, ok := s.docs[rel]; ok {
 		return d
 	}
-	return s.keepDoc(readDoc(rel, read))
+	return s.keepDoc(s.readCounted(rel, read))
+}
+
+// readCounted is readDoc within MaxMarkdownTotal: the files read one after
+// the other are counted in the order they are read.
+func (s *Snapshot) readCounted(rel string, read func(string, int64) ([]byte, error)) *Doc {
+	if s.markdown >= MaxMarkdownTotal {
+		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	d := readDoc(rel, read)
+	if s.markdown += int64(len(d.Src)); s.markdown > MaxMarkdownTotal {
+		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	return d
+}
+
+// quota decides, in order, which of files fit in what MaxMarkdownTotal
+// leaves, by their sizes in the work tree, so that reading them on all
+// cores refuses the same files whatever the scheduling. A file past
+// MaxMarkdown counts nothing: it is refused before it is read.
+func (s *Snapshot) quota(files []string) []bool {
+	allowed := make([]bool, len(files))
+	for i, f := range files {
+		var size int64
+		if fi, err := os.Lstat(s.Repo.Abs(f)); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxMarkdown {
+			size = fi.Size()
+		}
+		if s.markdown+size > MaxMarkdownTotal {
+			s.markdown = MaxMarkdownTotal // and every file after it is refused
+			continue
+		}
+		s.markdown += size
+		allowed[i] = true
+	}
+	return allowed
 }
 
 // keepDoc adds d to the corpus, after the documents already in it.
@@ -372,7 +428,7 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 	if doc, ok := s.docs[f]; ok {
 		return s.keepDecision(doc, what, nil, false, parse)
 	}
-	doc := readDoc(f, s.Repo.ReadFile)
+	doc := s.readCounted(f, s.Repo.ReadFile)
 	return s.keepDecision(doc, what, nil, true, parse)
 }
 
@@ -382,6 +438,12 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 func (s *Snapshot) addDecisions(files []string) {
 	docs := make([]*Doc, len(files))
 	parsed := make([]*register.Decision, len(files))
+	allowed := s.quota(files)
+	for i, f := range files {
+		if !allowed[i] {
+			docs[i] = &Doc{Path: f, Err: errMarkdownTotal}
+		}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
@@ -392,8 +454,8 @@ func (s *Snapshot) addDecisions(files []string) {
 				if s.ctx.Err() != nil {
 					return // LoadContext returns the context's error
 				}
-				if _, ok := s.docs[files[i]]; ok {
-					continue // already read (not for a decision file today); added below
+				if _, ok := s.docs[files[i]]; ok || !allowed[i] {
+					continue // already read (not for a decision file today), or over the total; added below
 				}
 				docs[i] = readDoc(files[i], s.Repo.ReadFile)
 				if docs[i].Err == nil {
@@ -404,6 +466,14 @@ func (s *Snapshot) addDecisions(files []string) {
 	}
 	wg.Wait()
 	if s.ctx.Err() != nil {
+		for i, f := range files {
+			if docs[i] == nil && allowed[i] {
+				if s.stoppedAt == "" {
+					s.stoppedAt = f
+				}
+				s.unread++
+			}
+		}
 		return
 	}
 	for i, f := range files {
@@ -486,26 +556,29 @@ func (s *Snapshot) MaxN() int {
 }
 
 // maskFences blanks fenced code blocks, which hold examples rather than
-// references.
+// references. It walks the lines in place: splitting a 16 MiB file into
+// line strings cost a copy of it and a slice header per line (D70).
 func maskFences(src []byte) []byte {
 	out := append([]byte(nil), src...)
-	lines := strings.SplitAfter(string(src), "\n")
-	off := 0
-	fence := ""
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
+	var fence []byte
+	for off := 0; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
 		start := off
-		off += len(l)
-		if fence == "" {
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		off += end + 1
+		t := bytes.TrimSpace(src[start : start+end])
+		if fence == nil {
+			if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
 				fence = t[:3]
-				blankRange(out, start, off)
+				blankRange(out, start, min(off, len(src)))
 			}
 			continue
 		}
-		blankRange(out, start, off)
-		if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-			fence = ""
+		blankRange(out, start, min(off, len(src)))
+		if bytes.HasPrefix(t, fence) && len(bytes.Trim(t, string(fence[:1]))) == 0 {
+			fence = nil
 		}
 	}
 	return out
@@ -743,10 +816,14 @@ func (s *Snapshot) MentionDocs() []*Doc {
 					continue
 				}
 				seen[f] = true
+				if s.markdown >= MaxMarkdownTotal {
+					continue // over the run's Markdown: no mention site (D70)
+				}
 				data, err := s.Repo.ReadFile(f, MaxMarkdown)
 				if err != nil {
 					continue // not text we can read: no mention site
 				}
+				s.markdown += int64(len(data))
 				if d := mentionDoc(f, data, true); d != nil {
 					s.mentionDocs = append(s.mentionDocs, d)
 				}
