@@ -126,8 +126,10 @@ func screen(src []byte) (int, string) {
 			return start, fmt.Sprintf("%d list items and block quotes open at this line (limit %d): claimslint refuses Markdown nested this deep, which takes quadratic time to parse; flatten the list", quotes+len(items), MaxListDepth)
 		}
 		if !inTable && !prevBlank && delimiterRow(line) && bytes.IndexByte(prevLine, '|') >= 0 {
-			// prevLine was a table header, parsed as its own run.
+			// prevLine was a table header, parsed as its own run; its
+			// cells count with the delimiter row's.
 			inTable = true
+			cells += max(int64(bytes.Count(prevLine, []byte{'|'}))-1, 1)
 			run -= openers(prevLine)
 			closeRun()
 			run = openers(prevLine)

@@ -46,8 +46,11 @@ const MaxMarkdown = 16 << 20
 // Past it, each further file is refused as if unreadable.
 const MaxMarkdownTotal = 128 << 20
 
+// markdownTotal is MaxMarkdownTotal; tests lower it.
+var markdownTotal int64 = MaxMarkdownTotal
+
 // errMarkdownTotal is why a file past MaxMarkdownTotal is not read.
-var errMarkdownTotal = fmt.Errorf("not read: the run has read %d MiB of Markdown, claimslint's limit over all files (D70); archive old decisions, or split the register", MaxMarkdownTotal>>20)
+var errMarkdownTotal = fmt.Errorf("over the %d MiB of Markdown claimslint reads in one run, over all files (D70): archive old decisions, or split the register", MaxMarkdownTotal>>20)
 
 // Doc is one document of the register corpus, read once.
 type Doc struct {
@@ -178,11 +181,11 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 // readCounted is readDoc within MaxMarkdownTotal: the files read one after
 // the other are counted in the order they are read.
 func (s *Snapshot) readCounted(rel string, read func(string, int64) ([]byte, error)) *Doc {
-	if s.markdown >= MaxMarkdownTotal {
+	if s.markdown >= markdownTotal {
 		return &Doc{Path: rel, Err: errMarkdownTotal}
 	}
 	d := readDoc(rel, read)
-	if s.markdown += int64(len(d.Src)); s.markdown > MaxMarkdownTotal {
+	if s.markdown += int64(len(d.Src)); s.markdown > markdownTotal {
 		return &Doc{Path: rel, Err: errMarkdownTotal}
 	}
 	return d
@@ -199,8 +202,8 @@ func (s *Snapshot) quota(files []string) []bool {
 		if fi, err := os.Lstat(s.Repo.Abs(f)); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxMarkdown {
 			size = fi.Size()
 		}
-		if s.markdown+size > MaxMarkdownTotal {
-			s.markdown = MaxMarkdownTotal // and every file after it is refused
+		if s.markdown+size > markdownTotal {
+			s.markdown = markdownTotal // and every file after it is refused
 			continue
 		}
 		s.markdown += size
@@ -816,7 +819,7 @@ func (s *Snapshot) MentionDocs() []*Doc {
 					continue
 				}
 				seen[f] = true
-				if s.markdown >= MaxMarkdownTotal {
+				if s.markdown >= markdownTotal {
 					continue // over the run's Markdown: no mention site (D70)
 				}
 				data, err := s.Repo.ReadFile(f, MaxMarkdown)
