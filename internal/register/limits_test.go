@@ -82,7 +82,7 @@ func TestMarkdownLimitsOfIssue22(t *testing.T) {
 	table := "|" + strings.Repeat(" h |", 64) + "\n|" + strings.Repeat("---|", 64) + "\n"
 	tests := []struct {
 		name, src, want string
-		line         int
+		line            int
 	}{
 		{"list by indentation", indented(4000, "- a\n"), "33 list items and block quotes open at this line (limit 32)", 33},
 		{"ordered list by indentation", indented(100, "1. a\n"), "33 list items and block quotes open at this line (limit 32)", 33},
