@@ -128,9 +128,12 @@ func (m *meter) tick(steps int) bool {
 // it ran out, naming the file and the claim, and how much was left
 // undone. It fails the run whatever the decision's status: the claims
 // left undone are not known to hold.
-func (b *budget) finding(check string, claims, files int) diag.Finding {
+func (b *budget) finding(check, undone string) diag.Finding {
 	b.mu.Lock()
-	at, unread := b.at, b.unread+files
+	at := b.at
+	if undone == "" {
+		undone = fmt.Sprintf("%d file(s) not read", b.unread)
+	}
 	b.mu.Unlock()
 	f := diag.Finding{Check: check, Severity: diag.SeverityError, Pos: at.pos}
 	where := ""
@@ -154,17 +157,27 @@ func (b *budget) finding(check string, claims, files int) diag.Finding {
 	if at.doing == "matching Anchor" {
 		advice = "anchor on a literal, or narrow Path"
 	}
-	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s%s, with %d claim(s) not evaluated and %d file(s) not read; raise --budget, or %s",
-		b.limit, at.doing, where, claims, unread, advice)
+	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s%s, with %s; raise --budget, or %s",
+		b.limit, at.doing, where, undone, advice)
 	return f
 }
 
 // budgetFinding reports a budget's finding once per run, for the rule
-// check whose work it cut.
-func (r *Result) budgetFinding(p *Pass, check string, claims, files int) {
-	if r.budgetReported {
+// check whose work it cut; undone says what was left undone ("" counts
+// the files not read). A rule run only because another requires it
+// reports nothing: the rule asked for meets the spent budget in turn and
+// reports it.
+func (r *Result) budgetFinding(p *Pass, check, undone string) {
+	if r.budgetReported || p.quiet {
 		return
 	}
 	r.budgetReported = true
-	p.Report(r.budget.finding(check, claims, files))
+	p.Report(r.budget.finding(check, undone))
+}
+
+// claimsUndone words the claims a budget left unevaluated.
+func (r *Result) claimsUndone(n int) string {
+	r.budget.mu.Lock()
+	defer r.budget.mu.Unlock()
+	return fmt.Sprintf("%d claim(s) not evaluated and %d file(s) not read", n, r.budget.unread)
 }

@@ -76,6 +76,7 @@ type Result struct {
 
 	budget         *budget // the run's time budget (D70)
 	budgetReported bool    // its finding is made
+	baseCut        int     // decisions --base did not read, the budget spent
 }
 
 // Run loads the repository at opts.Dir and runs every rule on it. An error

@@ -198,3 +198,30 @@ func TestPrefixedAnchorIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetBase: with --base, the budget is asked between the decisions
+// read at the base revision and between the rows compared; a spent budget
+// is CL011's finding when CL011 is the rule asked for (the claims rule it
+// requires reports nothing), never a silent pass of the rows not compared.
+func TestBudgetBase(t *testing.T) {
+	dir := fixtureDir(t, "base-changed")
+	snap, err := snapshot.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base *check.Rule
+	for _, r := range check.Rules {
+		if r.ID == ruleid.Base {
+			base = r
+		}
+	}
+	res, err := check.RunRules(snap, check.Options{Dir: dir, Base: "base", Budget: time.Nanosecond}, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The finding says where the budget ran out first (preparing the
+	// claims CL011 requires) and what CL011 left undone.
+	if len(res.Findings) != 1 || res.Findings[0].Check != ruleid.Base || !strings.Contains(res.Findings[0].Message, "the run took longer than its budget of 1ns: it stopped preparing claims of D1 C1, with 1 decision(s) not compared with base") {
+		t.Fatalf("findings = %+v", res.Findings)
+	}
+}

@@ -51,7 +51,7 @@ func claimRun(p *Pass) error {
 		}
 	}
 	if undone > 0 {
-		r.budgetFinding(p, ruleid.Claim, undone, 0)
+		r.budgetFinding(p, ruleid.Claim, r.claimsUndone(undone))
 	}
 	p.addClaims(states)
 	p.SetResult(states)

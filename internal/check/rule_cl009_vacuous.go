@@ -48,13 +48,13 @@ func proveRun(p *Pass) error {
 	for i, c := range todo {
 		d := c.d
 		if r.budget.stop(overrun{claim: c, doing: "proving", pos: c.c.Pos}) {
-			r.budgetFinding(p, ruleid.Vacuous, len(todo)-i, 0)
+			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
 			return nil
 		}
 		pr, provable := r.prove(d, c.c)
 		if r.budget.spent() {
 			// The budget ran out in its mutants: it is not proved either way.
-			r.budgetFinding(p, ruleid.Vacuous, len(todo)-i, 0)
+			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
 			return nil
 		}
 		if !provable {
