@@ -58,7 +58,7 @@ func checkSource(path string, src []byte) ([]byte, diag.Finding, bool) {
 		return src, f, false
 	}
 	if off, msg := screen(src); msg != "" {
-		return src, finding(newLines(path, src).pos(off), ruleid.Markdown, "%s", msg), false
+		return src, finding(posOf(path, src, off), ruleid.Markdown, "%s", msg), false
 	}
 	return src, diag.Finding{}, true
 }

@@ -42,7 +42,7 @@ func ProseUnits(name string, src []byte) (units []Unit, refused string) {
 	case ".md", ".markdown":
 		src = bytes.TrimPrefix(src, utf8BOM)
 		if off, msg := screen(src); msg != "" {
-			return nil, fmt.Sprintf("line %d: %s", newLines(name, src).pos(off).Line, msg)
+			return nil, fmt.Sprintf("line %d: %s", posOf(name, src, off).Line, msg)
 		}
 		release := parsing.acquire(estimate(src))
 		defer release()
