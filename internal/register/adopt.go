@@ -13,7 +13,6 @@ import (
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // RecordName is what an adopted record's file name says about it: MADR and
@@ -177,8 +176,8 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	}
 	ln := newLines(p, src)
 	ctx := parser.NewContext()
-	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	doc, release := parseMarkdown(src, ctx)
+	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, p, src), true
 	var rawStatus string
 	statusPos := top

@@ -6,6 +6,9 @@ import (
 	"sync"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
@@ -267,6 +270,15 @@ func estimate(src []byte) int64 {
 		}
 	}
 	return min(n, MaxNodes)
+}
+
+// parseMarkdown parses src with goldmark, every parse of this package
+// does, within the parse gate: release gives its nodes back once the tree
+// is no longer read. A caller holds one tree at a time, so that a parse
+// never waits on its own caller's.
+func parseMarkdown(src []byte, ctx parser.Context) (doc ast.Node, release func()) {
+	release = parsing.acquire(estimate(src))
+	return markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)), release
 }
 
 // parsing bounds the goldmark parses in flight by their estimated nodes

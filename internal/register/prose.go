@@ -1,7 +1,6 @@
 package register
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"path"
@@ -9,7 +8,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/parser"
 )
 
 // Unit is one unit of prose: a paragraph, list item, heading or table cell
@@ -40,12 +39,9 @@ func IsProse(name string) bool {
 func ProseUnits(name string, src []byte) (units []Unit, refused string) {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".md", ".markdown":
-		src = bytes.TrimPrefix(src, utf8BOM)
 		if off, msg := screen(src); msg != "" {
 			return nil, fmt.Sprintf("line %d: %s", posOf(name, src, off).Line, msg)
 		}
-		release := parsing.acquire(estimate(src))
-		defer release()
 		return markdownUnits(src), ""
 	case ".html", ".htm":
 		return htmlUnits(src), ""
@@ -56,7 +52,8 @@ func ProseUnits(name string, src []byte) (units []Unit, refused string) {
 func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func markdownUnits(src []byte) []Unit {
-	doc := markdown.Parser().Parse(text.NewReader(src))
+	doc, release := parseMarkdown(src, parser.NewContext())
+	defer release()
 	var out []Unit
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

@@ -26,7 +26,6 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // Statuses a decision may have.
@@ -414,8 +413,8 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	}
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
-	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	doc, release := parseMarkdown(src, ctx)
+	defer release()
 	reg.Counted, reg.HasCounted = countedIn(doc, path, src), true
 	var table *east.Table
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -533,8 +532,8 @@ func ParseDecision(path string, src []byte) *Decision {
 		return d
 	}
 	ctx := parser.NewContext()
-	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	doc, release := parseMarkdown(src, ctx)
+	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, path, src), true
 	fm, err := meta.TryGet(ctx)
 	if err != nil {
@@ -561,8 +560,8 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	}
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
-	defer parsing.acquire(estimate(src))() // memory in flight is bounded (D70)
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	doc, release := parseMarkdown(src, ctx)
+	defer release()
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		fm, err := meta.TryGet(ctx)
 		if err != nil {
