@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"go/token"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,7 +92,7 @@ func (b *budget) stop(at overrun) bool {
 // file for claim cc (one of those that read it), counting the file unread.
 func (r *Result) budgetOut(file string, cc *claim) bool {
 	b := r.budget
-	if !b.stop(overrun{claim: cc, file: file, doing: "before reading"}) {
+	if !b.stop(overrun{claim: cc, file: file, doing: "before reading a file"}) {
 		return false
 	}
 	b.mu.Lock()
@@ -136,31 +137,35 @@ func (b *budget) finding(check, undone string) diag.Finding {
 	}
 	b.mu.Unlock()
 	f := diag.Finding{Check: check, Severity: diag.SeverityError, Pos: at.pos}
-	where := ""
+	var where []string
 	if at.claim != nil {
 		f.Decision, f.Claim = at.claim.d.FileID, at.claim.c.ID
-		where = " of " + at.claim.name()
+		where = append(where, at.claim.name())
 		if f.Pos.Filename == "" {
 			f.Pos = at.claim.c.Pos
 		}
 	}
 	if at.file != "" {
-		where += " on " + at.file
+		file := at.file
 		if at.line > 0 {
-			where += fmt.Sprintf(" (line %d)", at.line)
+			file += fmt.Sprintf(" line %d", at.line)
 		}
+		where = append(where, file)
 		if f.Pos.Filename == "" || at.line > 0 {
 			f.Pos = token.Position{Filename: at.file, Line: max(at.line, 1), Column: 1}
 		}
 	}
 	advice := "narrow the claims' Path globs"
-	if at.doing == "matching Anchor" {
+	if at.doing == doingAnchor {
 		advice = "anchor on a literal, or narrow Path"
 	}
-	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s%s, with %s; raise --budget, or %s",
-		b.limit, at.doing, where, undone, advice)
+	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s, at %s, with %s; raise --budget, or %s",
+		b.limit, at.doing, strings.Join(where, " on "), undone, advice)
 	return f
 }
+
+// doingAnchor is what a run does while a claim reads a file's lines.
+const doingAnchor = "matching the Anchor"
 
 // budgetFinding reports a budget's finding once per run, for the rule
 // check whose work it cut; undone says what was left undone ("" counts

@@ -111,7 +111,7 @@ func (r *Result) prepare() *prepared {
 				if r.stopped() {
 					continue // drain: the run returns the context's error
 				}
-				if r.budget.stop(overrun{claim: c, doing: "preparing claims", pos: c.c.Pos}) {
+				if r.budget.stop(overrun{claim: c, doing: "preparing the claims", pos: c.c.Pos}) {
 					c.cut = true // not evaluated: the budget's finding says so
 					continue
 				}
@@ -616,7 +616,7 @@ func (f *fileScan) afford(cc *claim, at, n int) bool {
 		return false
 	}
 	if f.sc.meter.tick(max(cost, n)) {
-		f.sc.meter.b.stop(overrun{claim: cc, file: f.rel, line: f.ln.number(bytes.LastIndexByte(f.src[:at], '\n') + 1), doing: "matching Anchor"})
+		f.sc.meter.b.stop(overrun{claim: cc, file: f.rel, line: f.ln.number(bytes.LastIndexByte(f.src[:at], '\n') + 1), doing: doingAnchor})
 		f.cut = true
 		return false
 	}

@@ -94,7 +94,7 @@ func TestBudget(t *testing.T) {
 		}
 	}
 	if len(got) != 1 || got[0].Check != ruleid.Claim || got[0].Severity != diag.SeverityError || got[0].Decision != "D1" || got[0].Claim != "C1" ||
-		!strings.Contains(got[0].Message, "the run took longer than its budget of 1ns: it stopped preparing claims of D1 C1, with 1 claim(s) not evaluated") {
+		!strings.Contains(got[0].Message, "the run took longer than its budget of 1ns: it stopped preparing the claims, at D1 C1, with 1 claim(s) not evaluated") {
 		t.Fatalf("budget findings = %+v", got)
 	}
 	if len(res.Claims) != 1 || res.Claims[0].State != check.StateFailed || !strings.Contains(res.Claims[0].Message, "not evaluated") {
@@ -137,7 +137,7 @@ func TestBudgetInsideAFile(t *testing.T) {
 		}
 	}
 	if len(got) != 1 || got[0].Pos.Filename != "src/big.txt" || got[0].Pos.Line < 1 || got[0].Claim == "" ||
-		!strings.Contains(got[0].Message, "it stopped matching Anchor of D1 "+got[0].Claim+" on src/big.txt (line ") {
+		!strings.Contains(got[0].Message, "it stopped matching the Anchor, at D1 "+got[0].Claim+" on src/big.txt line ") {
 		t.Fatalf("budget findings = %+v\nall: %+v", got, res.Findings)
 	}
 }
@@ -221,7 +221,7 @@ func TestBudgetBase(t *testing.T) {
 	}
 	// The finding says where the budget ran out first (preparing the
 	// claims CL011 requires) and what CL011 left undone.
-	if len(res.Findings) != 1 || res.Findings[0].Check != ruleid.Base || !strings.Contains(res.Findings[0].Message, "the run took longer than its budget of 1ns: it stopped preparing claims of D1 C1, with 1 decision(s) not compared with base") {
+	if len(res.Findings) != 1 || res.Findings[0].Check != ruleid.Base || !strings.Contains(res.Findings[0].Message, "the run took longer than its budget of 1ns: it stopped preparing the claims, at D1 C1, with 1 decision(s) not compared with base") {
 		t.Fatalf("findings = %+v", res.Findings)
 	}
 }
