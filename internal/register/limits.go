@@ -6,10 +6,10 @@ import (
 	"sync"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
 // Limits on the Markdown claimslint parses (D40). goldmark, like most

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/bmatcuk/doublestar/v4"
 )
 
 // expand returns the brace expansions of a valid pattern, as a shell
@@ -125,27 +123,6 @@ func plain(e string) bool {
 func realistic(name string) bool {
 	return name != "" && !strings.HasPrefix(name, "/") && !strings.HasSuffix(name, "/") &&
 		!strings.Contains(name, "//") && utf8.ValidString(name)
-}
-
-// oracle is what Glob must answer on a pattern whose expansions are all
-// plain: whether one of them matches, by doublestar; ok is false when the
-// pattern is outside that set.
-func oracle(p, name string) (match, ok bool) {
-	es, ok := expand(p, 64)
-	if !ok || !realistic(name) {
-		return false, false
-	}
-	for _, e := range es {
-		if !plain(e) {
-			return false, false
-		}
-	}
-	for _, e := range es {
-		if m, _ := doublestar.Match(e, name); m {
-			return true, true
-		}
-	}
-	return false, true
 }
 
 // regexOracle translates a brace-free pattern to the regular expression
