@@ -88,6 +88,27 @@ func (b *budget) stop(at overrun) bool {
 	return true
 }
 
+// firstCut names, when the budget ran out while the claims were being
+// prepared on all cores, the first claim it cut in row order rather than
+// whichever core saw it first, so the finding does not depend on
+// scheduling.
+func (b *budget) firstCut(all []*claim) {
+	if !b.spent() {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.at.claim == nil || b.at.file != "" {
+		return // it ran out before or after preparing
+	}
+	for _, c := range all {
+		if c.cut {
+			b.at = c.cutAt
+			return
+		}
+	}
+}
+
 // budgetOut reports whether the run's budget is spent before reading
 // file for claim cc (one of those that read it), counting the file unread.
 func (r *Result) budgetOut(file string, cc *claim) bool {

@@ -111,8 +111,8 @@ func (r *Result) prepare() *prepared {
 				if r.stopped() {
 					continue // drain: the run returns the context's error
 				}
-				if r.budget.stop(overrun{claim: c, doing: "preparing the claims", pos: c.c.Pos}) {
-					c.cut = true // not evaluated: the budget's finding says so
+				if at := (overrun{claim: c, doing: "preparing the claims", pos: c.c.Pos}); r.budget.stop(at) {
+					c.cut, c.cutAt = true, at // not evaluated: the budget's finding says so
 					continue
 				}
 				c.budget = r.budget
@@ -130,6 +130,7 @@ func (r *Result) prepare() *prepared {
 	for _, c := range p.all {
 		p.bad = append(p.bad, c.bad...)
 	}
+	r.budget.firstCut(p.all)
 	r.prepared = p
 	return p
 }

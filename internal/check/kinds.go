@@ -246,6 +246,7 @@ type claim struct {
 	// claim the scan finished (D70).
 	budget *budget
 	cut    bool
+	cutAt  overrun
 	done   atomic.Int64
 
 	bad   []diag.Finding // CL006
@@ -340,11 +341,10 @@ func (c *claim) prepareFiles() bool {
 		c.malformed(c.c.CellPos("path"), "%s: Path %s", c.name(), msg)
 		return false
 	}
-	files, ok := c.snap.MatchWithin(c.c.Path, func() bool {
-		return c.budget.stop(overrun{claim: c, doing: "matching Path " + quoteRE(c.c.Path), pos: c.c.CellPos("path")})
-	})
+	at := overrun{claim: c, doing: "matching Path " + quoteRE(c.c.Path), pos: c.c.CellPos("path")}
+	files, ok := c.snap.MatchWithin(c.c.Path, func() bool { return c.budget.stop(at) })
 	if !ok {
-		c.cut = true // not evaluated: the budget's finding says so
+		c.cut, c.cutAt = true, at // not evaluated: the budget's finding says so
 		return false
 	}
 	c.files = files
