@@ -108,7 +108,7 @@ func TestBudget(t *testing.T) {
 
 // TestBudgetInsideAFile: the budget is asked between the lines of one
 // file, not only between files (D70): twenty claims that may each spend
-// just under maxFileCost on one file (about 30 s in all) stop within a
+// just under maxFileCost on one file (a minute in all) stop within a
 // second of a 1 s budget, and the finding names the file, a line of it,
 // and the claim being matched. Before issue 22 the run read the file to
 // its end.
