@@ -16,12 +16,13 @@ const DefaultBudget = 10 * time.Minute
 
 // Bounds on the regular-expression work of a run (D70). A step is one
 // byte read times one instruction of the pattern's compiled program: the
-// most any of Go's matchers spends on it (about 5 ns a step here). Literal
+// most any of Go's matchers spends on it. BenchmarkStepCost measured 55 to
+// 380 million steps a second on a 2-core machine, loaded to idle. Literal
 // anchors are matched as bytes and cost no steps.
 const (
 	// maxMatchCost bounds one call of a matcher: one line, one prose
 	// unit, or a whole file's prefilter. A call cannot be interrupted, so
-	// this is how far past its deadline a run can go: about 0.3 s.
+	// this is how far past its deadline a run can go: 0.2 to 1.2 s.
 	maxMatchCost = 1 << 26
 	// maxFileCost bounds what one claim may spend on one file, over all
 	// its lines.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +225,26 @@ func TestBudgetBase(t *testing.T) {
 	// claims CL011 requires) and what CL011 left undone.
 	if len(res.Findings) != 1 || res.Findings[0].Check != ruleid.Base || !strings.Contains(res.Findings[0].Message, "the run took longer than its budget of 1ns: it stopped preparing the claims, at D1 C1, with 1 decision(s) not compared with base") {
 		t.Fatalf("findings = %+v", res.Findings)
+	}
+}
+
+// BenchmarkStepCost measures what one step of D70's cost model takes: the
+// bytes of a line of a's times the instructions of an anchor's compiled
+// program, for anchors of 11 to 1,002 instructions (go test
+// ./internal/check -run '^$' -bench StepCost). maxMatchCost and
+// maxFileCost are in steps.
+func BenchmarkStepCost(b *testing.B) {
+	line := []byte(strings.Repeat("a", 100_000))
+	for _, pat := range []string{`\w+\s*=\s*\d+`, `x*y*z*[ab]{1,30}Q`, `[a-y]{100}[A-P]`, `[a-y]{500}[A-P]`, `a[a-y]{500}[A-P]`, `[a-y]{999}z`} {
+		re := regexp.MustCompile(pat)
+		sre, _ := syntax.Parse(pat, syntax.Perl)
+		prog, _ := syntax.Compile(sre.Simplify())
+		steps := float64(len(line) * len(prog.Inst))
+		b.Run(pat, func(b *testing.B) {
+			for b.Loop() {
+				re.Match(line)
+			}
+			b.ReportMetric(steps*float64(b.N)/b.Elapsed().Seconds()/1e6, "Msteps/s")
+		})
 	}
 }
