@@ -29,6 +29,11 @@ const (
 	maxFileCost = 1 << 28
 )
 
+// MaxPattern bounds the Anchor and Require cells of a claim row (D70): a
+// pattern states one line of code, and compiling a 4 MB one took 5 s and
+// 1 GB.
+const MaxPattern = 4096
+
 // budget is a run's one time budget (D70): a deadline, asked inside every
 // loop that can run long (between the files a glob is matched against,
 // between the lines and prose units an anchor reads, between files and

@@ -145,6 +145,13 @@ func (c *claim) prepareRow() bool {
 		c.malformed(c.c.CellPos("kind"), "%s: unknown kind %q: write %s", c.name(), c.c.Kind, kindList())
 		return false
 	}
+	for _, cell := range []struct{ col, text string }{{"anchor", c.c.Anchor}, {"require", c.c.Require}} {
+		if len(cell.text) > MaxPattern {
+			// Compiling a 4 MB anchor took 5 s and 1 GB (D70).
+			c.malformed(c.c.CellPos(cell.col), "%s: %s is %d bytes long, over the %d-byte limit for a pattern", c.name(), strings.ToUpper(cell.col[:1])+cell.col[1:], len(cell.text), MaxPattern)
+			return false
+		}
+	}
 	if _, ok := c.kind.(scopedKind); !ok && c.scope != "" {
 		c.malformed(c.c.CellPos("kind"), "%s: kind %s takes no scope (%q): only the kinds that read lines do", c.name(), c.kind.Name(), c.c.Kind)
 		return false
