@@ -53,7 +53,7 @@ type overrun struct {
 	claim *claim
 	file  string
 	line  int
-	doing string // "matching Path", "matching Anchor", "proving"
+	doing string // "preparing the claims", doingAnchor, "proving", ...
 	pos   token.Position
 }
 
