@@ -53,8 +53,9 @@ type Glob struct {
 	opens []gbrace
 	m     int // len(pat)
 
-	nexts   [][]int32 // per position: next's answer, once asked
-	dirMemo []int8    // per position: dirRest's answer (-1 unknown)
+	dirMemo []int8   // per position: dirRest's answer (-1 unknown)
+	dmark   []uint32 // per (position, stage): visited in this dirRest
+	depoch  uint32
 
 	mu     sync.Mutex
 	states []*dstate
@@ -134,13 +135,13 @@ func CompileGlob(pattern string) (*Glob, error) {
 	if _, err := g.parse(0, -1); err != nil {
 		return nil, err
 	}
-	g.nexts = make([][]int32, g.m+2)
+	g.dmark = make([]uint32, 5*(g.m+1))
 	g.dirMemo = make([]int8, g.m+1)
 	for i := range g.dirMemo {
 		g.dirMemo[i] = -1
 	}
 	g.mark = make([]uint32, g.numStates())
-	g.lmark = make([]uint32, 2*(g.m+1))
+	g.lmark = make([]uint32, 2*(g.m+1)*numModes)
 	g.reset()
 	return g, nil
 }
@@ -274,39 +275,37 @@ func (t *gtok) classMatch(r rune) bool {
 	return in != t.neg
 }
 
-// next returns the token positions (or len(pat), the end) an expansion of
-// the braces can hold at p: the ends of alternatives are followed past
-// their closing }, and braces are entered, each alternative in turn.
-func (g *Glob) next(p int) []int32 {
-	if v := g.nexts[p]; v != nil {
-		return v
-	}
-	var out []int32
-	switch t := &g.toks[min(p, g.m)]; {
-	case p >= g.m:
-		out = []int32{int32(g.m)}
-	case t.kind == tDelim:
-		out = g.next(g.opens[t.brace].close + 1)
-	case t.kind == tOpen:
-		for _, a := range g.opens[t.brace].alts {
-			for _, q := range g.next(a) {
-				if !slices.Contains(out, q) {
-					out = append(out, q)
-				}
-			}
-		}
-	default:
-		out = []int32{int32(p)}
-	}
-	g.nexts[p] = out
-	return out
-}
-
 // isSlash reports whether a '/' is written at q, unescaped: the only
 // '/' that ends a doublestar, as in doublestar.
 func (g *Glob) isSlash(q int) bool { return q < g.m && g.pat[q] == '/' }
 
 func (g *Glob) isStar(q int) bool { return q < g.m && g.toks[q].kind == tStar }
+
+// Modes of a landing in walk: where in a run of stars the expansion is.
+const (
+	mNormal   = iota
+	mStar1    // past a first *: a second one makes a **
+	mPair     // past a **: what follows decides what it is
+	numModes
+)
+
+// landing is a place walk stands on: a position of the pattern, whether
+// the byte before it in the expansion is a '/' (or it starts the
+// pattern), and its mode. In mStar1 and mPair, flag is the one the first
+// star of the run had.
+type landing struct {
+	p    int
+	flag bool
+	mode uint8
+}
+
+func (g *Glob) landingID(l landing) int {
+	id := 2 * l.p
+	if l.flag {
+		id++
+	}
+	return id*numModes + int(l.mode)
+}
 
 // walk adds to set the consuming states reachable from landing on p
 // without reading a rune (flag: the byte before p in the expansion is a
@@ -317,64 +316,69 @@ func (g *Glob) isStar(q int) bool { return q < g.m && g.toks[q].kind == tStar }
 // A * followed, in the expansion, by a second * is a ** there. A **
 // that starts a segment (flag) and ends the pattern reads the rest of
 // the path; one that starts a segment and is followed by a '/' reads
-// whole segments, the '/' included (ds); any other is a *.
+// whole segments, the '/' included (ds); any other is a *. The walk
+// follows braces and the ends of alternatives as it meets them, in the
+// mode the run of stars is in, so each landing is visited once: the work
+// of a walk is linear in the pattern.
 func (g *Glob) walk(p int, flag bool, set *[]cstate) bool {
 	nullable := false
-	type landing struct {
-		p    int
-		flag bool
-	}
-	stack := []landing{{p, flag}}
+	stack := []landing{{p, flag, mNormal}}
 	for len(stack) > 0 {
 		l := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		id := 2 * l.p
-		if l.flag {
-			id++
-		}
+		id := g.landingID(l)
 		if g.lmark[id] == g.lepoch {
 			continue
 		}
 		g.lmark[id] = g.lepoch
+		if l.p < g.m {
+			switch t := &g.toks[l.p]; t.kind {
+			case tDelim:
+				stack = append(stack, landing{g.opens[t.brace].close + 1, l.flag, l.mode})
+				continue
+			case tOpen:
+				for _, a := range g.opens[t.brace].alts {
+					stack = append(stack, landing{a, l.flag, l.mode})
+				}
+				continue
+			}
+		}
+		// l.p is a token or the end, in the expansion.
+		switch l.mode {
+		case mStar1:
+			if g.isStar(l.p) {
+				stack = append(stack, landing{l.p + 1, l.flag, mPair})
+				continue
+			}
+			// The star was alone: it lands on l.p when it reads.
+			g.add(set, g.starTo(l.p))
+			stack = append(stack, landing{l.p, false, mNormal})
+			continue
+		case mPair:
+			switch {
+			case l.flag && l.p >= g.m:
+				g.add(set, g.anyAll())
+				nullable = true
+			case l.flag && g.isSlash(l.p):
+				g.add(set, g.ds(l.p))
+				stack = append(stack, landing{l.p + 1, true, mNormal})
+			default:
+				g.add(set, g.starTo(l.p))
+				stack = append(stack, landing{l.p, false, mNormal})
+			}
+			continue
+		}
 		if l.p >= g.m || g.dirRest(l.p) {
 			nullable = true
 		}
 		if l.p >= g.m {
 			continue
 		}
-		switch t := &g.toks[l.p]; t.kind {
-		case tDelim:
-			stack = append(stack, landing{g.opens[t.brace].close + 1, l.flag})
-		case tOpen:
-			for _, a := range g.opens[t.brace].alts {
-				stack = append(stack, landing{a, l.flag})
-			}
-		case tStar:
-			for _, r32 := range g.next(l.p + 1) {
-				r := int(r32)
-				if !g.isStar(r) {
-					g.add(set, g.starTo(r))
-					stack = append(stack, landing{r, false})
-					continue
-				}
-				for _, s32 := range g.next(r + 1) {
-					s := int(s32)
-					switch {
-					case l.flag && s >= g.m:
-						g.add(set, g.anyAll())
-						nullable = true
-					case l.flag && g.isSlash(s):
-						g.add(set, g.ds(s))
-						stack = append(stack, landing{s + 1, true})
-					default:
-						g.add(set, g.starTo(s))
-						stack = append(stack, landing{s, false})
-					}
-				}
-			}
-		default:
-			g.add(set, cstate(l.p))
+		if g.toks[l.p].kind == tStar {
+			stack = append(stack, landing{l.p + 1, l.flag, mStar1})
+			continue
 		}
+		g.add(set, cstate(l.p))
 	}
 	return nullable
 }
@@ -382,30 +386,44 @@ func (g *Glob) walk(p int, flag bool, set *[]cstate) bool {
 // dirRest reports whether the pattern at p is, in some expansion, `/**`
 // or `/**/` and nothing after: a path that ends there names the
 // directory those match below, and matches (`a/**` matches `a`, as in
-// doublestar).
+// doublestar). It walks the expansions from p as walk does, through the
+// stages of that rest, each (position, stage) once; the answer is kept
+// per position.
 func (g *Glob) dirRest(p int) bool {
 	if v := g.dirMemo[p]; v >= 0 {
 		return v == 1
 	}
+	g.depoch++
 	ok := false
-	for _, s := range g.next(p) {
-		if !g.isSlash(int(s)) {
+	type at struct{ p, stage int } // stage: 0 '/', 1 *, 2 *, 3 end or '/', 4 end
+	stack := []at{{p, 0}}
+	for len(stack) > 0 && !ok {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k := a.p*5 + a.stage; g.dmark[k] == g.depoch {
 			continue
+		} else {
+			g.dmark[k] = g.depoch
 		}
-		for _, r := range g.next(int(s) + 1) {
-			if !g.isStar(int(r)) {
+		if a.p < g.m {
+			switch t := &g.toks[a.p]; t.kind {
+			case tDelim:
+				stack = append(stack, at{g.opens[t.brace].close + 1, a.stage})
+				continue
+			case tOpen:
+				for _, alt := range g.opens[t.brace].alts {
+					stack = append(stack, at{alt, a.stage})
+				}
 				continue
 			}
-			for _, q := range g.next(int(r) + 1) {
-				if !g.isStar(int(q)) {
-					continue
-				}
-				for _, u := range g.next(int(q) + 1) {
-					if int(u) >= g.m || g.isSlash(int(u)) && slices.Contains(g.next(int(u)+1), int32(g.m)) {
-						ok = true
-					}
-				}
-			}
+		}
+		switch {
+		case a.stage == 0 && g.isSlash(a.p), a.stage == 1 && g.isStar(a.p), a.stage == 2 && g.isStar(a.p):
+			stack = append(stack, at{a.p + 1, a.stage + 1})
+		case a.stage == 3 && g.isSlash(a.p):
+			stack = append(stack, at{a.p + 1, 4})
+		case (a.stage == 3 || a.stage == 4) && a.p >= g.m:
+			ok = true
 		}
 	}
 	g.dirMemo[p] = 0
