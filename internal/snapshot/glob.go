@@ -283,9 +283,9 @@ func (g *Glob) isStar(q int) bool { return q < g.m && g.toks[q].kind == tStar }
 
 // Modes of a landing in walk: where in a run of stars the expansion is.
 const (
-	mNormal   = iota
-	mStar1    // past a first *: a second one makes a **
-	mPair     // past a **: what follows decides what it is
+	mNormal = iota
+	mStar1  // past a first *: a second one makes a **
+	mPair   // past a **: what follows decides what it is
 	numModes
 )
 
