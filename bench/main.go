@@ -6,6 +6,7 @@
 //	bench/run.sh            # full run, rewrites docs/benchmarks.md
 //	bench/run.sh --quick    # under a minute, for CI smoke; writes to --out
 //	bench/run.sh --only hostile --out -   # the hostile Markdown inputs of issue 16
+//	bench/run.sh --only budget --out -    # the stalling inputs of issue 22, under --budget 10s
 //
 // It is its own module so the baselines' dependencies never enter the
 // product's go.mod.
@@ -28,7 +29,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, attacks, store or hostile")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, attacks, store, hostile or budget")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -139,6 +140,11 @@ func run() error {
 	if *only == "" || *only == "hostile" {
 		if err := benchHostile(rep); err != nil {
 			return fmt.Errorf("hostile: %w", err)
+		}
+	}
+	if *only == "" || *only == "budget" {
+		if err := benchBudget(rep); err != nil {
+			return fmt.Errorf("budget: %w", err)
 		}
 	}
 	text := rep.markdown()

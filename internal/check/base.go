@@ -31,9 +31,14 @@ func baseRowsRun(p *Pass) error {
 		return nil
 	}
 	var out baseRows
-	for _, d := range p.Snap.Decisions {
+	r := p.res
+	for i, d := range p.Snap.Decisions {
 		if !d.Parsed || d.Status != "accepted" {
 			continue
+		}
+		if r.budget.stop(overrun{file: d.Path, doing: "reading decisions at --base " + base}) {
+			r.baseCut = len(p.Snap.Decisions) - i // CL011 reports the budget's finding
+			break
 		}
 		old, existed, err := repo.Show(dir, base, d.Path)
 		if err != nil {

@@ -110,8 +110,8 @@ const bumpGroup = "clbump"
 // number a capture group whose name says how far back from n it counts
 // (clbump0_… for n, clbump1_… for n-1): nil when pat has none or does not compile.
 func captureRE(pat string, n int) *regexp.Regexp {
-	if !HasPlaceholder(pat) {
-		return nil
+	if !HasPlaceholder(pat) || len(pat) > MaxPattern {
+		return nil // check refuses a pattern past the limit (D70)
 	}
 	var b strings.Builder
 	last := 0

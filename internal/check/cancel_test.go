@@ -66,7 +66,7 @@ func TestScanStopsBetweenFiles(t *testing.T) {
 	// then once per file: three files are read, then the run stops.
 	ctx := &countdownCtx{Context: context.Background()}
 	ctx.left.Store(claims + 1 + 3)
-	res := &Result{Snapshot: snap, ctx: ctx, deadline: time.Now().Add(time.Hour)}
+	res := &Result{Snapshot: snap, ctx: ctx, budget: newBudget(time.Hour)}
 	err = claimRule.Run(&Pass{Rule: claimRule, Snap: snap, Opts: Options{Dir: dir}, res: res})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)

@@ -27,8 +27,9 @@ type Options struct {
 	Base string
 	// Prove, when set, proves every claim that held able to fail (CL009).
 	Prove bool
-	// Budget bounds the run's time (DefaultBudget when zero); a run over
-	// it fails with an error naming the file it had reached.
+	// Budget bounds the run's time (DefaultBudget when zero): past it the
+	// run stops, and one finding names the claim and the file it had
+	// reached (D70).
 	Budget time.Duration
 }
 
@@ -73,11 +74,9 @@ type Result struct {
 	prepared *prepared       // the claims, validated once per run (prepare)
 	notesMu  sync.Mutex
 
-	budget       time.Duration
-	deadline     time.Time
-	budgetMu     sync.Mutex
-	overFile     string // the file the budget ran out at
-	skippedFiles int
+	budget         *budget // the run's time budget (D70)
+	budgetReported bool    // its finding is made
+	baseCut        int     // decisions --base did not read, the budget spent
 }
 
 // Run loads the repository at opts.Dir and runs every rule on it. An error
@@ -91,12 +90,21 @@ func Run(opts Options) (*Result, error) {
 // while loading, between rules, claims and files while evaluating. A
 // stopped run returns ctx's error (errors.Is context.Canceled or
 // context.DeadlineExceeded) and no result (D54).
+//
+// The run's budget (Options.Budget) starts here and covers loading too: a
+// load it cuts short is an error naming the file it stopped at (D70).
 func RunContext(ctx context.Context, opts Options) (*Result, error) {
-	snap, err := snapshot.LoadContext(ctx, opts.Dir)
+	b := newBudget(opts.Budget)
+	lctx, cancel := context.WithDeadline(ctx, b.deadline)
+	defer cancel()
+	snap, err := snapshot.LoadContext(lctx, opts.Dir)
 	if err != nil {
+		if ctx.Err() == nil && lctx.Err() != nil {
+			return nil, fmt.Errorf("the run took longer than its budget of %s while reading the register's Markdown, before any claim was evaluated (%v): raise --budget", b.limit, err)
+		}
 		return nil, err
 	}
-	return RunRulesContext(ctx, snap, opts, Rules...)
+	return runRules(ctx, snap, opts, b, Rules...)
 }
 
 // Claims evaluates the claims of snap (of one decision when decision is
@@ -117,7 +125,12 @@ func RunRules(snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, e
 }
 
 // RunRulesContext is RunRules, stopped when ctx is done (see RunContext).
+// Its budget (Options.Budget) starts with the call.
 func RunRulesContext(ctx context.Context, snap *snapshot.Snapshot, opts Options, rules ...*Rule) (*Result, error) {
+	return runRules(ctx, snap, opts, newBudget(opts.Budget), rules...)
+}
+
+func runRules(ctx context.Context, snap *snapshot.Snapshot, opts Options, b *budget, rules ...*Rule) (*Result, error) {
 	order, err := plan(rules)
 	if err != nil {
 		return nil, err
@@ -126,11 +139,7 @@ func RunRulesContext(ctx context.Context, snap *snapshot.Snapshot, opts Options,
 	for _, rule := range rules {
 		asked[rule] = true
 	}
-	res := &Result{Snapshot: snap, budget: opts.Budget, ctx: ctx}
-	if res.budget <= 0 {
-		res.budget = DefaultBudget
-	}
-	res.deadline = time.Now().Add(res.budget)
+	res := &Result{Snapshot: snap, budget: b, ctx: ctx}
 	results := map[*Rule]any{}
 	for _, rule := range order { // the required rules first
 		if err := ctx.Err(); err != nil {

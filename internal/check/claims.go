@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -48,6 +47,10 @@ type hit struct {
 	// a string the scope does not read (a here-document, a multi-line
 	// string), not in a comment or on a code line (D76).
 	inString bool
+	// why says, for a line or file the anchor was not run on, why not;
+	// all is set when it was not run on the file at all.
+	why string
+	all bool
 }
 
 func (h hit) pos() token.Position {
@@ -113,7 +116,12 @@ func (r *Result) prepare() *prepared {
 				if r.stopped() {
 					continue // drain: the run returns the context's error
 				}
-				if !c.prepareRow() {
+				if at := (overrun{claim: c, doing: "preparing the claims", pos: c.c.Pos}); r.budget.stop(at) {
+					c.cut, c.cutAt = true, at // not evaluated: the budget's finding says so
+					continue
+				}
+				c.budget = r.budget
+				if !c.prepareRow() && !c.cut {
 					c.kind = nil // cannot be evaluated
 				}
 			}
@@ -128,6 +136,7 @@ func (r *Result) prepare() *prepared {
 	for _, c := range p.all {
 		p.bad = append(p.bad, c.bad...)
 	}
+	r.budget.firstCut(p.all)
 	r.prepared = p
 	return p
 }
@@ -141,6 +150,13 @@ func (c *claim) prepareRow() bool {
 	case c.kind == nil:
 		c.malformed(c.c.CellPos("kind"), "%s: unknown kind %q: write %s", c.name(), c.c.Kind, kindList())
 		return false
+	}
+	for _, cell := range []struct{ col, text string }{{"anchor", c.c.Anchor}, {"require", c.c.Require}} {
+		if len(cell.text) > MaxPattern {
+			// Compiling a 4 MB anchor took 5 s and 1 GB (D70).
+			c.malformed(c.c.CellPos(cell.col), "%s: %s is %d bytes long, over the %d-byte limit for a pattern", c.name(), strings.ToUpper(cell.col[:1])+cell.col[1:], len(cell.text), MaxPattern)
+			return false
+		}
 	}
 	if _, ok := c.kind.(scopedKind); !ok && c.scope != "" {
 		c.malformed(c.c.CellPos("kind"), "%s: kind %s takes no scope (%q): only the kinds that read lines do", c.name(), c.kind.Name(), c.c.Kind)
@@ -239,7 +255,7 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := &scratch{}
+			sc := &scratch{meter: meter{b: r.budget}}
 			// One read buffer per worker: scanFile keeps no byte of a file
 			// once it returns (hits copy their lines).
 			read := func(rel string, max int64) ([]byte, error) {
@@ -250,8 +266,8 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 				return b, err
 			}
 			for f := range work {
-				if r.stopped() || r.overBudget(f) {
-					continue // drain: the run has failed or was stopped
+				if r.stopped() || r.budgetOut(f, groupOf[f].ccs[0]) {
+					continue // drain: the run was stopped, or its budget's finding says what was left
 				}
 				r.scanned.Add(1)
 				g := groupOf[f]
@@ -297,7 +313,7 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 	if r.stopped() {
 		return nil, stoppedErr(r.ctx.Err())
 	}
-	return warnings, r.budgetErr()
+	return warnings, nil
 }
 
 // unread is a file a claim's Path names that the scan could not read,
@@ -331,34 +347,6 @@ func sortHits(hs []hit) {
 // searched literal by literal.
 const multiMin = 32
 
-// DefaultBudget is how long one run may take when Options.Budget is zero.
-const DefaultBudget = 10 * time.Minute
-
-// overBudget reports whether the run's time budget is spent, recording the
-// first file it was spent on; a run over budget reads no further file.
-func (r *Result) overBudget(file string) bool {
-	r.budgetMu.Lock()
-	defer r.budgetMu.Unlock()
-	if r.overFile != "" {
-		r.skippedFiles++
-		return true
-	}
-	if r.deadline.IsZero() || time.Now().Before(r.deadline) {
-		return false
-	}
-	r.overFile = file
-	return true
-}
-
-// budgetErr is the run's error when its budget was spent: it names the
-// file the scan had reached and says how to go on (D56).
-func (r *Result) budgetErr() error {
-	if r.overFile == "" {
-		return nil
-	}
-	return fmt.Errorf("the check took longer than its budget of %s: it stopped at %s with %d more files unread; raise --budget, or narrow the claims' Path globs", r.budget, r.overFile, r.skippedFiles)
-}
-
 // scratch is one scan worker's reusable storage: the regions of the file
 // at hand, its masked text, its line index and which claims it can match,
 // so a file costs no allocation beyond its bytes.
@@ -370,6 +358,7 @@ type scratch struct {
 	starts  []int
 	cand    []bool // fileScan.cand
 	first   []int  // fileScan.first
+	meter   meter  // the run's budget, asked between lines (D70)
 }
 
 // lineIndex gives line bounds and numbers of src by byte offset. Lines are
@@ -440,6 +429,9 @@ func (l *lineIndex) count(off int) int {
 func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
 	src, why := readCode(read, rel, ccs)
 	if why != "" {
+		for _, cc := range ccs {
+			cc.done.Add(1)
+		}
 		return why
 	}
 	if sc == nil {
@@ -447,6 +439,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	}
 	f := &fileScan{rel: rel, src: src, test: isTestFile(rel), sc: sc, ln: lineIndex{src: src, sc: sc}}
 	if !f.candidates(ccs, mm, litIdx) {
+		for _, cc := range ccs {
+			cc.done.Add(1)
+		}
 		return "" // a file no claim can match is not lexed
 	}
 	codeline.Scan(rel, src, &sc.regions)
@@ -454,6 +449,10 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		if f.cand[k] {
 			f.match(k, cc)
 		}
+		if f.cut {
+			return "" // the budget ran out: this claim and the rest are not done
+		}
+		cc.done.Add(1)
 	}
 	return ""
 }
@@ -504,6 +503,13 @@ type fileScan struct {
 	masked    []byte
 	units     []register.Unit // the prose units, once a prose claim read them
 	unitsRead bool
+	refused   string // why the file is not read as prose, once asked
+	// spent is the steps the claim being matched has taken on this file
+	// (D70); over is set when that passed maxFileCost.
+	spent int
+	over  bool
+	// cut is set when the run's budget ran out in this file.
+	cut bool
 }
 
 // candidates marks the claims the file can match, and reports whether
@@ -547,19 +553,33 @@ func (f *fileScan) candidate(k int, spec *lineSpec) bool {
 
 // match matches claim k against the file, holding the claim's lock: its
 // prose units for a prose claim; else the lines holding its literal, or,
-// for a claim without one whose pattern the file matches, every line.
+// for a claim without one whose pattern the file matches, every line. A
+// claim whose anchor cannot read the whole file within maxFileCost is
+// not run on it at all, and one whose prefilter would be a call over
+// maxMatchCost reads the lines without it (D70).
 func (f *fileScan) match(k int, cc *claim) {
 	spec := cc.lines
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
+	f.spent, f.over = 0, false
 	switch {
 	case spec.scope == ScopeProse:
 		f.matchProse(cc)
 	case len(spec.literal) > 0:
 		f.matchLiteralLines(k, cc)
+	case spec.cost > 0 && len(f.src)*spec.cost > maxFileCost:
+		f.notRunOnFile(cc, fmt.Sprintf("its %d bytes times %s are over the budget of %d steps for one file", len(f.src), spec.states(), maxFileCost))
+	case len(f.src)*spec.anchorCost > maxMatchCost:
+		f.matchEveryLine(cc) // the prefilter would be one call over budget
 	case spec.filterRE().Match(f.whole()) || spec.filterRE().Match(f.src):
+		f.spent += 2 * len(f.src) * spec.anchorCost
 		f.matchEveryLine(cc)
 	}
+}
+
+// notRunOnFile records that claim cc's anchor was not run on this file.
+func (f *fileScan) notRunOnFile(cc *claim, why string) {
+	cc.record(&cc.costly, hit{file: f.rel, line: 1, col: 1, size: len(f.src), why: why, all: true})
 }
 
 // whole returns the file as code lines read it, masked once: a claim
@@ -576,15 +596,28 @@ func (f *fileScan) whole() []byte {
 	return f.masked
 }
 
-// matchProse matches a prose claim against each prose unit of the file.
+// matchProse matches a prose claim against each prose unit of the file. A
+// Markdown file over the limits of D40 has no units it can be read as: the
+// claim is not run on it, and says why.
 func (f *fileScan) matchProse(cc *claim) {
 	rel, src, spec := f.rel, f.src, cc.lines
 	if !f.unitsRead {
-		f.units, f.unitsRead = register.ProseUnits(rel, src), true
+		f.units, f.refused = register.ProseUnits(rel, src)
+		f.unitsRead = true
+	}
+	if f.refused != "" {
+		f.notRunOnFile(cc, "it is not read as prose: "+f.refused)
+		return
 	}
 	for _, u := range f.units {
 		if spec.skip.Covers(rel, u.Start, u.End) {
 			continue // a claim table's pattern cell is not prose
+		}
+		if !f.afford(cc, u.Start, len(u.Text)) {
+			if f.over || f.cut {
+				return
+			}
+			continue
 		}
 		if spec.findString(u.Text) == nil {
 			continue
@@ -599,6 +632,32 @@ func (f *fileScan) matchProse(cc *claim) {
 	}
 }
 
+// afford charges claim cc for reading n bytes at offset at (a line or a
+// prose unit) and reports whether to read them (D70): not when the one
+// call would be over maxMatchCost (the claim then records the line it was
+// not run on), nor once the claim has spent maxFileCost on this file
+// (over), nor once the run's budget has run out (cut).
+func (f *fileScan) afford(cc *claim, at, n int) bool {
+	spec := cc.lines
+	cost := n * spec.cost
+	costly := spec.cost > 0 && cost > maxMatchCost
+	if costly {
+		cc.record(&cc.costly, hit{file: f.rel, line: f.ln.number(bytes.LastIndexByte(f.src[:at], '\n') + 1), col: 1, size: n,
+			why: fmt.Sprintf("a %d-byte line times %s is over the budget of %d steps", n, spec.states(), maxMatchCost)})
+		cost = 0
+	} else if f.spent += cost; f.spent > maxFileCost {
+		f.over = true
+		f.notRunOnFile(cc, fmt.Sprintf("its lines times %s come to over the budget of %d steps for one file", spec.states(), maxFileCost))
+		return false
+	}
+	if f.sc.meter.tick(max(cost, n)) {
+		f.sc.meter.b.stop(overrun{claim: cc, file: f.rel, line: f.ln.number(bytes.LastIndexByte(f.src[:at], '\n') + 1), doing: doingAnchor})
+		f.cut = true
+		return false
+	}
+	return !costly
+}
+
 // matchLiteralLines tries the lines holding claim k's literal, each once.
 // The multi-literal pass already knows the first occurrences; past those,
 // or without the pass, the rest are searched from the last one.
@@ -608,34 +667,40 @@ func (f *fileScan) matchLiteralLines(k int, cc *claim) {
 	if f.found != nil {
 		known = f.found[f.litIdx[k]]
 	}
-	next := 0
+	next, ok := 0, true
 	for _, e := range known {
-		next = f.visit(cc, int(e)+1-len(lit), next)
+		if next, ok = f.visit(cc, int(e)+1-len(lit), next); !ok {
+			return
+		}
 	}
 	if f.found == nil || len(known) == maxKnown {
 		// More occurrences than the pass kept: find the rest.
 		if f.found == nil {
-			next = f.visit(cc, f.first[k], next) // found by the candidate search
+			if next, ok = f.visit(cc, f.first[k], next); !ok { // found by the candidate search
+				return
+			}
 		}
 		for next < len(f.src) {
 			i := bytes.Index(f.src[next:], lit)
 			if i < 0 {
 				break
 			}
-			next = f.visit(cc, next+i, next)
+			if next, ok = f.visit(cc, next+i, next); !ok {
+				return
+			}
 		}
 	}
 }
 
 // visit tries the line holding byte pos, unless a visit before covered it
-// (pos < next), and returns where the line after it starts.
-func (f *fileScan) visit(cc *claim, pos, next int) int {
+// (pos < next), and returns where the line after it starts; ok is false
+// when the claim must stop reading the file (afford).
+func (f *fileScan) visit(cc *claim, pos, next int) (int, bool) {
 	if pos < next {
-		return next
+		return next, true
 	}
 	start, end, nx := f.ln.bounds(pos)
-	f.tryLine(cc, start, end)
-	return nx
+	return nx, f.tryLine(cc, start, end)
 }
 
 // matchEveryLine tries every line of the file.
@@ -654,19 +719,21 @@ func (f *fileScan) matchEveryLine(cc *claim) {
 		if e > start && src[e-1] == '\r' {
 			e--
 		}
-		f.tryLine(cc, start, e)
+		if !f.tryLine(cc, start, e) {
+			return
+		}
 		start = next
 	}
 }
 
 // tryLine matches a claim against the line src[start:end] as its scope
 // reads it, and records the hit: in scope, in test code, outside the scope
-// (kept for the message), or on a line too long to run the anchor on.
-func (f *fileScan) tryLine(cc *claim, start, end int) {
+// (kept for the message), or on a line too long to run the anchor on. It
+// reports whether the claim goes on reading the file (afford).
+func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 	src, sc, test, spec := f.src, f.sc, f.test, cc.lines
-	if spec.cost > 0 && (end-start)*spec.cost > maxMatchCost {
-		cc.record(&cc.costly, hit{file: f.rel, line: f.ln.number(start), col: 1, size: end - start})
-		return
+	if !f.afford(cc, start, end-start) {
+		return !f.over && !f.cut
 	}
 	scoped := f.scoped(spec.scope, start, end)
 	loc := spec.find(scoped)
@@ -680,14 +747,15 @@ func (f *fileScan) tryLine(cc *claim, start, end int) {
 				cc.record(&cc.comment, h)
 			}
 		}
-		return
+		return true
 	}
 	h := hit{file: f.rel, line: f.ln.number(start), col: loc[0] + 1, text: string(scoped)}
 	if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 		cc.record(&cc.test, h)
-		return
+		return true
 	}
 	cc.inScope(h)
+	return true
 }
 
 // inString reports whether a match at src[start+at:] outside a claim's

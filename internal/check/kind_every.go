@@ -29,6 +29,9 @@ func (everyKind) Evaluate(c *claim) {
 	}
 	c.notRead() // a file it could not read may hold the line that breaks it (D68)
 	row := c.c
+	if c.notRun() {
+		return // a line the anchor was not run on may break Require (D70)
+	}
 	if c.nCode == 0 {
 		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
 		return

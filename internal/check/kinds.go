@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
@@ -270,6 +271,13 @@ type claim struct {
 
 	// except is an allow row's exception, once prepared (D66).
 	except *exception
+	// budget is the run's (nil outside a run); cut is set when it ran out
+	// before the claim was prepared, and done counts the files of the
+	// claim the scan finished (D70).
+	budget *budget
+	cut    bool
+	cutAt  overrun
+	done   atomic.Int64
 
 	bad   []diag.Finding // CL006
 	fails []diag.Finding // CL007
@@ -293,9 +301,10 @@ type lineSpec struct {
 	tests bool
 	// skipTests: test files are not scanned at all unless tests.
 	skipTests bool
-	// cost is the anchor's states per byte when it has no literal prefix
-	// (0 otherwise): a line of n bytes costs up to n*cost steps (D56).
-	cost int
+	// cost is the states of the Anchor's and the Require's compiled
+	// programs (anchorCost and the Require's): reading a line of n bytes
+	// costs up to n*cost steps (D70). A literal anchor costs none.
+	cost, anchorCost int
 	// requireAtScan: Require is checked on each hit line during the scan
 	// (present); otherwise the kind checks it when it evaluates (anchored).
 	requireAtScan bool
@@ -365,7 +374,13 @@ func (c *claim) prepareFiles() bool {
 		c.malformed(c.c.CellPos("path"), "%s: Path %s", c.name(), msg)
 		return false
 	}
-	c.files = c.snap.Match(c.c.Path)
+	at := overrun{claim: c, doing: "matching Path " + quoteRE(c.c.Path), pos: c.c.CellPos("path")}
+	files, ok := c.snap.MatchWithin(c.c.Path, func() bool { return c.budget.stop(at) })
+	if !ok {
+		c.cut, c.cutAt = true, at // not evaluated: the budget's finding says so
+		return false
+	}
+	c.files = files
 	return true
 }
 
@@ -397,11 +412,10 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		}
 		lit, insts := analyse(row.Anchor)
 		spec.literal = []byte(lit)
-		if prefix, _ := spec.anchor.LiteralPrefix(); prefix == "" {
-			// Without a literal prefix the matcher tracks up to insts states
-			// at every byte of a line; with one it skips to the prefix.
-			spec.cost = insts
-		}
+		// The matcher tracks up to insts states at every byte of a line,
+		// with a literal prefix or without one: `a[a-y]{500}[A-P]` costs
+		// as much on a line of a's as `[a-y]{500}[A-P]` does (D70).
+		spec.anchorCost = max(insts, 1)
 	}
 	if req := row.Require; req != "" {
 		if strings.HasPrefix(req, "!") {
@@ -411,7 +425,10 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		if spec.require, ok = c.compileRE("require", req); !ok {
 			return false
 		}
+		_, insts := analyse(req)
+		spec.cost = max(insts, 1)
 	}
+	spec.cost += spec.anchorCost
 	if !c.prepareFiles() {
 		return false
 	}
@@ -426,20 +443,27 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	return true
 }
 
-// maxMatchCost bounds the steps one anchor may take on one line: a line
-// times the anchor's states. Above it (a hostile `[a-y]{999}z` on a 4 MB
-// line would take minutes) the anchor is not run on that line, and the
-// claim fails saying so (D56).
-const maxMatchCost = 1 << 30
+// undone reports whether the run's budget ran out before the claim was
+// evaluated: before it was prepared, or before the scan finished its files.
+func (c *claim) undone() bool {
+	if c.cut {
+		return true
+	}
+	return c.lines != nil && c.budget.spent() && int(c.done.Load()) < len(c.files)
+}
 
-// notRun fails the claim when the anchor was not run on some line and
-// nothing else satisfied it; it reports whether it did.
+// notRun fails the claim when the anchor was not run on some line or file
+// (D70) and nothing else satisfied it; it reports whether it did.
 func (c *claim) notRun() bool {
 	if len(c.costly) == 0 {
 		return false
 	}
 	h := c.costly[0]
-	c.fail(h.pos(), "Anchor %s was not run on %s: a %d-byte line times the anchor's %d states is over the budget of %d steps; anchor on a literal, or narrow Path", quoteRE(c.c.Anchor), h, h.size, c.lines.cost, maxMatchCost)
+	where := h.String()
+	if h.all {
+		where = h.file
+	}
+	c.fail(h.pos(), "Anchor %s was not run on %s: %s; anchor on a literal, or narrow Path", quoteRE(c.c.Anchor), where, h.why)
 	return true
 }
 
@@ -468,6 +492,14 @@ func (c *claim) notRead() {
 	for _, u := range c.unread {
 		f.Related = append(f.Related, diag.Related{Pos: token.Position{Filename: u.file}, Message: "not read: " + u.why})
 	}
+}
+
+// states names what a line costs per byte, for messages.
+func (s *lineSpec) states() string {
+	if s.cost == s.anchorCost {
+		return fmt.Sprintf("the anchor's %d states", s.cost)
+	}
+	return fmt.Sprintf("the %d states of its Anchor and Require", s.cost)
 }
 
 // noFiles fails the claim when its Path matches no file.

@@ -61,6 +61,7 @@ func Prove(opts Options) (*Result, []Proof, error) {
 // run's own claims are untouched.
 func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant) (*claim, ClaimState) {
 	c := newClaim(r.Snapshot, d, row)
+	c.budget = r.budget
 	if c.kind == nil || !c.prepareRow() {
 		return nil, ClaimState{State: StateFailed}
 	}
@@ -78,8 +79,12 @@ func (r *Result) evalOne(d *register.Decision, row register.Claim, over *mutant)
 	}
 	c.read = read
 	if c.lines != nil {
+		sc := &scratch{meter: meter{b: r.budget}}
 		for _, f := range c.files {
-			scanFile(read, f, []*claim{c}, nil, nil, nil)
+			if r.budget.stop(overrun{claim: c, file: f, doing: "proving"}) {
+				break // prove reports the budget's finding
+			}
+			scanFile(read, f, []*claim{c}, nil, nil, sc)
 		}
 	}
 	return c, c.conclude()
@@ -98,6 +103,9 @@ func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, prova
 		return p, false
 	}
 	for _, m := range ms {
+		if r.budget.spent() {
+			return p, true // proveRun reports the budget's finding
+		}
 		p.Mutants++
 		cc, st := r.evalOne(d, row, &m)
 		if st.State != StateOK {

@@ -37,12 +37,25 @@ func claimRun(p *Pass) error {
 	for _, w := range warnings {
 		p.Report(w)
 	}
+	undone := 0
 	for _, c := range live {
+		if c.undone() {
+			// The budget ran out before the claim was evaluated: it is not
+			// known to hold, and the budget's one finding says so (D70).
+			undone++
+			states = append(states, ClaimState{Decision: c.d.FileID, Status: c.d.Status, Claim: c.c.ID, Kind: c.c.Kind,
+				Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: []string{}, State: StateFailed,
+				Message: fmt.Sprintf("not evaluated: the run's budget of %s ran out first", r.budget.limit)})
+			continue
+		}
 		st := c.conclude()
 		states = append(states, st)
 		for _, f := range c.fails {
 			p.Report(f)
 		}
+	}
+	if undone > 0 {
+		r.budgetFinding(p, ruleid.Claim, r.claimsUndone(undone))
 	}
 	p.addClaims(states)
 	p.SetResult(states)

@@ -37,19 +37,26 @@ func proveRun(p *Pass) error {
 			ok[st.Decision+"/"+st.Claim] = true
 		}
 	}
+	var todo []*claim
 	for _, c := range r.prepare().all {
 		d := c.d
 		if c.kind == nil || d.Status != "accepted" || (p.Opts.Decision != "" && d.FileID != p.Opts.Decision) || !ok[d.FileID+"/"+c.c.ID] {
 			continue
 		}
-		where := c.c.Pos.Filename
-		if len(c.files) > 0 {
-			where = c.files[0]
-		}
-		if r.overBudget(where) {
-			return r.budgetErr()
+		todo = append(todo, c)
+	}
+	for i, c := range todo {
+		d := c.d
+		if r.budget.stop(overrun{claim: c, doing: "proving", pos: c.c.Pos}) {
+			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
+			return nil
 		}
 		pr, provable := r.prove(d, c.c)
+		if r.budget.spent() {
+			// The budget ran out in its mutants: it is not proved either way.
+			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
+			return nil
+		}
 		if !provable {
 			continue
 		}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -36,8 +37,17 @@ func baseChangedRun(p *Pass) error {
 		states[st.Decision+"/"+st.Claim] = st
 	}
 	changed := changedLines(p.Snap.Dir, base)
-	for _, bd := range p.ResultOf[baseRowsRule].(baseRows) {
+	r := p.res
+	rows := p.ResultOf[baseRowsRule].(baseRows)
+	if r.baseCut > 0 {
+		r.budgetFinding(p, ruleid.Base, fmt.Sprintf("%d decision(s) not compared with %s", r.baseCut, base))
+	}
+	for i, bd := range rows {
 		d := bd.d
+		if r.budget.stop(overrun{file: d.Path, doing: "comparing claim rows with " + base}) {
+			r.budgetFinding(p, ruleid.Base, fmt.Sprintf("%d decision(s) not compared with %s", len(rows)-i, base))
+			return nil
+		}
 		oldRows := map[string][4]string{}
 		for _, c := range bd.then.Claims {
 			oldRows[c.ID] = checked(c)

@@ -247,9 +247,9 @@ func adoptArg(args []string) []string {
 	return out
 }
 
-// budgetFlag bounds a run's time; past it the run fails with exit 2 and
-// names the file it had reached.
-var budgetFlag = &clikit.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "fail (exit 2) when the run takes longer than this, naming the file it reached"}
+// budgetFlag bounds a run's time (D70): past it the run stops, and one
+// finding (exit 1) names the claim and the file it had reached.
+var budgetFlag = &clikit.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "stop when the run takes longer than this: a finding names the claim and file it reached (exit 1)"}
 
 // Version returns the module version and VCS revision from the build info.
 func Version() string { return buildinfo.Version() }

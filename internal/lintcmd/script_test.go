@@ -32,7 +32,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"grow": cmdGrow, "writeq": cmdWriteq},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"grow": cmdGrow, "writeq": cmdWriteq, "repeat": repeat},
 		Setup: func(env *testscript.Env) error {
 			// git needs an identity and must not read the user's config.
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -89,4 +89,51 @@ func cmdWriteq(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(name)
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
 	ts.Check(os.WriteFile(p, []byte(content), 0o644))
+}
+
+// repeat appends text to a file n times, for the hostile inputs that are
+// too large to keep in a txtar file:
+//
+//	repeat FILE N TEXT          TEXT N times (\n in TEXT is a newline)
+//	repeat -indent FILE N TEXT  each time indented two spaces more
+//	repeat -file FILE N SRC     the contents of the file SRC N times
+func repeat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! repeat")
+	}
+	var indent, file bool
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-indent":
+			indent = true
+		case "-file":
+			file = true
+		default:
+			ts.Fatalf("repeat: unknown flag %s", args[0])
+		}
+		args = args[1:]
+	}
+	if len(args) != 3 {
+		ts.Fatalf("usage: repeat [-indent] [-file] FILE N TEXT")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("repeat: count %q: %v", args[1], err)
+	}
+	text := strings.ReplaceAll(args[2], `\n`, "\n")
+	if file {
+		text = ts.ReadFile(args[2])
+	}
+	var b strings.Builder
+	for i := range n {
+		if indent {
+			b.WriteString(strings.Repeat("  ", i))
+		}
+		b.WriteString(text)
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	_, err = f.WriteString(b.String())
+	ts.Check(err)
+	ts.Check(f.Close())
 }

@@ -14,7 +14,6 @@ import (
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // RecordName is what an adopted record's name says about it: MADR and
@@ -179,7 +178,8 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	}
 	ln := newLines(p, src)
 	ctx := parser.NewContext()
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	doc, release := parseMarkdown(src, ctx)
+	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, p, src), true
 	var rawStatus, fmTitle string
 	statusPos := top

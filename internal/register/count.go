@@ -9,7 +9,6 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // CountedList is a paragraph that states a count and ends in a colon,
@@ -36,7 +35,8 @@ func CountedLists(path string, src []byte) []CountedList {
 	if !ok {
 		return nil // the parse of the same file reports why
 	}
-	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	doc, release := parseMarkdown(src, parser.NewContext())
+	defer release()
 	return countedIn(doc, path, src)
 }
 

@@ -84,7 +84,8 @@ func TestProseUnits(t *testing.T) {
 	t.Parallel()
 	md := "# A heading\n\nDuplication is the only\nroute in, they said.\n\n- one item\n  wrapped\n- two\n\n```\nfenced is not prose\n```\n\n| a | b |\n|---|---|\n| cell one | cell  two |\n\n<!-- comment -->\n"
 	var got []string
-	for _, u := range ProseUnits("docs/x.md", []byte(md)) {
+	units, _ := ProseUnits("docs/x.md", []byte(md))
+	for _, u := range units {
 		got = append(got, u.Text)
 		if !strings.Contains(md[u.Start:u.End], strings.Fields(u.Text)[0]) {
 			t.Errorf("unit %q: offsets %d..%d hold %q", u.Text, u.Start, u.End, md[u.Start:u.End])
@@ -96,14 +97,15 @@ func TestProseUnits(t *testing.T) {
 	}
 	html := "<html><head><title>Card</title><style>p{}</style></head><body><p>Three residuals\n  stay <b>open</b>:</p><ul><li>ub-788 &amp; more</li></ul><!-- x --><script>var a</script></body></html>"
 	got = nil
-	for _, u := range ProseUnits("card.html", []byte(html)) {
+	hunits, _ := ProseUnits("card.html", []byte(html))
+	for _, u := range hunits {
 		got = append(got, u.Text)
 	}
 	want = []string{"Card", "Three residuals stay open:", "ub-788 & more"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("html units (-want +got):\n%s", d)
 	}
-	if ProseUnits("x.rs", []byte("// prose?")) != nil {
+	if u, _ := ProseUnits("x.rs", []byte("// prose?")); u != nil {
 		t.Error("a code file has no prose units")
 	}
 }
@@ -113,7 +115,8 @@ func FuzzProseUnits(f *testing.F) {
 	f.Add("x.html", "<p>a<b>b</b></p><!-- <p>c</p> --><li>d")
 	f.Add("x.html", "<script>unterminated")
 	f.Fuzz(func(t *testing.T, name, src string) {
-		for _, u := range ProseUnits(name, []byte(src)) {
+		units, _ := ProseUnits(name, []byte(src))
+		for _, u := range units {
 			if u.Start < 0 || u.End > len(src) || u.Start > u.End {
 				t.Fatalf("unit %+v outside the %d-byte source", u, len(src))
 			}

@@ -64,6 +64,145 @@ func TestHostileMarkdownRefused(t *testing.T) {
 	})
 }
 
+// TestMarkdownLimitsOfIssue22 (D70): nesting built up line by line, table
+// cells over a file and estimated syntax nodes are refused at the line
+// that passes the limit, however the limit is reached; just under each,
+// the file parses.
+func TestMarkdownLimitsOfIssue22(t *testing.T) {
+	t.Parallel()
+	indented := func(n int, unit string) string {
+		step := strings.Repeat(" ", strings.IndexByte(unit, ' ')+1) // one level: the marker and its space
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(strings.Repeat(step, i) + unit)
+		}
+		return b.String()
+	}
+	row := "|" + strings.Repeat(" c |", 64) + "\n"
+	table := "|" + strings.Repeat(" h |", 64) + "\n|" + strings.Repeat("---|", 64) + "\n"
+	tests := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"list by indentation", indented(4000, "- a\n"), "33 list items and block quotes open at this line (limit 32)", 33},
+		{"ordered list by indentation", indented(100, "1. a\n"), "33 list items and block quotes open at this line (limit 32)", 33},
+		{"items nested inside a quote", quoted(40), "list items and block quotes open at this line (limit 32)", 32},
+		{"tabs", indented(3, "- a\n") + tabbed(40), "list items and block quotes open at this line (limit 32)", 36},
+		{"two spaces do not nest 1.", indented(3, "- a\n") + strings.Repeat("  1. a\n", 40), "", 0},
+		{"lazy lines close nothing", lazy(40), "list items and block quotes open at this line (limit 32)", 65},
+		// 64 header cells, 64 delimiter cells, then 64 a row: row 1561
+		// (line 1563) passes 100,000.
+		{"64-column table", table + strings.Repeat(row, 2000), "more than 100000 table cells in the file", 1563},
+		// 2,000 cells a table of 1,001 lines: the 51st table's header
+		// and delimiter rows pass the limit, at its delimiter row.
+		{"cells over several tables", strings.Repeat("| a | b |\n|---|---|\n"+strings.Repeat("| c | d |\n", 998)+"\n", 60), "more than 100000 table cells in the file", 50052},
+		// The 4 lines of front matter count: heading 199,997 is node 200,001.
+		{"headings", strings.Repeat("# h\n", 300_000), "more than 200000 lines, table cells and inline openers in the file", 199997},
+		// 3 nodes a paragraph (its line, two openers): the 66,666th passes.
+		{"short emphasis paragraphs", strings.Repeat("*a*\n\n", 300_000), "more than 200000 lines, table cells and inline openers in the file", 133331},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ParseDecision("docs/decisions/D1-x.md", []byte("---\nid: D1\nstatus: accepted\n---\n"+tc.src))
+			if tc.want == "" {
+				if len(d.Findings) != 0 {
+					t.Fatalf("refused: %+v", d.Findings)
+				}
+				return
+			}
+			if len(d.Findings) != 1 || d.Findings[0].Check != ruleid.Markdown || !strings.Contains(d.Findings[0].Message, tc.want) {
+				t.Fatalf("findings = %+v, want one about %q", d.Findings, tc.want)
+			}
+			if got := d.Findings[0].Pos.Line - 4; got != tc.line {
+				t.Errorf("refused at line %d of the body, want %d", got, tc.line)
+			}
+		})
+	}
+	// Just under each limit, the file parses.
+	for name, src := range map[string]string{
+		"32 open":           indented(32, "- a\n"),
+		"32 open, then out": indented(32, "- a\n") + "\ntext\n" + indented(32, "- b\n"),
+		"siblings":          strings.Repeat("- a\n  - b\n", 50_000),
+		"99,968 cells":      table + strings.Repeat(row, 1560),
+		"ordered, nested":   indented(32, "1. a\n"),
+		"199,000 lines":     strings.Repeat("a\n", 199_000),
+	} {
+		d := ParseDecision("docs/decisions/D1-x.md", []byte("---\nid: D1\nstatus: accepted\n---\n"+src))
+		if len(d.Findings) != 0 || !d.Parsed {
+			t.Errorf("%s: refused: %+v", name, d.Findings)
+		}
+	}
+}
+
+// quoted nests list items two spaces deeper a line inside a block quote.
+func quoted(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("> " + strings.Repeat("  ", i) + "- a\n")
+	}
+	return b.String()
+}
+
+// tabbed nests list items one tab deeper a line.
+func tabbed(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("\t", i) + "- a\n")
+	}
+	return b.String()
+}
+
+// lazy nests list items with a line of text between them that is not
+// indented: a lazy continuation, which closes none of them.
+func lazy(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- a\nlazy\n")
+	}
+	return b.String()
+}
+
+// TestParseGate: parses in flight hold at most MaxNodes estimated nodes,
+// granted in arrival order; a parse larger than the gate is clamped to it,
+// so it runs alone rather than never (D70).
+func TestParseGate(t *testing.T) {
+	t.Parallel()
+	g := &parseGate{size: 10}
+	r1 := g.acquire(6)
+	got := make(chan int, 3)
+	go func() { r := g.acquire(50); got <- 2; r() }() // clamped to 10: waits for r1
+	waitWaiters(t, g, 1)
+	go func() { r := g.acquire(1); got <- 3; r() }() // fits, but arrived after the large one
+	waitWaiters(t, g, 2)
+	select {
+	case n := <-got:
+		t.Fatalf("parse %d ran while 6 of 10 were held and an earlier one waited", n)
+	case <-time.After(20 * time.Millisecond):
+	}
+	r1()
+	if a, b := <-got, <-got; a != 2 || b != 3 {
+		t.Fatalf("order %d, %d; want 2, 3", a, b)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.used != 0 || len(g.waiters) != 0 {
+		t.Fatalf("left used %d, waiters %d", g.used, len(g.waiters))
+	}
+}
+
+func waitWaiters(t *testing.T, g *parseGate, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		k := len(g.waiters)
+		g.mu.Unlock()
+		if k == n {
+			return
+		}
+	}
+	t.Fatalf("never %d waiters", n)
+}
+
 // TestBenignMarkdownAccepted: this repository's register and decisions, a
 // register of 5,000 rows each full of links and code, and prose with code
 // identifiers and fenced hostile text all stay under the limits.
@@ -109,11 +248,17 @@ func TestBOMBeforeFrontMatter(t *testing.T) {
 	}
 }
 
-// FuzzHostileRegister takes the fuzzer's input as a unit, repeats it to
-// about 100 KB (the shape of every slow input found so far), and parses it
-// as a register and as a decision: each must finish within a time budget,
-// whether it is parsed or refused by the limits. The budget is generous
-// for a loaded machine; under the race detector it is not enforced.
+// FuzzHostileRegister takes the fuzzer's input as a unit and builds three
+// files of it: the unit repeated to about 100 KB (the shape of every slow
+// input of issue 16), each repetition on a line of its own indented two
+// spaces more than the last (depth: a list nested 4,000 levels that way
+// took 68 s, issue 22), and the unit repeated to 2 MiB (size: a 16 MiB
+// table took 15 s and 3.3 GB; the largest file within the limits, 200,000
+// list items, parses in about 0.3 s a MiB). It parses each as a register, a decision,
+// its counted lists and its prose units: each must finish within a time
+// budget, whether it is parsed or refused by the limits. The budget is
+// generous for a loaded machine; under the race detector it is not
+// enforced.
 func FuzzHostileRegister(f *testing.F) {
 	for _, tc := range hostile {
 		f.Add(tc.unit)
@@ -121,17 +266,34 @@ func FuzzHostileRegister(f *testing.F) {
 	f.Add("| a |")
 	f.Add("`a ")
 	f.Add("- ")
+	f.Add("- a\n")
+	f.Add("> 1. a\n")
+	f.Add("| c | c | c | c |\n")
+	f.Add("# h\n")
 	f.Fuzz(func(t *testing.T, unit string) {
 		if unit == "" || len(unit) > 64 {
 			return
 		}
-		src := []byte(strings.Repeat(unit, 100_000/len(unit)) + "\n\n" + smallRegister)
-		start := time.Now()
-		ParseRegister("docs/PRD.md", src)
-		ParseDecision("docs/decisions/D1-x.md", append([]byte("---\nid: D1\nstatus: accepted\n---\n"), src...))
-		CountedLists("docs/PRD.md", src)
-		if d := time.Since(start); !raceEnabled && d > 2*time.Second {
-			t.Fatalf("unit %q repeated to %d bytes took %v (budget 2s)", unit, len(src), d)
+		var deep strings.Builder
+		for i := 0; deep.Len() < 200_000 && i < 4000; i++ {
+			deep.WriteString(strings.Repeat("  ", i) + strings.TrimRight(unit, "\n") + "\n")
+		}
+		for _, in := range []struct {
+			shape string
+			src   []byte
+		}{
+			{"repeated", []byte(strings.Repeat(unit, 100_000/len(unit)) + "\n\n" + smallRegister)},
+			{"nested", []byte(deep.String() + "\n" + smallRegister)},
+			{"large", []byte(smallRegister + "\n" + strings.Repeat(unit, (2<<20)/len(unit)))},
+		} {
+			start := time.Now()
+			ParseRegister("docs/PRD.md", in.src)
+			ParseDecision("docs/decisions/D1-x.md", append([]byte("---\nid: D1\nstatus: accepted\n---\n"), in.src...))
+			CountedLists("docs/PRD.md", in.src)
+			ProseUnits("docs/notes.md", in.src)
+			if d := time.Since(start); !raceEnabled && d > 4*time.Second {
+				t.Fatalf("unit %q %s to %d bytes took %v (budget 4s)", unit, in.shape, len(in.src), d)
+			}
 		}
 	})
 }

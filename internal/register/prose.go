@@ -1,13 +1,14 @@
 package register
 
 import (
+	"fmt"
 	"html"
 	"path"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/parser"
 )
 
 // Unit is one unit of prose: a paragraph, list item, heading or table cell
@@ -33,21 +34,26 @@ func IsProse(name string) bool {
 
 // ProseUnits splits a Markdown or HTML file into prose units. Fenced and
 // indented code, HTML comments, scripts and styles are not prose. Other
-// files have no prose units.
-func ProseUnits(name string, src []byte) []Unit {
+// files have no prose units. A Markdown file over the limits of D40 is
+// not parsed: refused says which limit it passed and where (D70).
+func ProseUnits(name string, src []byte) (units []Unit, refused string) {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".md", ".markdown":
-		return markdownUnits(src)
+		if off, msg := screen(src); msg != "" {
+			return nil, fmt.Sprintf("line %d: %s", posOf(name, src, off).Line, msg)
+		}
+		return markdownUnits(src), ""
 	case ".html", ".htm":
-		return htmlUnits(src)
+		return htmlUnits(src), ""
 	}
-	return nil
+	return nil, ""
 }
 
 func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func markdownUnits(src []byte) []Unit {
-	doc := markdown.Parser().Parse(text.NewReader(src))
+	doc, release := parseMarkdown(src, parser.NewContext())
+	defer release()
 	var out []Unit
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -124,7 +130,7 @@ func htmlUnits(src []byte) []Unit {
 				flush(i)
 			}
 			if !closing && skipTags[tag] {
-				close := strings.Index(strings.ToLower(s[i:]), "</"+tag)
+				close := indexCloseTag(s[i:], tag)
 				if close < 0 {
 					break
 				}
@@ -140,4 +146,21 @@ func htmlUnits(src []byte) []Unit {
 	}
 	flush(len(s))
 	return out
+}
+
+// indexCloseTag returns the offset of the first "</tag" in s, the tag's
+// letters in any case, or -1. It copies nothing: lowering the rest of the
+// file at each tag made a file of many tags take quadratic time.
+func indexCloseTag(s, tag string) int {
+	for off := 0; ; {
+		k := strings.Index(s[off:], "</")
+		if k < 0 {
+			return -1
+		}
+		at := off + k
+		if rest := s[at+2:]; len(rest) >= len(tag) && strings.EqualFold(rest[:len(tag)], tag) {
+			return at
+		}
+		off = at + 2
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -26,7 +27,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -40,6 +40,19 @@ import (
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
 const MaxMarkdown = 16 << 20
+
+// MaxMarkdownTotal bounds the Markdown one run reads, over all its files
+// (the register, decision, claims and adopted files, range sites and
+// mention sites): the snapshot keeps each file and a copy with its fences
+// blanked, so a hundred files at MaxMarkdown would hold gigabytes (D70).
+// Past it, each further file is refused as if unreadable.
+const MaxMarkdownTotal = 128 << 20
+
+// markdownTotal is MaxMarkdownTotal; tests lower it.
+var markdownTotal int64 = MaxMarkdownTotal
+
+// errMarkdownTotal is why a file past MaxMarkdownTotal is not read.
+var errMarkdownTotal = fmt.Errorf("over the %d MiB of Markdown claimslint reads in one run, over all files (D70): archive old decisions, or split the register", MaxMarkdownTotal>>20)
 
 // Doc is one document of the register corpus, read once.
 type Doc struct {
@@ -89,6 +102,13 @@ type Snapshot struct {
 	globs  map[string][]string
 
 	ctx context.Context // done: Load stops between decision files
+	// stoppedAt is the first decision file left unread when ctx was done,
+	// and unread how many were.
+	stoppedAt string
+	unread    int
+
+	// markdown is the Markdown read so far, for MaxMarkdownTotal.
+	markdown int64
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
@@ -117,7 +137,11 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err // some decision files were skipped
+		if s.stoppedAt != "" {
+			// Some decision files were skipped: name where (D70).
+			return nil, fmt.Errorf("stopped at %s, with %d decision file(s) unread: %w", s.stoppedAt, s.unread, err)
+		}
+		return nil, err
 	}
 	return s, nil
 }
@@ -153,7 +177,41 @@ func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) 
 	if d, ok := s.docs[rel]; ok {
 		return d
 	}
-	return s.keepDoc(readDoc(rel, read))
+	return s.keepDoc(s.readCounted(rel, read))
+}
+
+// readCounted is readDoc within MaxMarkdownTotal: the files read one after
+// the other are counted in the order they are read.
+func (s *Snapshot) readCounted(rel string, read func(string, int64) ([]byte, error)) *Doc {
+	if s.markdown >= markdownTotal {
+		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	d := readDoc(rel, read)
+	if s.markdown += int64(len(d.Src)); s.markdown > markdownTotal {
+		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	return d
+}
+
+// quota decides, in order, which of files fit in what MaxMarkdownTotal
+// leaves, by their sizes in the work tree, so that reading them on all
+// cores refuses the same files whatever the scheduling. A file past
+// MaxMarkdown counts nothing: it is refused before it is read.
+func (s *Snapshot) quota(files []string) []bool {
+	allowed := make([]bool, len(files))
+	for i, f := range files {
+		var size int64
+		if fi, err := os.Lstat(s.Repo.Abs(f)); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxMarkdown {
+			size = fi.Size()
+		}
+		if s.markdown+size > markdownTotal {
+			s.markdown = markdownTotal // and every file after it is refused
+			continue
+		}
+		s.markdown += size
+		allowed[i] = true
+	}
+	return allowed
 }
 
 // keepDoc adds d to the corpus, after the documents already in it.
@@ -376,7 +434,7 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 	if doc, ok := s.docs[f]; ok {
 		return s.keepDecision(doc, what, nil, false, parse)
 	}
-	doc := readDoc(f, s.Repo.ReadFile)
+	doc := s.readCounted(f, s.Repo.ReadFile)
 	return s.keepDecision(doc, what, nil, true, parse)
 }
 
@@ -386,6 +444,12 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 func (s *Snapshot) addDecisions(files []string) {
 	docs := make([]*Doc, len(files))
 	parsed := make([]*register.Decision, len(files))
+	allowed := s.quota(files)
+	for i, f := range files {
+		if !allowed[i] {
+			docs[i] = &Doc{Path: f, Err: errMarkdownTotal}
+		}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
@@ -396,8 +460,8 @@ func (s *Snapshot) addDecisions(files []string) {
 				if s.ctx.Err() != nil {
 					return // LoadContext returns the context's error
 				}
-				if _, ok := s.docs[files[i]]; ok {
-					continue // already read (not for a decision file today); added below
+				if _, ok := s.docs[files[i]]; ok || !allowed[i] {
+					continue // already read (not for a decision file today), or over the total; added below
 				}
 				docs[i] = readDoc(files[i], s.Repo.ReadFile)
 				if docs[i].Err == nil {
@@ -408,6 +472,14 @@ func (s *Snapshot) addDecisions(files []string) {
 	}
 	wg.Wait()
 	if s.ctx.Err() != nil {
+		for i, f := range files {
+			if docs[i] == nil && allowed[i] {
+				if s.stoppedAt == "" {
+					s.stoppedAt = f
+				}
+				s.unread++
+			}
+		}
 		return
 	}
 	for i, f := range files {
@@ -492,26 +564,29 @@ func (s *Snapshot) MaxN() int {
 }
 
 // maskFences blanks fenced code blocks, which hold examples rather than
-// references.
+// references. It walks the lines in place: splitting a 16 MiB file into
+// line strings cost a copy of it and a slice header per line (D70).
 func maskFences(src []byte) []byte {
 	out := append([]byte(nil), src...)
-	lines := strings.SplitAfter(string(src), "\n")
-	off := 0
-	fence := ""
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
+	var fence []byte
+	for off := 0; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
 		start := off
-		off += len(l)
-		if fence == "" {
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		off += end + 1
+		t := bytes.TrimSpace(src[start : start+end])
+		if fence == nil {
+			if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
 				fence = t[:3]
-				blankRange(out, start, off)
+				blankRange(out, start, min(off, len(src)))
 			}
 			continue
 		}
-		blankRange(out, start, off)
-		if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-			fence = ""
+		blankRange(out, start, min(off, len(src)))
+		if bytes.HasPrefix(t, fence) && len(bytes.Trim(t, string(fence[:1]))) == 0 {
+			fence = nil
 		}
 	}
 	return out
@@ -542,30 +617,52 @@ func GlobPrefix(glob string) string { return globPrefix(glob) }
 // cached: claims share globs. Files are sorted, so only those under the
 // glob's literal prefix are tested.
 func (s *Snapshot) Match(glob string) []string {
+	fs, _ := s.MatchWithin(glob, nil)
+	return fs
+}
+
+// MatchWithin is Match, asking stop (when not nil) between files whether
+// to give up: it then returns ok false and caches nothing (D70). Matching
+// one file costs time linear in its path (Glob), so stop is asked often
+// enough.
+func (s *Snapshot) MatchWithin(glob string, stop func() bool) (files []string, ok bool) {
 	s.globMu.Lock()
 	defer s.globMu.Unlock()
 	if fs, ok := s.globs[glob]; ok {
-		return fs
+		return fs, true
 	}
 	if s.globs == nil {
 		s.globs = map[string][]string{}
 	}
-	fs := s.matchUncached(glob)
-	s.globs[glob] = fs
-	return fs
+	fs, ok := s.matchUncached(glob, stop)
+	if ok {
+		s.globs[glob] = fs
+	}
+	return fs, ok
 }
 
-func (s *Snapshot) matchUncached(glob string) []string {
+// stopEvery is how many paths are matched between two calls of a stop
+// function.
+const stopEvery = 256
+
+func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool) {
+	g, err := CompileGlob(glob)
+	if err != nil {
+		return nil, true // ValidGlob says why; callers ask it first
+	}
 	prefix := globPrefix(glob)
 	files := s.Repo.Files
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
-		if ok, _ := doublestar.Match(glob, files[i]); ok && s.Repo.Present(files[i]) {
+		if stop != nil && (i-lo)%stopEvery == stopEvery-1 && stop() {
+			return nil, false
+		}
+		if g.Match(files[i]) && s.Repo.Present(files[i]) {
 			out = append(out, files[i])
 		}
 	}
-	return out
+	return out, true
 }
 
 // ValidGlob reports why glob cannot name repository files, or "".
@@ -573,16 +670,33 @@ func ValidGlob(glob string) string {
 	if err := config.InsideRepo(glob); err != nil {
 		return err.Error()
 	}
-	if !doublestar.ValidatePattern(glob) {
-		return fmt.Sprintf("%q is not a valid glob", glob)
-	}
-	return ""
+	return globSyntax(glob)
 }
 
-// GlobMatch reports whether the repository path p matches glob.
+// compiled caches the globs GlobMatch compiles: callers test many paths
+// against a few globs.
+var compiled struct {
+	sync.Mutex
+	m map[string]*Glob
+}
+
+// GlobMatch reports whether the repository path p matches glob; an
+// invalid glob matches nothing.
 func GlobMatch(glob, p string) bool {
-	ok, _ := doublestar.Match(glob, p)
-	return ok
+	compiled.Lock()
+	g, ok := compiled.m[glob]
+	if !ok {
+		var err error
+		if g, err = CompileGlob(glob); err != nil {
+			g = nil
+		}
+		if compiled.m == nil || len(compiled.m) >= 256 {
+			compiled.m = map[string]*Glob{}
+		}
+		compiled.m[glob] = g
+	}
+	compiled.Unlock()
+	return g != nil && g.Match(p)
 }
 
 var (
@@ -835,10 +949,14 @@ func (s *Snapshot) MentionDocs() []*Doc {
 					continue
 				}
 				seen[f] = true
+				if s.markdown >= markdownTotal {
+					continue // over the run's Markdown: no mention site (D70)
+				}
 				data, err := s.Repo.ReadFile(f, MaxMarkdown)
 				if err != nil {
 					continue // not text we can read: no mention site
 				}
+				s.markdown += int64(len(data))
 				if d := mentionDoc(f, data, true); d != nil {
 					s.mentionDocs = append(s.mentionDocs, d)
 				}

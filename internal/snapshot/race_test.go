@@ -1,0 +1,7 @@
+//go:build race
+
+package snapshot
+
+// raceEnabled turns off the time budget of FuzzGlobMatch: the race
+// detector slows matching several times over.
+const raceEnabled = true

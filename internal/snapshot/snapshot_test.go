@@ -1,0 +1,60 @@
+package snapshot
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/internal/ruleid"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, s := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestMarkdownTotal: past the Markdown a run reads over all its files, each
+// further decision file is a CL008 finding, not read, whatever order the
+// cores read them in; the ones before it are parsed (D70). The total is
+// lowered to 3 KiB for the test.
+func TestMarkdownTotal(t *testing.T) {
+	defer func(old int64) { markdownTotal = old }(markdownTotal)
+	markdownTotal = 3 << 10
+	files := map[string]string{
+		"docs/PRD.md": "| ID | Decision | Status |\n|---|---|---|\n| D1 | a | accepted |\n| D2 | b | accepted |\n| D3 | c | accepted |\n| D4 | d | accepted |\n\nD1..D4\n",
+	}
+	for _, id := range []string{"1", "2", "3", "4"} {
+		files["docs/decisions/D"+id+"-x.md"] = "---\nid: D" + id + "\nstatus: accepted\nclaims: none, a test\n---\n# D" + id + ": x\n\n" + strings.Repeat("Some prose.\n", 80)
+	}
+	for range 20 { // the outcome must not depend on scheduling
+		s, err := Load(writeTree(t, files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refused []string
+		for _, f := range s.ParseFindings {
+			if f.Check == ruleid.Markdown && strings.Contains(f.Message, "MiB of Markdown claimslint reads in one run, over all files") {
+				refused = append(refused, f.Pos.Filename)
+			}
+		}
+		// The register and three 1 KB files are about 3.1 KB: the third
+		// decision file passes the total, and the fourth is not read.
+		if strings.Join(refused, " ") != "docs/decisions/D3-x.md docs/decisions/D4-x.md" {
+			t.Fatalf("refused %v", refused)
+		}
+		if d := s.Decision("D2"); d == nil || !d.Parsed {
+			t.Fatalf("D2 not parsed: %+v", d)
+		}
+	}
+}
