@@ -79,44 +79,38 @@ func (t *txn) Get(id string) (docket.Issue, error) {
 
 func (t *txn) Has(id string) (bool, error) { _, ok := t.st.issues[id]; return ok, nil }
 
+// Blockers are the issues that block id: those with a blocks edge to it,
+// and those it depends on.
 func (t *txn) Blockers(id string) ([]string, error) {
-	var out []string
-	for _, i := range t.st.issues {
-		for _, d := range i.Deps {
-			if d.Type == docket.DepBlocks && d.ID == id {
-				out = append(out, i.ID)
-			}
-		}
-	}
-	if i, ok := t.st.issues[id]; ok {
-		for _, d := range i.Deps {
-			if d.Type == docket.DepDependsOn {
-				out = append(out, d.ID)
-			}
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	return t.around(id, docket.DepBlocks, docket.DepDependsOn), nil
 }
 
+// Blocked are the issues id blocks: those that depend on it, and those it
+// has a blocks edge to.
 func (t *txn) Blocked(id string) ([]string, error) {
-	var out []string
+	return t.around(id, docket.DepDependsOn, docket.DepBlocks), nil
+}
+
+// around lists, sorted and once each, the issues with an edge of type in
+// to id and those id has an edge of type out to.
+func (t *txn) around(id string, in, out docket.DepType) []string {
+	var ids []string
 	for _, i := range t.st.issues {
 		for _, d := range i.Deps {
-			if d.Type == docket.DepDependsOn && d.ID == id {
-				out = append(out, i.ID)
+			if d.Type == in && d.ID == id {
+				ids = append(ids, i.ID)
 			}
 		}
 	}
 	if i, ok := t.st.issues[id]; ok {
 		for _, d := range i.Deps {
-			if d.Type == docket.DepBlocks {
-				out = append(out, d.ID)
+			if d.Type == out {
+				ids = append(ids, d.ID)
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 func (t *txn) Allocated() (int, error) { return len(t.st.allocated), nil }
