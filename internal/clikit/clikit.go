@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -135,6 +136,26 @@ func New(s Spec) *App {
 // a command's positional arguments moved ahead of them. A --version that
 // printed the version is no error.
 func Run(app *App, args []string) error {
+	// urfave's setup and parsing write to values it keeps in package
+	// variables (its help command, its help flag's default), so two apps
+	// parsing at once in one process race. Parsing is serialised; the
+	// lock is released as a command's action starts, so a long-running
+	// command (docket mcp) holds nobody up.
+	parseMu.Lock()
+	var once sync.Once
+	unlock := func() { once.Do(parseMu.Unlock) }
+	defer unlock()
+	if app.Metadata == nil {
+		app.Metadata = map[string]any{}
+	}
+	app.Metadata[unlockKey] = unlock
+	wrapped, _ := app.Metadata[wrappedKey].(map[*Command]bool)
+	if wrapped == nil {
+		wrapped = map[*Command]bool{}
+		app.Metadata[wrappedKey] = wrapped
+		app.Action = released(app.Action)
+	}
+	releaseActions(app.Commands, wrapped)
 	err := app.Run(FlagsFirst(app, args))
 	if errors.Is(err, errVersion) {
 		return nil
@@ -143,6 +164,43 @@ func Run(app *App, args []string) error {
 		return nf
 	}
 	return err
+}
+
+var parseMu sync.Mutex
+
+// The app's Metadata keys of the parse lock: this run's unlock, and the
+// commands whose actions release it.
+const (
+	unlockKey  = "clikit.unlock"
+	wrappedKey = "clikit.wrapped"
+)
+
+// released wraps an action so that it releases the parse lock of the run
+// it is part of first.
+func released(a cli.ActionFunc) cli.ActionFunc {
+	if a == nil {
+		return nil
+	}
+	return func(c *Context) error {
+		if u, ok := c.App.Metadata[unlockKey].(func()); ok {
+			u()
+		}
+		return a(c)
+	}
+}
+
+// releaseActions wraps, once each, the actions of cmds and of their
+// subcommands; urfave's own help command, a package variable of its, is
+// left alone (its action only prints).
+func releaseActions(cmds []*Command, wrapped map[*Command]bool) {
+	for _, c := range cmds {
+		if wrapped[c] || c.Name == "help" {
+			continue
+		}
+		wrapped[c] = true
+		c.Action = released(c.Action)
+		releaseActions(c.Subcommands, wrapped)
+	}
 }
 
 // notFoundKey holds, in the app's Metadata, the error of a help NAME that

@@ -107,7 +107,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			{
 				Name:  "check",
 				Usage: "check the register and every claim; exit 1 on findings",
-				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag()},
 				Action: func(c *clikit.Context) error {
 					return runCheck(c, stdout, stderr)
 				},
@@ -115,7 +115,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			{
 				Name:  "prove",
 				Usage: "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
-				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag()},
 				Action: func(c *clikit.Context) error {
 					return runProve(c, stdout, stderr)
 				},
@@ -249,7 +249,11 @@ func adoptArg(args []string) []string {
 
 // budgetFlag bounds a run's time (D70): past it the run stops, and one
 // finding (exit 1) names the claim and the file it had reached.
-var budgetFlag = &clikit.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "stop when the run takes longer than this: a finding names the claim and file it reached (exit 1)"}
+// A flag is made per app: urfave writes to a flag as it parses, so one
+// shared between two runs at once would race.
+func budgetFlag() clikit.Flag {
+	return &clikit.DurationFlag{Name: "budget", Value: check.DefaultBudget, Usage: "stop when the run takes longer than this: a finding names the claim and file it reached (exit 1)"}
+}
 
 // Version returns the module version and VCS revision from the build info.
 func Version() string { return buildinfo.Version() }
