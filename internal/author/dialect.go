@@ -152,6 +152,9 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 		switch d.StatusFrom {
 		case "front matter":
 			k := strings.Index(line, ":")
+			if k < 0 {
+				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
+			}
 			lines[pos.Line-1] = line[:k+1] + " " + w + "\n"
 		case "table":
 			cells := strings.Split(line, "|")
@@ -164,8 +167,11 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 			lines[pos.Line-1] = strings.Join(cells, "|")
 		case "line":
 			k := strings.Index(strings.ToLower(line), "status")
-			c := strings.Index(line[k:], ":")
-			if k < 0 || c < 0 {
+			c := -1
+			if k >= 0 {
+				c = strings.Index(line[k:], ":")
+			}
+			if c < 0 {
 				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
 			}
 			start := k + c + 1
