@@ -129,14 +129,6 @@ func (n *dialectNew) number() string {
 	return m
 }
 
-// text writes the record.
-func (n *dialectNew) text(src, example []byte, exampleDoc *register.Decision) ([]byte, error) {
-	if n.tmplRel != "" {
-		return n.fill(string(src))
-	}
-	return n.shape(string(example), exampleDoc), nil
-}
-
 // fill fills the collection's template: the title in its front matter,
 // its first heading (with its number placeholder) or its Feature Name
 // line, the status where and as the template writes it, the date
