@@ -137,6 +137,7 @@ func New(o NewOptions) (*Plan, error) {
 	n++
 	id := register.ID{N: n}.String()
 	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
+	var col *collection
 	if len(res.Config.Adopt) > 0 {
 		// After adoption there is one author of new records: the next one
 		// is named in its folder's scheme, and its id is its number where
@@ -144,7 +145,7 @@ func New(o NewOptions) (*Plan, error) {
 		if o.Date.IsZero() {
 			o.Date = time.Now()
 		}
-		col := adoptedCollection(res.Config.Adopt, res.Decisions)
+		col = adoptedCollection(res.Config.Adopt, res.Decisions)
 		file = col.nextPath(title, o.Date)
 		taken := map[string]bool{}
 		for _, row := range reg.Rows {
@@ -173,6 +174,14 @@ func New(o NewOptions) (*Plan, error) {
 	p := &Plan{ID: id, File: file}
 	if inline {
 		p.Changes = append(p.Changes, Change{Path: file, New: claimsTemplate(id, title, res.Config.Register)})
+	} else if col != nil {
+		// An adopted collection's new record is written in its dialect
+		// (D73): its template filled in, else its latest record's shape.
+		text, err := newInDialect(o, col, file, title, old, res.Config.Statuses)
+		if err != nil {
+			return nil, err
+		}
+		p.Changes = append(p.Changes, Change{Path: file, New: text})
 	} else {
 		p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
 	}

@@ -33,14 +33,19 @@ func TestCollections(t *testing.T) {
 		// supersede is the id new --supersedes retires, and marked the
 		// line its file must say afterwards, as its tool writes it (D73).
 		supersede, marked string
+		// wrote are what the new record must say, in the collection's
+		// template or dialect (D73); supWrote what the superseding one
+		// says of the record it retires, as the tool writes it.
+		wrote    []string
+		supWrote string
 	}{
-		{name: "bbc__tams", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
+		{name: "bbc__tams", wrote: []string{"---\nstatus: proposed\ndate: 2026-12-01\n---\n\n# Next decision\n"}, supWrote: "\n# A replacement\n\nSupersedes [ADR-0005](0005-flow-read-write-permissions.md)\n", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
 			"| D0 | [Use Markdown ADRs to record design decisions](adr/0000-",
 			"| D4 | [Deletion of Content and IDs](adr/0004-content-deletion.md)",
 			"| D4a | [Flow and Source References](adr/0004a-ancestry-relationships.md)",
 			"| D5 | ",
 		}},
-		{name: "opendatahub-io__architecture-decision-records", dir: "architecture-decision-records", records: 40, exit: 1, supersede: "D3", marked: "| Status         | Superseded by [ODH-ADR-Operator-0017](operator/ODH-ADR-Operator-0017-a-replacement.md) |",
+		{name: "opendatahub-io__architecture-decision-records", wrote: []string{"# Next decision\n", "| Date           | 2026-12-01 |\n", "| Status         | Proposed |\n"}, supWrote: "| Supersedes     | [ODH-ADR-0003](../ODH-ADR-0003-use-apache-2-0-licence.md) |\n", dir: "architecture-decision-records", records: 40, exit: 1, supersede: "D3", marked: "| Status         | Superseded by [ODH-ADR-Operator-0017](operator/ODH-ADR-Operator-0017-a-replacement.md) |",
 			newFile: "architecture-decision-records/operator/ODH-ADR-Operator-0016-next-decision.md",
 			ids: []string{
 				// Numbers repeat across the component folders: each folder
@@ -64,21 +69,21 @@ func TestCollections(t *testing.T) {
 				"D130005 supersedes https://github.com/opendatahub-io/architecture-decision-records/pull/23, which is no registered record",
 				"D130009 supersedes Data Connections (pre-2.16), which is no registered record",
 			}},
-		{name: "arachne-framework__architecture", supersede: "D3", marked: "\nSuperseded by [20. A replacement](adr-020-a-replacement.md)\n", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
-		{name: "celestiaorg__celestia-app", supersede: "D3", marked: "\nSuperseded by [32. A replacement](adr-032-a-replacement.md)\n", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
-		{name: "Sylius__Sylius", supersede: "D3", marked: "* Status: superseded by [2026_12_02_a_replacement](2026_12_02_a_replacement.md)\n", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
-		{name: "npm__rfcs", dir: ".", records: 30, newFile: "accepted/0000-next-decision.md"},
-		{name: "rust-lang__rfcs", dir: ".", records: 20, newFile: "text/0000-next-decision.md"},
-		{name: "mlflow__rfcs", dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
-		{name: "wagov-dtt__architecture-decision-records", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
-		{name: "json-schema-org__json-schema-spec", records: 7},
-		{name: "movito__agentive-starter-kit", dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
+		{name: "arachne-framework__architecture", wrote: []string{"# Next decision\n\nDate: 2026-12-01\n\n## Status\n\nPROPOSED\n\n## Context\n"}, supWrote: "## Status\n\nPROPOSED\n\nSupersedes [3. Architecture Decision Record: Datomic-based Configuration](adr-003-config-implementation.md)\n", supersede: "D3", marked: "\nSuperseded by [20. A replacement](adr-020-a-replacement.md)\n", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
+		{name: "celestiaorg__celestia-app", wrote: []string{"# ADR 031: Next decision\n\nDate: 2026-12-01\n\n## Status\n\nProposed\n"}, supWrote: "## Status\n\nProposed\n\nSupersedes [3. QGB Data Commitments](adr-003-qgb-data-commitments.md)\n", supersede: "D3", marked: "\nSuperseded by [32. A replacement](adr-032-a-replacement.md)\n", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
+		{name: "Sylius__Sylius", wrote: []string{"# Next decision\n\n* Status: proposed\n* Date: 2026-12-01 <!-- optional -->\n\n## Context and Problem Statement\n"}, supWrote: "* Status: proposed\n* Supersedes [2020_03_03_feature_coverage_in_api](2020_03_03_feature_coverage_in_api.md)\n", supersede: "D3", marked: "* Status: superseded by [2026_12_02_a_replacement](2026_12_02_a_replacement.md)\n", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
+		{name: "npm__rfcs", wrote: []string{"---\ntitle: 'Next decision'\nnumber: null\nstatus: proposed\n", "\n# Next decision\n\n## Summary\n"}, dir: ".", records: 30, newFile: "accepted/0000-next-decision.md"},
+		{name: "rust-lang__rfcs", wrote: []string{"- Feature Name: next_decision\n- Start Date: 2026-12-01\n", "- Status: proposed\n\n# Summary\n"}, dir: ".", records: 20, newFile: "text/0000-next-decision.md"},
+		{name: "mlflow__rfcs", wrote: []string{"start_date:   2026-12-01\n", "status: proposed\n\n# Summary\n"}, dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
+		{name: "wagov-dtt__architecture-decision-records", wrote: []string{"# ADR 022: Next decision\n\n**Status:** Proposed | **Date:** 2026-12-01 | **Review:** YYYY-MM-DD\n"}, supWrote: "| **Review:** YYYY-MM-DD\n\nSupersedes [ADR-003](003-apis.md)\n", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
+		{name: "json-schema-org__json-schema-spec", wrote: []string{"# Next decision\n\n- Status: proposed\n- Deciders: ", "- Date: 2026-12-01 <!-- optional -->\n"}, records: 7},
+		{name: "movito__agentive-starter-kit", wrote: []string{"# Next decision\n\n**Status**: Proposed\nDate: 2026-12-01\n"}, dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
 			// 0026 says "Superseded by KIT-ADR-0028", a record of another
 			// numbering (KIT-) that the bare ADR-0028 reading cannot tell apart.
 			"D26 is superseded but names no registered successor",
 			"D26 superseded by ADR-0028, which is no registered record",
 		}},
-		{name: "giantswarm__rfc", dir: ".", records: 20, exit: 1, findings: []string{
+		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: proposed\n", "---\n\n# Next decision\n"}, dir: ".", records: 20, exit: 1, findings: []string{
 			// giantswarm's state: review is no word of the vocabulary.
 			`status "review" of adopted record`,
 		}},
@@ -148,18 +153,33 @@ func TestCollections(t *testing.T) {
 			if tc.newFile != "" && !strings.Contains(out, " "+tc.newFile+"\n") {
 				t.Errorf("new wrote\n%s\nwant %s", out, tc.newFile)
 			}
-			if tc.name != "npm__rfcs" {
-				// npm: new writes claimslint's front matter (status: proposed)
-				// into accepted/, whose folder says accepted: the dialect
-				// write-back (D73) is not built yet.
-				checkOut("after new")
+			created := func(out string) []byte {
+				m := regexp.MustCompile(`(?m)^created D[0-9a-z]+: (.*\.md)$`).FindStringSubmatch(out)
+				if m == nil {
+					t.Fatalf("new created no record\n%s", out)
+				}
+				b, err := os.ReadFile(filepath.Join(dir, m[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
 			}
+			rec := created(out)
+			for _, w := range tc.wrote {
+				if !bytes.Contains(rec, []byte(w)) {
+					t.Errorf("the new record does not say %q\n%s", w, rec)
+				}
+			}
+			checkOut("after new")
 			if tc.supersede == "" {
 				return
 			}
 			out, code = run("new", "--date", "2026-12-02", "--supersedes", tc.supersede, "A replacement")
 			if code != 0 {
 				t.Fatalf("new --supersedes: exit %d\n%s", code, out)
+			}
+			if rec := created(out); !bytes.Contains(rec, []byte(tc.supWrote)) {
+				t.Errorf("new --supersedes %s: the new record does not say %q\n%s", tc.supersede, tc.supWrote, rec)
 			}
 			m := regexp.MustCompile(`(?m)^updated (.*\.md)$`).FindAllStringSubmatch(out, -1)
 			var old []byte

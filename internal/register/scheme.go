@@ -426,6 +426,12 @@ func (s *Scheme) Apply(d *Decision, n RecordName, statuses map[string]string) {
 		if w == "" {
 			w = path.Base(s.Dir)
 		}
+		if s.Next == "zero" && n.Number == 0 && n.Date == "" && d.StatusFrom != "" && d.StatusFrom != "unstated" && ValidStatus(d.Status) {
+			// 0000-title.md where records are numbered on merge is not
+			// merged yet: the status it states holds, not its folder's
+			// (npm's template writes status: proposed; D73).
+			return
+		}
 		d.RawStatus, d.StatusFrom = w, "folder"
 		if st, ok := MapStatus(w, statuses); ok {
 			d.Status = st

@@ -1,0 +1,490 @@
+package author
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/claimslint/claimslint/internal/register"
+)
+
+// dialectNew is the text of a new record of an adopted collection (D73):
+// the collection's own template file filled in where it has one, else a
+// record in the shape of its latest record (adr-tools' "# N. Title" and
+// Status section, MADR's front matter, a Status line or metadata row).
+// sup, when set, is the record it supersedes, written as its tool writes
+// the relation. statuses is the vocabulary check reads the status with.
+type dialectNew struct {
+	dir     string
+	col     *collection
+	file    string
+	title   string
+	status  string // proposed or accepted
+	date    time.Time
+	sup     *register.Decision
+	vocab   map[string]string
+	inFile  bool // the status is written in the file (not its folder)
+	tmplRel string
+}
+
+// templateOf finds the collection's own template for scheme t: its
+// template: setting, else a file named as a template (0000-template.md,
+// template.md, adr-template.md, _template.md, TEMPLATE.md) in its folder,
+// the collection's folder or a templates/ folder there.
+func (c *collection) templateOf(root string, t int) string {
+	s := c.schemes[t]
+	if s.Template != "" {
+		return s.Template
+	}
+	var dirs []string
+	for _, d := range []string{s.Dir, c.dir, path.Join(c.dir, "templates"), path.Join(c.dir, "template")} {
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		es, err := readDirIn(root, d)
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, e := range es {
+			low := strings.ToLower(e.Name())
+			folder := strings.HasPrefix(path.Base(d), "template") && (low == "readme.md" || low == "index.md")
+			if e.Type().IsRegular() && strings.HasSuffix(low, ".md") && (folder || templateNameRE.MatchString(low)) && !strings.Contains(low, "reference") {
+				names = append(names, e.Name())
+			}
+		}
+		slices.Sort(names)
+		// The ADR template before others (reference-architecture-template.md).
+		slices.SortStableFunc(names, func(a, b string) int {
+			return boolInt(!strings.Contains(strings.ToLower(a), "adr")) - boolInt(!strings.Contains(strings.ToLower(b), "adr"))
+		})
+		if len(names) > 0 {
+			return path.Join(d, names[0])
+		}
+	}
+	return ""
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var templateNameRE = regexp.MustCompile(`(?:^|[-_ .])template\.md$`)
+
+// word is the status word in the spelling of the example: "Proposed" when
+// the example is capitalised, the example's own spelling when it holds the
+// word.
+func word(status, example string) string {
+	ex := strings.ToLower(example)
+	if i := strings.Index(ex, status); i >= 0 {
+		return example[i : i+len(status)]
+	}
+	for _, r := range example {
+		if r >= 'A' && r <= 'Z' {
+			return strings.ToUpper(status[:1]) + status[1:]
+		}
+		if r >= 'a' && r <= 'z' {
+			break
+		}
+	}
+	return status
+}
+
+var (
+	// dateValueRE is a date placeholder after a Date key: "Date: [YYYY-MM-DD
+	// when …]", "Start Date: (fill me in …)", "start_date:   # fill me in",
+	// "| Date | insert data |", "**Date:** YYYY-MM-DD".
+	dateValueRE = regexp.MustCompile(`(?i)(date[* \t]*[:|][* \t]*)(\\?\[[^\]\n]*\]|\([^)\n]*\)|#[^\n|]*|YYYY-MM-DD|[0-9X]{4}-[0-9X]{2}-[0-9X]{2}|insert data|null|\{[^}\n]*\})`)
+	// numberTokenRE is a number placeholder in a template's title: ###,
+	// NNNN, XXXX.
+	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}`)
+	fmTitleRE     = regexp.MustCompile(`(?m)^title:.*$`)
+	featureRE     = regexp.MustCompile(`(?m)^([-*] Feature Name: ).*$`)
+	commentLineRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+)
+
+// number is the new record's number as its file name writes it, "" for a
+// record numbered on merge (0000) or not numbered.
+func (n *dialectNew) number() string {
+	base := path.Base(n.file)
+	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
+		base = path.Base(path.Dir(n.file)) // one folder per record
+	}
+	if dateNameRE.MatchString(base) {
+		return ""
+	}
+	m := digitsRE.FindString(base)
+	if strings.Trim(m, "0") == "" {
+		return ""
+	}
+	return m
+}
+
+// fill fills the collection's template: the title in its front matter,
+// its first heading (with its number placeholder) or its Feature Name
+// line, the status where and as the template writes it, the date
+// placeholders, and the relation to the superseded record.
+func (n *dialectNew) fill(t string) ([]byte, error) {
+	t = strings.ReplaceAll(t, "\r\n", "\n")
+	d := register.ParseAdopted(n.file, []byte(t), n.vocab)
+	lines := strings.SplitAfter(t, "\n")
+	// The status, on the line the template writes it.
+	if pos, ok := d.Keys["status"]; ok && d.StatusFrom != "" && d.StatusFrom != "unstated" && pos.Line >= 1 && pos.Line <= len(lines) {
+		line := lines[pos.Line-1]
+		w := word(n.status, d.RawStatus)
+		switch d.StatusFrom {
+		case "front matter":
+			k := strings.Index(line, ":")
+			if k < 0 {
+				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
+			}
+			lines[pos.Line-1] = line[:k+1] + " " + w + "\n"
+		case "table":
+			cells := strings.Split(line, "|")
+			for i := 1; i+1 < len(cells); i++ {
+				if strings.EqualFold(strings.Trim(strings.TrimSpace(cells[i]), "*:"), "status") {
+					cells[i+1] = " " + w + " "
+					break
+				}
+			}
+			lines[pos.Line-1] = strings.Join(cells, "|")
+		case "line":
+			k := strings.Index(strings.ToLower(line), "status")
+			c := -1
+			if k >= 0 {
+				c = strings.Index(line[k:], ":")
+			}
+			if c < 0 {
+				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
+			}
+			start := k + c + 1
+			for start < len(line) && line[start] == '*' {
+				start++ // "**Status:** Proposed"
+			}
+			end := strings.Index(line[start:], "|")
+			if d.Placeholder {
+				end = -1 // "[proposed | rejected | …]": the choices go
+			}
+			rest := "\n"
+			if end >= 0 {
+				rest = " " + line[start+end:]
+			} else {
+				// The placeholder may run on below, indented.
+				for pos.Line < len(lines) && strings.HasPrefix(lines[pos.Line], "  ") && strings.TrimSpace(lines[pos.Line]) != "" {
+					lines = slices.Delete(lines, pos.Line, pos.Line+1)
+				}
+			}
+			lines[pos.Line-1] = line[:start] + " " + w + rest
+		case "heading":
+			lines[pos.Line-1] = w + "\n"
+		}
+	}
+	if (d.StatusFrom == "" || d.StatusFrom == "unstated") && n.inFile {
+		// A template that states no status (Rust's) gets a status line in
+		// the form of its metadata lines, so check reads it as written.
+		lines = addStatusLine(lines, n.status)
+	}
+	t = strings.Join(lines, "")
+	if n.sup != nil && d.StatusFrom == "table" {
+		t = regexp.MustCompile(`(?m)^(\|\s*Supersedes:?\s*\|)[^|\n]*\|`).ReplaceAllString(t, "${1} "+n.supLink()+" |")
+	}
+	// Dates.
+	t = dateValueRE.ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
+	// The title: front matter, the first heading that is not a section,
+	// a Feature Name line.
+	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
+		t = fmTitleRE.ReplaceAllLiteralString(t, "title: "+yamlStr(n.title))
+	}
+	t = featureRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(slug(n.title), "-", "_"))
+	lines = strings.SplitAfter(t, "\n")
+	inFM := strings.HasPrefix(t, "---\n")
+	fence := false
+	for i, l := range lines {
+		s := strings.TrimSpace(l)
+		if inFM {
+			if i > 0 && s == "---" {
+				inFM = false
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "```") || strings.HasPrefix(s, "~~~") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(l, "# ") {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimPrefix(l, "# "))
+		if register.IsSectionTitle(strings.TrimSpace(commentLineRE.ReplaceAllString(h, ""))) {
+			break
+		}
+		head := ""
+		if loc := numberTokenRE.FindStringIndex(h); loc != nil && loc[0] < 12 {
+			num := n.number()
+			if num == "" {
+				num = h[loc[0]:loc[1]]
+			}
+			head = h[:loc[0]] + num
+			rest := h[loc[1]:]
+			if k := strings.IndexAny(rest, ":."); k >= 0 && k < 3 {
+				head += rest[:k+1]
+			}
+			head += " "
+		}
+		lines[i] = "# " + head + n.title + "\n"
+		break
+	}
+	t = strings.Join(lines, "")
+	if n.sup != nil && d.StatusFrom != "table" {
+		t = n.addSupersedes(t, d.StatusFrom)
+	}
+	return []byte(t), nil
+}
+
+// supLink is the link to the superseded record, labelled as the
+// collection names it.
+func (n *dialectNew) supLink() string {
+	link := relLink(path.Dir(n.file), n.sup.Path)
+	return fmt.Sprintf("[%s](%s)", supersedingLabel(n.sup, n.sup.Path, n.sup.Title), link)
+}
+
+func relLink(from, to string) string {
+	fs := strings.Split(path.Clean(from), "/")
+	ts := strings.Split(path.Clean(to), "/")
+	if from == "." {
+		fs = nil
+	}
+	i := 0
+	for i < len(fs) && i < len(ts)-1 && fs[i] == ts[i] {
+		i++
+	}
+	var up []string
+	for range fs[i:] {
+		up = append(up, "..")
+	}
+	return strings.Join(append(up, ts[i:]...), "/")
+}
+
+// addSupersedes writes the relation to the superseded record as the
+// dialect does: adr-tools' "Supersedes [N. Title](file)" in the Status
+// section, MADR front matter's supersedes: where the collection uses it,
+// else a Supersedes line below the status.
+func (n *dialectNew) addSupersedes(t, from string) string {
+	lines := strings.SplitAfter(t, "\n")
+	rel := "Supersedes " + n.supLink()
+	switch from {
+	case "heading":
+		for i, l := range lines {
+			if strings.EqualFold(strings.TrimSpace(strings.TrimLeft(l, "#")), "status") && strings.HasPrefix(l, "##") {
+				// After the status paragraph.
+				j := i + 1
+				for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+					j++
+				}
+				for j < len(lines) && strings.TrimSpace(lines[j]) != "" {
+					j++
+				}
+				return strings.Join(slices.Insert(lines, j, "\n", rel+"\n"), "")
+			}
+		}
+	case "front matter":
+		if n.col.usesKey("supersedes") && strings.HasPrefix(t, "---\n") {
+			link := relLink(path.Dir(n.file), n.sup.Path)
+			return "---\nsupersedes: " + yamlStr(supersedingLabel(n.sup, n.sup.Path, n.sup.Title)) + " # " + link + "\n" + t[4:]
+		}
+	case "line":
+		for i, l := range lines {
+			if statusLineKeyRE.MatchString(l) {
+				prefix := listMarkerRE.FindString(l)
+				if prefix == "" {
+					// Not a list: a paragraph of its own.
+					return strings.Join(slices.Insert(lines, i+1, "\n", rel+"\n"), "")
+				}
+				return strings.Join(slices.Insert(lines, i+1, prefix+rel+"\n"), "")
+			}
+		}
+	}
+	// No place of the dialect's own: a line after the title.
+	for i, l := range lines {
+		if strings.HasPrefix(l, "# ") {
+			return strings.Join(slices.Insert(lines, i+1, "\n", rel+"\n"), "")
+		}
+	}
+	return rel + "\n\n" + t
+}
+
+var listMarkerRE = regexp.MustCompile(`^\s*[-*+]\s+`)
+
+var statusLineKeyRE = regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(?:\*\*)?status\b`)
+
+// usesKey reports whether a record of the collection has the front matter
+// key k.
+func (c *collection) usesKey(k string) bool {
+	for _, r := range c.records {
+		if r.d != nil && r.d.StatusFrom == "front matter" {
+			if _, ok := r.d.Keys[k]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shape writes a record in the shape of the collection's latest record
+// ex (its text src) where there is no template: its heading with the
+// number, its status where and as it writes it, a date, and the sections
+// of the dialect.
+func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
+	src = strings.ReplaceAll(src, "\r\n", "\n")
+	from := ""
+	raw := "proposed"
+	var statusLine string
+	if ex != nil {
+		from, raw = ex.StatusFrom, ex.RawStatus
+		if pos, ok := ex.Keys["status"]; ok && pos.Line >= 1 {
+			if ls := strings.Split(src, "\n"); pos.Line <= len(ls) {
+				statusLine = ls[pos.Line-1]
+			}
+		}
+	}
+	w := word(n.status, raw)
+	date := n.date.UTC().Format("2006-01-02")
+	head := "# " + n.title
+	if m := numberedHeadRE.FindStringSubmatch(src); m != nil && n.number() != "" {
+		num := strings.TrimLeft(n.number(), "0")
+		if len(m[2]) > 1 && m[2][0] == '0' {
+			num = n.number()
+		}
+		head = "# " + m[1] + num + m[3] + n.title
+	}
+	var b strings.Builder
+	switch {
+	case from == "front matter":
+		fmt.Fprintf(&b, "---\nstatus: %s\ndate: %s\n---\n\n%s\n\n## Context and Problem Statement\n\nWhat forces a decision, in two or three sentences.\n\n## Decision Outcome\n\nWhat we decided and why.\n\n### Consequences\n\nWhat gets easier, what gets harder.\n", w, date, head)
+	case from == "heading":
+		fmt.Fprintf(&b, "%s\n\nDate: %s\n\n## Status\n\n%s\n\n## Context\n\nWhat forces a decision.\n\n## Decision\n\nWhat we decided.\n\n## Consequences\n\nWhat gets easier, what gets harder.\n", head, date, w)
+	case (from == "line" || from == "table") && statusLine != "":
+		r := strings.TrimSpace(raw)
+		if i := strings.Index(r, "|"); i > 0 {
+			r = strings.TrimSpace(r[:i])
+		}
+		line := statusLine
+		if i := strings.Index(line, r); r != "" && i >= 0 {
+			line = line[:i] + w + line[i+len(r):]
+		}
+		line = regexp.MustCompile(`(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}`).ReplaceAllString(line, date)
+		if from == "table" {
+			fmt.Fprintf(&b, "%s\n\n| | |\n|---|---|\n%s\n| Date | %s |\n\n## Context\n\nWhat forces a decision.\n\n## Decision\n\nWhat we decided.\n\n## Consequences\n\nWhat gets easier, what gets harder.\n", head, line, date)
+		} else {
+			fmt.Fprintf(&b, "%s\n\n%s\n\n## Context and Problem Statement\n\nWhat forces a decision.\n\n## Decision Outcome\n\nWhat we decided and why.\n", head, line)
+		}
+		if !strings.Contains(line, date) {
+			s := b.String()
+			if from == "line" {
+				prefix := listMarkerRE.FindString(line)
+				s = strings.Replace(s, line+"\n", line+"\n"+prefix+"Date: "+date+"\n", 1)
+			}
+			b.Reset()
+			b.WriteString(s)
+		}
+	default:
+		fmt.Fprintf(&b, "%s\n\n## Summary\n\nWhat we decided, in a paragraph.\n\n## Motivation\n\nWhy.\n", head)
+		if n.inFile {
+			s := b.String()
+			b.Reset()
+			fmt.Fprintf(&b, "%s\n\n## Status\n\n%s\n%s", head, w, strings.TrimPrefix(s, head+"\n"))
+			from = "heading"
+		}
+	}
+	out := b.String()
+	if n.sup != nil {
+		out = n.addSupersedes(out, from)
+	}
+	return []byte(out)
+}
+
+// numberedHeadRE is a record's title heading that carries its number:
+// "# 12. Title", "# ADR 022: Title", "# ADR-0012 Title".
+var numberedHeadRE = regexp.MustCompile(`(?m)^# ((?:[A-Za-z]{2,5}[- ])?)([0-9]{1,6})([.:]? +|: +)`)
+
+// newInDialect is the text of the new record at file of the adopted
+// collection col (D73).
+func newInDialect(o NewOptions, col *collection, file, title string, old *register.Decision, vocab map[string]string) ([]byte, error) {
+	t, _ := register.Owner(file, col.schemes)
+	if t < 0 {
+		t = col.target()
+	}
+	n := &dialectNew{dir: o.Dir, col: col, file: file, title: title, status: o.Status, date: o.Date, vocab: vocab, inFile: col.schemes[t].Status != "folder"}
+	if old != nil && old.Adopted && !strings.Contains(o.Supersedes, "(") {
+		n.sup = old
+	}
+	if n.tmplRel = col.templateOf(o.Dir, t); n.tmplRel != "" {
+		src, err := readIn(o.Dir, n.tmplRel)
+		if err != nil {
+			return nil, fmt.Errorf("read the collection's template: %w", err)
+		}
+		return n.fill(string(src))
+	}
+	// The dialect is where most of the folder's records state their
+	// status; the example its latest record that states it there.
+	count := map[string]int{}
+	for _, r := range col.records {
+		if r.scheme == t && r.d != nil {
+			count[r.d.StatusFrom]++
+		}
+	}
+	from := ""
+	for _, f := range slices.Sorted(maps.Keys(count)) {
+		if count[f] > count[from] || from == "" {
+			from = f
+		}
+	}
+	var last *record
+	for _, r := range col.records {
+		if r.scheme == t && r.d != nil && r.d.StatusFrom == from && (last == nil || register.CompareNames(last.name, r.name) < 0) {
+			last = r
+		}
+	}
+	if last == nil {
+		return n.shape("", nil), nil
+	}
+	src, err := readIn(o.Dir, last.path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", last.path, err)
+	}
+	return n.shape(string(src), last.d), nil
+}
+
+var metaLineRE = regexp.MustCompile(`^(?:([-*]) +[A-Z][A-Za-z ]*|[a-z_]+):`)
+
+// addStatusLine inserts "- Status: proposed" (or "status: proposed") after
+// the metadata lines at the top of a template, before its first heading;
+// at the top when it has none.
+func addStatusLine(lines []string, status string) []string {
+	last, form := -1, ""
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") {
+			break
+		}
+		if m := metaLineRE.FindStringSubmatch(l); m != nil {
+			last, form = i, m[1]
+		} else if last >= 0 && strings.TrimSpace(l) != "" {
+			break
+		}
+	}
+	switch {
+	case last < 0:
+		return append([]string{"Status: " + status + "\n", "\n"}, lines...)
+	case form != "":
+		return slices.Insert(lines, last+1, form+" Status: "+status+"\n")
+	}
+	return slices.Insert(lines, last+1, "status: "+status+"\n")
+}
