@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -252,4 +253,36 @@ func TestUsageLines(t *testing.T) {
 			"--help": true, "-h": true, "--db": true, "--export": true,
 		})
 	})
+}
+
+// TestReportSectionsOnPage: getting started names the HTML report's
+// sections, in the order `claimslint report` writes them (D79).
+func TestReportSectionsOnPage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report.html")
+	var stdout, stderr bytes.Buffer
+	if code := lintcmd.Main([]string{"claimslint", "report", "--dir", repoRoot(t), "--html", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("claimslint report: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	html, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for _, m := range regexp.MustCompile(`<h[23][^>]*>([^<]+)</h[23]>`).FindAllStringSubmatch(string(html), -1) {
+		headings = append(headings, m[1])
+	}
+	if len(headings) < 3 {
+		t.Fatalf("the report has %d section headings: %q", len(headings), headings)
+	}
+	page := readDoc(t, "docs/guide/getting-started.md")
+	var named []string
+	_ = ast.Walk(page.ast, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if e, ok := n.(*ast.Emphasis); ok && entering && e.Level == 1 {
+			named = append(named, plainText(e, page.src))
+		}
+		return ast.WalkContinue, nil
+	})
+	if strings.Join(named, "|") != strings.Join(headings, "|") {
+		t.Errorf("docs/guide/getting-started.md names the report's sections (in *italics*) as %q; claimslint report writes %q", named, headings)
+	}
 }
