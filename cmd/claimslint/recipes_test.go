@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,10 @@ func parseRecipe(lines []string) (recipe, error) {
 				return r, fmt.Errorf("line %d: an answer with no request before it", i+1)
 			}
 			q := &r.requests[len(r.requests)-1]
-			fmt.Sscan(m[1], &q.status)
+			q.status, _ = strconv.Atoi(m[1])
+			if q.status < 100 || q.status > 599 {
+				return r, fmt.Errorf("line %d: status %s is not an HTTP status", i+1, m[1])
+			}
 			q.prefix = m[2]
 		case strings.HasPrefix(l, "curl "):
 			start := i
@@ -198,6 +202,9 @@ func parseCurl(cmd string) (recipeRequest, error) {
 			if err != nil {
 				return q, err
 			}
+			if v != "GET" && v != "POST" && v != "DELETE" {
+				return q, fmt.Errorf("-X %q: the transport serves GET, POST and DELETE", v)
+			}
 			q.method = v
 		case "-H":
 			v, err := arg()
@@ -262,6 +269,8 @@ func TestRecipeParser(t *testing.T) {
 		{"other line", []string{recipeURL, `echo hi`}, "not a curl request"},
 		{"unclosed", []string{recipeURL, `curl "$URL" -d '{`, "# 200"}, "unclosed"},
 		{"no body", []string{recipeURL, `curl -sS "$URL"`, "# 200"}, "no -d body"},
+		{"octal status", []string{recipeURL, `curl -sS "$URL" -d '{}'`, "# 010"}, "not an HTTP status"},
+		{"method", []string{recipeURL, `curl -X '0' "$URL"`, "# 200"}, "serves GET, POST and DELETE"},
 	} {
 		_, err := parseRecipe(c.lines)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
@@ -405,4 +414,23 @@ func TestAnswerMatches(t *testing.T) {
 			t.Errorf("answerMatches(%s, %s) = %v, want %v", c.body, c.shown, got, c.want)
 		}
 	}
+}
+
+// FuzzParseRecipe: the recipe parser returns a recipe or an error for any
+// block, never panics, and every request it returns has an answer.
+func FuzzParseRecipe(f *testing.F) {
+	f.Add(recipeURL + "\ncurl -sS \"$URL\" \\\n  -H 'A: b' \\\n  -d '{}'\n# 200: {\n" + sessionLine)
+	f.Add(recipeURL + "\ncurl -sS -X DELETE \"$URL\" -H \"Mcp-Session-Id: $SESSION\"\n# 204")
+	f.Add("curl '\n# 2")
+	f.Fuzz(func(t *testing.T, block string) {
+		r, err := parseRecipe(strings.Split(block, "\n"))
+		if err != nil {
+			return
+		}
+		for _, q := range r.requests {
+			if q.status < 100 || q.status > 599 || (q.method != "GET" && q.method != "POST" && q.method != "DELETE") {
+				t.Fatalf("request %+v of %q", q, block)
+			}
+		}
+	})
 }
