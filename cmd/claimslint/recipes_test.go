@@ -28,6 +28,7 @@ import (
 const (
 	recipePage  = "docs/guide/docket-mcp.md"
 	recipeURL   = "URL=http://127.0.0.1:8765/mcp"
+	tokenSubst  = "$(head -n1 ~/.config/docket-token)"
 	sessionLine = `SESSION=$(sed -n 's/^Mcp-Session-Id: *//ip' headers.txt | tr -d '\r')`
 )
 
@@ -326,41 +327,19 @@ func TestCurlRecipes(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv := exec.CommandContext(ctx, docket, "mcp", "--http", "127.0.0.1:0")
-	srv.Dir = dir
-	stderr, err := srv.StderrPipe()
-	if err != nil {
+	const token = "0123456789abcdef0123456789abcdef"
+	tokenFile := filepath.Join(t.TempDir(), "docket-token")
+	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); _ = srv.Wait() }()
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, a, ok := strings.Cut(sc.Text(), "serving MCP over HTTP at "); ok {
-				addr <- a
-			}
-		}
-		close(addr)
-	}()
-	var url string
-	select {
-	case a, ok := <-addr:
-		if !ok {
-			t.Fatal("docket mcp --http exited before serving")
-		}
-		url = a
-	case <-time.After(60 * time.Second):
-		t.Fatal("docket mcp --http did not say where it serves within 60 s")
-	}
+	open := serveRecipes(t, docket, dir)
+	guarded := serveRecipes(t, docket, dir, "--token-file", tokenFile)
 	client := &http.Client{Timeout: 60 * time.Second}
 	for _, r := range rs {
-		session := ""
+		session, url := "", open
+		if r.era == "token" {
+			url = guarded
+		}
 		for _, q := range r.requests {
 			where := fmt.Sprintf("%s:%d: recipe %s", recipePage, r.line+q.line-1, r.era)
 			req, err := http.NewRequest(q.method, url, strings.NewReader(q.body))
@@ -371,7 +350,8 @@ func TestCurlRecipes(t *testing.T) {
 				req.Body = nil
 			}
 			for _, h := range q.headers {
-				req.Header.Set(h[0], strings.ReplaceAll(h[1], "$SESSION", session))
+				v := strings.ReplaceAll(h[1], "$SESSION", session)
+				req.Header.Set(h[0], strings.ReplaceAll(v, tokenSubst, token))
 			}
 			resp, err := client.Do(req)
 			if err != nil {
@@ -385,7 +365,7 @@ func TestCurlRecipes(t *testing.T) {
 			if !answerMatches(string(b), q.prefix) {
 				t.Errorf("%s: the answer is %.400q, the page shows %q", where, b, q.prefix)
 			}
-			if strings.Contains(string(b), `"error":`) {
+			if resp.StatusCode < 300 && strings.Contains(string(b), `"error":`) {
 				t.Errorf("%s: the answer is an error: %s", where, b)
 			}
 			if q.keepsSession {
@@ -433,4 +413,41 @@ func FuzzParseRecipe(f *testing.F) {
 			}
 		}
 	})
+}
+
+// serveRecipes starts docket mcp --http on a free port of 127.0.0.1 in
+// dir, with args, and returns its URL; the server ends with the test.
+func serveRecipes(t *testing.T, docket, dir string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := exec.CommandContext(ctx, docket, append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
+	srv.Dir = dir
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = srv.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, a, ok := strings.Cut(sc.Text(), "serving MCP over HTTP at "); ok {
+				addr <- a
+			}
+		}
+		close(addr)
+	}()
+	select {
+	case a, ok := <-addr:
+		if !ok {
+			t.Fatal("docket mcp --http exited before serving")
+		}
+		return a
+	case <-time.After(60 * time.Second):
+		t.Fatal("docket mcp --http did not say where it serves within 60 s")
+	}
+	return ""
 }
