@@ -12,6 +12,11 @@
 //     prints what the sample shows;
 //   - TestRulesPage (rules_test.go): docs/guide/rules.md is what
 //     `claimslint explain` prints for every rule (-update rewrites it).
+//   - TestUsageLines, TestReportSectionsOnPage (usage_test.go): the usage
+//     lines of docs/guide/commands.md and docs/guide/docket.md are the
+//     binaries' --help, and getting started names the report's sections;
+//   - TestCurlRecipes (recipes_test.go): the curl recipes of
+//     docs/guide/docket-mcp.md, sent to a docket mcp --http (D79).
 //
 // They live here, as tests of package main, because cmd/claimslint is the
 // one place that reaches all of it without a new production package: the
