@@ -161,10 +161,35 @@ func TestCollections(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("new --supersedes: exit %d\n%s", code, out)
 			}
+			// The old record is retired when the new one is accepted (D78):
+			// until then it is the decision and stays as written.
+			created := regexp.MustCompile(`(?m)^created (\S+): (.*)$`).FindStringSubmatch(out)
+			if created == nil {
+				t.Fatalf("new --supersedes printed no created line\n%s", out)
+			}
+			if strings.Contains(out, "\nupdated "+tc.newFile) {
+				t.Errorf("new --supersedes changed the old record before the new one is accepted\n%s", out)
+			}
+			newPath := filepath.Join(dir, created[2])
+			src, err := os.ReadFile(newPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(src, []byte("---\n")) {
+				t.Fatalf("%s has no front matter\n%s", created[2], src)
+			}
+			src = append([]byte("---\nclaims: none, the fixture's replacement\n"), src[4:]...)
+			if err := os.WriteFile(newPath, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, code = run("accept", created[1])
+			if code != 0 {
+				t.Fatalf("accept %s: exit %d\n%s", created[1], code, out)
+			}
 			m := regexp.MustCompile(`(?m)^updated (.*\.md)$`).FindAllStringSubmatch(out, -1)
 			var old []byte
 			for _, f := range m {
-				if f[1] != "docs/PRD.md" {
+				if f[1] != "docs/PRD.md" && f[1] != created[2] {
 					old, _ = os.ReadFile(filepath.Join(dir, f[1]))
 				}
 			}
