@@ -731,9 +731,13 @@ func runStatus(c *clikit.Context, stdout io.Writer, id, status string) error {
 		return &exitError{ExitError, err}
 	}
 	if len(plan.Unheld) > 0 {
-		fmt.Fprintf(stdout, "%s is not accepted: %d of its claims do not hold\n", format.Escape(plan.ID), len(plan.Unheld))
+		fmt.Fprintf(stdout, "%s is not accepted (nothing changed): accepted, check would report\n", format.Escape(plan.ID))
 		for _, f := range plan.Unheld {
-			fmt.Fprintf(stdout, "%s:%d: %s: %s\n", format.Escape(f.Pos.Filename), f.Pos.Line, f.Check, format.Escape(f.Message))
+			msg := f.Message
+			if f.Claim != "" && !strings.HasPrefix(msg, f.Decision+"/"+f.Claim) {
+				msg = f.Decision + "/" + f.Claim + ": " + msg
+			}
+			fmt.Fprintf(stdout, "%s:%d: %s (%s)\n", format.Escape(f.Pos.Filename), f.Pos.Line, format.Escape(msg), f.Check)
 		}
 		return &exitError{code: ExitFindings}
 	}
