@@ -268,9 +268,30 @@ func (a *attacks) cancelledCheck(env []string) error {
 	if err := slowRegister(dir); err != nil {
 		return err
 	}
+	// The register is a repository of its own, and docket keeps its files
+	// beneath the repository root (D67): the seeded export is copied in,
+	// and the index is built from it there.
+	var export string
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "DOCKET_EXPORT="); ok {
+			export = v
+		}
+	}
+	data, err := os.ReadFile(export)
+	if err != nil {
+		return err
+	}
+	inside := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")
+	if err := os.MkdirAll(filepath.Dir(inside), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(inside, data, 0o644); err != nil {
+		return err
+	}
 	cmd := exec.Command(a.binary, "mcp")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(), "DOCKET_DB="+filepath.Join(dir, ".docket", "index.db"), "DOCKET_EXPORT="+inside)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err

@@ -232,9 +232,9 @@ func New(o NewOptions) (*Plan, error) {
 	}
 	if old != nil {
 		whole := !strings.Contains(o.Supersedes, "(")
-		// An adopted record is history: its side is inferred by check and
-		// its text is never rewritten (D41). Any other decision gets the
-		// reciprocal reference and, when superseded whole, its status.
+		// The reciprocal reference is written at once; the old decision is
+		// retired only when the new one is accepted (D78): until then the
+		// old one is still the decision, and its claims are still checked.
 		if !old.Inline && (!old.Adopted || old.ID != "") {
 			src, err := read(old.Path)
 			if err != nil {
@@ -244,47 +244,14 @@ func New(o NewOptions) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", old.Path, err)
 			}
-			if whole {
-				if out, err = setStatus(out, "superseded"); err != nil {
-					return nil, fmt.Errorf("%s: %w", old.Path, err)
-				}
-			}
 			edits[old.Path] = out
 		}
-		if whole && old.Adopted && old.ID == "" && !o.KeepRecords && old.Status != "superseded" {
-			// An adopted record says it is superseded in its own file, where
-			// and as its tool writes it (D73): adr-tools' Status section,
-			// MADR's front matter, log4brains' Status line, a metadata table.
-			src, err := read(old.Path)
-			if err != nil {
-				return nil, fmt.Errorf("read %s: %w", old.Path, err)
-			}
-			link, err := filepath.Rel(path.Dir(old.Path), file)
+		if whole && o.Status == "accepted" {
+			notes, err := retire(res, old, id, file, title, o.KeepRecords, edits, read)
 			if err != nil {
 				return nil, err
 			}
-			if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
-				edits[old.Path] = out
-			} else {
-				p.Notes = append(p.Notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
-			}
-		}
-		if whole && old.Status != "superseded" && old.Status != "deprecated" {
-			regSrc, err := read(res.Config.Register)
-			if err != nil {
-				return nil, err
-			}
-			var out []byte
-			if old.Inline && !reg.HasStatus {
-				// An inline row says it in its words (D65).
-				out, err = markRetired(regSrc, register.ParseRegister(res.Config.Register, regSrc), res.Config, old.FileID, id)
-			} else {
-				out, err = setRowStatus(regSrc, old.FileID, "superseded")
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", res.Config.Register, err)
-			}
-			edits[res.Config.Register] = out
+			p.Notes = append(p.Notes, notes...)
 		}
 	}
 	for _, rel := range sortedKeys(edits) {
@@ -297,6 +264,64 @@ func New(o NewOptions) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// retire makes old superseded by the decision id (its file, its title):
+// its front matter's status, or an adopted record's own status line where
+// and as its tool writes it (D73), and its register row (D78: at the
+// moment id is accepted). The edits go into edits; read reads a file as
+// edited so far.
+func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title string, keepRecords bool, edits map[string][]byte, read func(string) ([]byte, error)) ([]string, error) {
+	var notes []string
+	if old.Status == "superseded" || old.Status == "deprecated" {
+		return nil, nil
+	}
+	if !old.Inline && (!old.Adopted || old.ID != "") {
+		src, err := read(old.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", old.Path, err)
+		}
+		out, err := setStatus(src, "superseded")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", old.Path, err)
+		}
+		edits[old.Path] = out
+	}
+	if old.Adopted && old.ID == "" && !keepRecords {
+		// An adopted record says it is superseded in its own file, where
+		// and as its tool writes it (D73): adr-tools' Status section,
+		// MADR's front matter, log4brains' Status line, a metadata table.
+		src, err := read(old.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", old.Path, err)
+		}
+		link, err := filepath.Rel(path.Dir(old.Path), file)
+		if err != nil {
+			return nil, err
+		}
+		if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
+			edits[old.Path] = out
+		} else {
+			notes = append(notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
+		}
+	}
+	regSrc, err := read(res.Config.Register)
+	if err != nil {
+		return nil, err
+	}
+	reg := register.ParseRegister(res.Config.Register, regSrc)
+	var out []byte
+	if old.Inline && !res.Register.HasStatus {
+		// An inline row says it in its words (D65).
+		out, err = markRetired(regSrc, reg, res.Config, old.FileID, id)
+	} else {
+		out, err = setRowStatus(regSrc, old.FileID, "superseded")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", res.Config.Register, err)
+	}
+	edits[res.Config.Register] = out
+	return notes, nil
 }
 
 func sortedKeys(m map[string][]byte) []string {

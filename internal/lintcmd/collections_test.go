@@ -181,17 +181,33 @@ func TestCollections(t *testing.T) {
 			if rec := created(out); !bytes.Contains(rec, []byte(tc.supWrote)) {
 				t.Errorf("new --supersedes %s: the new record does not say %q\n%s", tc.supersede, tc.supWrote, rec)
 			}
+			// The old record is retired when the new one is accepted (D78):
+			// until then it is the decision and stays as written.
+			cr := regexp.MustCompile(`(?m)^created (\S+): (.*)$`).FindStringSubmatch(out)
+			if cr == nil {
+				t.Fatalf("new --supersedes printed no created line\n%s", out)
+			}
+			for _, f := range regexp.MustCompile(`(?m)^updated (.*\.md)$`).FindAllStringSubmatch(out, -1) {
+				if f[1] != "docs/PRD.md" && f[1] != cr[2] {
+					t.Errorf("new --supersedes changed %s before the new record is accepted\n%s", f[1], out)
+				}
+			}
+			checkOut("after new --supersedes")
+			out, code = run("accept", cr[1])
+			if code != 0 {
+				t.Fatalf("accept %s: exit %d\n%s", cr[1], code, out)
+			}
 			m := regexp.MustCompile(`(?m)^updated (.*\.md)$`).FindAllStringSubmatch(out, -1)
 			var old []byte
 			for _, f := range m {
-				if f[1] != "docs/PRD.md" {
+				if f[1] != "docs/PRD.md" && f[1] != cr[2] {
 					old, _ = os.ReadFile(filepath.Join(dir, f[1]))
 				}
 			}
 			if !bytes.Contains(old, []byte(tc.marked)) {
-				t.Errorf("new --supersedes %s: the old record does not say %q\n%s\n%s", tc.supersede, tc.marked, out, old)
+				t.Errorf("accept %s: the old record %s does not say %q\n%s\n%s", cr[1], tc.supersede, tc.marked, out, old)
 			}
-			checkOut("after new --supersedes")
+			checkOut("after accept")
 		})
 	}
 }

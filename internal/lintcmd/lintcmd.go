@@ -152,6 +152,46 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 				},
 			},
 			{
+				Name:      "accept",
+				Usage:     "accept a decision: its file and register row together; refused (exit 1) while its claims do not hold; retires the decision it supersedes",
+				ArgsUsage: "D3",
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
+					&clikit.BoolFlag{Name: "keep-records", Usage: "leave a superseded adopted record's file as written: change the register row only"},
+				},
+				Action: func(c *clikit.Context) error {
+					if c.NArg() != 1 {
+						return usageErr("accept takes one decision id: claimslint accept D3")
+					}
+					return runStatus(c, stdout, c.Args().First(), "accepted")
+				},
+			},
+			{
+				Name:      "status",
+				Usage:     "set a decision's status (" + strings.Join(author.Lifecycle, "|") + "): its file and register row together",
+				ArgsUsage: "D3 STATUS",
+				Flags: []clikit.Flag{dirFlag,
+					&clikit.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
+					&clikit.BoolFlag{Name: "keep-records", Usage: "leave a superseded adopted record's file as written: change the register row only"},
+				},
+				Action: func(c *clikit.Context) error {
+					if c.NArg() != 2 {
+						return usageErr("status takes a decision id and a status: claimslint status D3 deprecated (one of %s)", strings.Join(author.Lifecycle, ", "))
+					}
+					return runStatus(c, stdout, c.Args().Get(0), c.Args().Get(1))
+				},
+			},
+			{
+				Name:  "decisions",
+				Usage: "list the decisions: id, status, title, claims holding/total, tracker ids",
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", "text", "json"),
+					&clikit.StringFlag{Name: "status", Usage: "list only decisions of this status"},
+				},
+				Action: func(c *clikit.Context) error {
+					return runDecisions(c, stdout)
+				},
+			},
+			{
 				Name:  "audit",
 				Usage: "table every tracker id the register names, with its status; exit 1 on dangling ids, placeholders, closed residuals and missing back-links",
 				Flags: []clikit.Flag{dirFlag, formatFlag("text", auditFormats...)},
@@ -685,4 +725,78 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 	}
 	_, err := io.WriteString(stdout, buf.String())
 	return err
+}
+
+// runStatus moves decision id to status (accept, status; D78).
+func runStatus(c *clikit.Context, stdout io.Writer, id, status string) error {
+	dir := dirOf(c)
+	plan, err := author.SetStatus(author.StatusOptions{Dir: dir, ID: id, Status: status, KeepRecords: c.Bool("keep-records")})
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if len(plan.Unheld) > 0 {
+		fmt.Fprintf(stdout, "%s is not accepted (nothing changed): accepted, check would report\n", format.Escape(plan.ID))
+		for _, f := range plan.Unheld {
+			msg := f.Message
+			if f.Claim != "" && !strings.HasPrefix(msg, f.Decision+"/"+f.Claim) {
+				msg = f.Decision + "/" + f.Claim + ": " + msg
+			}
+			fmt.Fprintf(stdout, "%s:%d: %s (%s)\n", format.Escape(f.Pos.Filename), f.Pos.Line, format.Escape(msg), f.Check)
+		}
+		return &exitError{code: ExitFindings}
+	}
+	if plan.Existing != "" {
+		fmt.Fprintf(stdout, "%s is already %s (nothing changed)\n", format.Escape(plan.ID), status)
+		return nil
+	}
+	if c.Bool("dry-run") {
+		_, err := stdout.Write(plan.Diff())
+		return err
+	}
+	if err := plan.Apply(dir); err != nil {
+		return &exitError{ExitError, err}
+	}
+	fmt.Fprintf(stdout, "%s: %s -> %s\n", format.Escape(plan.ID), format.Escape(plan.From), status)
+	for _, r := range plan.Retired {
+		fmt.Fprintf(stdout, "%s: superseded by %s\n", format.Escape(r), format.Escape(plan.ID))
+	}
+	for _, p := range plan.Paths() {
+		fmt.Fprintf(stdout, "updated %s\n", format.Escape(p))
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
+	}
+	return nil
+}
+
+// decisionsDoc is the JSON document of claimslint decisions (D78).
+type decisionsDoc struct {
+	Decisions []author.DecisionInfo `json:"decisions"`
+}
+
+func runDecisions(c *clikit.Context, stdout io.Writer) error {
+	f := c.String("format")
+	if err := validFormat(f, []string{"text", "json"}); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usageErr("decisions takes no arguments (got %q); use --status S", c.Args().First())
+	}
+	ds, err := author.Decisions(dirOf(c), c.String("status"))
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if f == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(decisionsDoc{Decisions: ds})
+	}
+	for _, d := range ds {
+		tr := strings.Join(d.Tracker, " ")
+		if tr == "" {
+			tr = "-"
+		}
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%d/%d\t%s\n", format.Escape(d.ID), format.Escape(d.Status), format.Escape(d.Title), d.Holding, d.Total, format.Escape(tr))
+	}
+	return nil
 }

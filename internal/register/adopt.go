@@ -233,6 +233,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 		}
 	}
 	linkLines = append(linkLines, trows...)
+	linkLines = append(linkLines, relationLines(src, ln)...)
 	linkLines = append(linkLines, st...)
 	linkLines = append(linkLines, body["links"]...)
 	d.Keys["status"] = statusPos
@@ -307,6 +308,45 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 			}
 			return ast.WalkSkipChildren, nil
 		})
+	}
+	return out
+}
+
+// relationLines are the lines above the first second-level heading that
+// open with a relation verb, after a list marker or emphasis: the
+// "Supersedes [ADR-0005](0005-x.md)" a record states under its status line
+// (MADR 2's bullet, a line after the title), as claimslint new writes it in
+// the collection's dialect (D73).
+func relationLines(src []byte, ln *lines) []srcLine {
+	var out []srcLine
+	off := 0
+	fence := false
+	for off < len(src) {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		line := strings.TrimRight(string(src[off:off+end]), "\r")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence {
+			if strings.HasPrefix(t, "## ") {
+				break
+			}
+			low := strings.ToLower(strings.TrimLeft(t, "-*+_ "))
+			// Only a line that links a record: "**Supersedes**: None" and
+			// bare numbers stay prose, as before.
+			linked := mdLinkRE.MatchString(t) && strings.Contains(low, ".md")
+			for _, v := range relationVerbs {
+				if linked && strings.HasPrefix(low, v.words) {
+					out = append(out, srcLine{line, ln.pos(off)})
+					break
+				}
+			}
+		}
+		off += end + 1
 	}
 	return out
 }

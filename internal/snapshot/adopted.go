@@ -171,7 +171,9 @@ func relate(d *register.Decision, verb string, t *register.Decision) {
 			if !hasRef(x.SupersededBy, y.FileID) {
 				x.SupersededBy = append(x.SupersededBy, ref)
 			}
-			if x.Adopted && x.ID == "" && (x.Status == "accepted" || x.Status == "proposed") {
+			// A successor retires a record only once it is accepted (D78):
+			// a proposed one leaves the record the decision.
+			if x.Adopted && x.ID == "" && (x.Status == "accepted" || x.Status == "proposed") && y.Status != "proposed" {
 				x.Status = "superseded"
 			}
 		default:

@@ -47,7 +47,7 @@ type childReply struct {
 }
 
 // registerCall runs one register tool's work (claims_check, decision_list,
-// decision_show) in the server's one check slot, for at most the gate's
+// decision_show, decision_status) in the server's one check slot, for at most the gate's
 // timeout. With Options.CheckProcess set it runs in a child process,
 // killed the moment the request is cancelled or its time is up, and the
 // slot is free as soon as the child is gone (D71); without, in process
@@ -182,8 +182,13 @@ func RunCheckChild(args []string, stdout, stderr io.Writer) int {
 		if err = json.Unmarshal(arg, &in); err == nil {
 			out, err = t.showDecision(ctx, in)
 		}
+	case "decision_status":
+		var in StatusIn
+		if err = json.Unmarshal(arg, &in); err == nil {
+			out, err = t.setStatus(ctx, in)
+		}
 	default:
-		fmt.Fprintf(stderr, "docket %s: unknown tool %q: want claims_check, decision_list or decision_show\n", CheckChildCommand, tool)
+		fmt.Fprintf(stderr, "docket %s: unknown tool %q: want claims_check, decision_list, decision_show or decision_status\n", CheckChildCommand, tool)
 		return 2
 	}
 	var reply childReply

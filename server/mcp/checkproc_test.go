@@ -101,3 +101,38 @@ func TestRunCheckChildRefusesBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionStatusInChild: decision_status and decision_accept run in the
+// check process and edit the decision's file and register row together;
+// an accept whose claim does not hold is refused with check's finding and
+// changes nothing (D78).
+func TestDecisionStatusInChild(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t)
+	repo := tinyRepo(t)
+	call := func(tool, args string) string {
+		in := initLines + `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}` + "\n"
+		return string(serveWith(t, mcp.Options{Store: store, Dir: repo, CheckProcess: childProcess(t)}, []byte(in)))
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(repo, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, step := range []struct{ tool, args, want, file, has string }{
+		{"decision_status", `{"id":"D2","status":"proposed"}`, `"done":true,"from":"accepted"`, "docs/decisions/D2-gone.md", "\nstatus: proposed\n"},
+		{"decision_accept", `{"id":"D2"}`, `"done":false`, "docs/PRD.md", "| D2 | [Gone](decisions/D2-gone.md) | proposed |"},
+		{"decision_accept", `{"id":"D2"}`, "func missing", "docs/decisions/D2-gone.md", "\nstatus: proposed\n"},
+		{"decision_status", `{"id":"D2","status":"deprecated"}`, `"updated":["docs/PRD.md","docs/decisions/D2-gone.md"]`, "docs/PRD.md", "| D2 | [Gone](decisions/D2-gone.md) | deprecated |"},
+		{"decision_accept", `{"id":"D9"}`, "decision_accept: D9: no such decision", "docs/PRD.md", "| D1 | [Frames](decisions/D1-frames.md) | accepted |"},
+	} {
+		if out := call(step.tool, step.args); !strings.Contains(out, step.want) {
+			t.Errorf("%s %s: the answer does not hold %q:\n%s", step.tool, step.args, step.want, out)
+		}
+		if got := read(step.file); !strings.Contains(got, step.has) {
+			t.Errorf("after %s %s: %s does not hold %q:\n%s", step.tool, step.args, step.file, step.has, got)
+		}
+	}
+}

@@ -36,6 +36,9 @@ var registryArgs = []struct {
 	{"decision_list", `{}`},
 	{"decision_show", `{"id":"D1"}`},
 	{"claims_check", `{"decision":"D1"}`},
+	// D1 is accepted already: the call succeeds and changes nothing.
+	{"decision_accept", `{"id":"D1"}`},
+	{"decision_status", `{"id":"D1","status":"accepted"}`},
 }
 
 // TestReadOnlyToolsLogNoWrite: every tool of the registry, called with

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/claimslint/claimslint/internal/author"
 	"io"
 	"log/slog"
 	"os/exec"
@@ -151,6 +152,10 @@ func (t *tools) all() []tool {
 		newTool(&sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList),
 		newTool(&sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool, Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow),
 		newTool(&sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool, Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck),
+		newTool(&sdk.Tool{Name: "decision_accept", Title: "Accept a decision", Annotations: writes(false, true),
+			Description: "Accept a decision as claimslint accept does: its file and register row together, retiring what it supersedes; refused (accepted false, with the findings) while its claims do not hold."}, t.decisionAccept),
+		newTool(&sdk.Tool{Name: "decision_status", Title: "Set a decision's status", Annotations: writes(false, true),
+			Description: "Set a decision's status to accepted, proposed, deprecated or rejected as claimslint status does: its file and register row together."}, t.decisionStatus),
 	)
 }
 
@@ -416,4 +421,75 @@ func findingsOf(fs []diag.Finding) ([]Finding, error) {
 		doc.Findings = []Finding{}
 	}
 	return doc.Findings, nil
+}
+
+// StatusIn is decision_status's input.
+type StatusIn struct {
+	ID     string `json:"id" jsonschema:"decision id, like D12"`
+	Status string `json:"status" jsonschema:"the new status: accepted, proposed, deprecated or rejected"`
+}
+
+// StatusOut is decision_accept's and decision_status's output (D78): done
+// is false when an accept is refused, and unheld lists check's findings
+// that refuse it; nothing is changed then.
+type StatusOut struct {
+	ID      string    `json:"id"`
+	From    string    `json:"from"`
+	Status  string    `json:"status"`
+	Done    bool      `json:"done"`
+	Updated []string  `json:"updated"`
+	Retired []string  `json:"retired"`
+	Unheld  []Finding `json:"unheld"`
+	Notes   []string  `json:"notes"`
+}
+
+func (t *tools) decisionAccept(ctx context.Context, _ *sdk.CallToolRequest, in DecisionIn) (*sdk.CallToolResult, StatusOut, error) {
+	return t.statusCall(ctx, "decision_accept", StatusIn{ID: in.ID, Status: "accepted"})
+}
+
+func (t *tools) decisionStatus(ctx context.Context, _ *sdk.CallToolRequest, in StatusIn) (*sdk.CallToolResult, StatusOut, error) {
+	return t.statusCall(ctx, "decision_status", in)
+}
+
+// statusCall runs a status move in the check slot, as the other register
+// tools run (in a child process since D71): accepting runs the claims.
+func (t *tools) statusCall(ctx context.Context, tool string, in StatusIn) (*sdk.CallToolResult, StatusOut, error) {
+	err := docket.CheckDecision(in.ID) // a bad id starts no check
+	var out StatusOut
+	if err == nil {
+		out, err = registerCall(ctx, t, "decision_status", in, t.setStatus)
+	}
+	if err != nil {
+		return nil, StatusOut{}, toolErr(tool, err)
+	}
+	return nil, out, nil
+}
+
+// setStatus is the work of decision_accept and decision_status: the plan
+// claimslint accept and claimslint status make, applied unless refused.
+func (t *tools) setStatus(_ context.Context, in StatusIn) (StatusOut, error) {
+	if err := docket.CheckDecision(in.ID); err != nil {
+		return StatusOut{}, err
+	}
+	plan, err := author.SetStatus(author.StatusOptions{Dir: t.dir, ID: in.ID, Status: in.Status})
+	if err != nil {
+		return StatusOut{}, err
+	}
+	out := StatusOut{ID: plan.ID, From: plan.From, Status: plan.From, Updated: []string{}, Retired: []string{}, Unheld: []Finding{}, Notes: []string{}}
+	if len(plan.Unheld) > 0 {
+		if out.Unheld, err = findingsOf(plan.Unheld); err != nil {
+			return StatusOut{}, err
+		}
+		return out, nil
+	}
+	if plan.Existing == "" {
+		if err := plan.Apply(t.dir); err != nil {
+			return StatusOut{}, err
+		}
+		out.Updated = append(out.Updated, plan.Paths()...)
+		out.Retired = append(out.Retired, plan.Retired...)
+		out.Notes = append(out.Notes, plan.Notes...)
+	}
+	out.Status, out.Done = in.Status, true
+	return out, nil
 }

@@ -1,0 +1,286 @@
+package author
+
+import (
+	"fmt"
+	"go/token"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
+)
+
+// Lifecycle are the statuses `claimslint accept` and `claimslint status`
+// set (D78). superseded is not among them: a decision becomes superseded
+// when the decision that supersedes it is accepted.
+var Lifecycle = []string{"accepted", "proposed", "deprecated", "rejected"}
+
+// StatusOptions are the inputs of SetStatus.
+type StatusOptions struct {
+	Dir    string
+	ID     string // D3
+	Status string // one of Lifecycle
+	// KeepRecords leaves an adopted record's file as written when the
+	// decision accepted supersedes it: only the register row changes (D73).
+	KeepRecords bool
+}
+
+// StatusPlan is what SetStatus will do.
+type StatusPlan struct {
+	Plan
+	// From is the decision's status before.
+	From string
+	// Unheld are the findings that refuse an accept: each claim of the
+	// decision that does not hold, as check reports it, and check's
+	// finding when an accepted decision would have no claims. The plan
+	// has no changes when there are any.
+	Unheld []diag.Finding
+	// Retired lists the decisions accepting this one supersedes.
+	Retired []string
+}
+
+// SetStatus plans moving decision o.ID to o.Status (D78): its front
+// matter's status: and its register row's status, together. Accepting
+// runs the decision's claims as check would run them once it is
+// accepted, and is refused (Unheld) while any of them does not hold; it
+// retires each decision the accepted one supersedes whole. Leaving
+// accepted for proposed or rejected is refused while the decision has
+// retired another (it would leave neither checked); deprecated is
+// allowed, it retires both.
+func SetStatus(o StatusOptions) (*StatusPlan, error) {
+	if !slices.Contains(Lifecycle, o.Status) {
+		if o.Status == "superseded" {
+			return nil, fmt.Errorf("status %q: a decision becomes superseded when the decision that supersedes it is accepted: claimslint new --supersedes %s \"Title\", then claimslint accept the new one", o.Status, o.ID)
+		}
+		return nil, fmt.Errorf("status %q: want one of %s", o.Status, strings.Join(Lifecycle, ", "))
+	}
+	snap, err := snapshot.Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var d *register.Decision
+	for _, x := range snap.Decisions {
+		if x.FileID == o.ID {
+			d = x
+			break
+		}
+	}
+	if d == nil {
+		return nil, fmt.Errorf("%s: no such decision in %s (claimslint decisions lists them)", o.ID, snap.Config.Register)
+	}
+	if !d.Parsed {
+		return nil, fmt.Errorf("%s: %s could not be read as a decision; run claimslint check and fix it first", o.ID, d.Path)
+	}
+	p := &StatusPlan{Plan: Plan{ID: d.FileID, File: d.Path}, From: d.Status}
+	if d.Status == o.Status {
+		p.Existing = d.Path
+		return p, nil
+	}
+	if d.Status == "superseded" {
+		return nil, fmt.Errorf("%s is superseded by %s: its successor names it; change the successor instead", o.ID, refList(d.SupersededBy))
+	}
+	byID := snap.ByID()
+	if d.Status == "accepted" && (o.Status == "proposed" || o.Status == "rejected") {
+		for _, ref := range d.Supersedes {
+			if t := byID[ref.ID]; ref.Clause == "" && t != nil && t.Status == "superseded" {
+				return nil, fmt.Errorf("%s retired %s when it was accepted; as %s neither would be checked: deprecate %s instead, or set %s's status back by hand first", o.ID, ref.ID, o.Status, o.ID, ref.ID)
+			}
+		}
+	}
+	if o.Status == "accepted" {
+		p.Unheld = unheld(snap, d)
+		if len(p.Unheld) > 0 {
+			return p, nil
+		}
+	}
+
+	edits := map[string][]byte{}
+	read := func(rel string) ([]byte, error) {
+		if b, ok := edits[rel]; ok {
+			return b, nil
+		}
+		return readIn(o.Dir, rel)
+	}
+	if !d.Inline {
+		src, err := read(d.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", d.Path, err)
+		}
+		var out []byte
+		if d.Adopted && d.ID == "" {
+			var ok bool
+			if out, ok = rewordStatus(src, d, o.Status); !ok {
+				return nil, fmt.Errorf("%s: its status %q was not found where it was read; set it by hand", d.Path, d.RawStatus)
+			}
+		} else if out, err = setStatus(src, o.Status); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Path, err)
+		}
+		edits[d.Path] = out
+	}
+	if hasRow(snap.Register, d.FileID) {
+		if !snap.Register.HasStatus {
+			if d.Inline {
+				return nil, fmt.Errorf("%s: the register has no Status column, so %s's status is its row's marker: edit the row by hand", snap.Config.Register, d.FileID)
+			}
+		} else {
+			src, err := read(snap.Config.Register)
+			if err != nil {
+				return nil, fmt.Errorf("read register: %w", err)
+			}
+			out, err := setRowStatus(src, d.FileID, o.Status)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", snap.Config.Register, err)
+			}
+			edits[snap.Config.Register] = out
+		}
+	}
+	if o.Status == "accepted" {
+		for _, ref := range d.Supersedes {
+			t := byID[ref.ID]
+			if ref.Clause != "" || t == nil || t.Status == "superseded" || t.Status == "deprecated" {
+				continue
+			}
+			notes, err := retire(snap, t, d.FileID, d.Path, strings.TrimPrefix(d.Title, d.FileID+": "), o.KeepRecords, edits, read)
+			if err != nil {
+				return nil, err
+			}
+			p.Notes = append(p.Notes, notes...)
+			p.Retired = append(p.Retired, t.FileID)
+		}
+	}
+	for _, rel := range sortedKeys(edits) {
+		orig, err := readIn(o.Dir, rel)
+		if err != nil {
+			return nil, err
+		}
+		if string(orig) != string(edits[rel]) {
+			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+		}
+	}
+	return p, nil
+}
+
+// unheld runs d's claims as check runs them once d is accepted: on the
+// snapshot as it is, with d's status accepted in memory. It returns the
+// error findings about d.
+func unheld(snap *snapshot.Snapshot, d *register.Decision) []diag.Finding {
+	d.Status = "accepted"
+	res := check.Claims(snap, d.FileID)
+	var out []diag.Finding
+	for _, f := range res.Findings {
+		if f.Severity == diag.SeverityError && (f.Decision == d.FileID || f.Pos.Filename == d.Path) {
+			out = append(out, f)
+		}
+	}
+	for _, st := range res.Claims {
+		if st.State == check.StateFailed && !slices.ContainsFunc(out, func(f diag.Finding) bool { return f.Claim == st.Claim }) {
+			// A malformed row has no finding of CL007's: CL006 names it.
+			out = append(out, diag.Finding{Pos: posOf(st.Row), Check: "CL007", Decision: st.Decision, Claim: st.Claim, Severity: diag.SeverityError, Message: st.Decision + "/" + st.Claim + ": " + st.Message})
+		}
+	}
+	return out
+}
+
+func hasRow(reg *register.Register, id string) bool {
+	for _, r := range reg.Rows {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func refList(refs []register.Ref) string {
+	var s []string
+	for _, r := range refs {
+		s = append(s, r.String())
+	}
+	if len(s) == 0 {
+		return "no successor"
+	}
+	return strings.Join(s, ", ")
+}
+
+// rewordStatus rewrites an adopted record's status where it was read, as
+// markSuperseded does: the status words become the new status, in the
+// record's own case.
+func rewordStatus(src []byte, d *register.Decision, status string) ([]byte, bool) {
+	raw := strings.TrimSpace(d.RawStatus)
+	if i := strings.Index(raw, "|"); i > 0 {
+		raw = strings.TrimSpace(raw[:i])
+	}
+	pos, ok := d.Keys["status"]
+	if raw == "" || !ok || pos.Line < 1 {
+		return nil, false
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if pos.Line > len(lines) {
+		return nil, false
+	}
+	line := lines[pos.Line-1]
+	i := strings.Index(line, raw)
+	if i < 0 {
+		return nil, false
+	}
+	word := status
+	if r := raw[0]; r >= 'A' && r <= 'Z' {
+		word = strings.ToUpper(status[:1]) + status[1:]
+	}
+	lines[pos.Line-1] = line[:i] + word + line[i+len(raw):]
+	return []byte(strings.Join(lines, "")), true
+}
+
+// posOf reads a claim state's row, path:line, as a position.
+func posOf(row string) token.Position {
+	i := strings.LastIndexByte(row, ':')
+	if i < 0 {
+		return token.Position{Filename: row}
+	}
+	n, _ := strconv.Atoi(row[i+1:])
+	return token.Position{Filename: row[:i], Line: n}
+}
+
+// DecisionInfo is one decision as `claimslint decisions` lists it (D78).
+type DecisionInfo struct {
+	ID      string   `json:"id"`
+	Status  string   `json:"status"`
+	Title   string   `json:"title"`
+	Path    string   `json:"path"`
+	Holding int      `json:"claims_holding"`
+	Total   int      `json:"claims_total"`
+	Tracker []string `json:"tracker"`
+}
+
+// Decisions lists the register's decisions in its order, those of status
+// status only when it is set: each with how many of its claims hold now
+// (a retired decision's claims are not evaluated and hold none) and its
+// tracker ids. The list is empty, never nil, when none match.
+func Decisions(dir, status string) ([]DecisionInfo, error) {
+	if status != "" && !register.ValidStatus(status) {
+		return nil, fmt.Errorf("--status %q: want one of %s", status, strings.Join(register.Statuses, ", "))
+	}
+	snap, err := snapshot.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := check.Claims(snap, "")
+	holding := map[string]int{}
+	for _, st := range res.Claims {
+		if st.State == check.StateOK {
+			holding[st.Decision]++
+		}
+	}
+	out := []DecisionInfo{}
+	for _, d := range snap.Decisions {
+		if d.FileID == "" || status != "" && d.Status != status {
+			continue
+		}
+		tr := append([]string{}, d.Tracker...)
+		out = append(out, DecisionInfo{ID: d.FileID, Status: d.Status, Title: strings.TrimPrefix(strings.TrimSpace(d.Title), d.FileID+": "),
+			Path: d.Path, Holding: holding[d.FileID], Total: len(d.Claims), Tracker: tr})
+	}
+	return out, nil
+}
