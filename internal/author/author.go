@@ -631,24 +631,11 @@ var (
 // [label](link)", in the record's own case; front matter is quoted as
 // YAML needs. ok is false when the line no longer holds the status.
 func markSuperseded(src []byte, old *register.Decision, label, link string) ([]byte, bool) {
-	raw := strings.TrimSpace(old.RawStatus)
-	if i := strings.Index(raw, "|"); i > 0 {
-		// "**Status:** Accepted | **Date:** …": only the status changes.
-		raw = strings.TrimSpace(raw[:i])
-	}
-	pos, ok := old.Keys["status"]
-	if raw == "" || !ok || pos.Line < 1 {
+	at, ok := findStatus(src, old)
+	if !ok {
 		return nil, false
 	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if pos.Line > len(lines) {
-		return nil, false
-	}
-	line := lines[pos.Line-1]
-	i := strings.Index(line, raw)
-	if i < 0 {
-		return nil, false
-	}
+	raw, line, i := at.raw, at.line(), at.i
 	word := "Superseded"
 	if r := raw[0]; r >= 'a' && r <= 'z' {
 		word = "superseded"
@@ -662,6 +649,45 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 			raw = line[i : i+len(raw)+2]
 		}
 	}
-	lines[pos.Line-1] = line[:i] + text + line[i+len(raw):]
-	return []byte(strings.Join(lines, "")), true
+	return at.with(line[:i] + text + line[i+len(raw):]), true
+}
+
+// statusAt is where an adopted record's status was read (D73): the
+// record's lines, the index of the one holding it, and the status words
+// and their offset in that line.
+type statusAt struct {
+	lines []string
+	n, i  int
+	raw   string
+}
+
+func (s statusAt) line() string { return s.lines[s.n] }
+
+// with returns the record with its status line replaced by line.
+func (s statusAt) with(line string) []byte {
+	s.lines[s.n] = line
+	return []byte(strings.Join(s.lines, ""))
+}
+
+// findStatus finds the status words of d on the line they were read from;
+// ok is false when the line no longer holds them. A metadata row that
+// states more ("**Status:** Accepted | **Date:** …") keeps the rest.
+func findStatus(src []byte, d *register.Decision) (statusAt, bool) {
+	raw := strings.TrimSpace(d.RawStatus)
+	if i := strings.Index(raw, "|"); i > 0 {
+		raw = strings.TrimSpace(raw[:i])
+	}
+	pos, ok := d.Keys["status"]
+	if raw == "" || !ok || pos.Line < 1 {
+		return statusAt{}, false
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if pos.Line > len(lines) {
+		return statusAt{}, false
+	}
+	i := strings.Index(lines[pos.Line-1], raw)
+	if i < 0 {
+		return statusAt{}, false
+	}
+	return statusAt{lines: lines, n: pos.Line - 1, i: i, raw: raw}, true
 }

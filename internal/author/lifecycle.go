@@ -208,29 +208,16 @@ func refList(refs []register.Ref) string {
 // markSuperseded does: the status words become the new status, in the
 // record's own case.
 func rewordStatus(src []byte, d *register.Decision, status string) ([]byte, bool) {
-	raw := strings.TrimSpace(d.RawStatus)
-	if i := strings.Index(raw, "|"); i > 0 {
-		raw = strings.TrimSpace(raw[:i])
-	}
-	pos, ok := d.Keys["status"]
-	if raw == "" || !ok || pos.Line < 1 {
-		return nil, false
-	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if pos.Line > len(lines) {
-		return nil, false
-	}
-	line := lines[pos.Line-1]
-	i := strings.Index(line, raw)
-	if i < 0 {
+	at, ok := findStatus(src, d)
+	if !ok {
 		return nil, false
 	}
 	word := status
-	if r := raw[0]; r >= 'A' && r <= 'Z' {
+	if r := at.raw[0]; r >= 'A' && r <= 'Z' {
 		word = strings.ToUpper(status[:1]) + status[1:]
 	}
-	lines[pos.Line-1] = line[:i] + word + line[i+len(raw):]
-	return []byte(strings.Join(lines, "")), true
+	line := at.line()
+	return at.with(line[:at.i] + word + line[at.i+len(at.raw):]), true
 }
 
 // posOf reads a claim state's row, path:line, as a position.

@@ -312,6 +312,31 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 	return out
 }
 
+// preamble calls visit with each line above the first second-level
+// heading, outside code fences, and the line's offset, until visit
+// returns false: where a record states its status and relations.
+func preamble(src []byte, visit func(line string, off int) bool) {
+	off := 0
+	fence := false
+	for off < len(src) {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		line := strings.TrimRight(string(src[off:off+end]), "\r")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence {
+			if strings.HasPrefix(t, "## ") || !visit(line, off) {
+				return
+			}
+		}
+		off += end + 1
+	}
+}
+
 // relationLines are the lines above the first second-level heading that
 // open with a relation verb, after a list marker or emphasis: the
 // "Supersedes [ADR-0005](0005-x.md)" a record states under its status line
@@ -319,64 +344,34 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 // the collection's dialect (D73).
 func relationLines(src []byte, ln *lines) []srcLine {
 	var out []srcLine
-	off := 0
-	fence := false
-	for off < len(src) {
-		end := bytes.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src) - off
-		}
-		line := strings.TrimRight(string(src[off:off+end]), "\r")
+	preamble(src, func(line string, off int) bool {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
-		}
-		if !fence {
-			if strings.HasPrefix(t, "## ") {
+		low := strings.ToLower(strings.TrimLeft(t, "-*+_ "))
+		// Only a line that links a record: "**Supersedes**: None" and
+		// bare numbers stay prose, as before.
+		linked := mdLinkRE.MatchString(t) && strings.Contains(low, ".md")
+		for _, v := range relationVerbs {
+			if linked && strings.HasPrefix(low, v.words) {
+				out = append(out, srcLine{line, ln.pos(off)})
 				break
 			}
-			low := strings.ToLower(strings.TrimLeft(t, "-*+_ "))
-			// Only a line that links a record: "**Supersedes**: None" and
-			// bare numbers stay prose, as before.
-			linked := mdLinkRE.MatchString(t) && strings.Contains(low, ".md")
-			for _, v := range relationVerbs {
-				if linked && strings.HasPrefix(low, v.words) {
-					out = append(out, srcLine{line, ln.pos(off)})
-					break
-				}
-			}
 		}
-		off += end + 1
-	}
+		return true
+	})
 	return out
 }
 
 // statusLine finds a "Status: ..." line (MADR 2, log4brains) above the first
 // second-level heading.
-func statusLine(src []byte, ln *lines) (string, token.Position, bool) {
-	off := 0
-	fence := false
-	for off < len(src) {
-		end := bytes.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src) - off
+func statusLine(src []byte, ln *lines) (status string, pos token.Position, ok bool) {
+	preamble(src, func(line string, off int) bool {
+		if m := statusLineRE.FindStringSubmatch(line); m != nil {
+			status, pos, ok = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[1]), "*_")), ln.pos(off), true
+			return false
 		}
-		line := strings.TrimRight(string(src[off:off+end]), "\r")
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
-		}
-		if !fence {
-			if strings.HasPrefix(t, "## ") {
-				break
-			}
-			if m := statusLineRE.FindStringSubmatch(line); m != nil {
-				return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[1]), "*_")), ln.pos(off), true
-			}
-		}
-		off += end + 1
-	}
-	return "", token.Position{}, false
+		return true
+	})
+	return status, pos, ok
 }
 
 // recordLinks reads the relations one line states. A verb applies to the
