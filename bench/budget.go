@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -196,22 +194,10 @@ func benchBudget(rep *report) error {
 			return fmt.Errorf("%s: %w", in.name, err)
 		}
 		bc := budgetCase{name: in.name, size: size, before: in.before}
-		var out []byte
-		bc.s, err = repeat(runs, func() (sample, error) {
-			s, o, err := timeCmd(dir, nil, bin["claimslint"], "check", "--budget", "10s")
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				bc.exit, err = ee.ExitCode(), nil
-			} else if err == nil {
-				bc.exit = 0
-			}
-			out = o
-			return s, err
-		})
+		bc.s, bc.exit, bc.answer, err = checkRuns(dir, runs, "--budget", "10s")
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.name, err)
 		}
-		bc.answer = firstLine(out)
 		rep.budget = append(rep.budget, bc)
 		os.RemoveAll(dir)
 		settle()

@@ -68,22 +68,10 @@ func benchHostile(rep *report) error {
 			return err
 		}
 		hc := hostileCase{name: in.name, size: len(in.text)}
-		var out []byte
-		hc.s, err = repeat(runs, func() (sample, error) {
-			s, o, err := timeCmd(dir, nil, bin["claimslint"], "check")
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				hc.exit, err = ee.ExitCode(), nil
-			} else if err == nil {
-				hc.exit = 0
-			}
-			out = o
-			return s, err
-		})
+		hc.s, hc.exit, hc.answer, err = checkRuns(dir, runs)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.name, err)
 		}
-		hc.answer = firstLine(out)
 		rep.hostile = append(rep.hostile, hc)
 	}
 	return os.WriteFile(prd, orig, 0o644)
@@ -110,4 +98,23 @@ func (r *report) hostileSection(b *strings.Builder) {
 		fmt.Fprintf(b, "- %s: %s, %s.\n", c.name, ms(c.s.median), met(c.s.median < time.Second))
 	}
 	b.WriteString("\n")
+}
+
+// checkRuns times `claimslint check` with args in dir, runs times: the
+// samples, the exit code of the last run (a failing check is a result, not
+// an error) and the first line it printed.
+func checkRuns(dir string, runs int, args ...string) (st stats, exit int, answer string, err error) {
+	var out []byte
+	st, err = repeat(runs, func() (sample, error) {
+		s, o, err := timeCmd(dir, nil, bin["claimslint"], append([]string{"check"}, args...)...)
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			exit, err = ee.ExitCode(), nil
+		} else if err == nil {
+			exit = 0
+		}
+		out = o
+		return s, err
+	})
+	return st, exit, firstLine(out), err
 }
