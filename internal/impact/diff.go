@@ -37,8 +37,12 @@ type hunk struct {
 }
 
 // oldHas and newHas report whether line n of its side lies in the hunk.
-func (h hunk) oldHas(n int) bool { return h.OldLines > 0 && n >= h.OldStart && n < h.OldStart+h.OldLines }
-func (h hunk) newHas(n int) bool { return h.NewLines > 0 && n >= h.NewStart && n < h.NewStart+h.NewLines }
+func (h hunk) oldHas(n int) bool {
+	return h.OldLines > 0 && n >= h.OldStart && n < h.OldStart+h.OldLines
+}
+func (h hunk) newHas(n int) bool {
+	return h.NewLines > 0 && n >= h.NewStart && n < h.NewStart+h.NewLines
+}
 
 // parseRaw reads `git diff --raw -z`: for each file
 // ":oldmode newmode oldsha newsha STATUS\0path\0" and, for a rename or a
