@@ -491,7 +491,8 @@ func (c *computation) add(p pairing, t Touch) {
 	key := d.FileID + "\x00" + d.Path
 	td := c.touched[key]
 	if td == nil {
-		td = &Decision{ID: d.FileID, Title: d.Title, Status: d.Status, Path: d.Path, Touches: []Touch{}}
+		title := strings.TrimPrefix(strings.TrimSpace(d.Title), d.FileID+": ") // as claimslint decisions lists it
+		td = &Decision{ID: d.FileID, Title: title, Status: d.Status, Path: d.Path, Touches: []Touch{}}
 		if td.Title == "" {
 			if row, ok := c.baseRegRow[d.FileID]; ok {
 				td.Title = row.Title
@@ -566,7 +567,6 @@ func (c *computation) pinned(states []check.ClaimState) {
 					continue
 				}
 				renamed[file] = true
-				t.Line = 0
 				t.Detail = "the file it rests on was renamed from " + fd.Old
 			case fd.Status == 'T':
 				t.Detail = "the file it rests on changed type"
