@@ -49,12 +49,13 @@ func (h hunk) newHas(n int) bool {
 // copy, a second path.
 func parseRaw(data []byte) ([]*fileDiff, error) {
 	var out []*fileDiff
+	data = bytes.TrimSuffix(data, []byte{0})
+	if len(data) == 0 {
+		return nil, nil
+	}
 	fields := bytes.Split(data, []byte{0})
 	for i := 0; i < len(fields); i++ {
 		rec := string(fields[i])
-		if rec == "" && i == len(fields)-1 {
-			break
-		}
 		if !strings.HasPrefix(rec, ":") {
 			return nil, fmt.Errorf("git diff --raw printed %q where a file's record belongs", clip(rec))
 		}
@@ -74,6 +75,9 @@ func parseRaw(data []byte) ([]*fileDiff, error) {
 		b := a
 		if paths == 2 {
 			b = string(fields[i+2])
+		}
+		if a == "" || b == "" {
+			return nil, fmt.Errorf("git diff --raw printed an empty path after %q", clip(rec))
 		}
 		i += paths
 		switch f.Status {

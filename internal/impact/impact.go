@@ -155,6 +155,7 @@ func Compute(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 	c.pinned(states)
+	c.modes()
 	c.baseLines()
 	c.texts()
 	c.registerRows()
@@ -545,7 +546,7 @@ func (c *computation) pinned(states []check.ClaimState) {
 				case fd.Status == 'A':
 					t.Detail = "the file it rests on is new"
 				case fd.OldMode != fd.NewMode:
-					t.Detail = fmt.Sprintf("the mode of the file it rests on changed from %s to %s", fd.OldMode, fd.NewMode)
+					continue // modes reports it, whether or not the claim holds
 				case fd.Status == 'R':
 					t.Detail = "the file it rests on was renamed from " + fd.Old
 				default:
@@ -586,6 +587,30 @@ func (c *computation) pinned(states []check.ClaimState) {
 		}
 		c.add(p, Touch{Kind: PinnedLine, Path: h.path, Line: h.line, Side: SideHead, Claim: h.m.claim,
 			Detail: "a line its Anchor matches was added"})
+	}
+}
+
+// modes reports the files an exec claim reads, now or at the base, whose
+// mode the change changed: whether or not the claim still holds.
+func (c *computation) modes() {
+	for _, fd := range c.files {
+		if fd.OldMode == fd.NewMode || fd.Old == "" || fd.New == "" {
+			continue
+		}
+		for _, p := range c.decs {
+			for _, d := range []*register.Decision{p.now, p.then} {
+				if d == nil || !live(d.Status) {
+					continue
+				}
+				for _, row := range d.Claims {
+					if name, _ := check.SplitKind(row.Kind); name != "exec" || !(check.Reads(row.Kind, row.Path, fd.New) || check.Reads(row.Kind, row.Path, fd.Old)) {
+						continue
+					}
+					c.add(p, Touch{Kind: PinnedLine, Path: fd.New, Side: SideHead, Claim: row.ID,
+						Detail: fmt.Sprintf("the mode of a file it reads changed from %s to %s", fd.OldMode, fd.NewMode)})
+				}
+			}
+		}
 	}
 }
 
