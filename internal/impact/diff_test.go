@@ -54,9 +54,9 @@ func TestParsePatch(t *testing.T) {
 			want: []string{`hunk "" "n.go" -0,0 +1,1`, `+1 "package n"`, `hunk "d.go" "" -1,1 +0,0`, `-1 "package d"`},
 		},
 		{
-			name: "renamed with edits",
+			name:  "renamed with edits",
 			patch: "diff --git a/old.go b/new.go\nsimilarity index 90%\nrename from old.go\nrename to new.go\n--- a/old.go\n+++ b/new.go\n@@ -3 +3 @@\n-a\n+b\n",
-			want: []string{`hunk "old.go" "new.go" -3,1 +3,1`, `-3 "a"`, `+3 "b"`},
+			want:  []string{`hunk "old.go" "new.go" -3,1 +3,1`, `-3 "a"`, `+3 "b"`},
 		},
 		{
 			name:  "pure rename and binary have no hunks",
