@@ -106,13 +106,13 @@ func Escape(s string) string { return escape(s, false) }
 // an entity, a mention), so a path or a title from a repository can
 // neither break the table it is in nor add a link, an image or a tag.
 func Markdown(s string) string {
-	s = Escape(s)
+	shown := Escape(s)
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(markdownPunct, s[i]) >= 0 {
+	for i := 0; i < len(shown); i++ {
+		if strings.IndexByte(markdownPunct, shown[i]) >= 0 {
 			b.WriteByte('\\')
 		}
-		b.WriteByte(s[i])
+		b.WriteByte(shown[i])
 	}
 	return b.String()
 }

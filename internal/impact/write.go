@@ -60,7 +60,9 @@ func WriteMarkdown(w io.Writer, r Result) error {
 	md := format.Markdown
 	fmt.Fprintf(bw, "%s\n### Decisions this change touches\n\n", Marker)
 	base := md(r.Base)
-	if short := shortCommit(r.BaseCommit); short != "" && r.Base != r.BaseCommit {
+	if short := shortCommit(r.BaseCommit); r.Base == r.BaseCommit {
+		base = short // a commit the Action names: short is enough
+	} else if short != "" {
 		base += " (" + short + ")"
 	}
 	if len(r.Decisions) == 0 {
