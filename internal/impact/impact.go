@@ -403,7 +403,7 @@ func (c *computation) scan() error {
 		}
 	}
 	hunks := map[[2]string][]hunk{}
-	err := repo.Diff(c.o.Dir, c.sha, []string{"--unified=0", "--inter-hunk-context=0"}, func(r io.Reader) error {
+	err := repo.Diff(c.o.Dir, c.sha, []string{"--text", "--unified=0", "--inter-hunk-context=0"}, func(r io.Reader) error {
 		return parsePatch(r, patchVisitor{
 			hunk: func(old, new string, h hunk) {
 				k := [2]string{old, new}

@@ -124,6 +124,19 @@ func TestCompute(t *testing.T) {
 			},
 		},
 		{
+			// A .gitattributes that calls Go files binary cannot hide
+			// their lines: the patch is read as text.
+			name: "a pinned line edited in a file .gitattributes calls binary",
+			edit: func(t *testing.T, dir string) {
+				write(t, dir, ".gitattributes", "*.go -diff\n")
+				git(t, dir, "add", "-A")
+				git(t, dir, "commit", "-q", "-m", "x")
+				git(t, dir, "tag", "-f", "base")
+				write(t, dir, "src/a.go", "package a\n\nconst limit = 16 // bytes\n\nfunc screen() {}\n")
+			},
+			want: []string{"pinned-line src/a.go:3 head D1 C1: the line it rests on changed"},
+		},
+		{
 			name: "an absent claim's anchor added, in a comment (it still holds)",
 			edit: func(t *testing.T, dir string) {
 				write(t, dir, "src/a.go", "package a\n\nconst limit = 16\n\nfunc screen() {}\n\n// never os.Exit here\n")
