@@ -10,10 +10,13 @@
 //     in `claimslint list`: an anchored line, the lines a present claim
 //     found, an exec claim's file, a tracker claim's export line) that
 //     the change added or edited; a line at the base that a claim's
-//     Anchor matches (as text: a comment that matches counts too) in a
-//     file the claim reads, which the change deleted or replaced; a line
-//     an absent claim's Anchor matches that the change added; and the
-//     file of a pinned line renamed. A line inserted next to a pinned
+//     Anchor matches in a file the claim reads, which the change deleted
+//     or replaced; a line an absent claim's Anchor matches that the
+//     change added; and the file of a pinned line renamed. For a claim
+//     of code lines, a line matches once its comments are masked as
+//     check masks them; the base's claims are not evaluated, so a line
+//     there that matched but that the claim did not rest on (a second
+//     hit of a present claim) is listed too. A line inserted next to a pinned
 //     line, which leaves it as it was, touches nothing.
 //   - claim-row: a row of a Confirmation table added, edited (what it
 //     checks, its Why, or only its spacing) or deleted.
@@ -26,6 +29,7 @@
 package impact
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -38,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -238,6 +243,7 @@ type matcher struct {
 	dec    string
 	claim  string
 	absent bool
+	code   bool // the claim reads code lines only (its scope is :code)
 	re     *regexp.Regexp
 }
 
@@ -441,7 +447,38 @@ func (c *computation) scan() error {
 	for i := range c.headHits {
 		c.headHits[i].fd = c.byNew[c.headHits[i].path]
 	}
+	c.baseHits = c.codeOnly(c.baseHits, c.show)
+	c.headHits = c.codeOnly(c.headHits, func(rel string) ([]byte, error) {
+		return c.snap.Repo.ReadFile(rel, check.MaxFileSize)
+	})
 	return nil
+}
+
+// codeOnly keeps, of the hits of claims that read code lines only, those
+// whose line matches the Anchor once its comments are masked as check
+// masks them (codeline.Mask): a comment that mentions a pinned name is
+// not a pinned line. A file that cannot be read, or is over
+// check.MaxFileSize, keeps its hits.
+func (c *computation) codeOnly(hits []lineHit, read func(string) ([]byte, error)) []lineHit {
+	masked := map[string][][]byte{}
+	out := hits[:0]
+	for _, h := range hits {
+		if !h.m.code {
+			out = append(out, h)
+			continue
+		}
+		lines, ok := masked[h.path]
+		if !ok {
+			if src, err := read(h.path); err == nil && src != nil && len(src) <= check.MaxFileSize {
+				lines = bytes.Split(codeline.Mask(h.path, src), []byte{'\n'})
+			}
+			masked[h.path] = lines
+		}
+		if lines == nil || h.line > len(lines) || h.m.re.Match(lines[h.line-1]) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // live reports whether a decision's claims are evaluated (accepted or
@@ -469,8 +506,8 @@ func (c *computation) matcher(ca claimAt, rel string) (matcher, bool) {
 	if err != nil || re == nil {
 		return matcher{}, false
 	}
-	name, _ := check.SplitKind(row.Kind)
-	return matcher{dec: ca.dec, claim: row.ID, absent: name == "absent", re: re}, true
+	name, scope := check.SplitKind(row.Kind)
+	return matcher{dec: ca.dec, claim: row.ID, absent: name == "absent", code: scope == "" || scope == check.ScopeCode, re: re}, true
 }
 
 // compile compiles each pattern once per Compute.

@@ -137,11 +137,26 @@ func TestCompute(t *testing.T) {
 			want: []string{"pinned-line src/a.go:3 head D1 C1: the line it rests on changed"},
 		},
 		{
-			name: "an absent claim's anchor added, in a comment (it still holds)",
+			// An absent claim's Anchor added on a code line (check fails
+			// it too) is listed; in a comment, where check does not read
+			// it, it is not.
+			name: "an absent claim's anchor added, in code and in a comment",
 			edit: func(t *testing.T, dir string) {
-				write(t, dir, "src/a.go", "package a\n\nconst limit = 16\n\nfunc screen() {}\n\n// never os.Exit here\n")
+				write(t, dir, "src/a.go", "package a\n\nconst limit = 16\n\nfunc screen() {}\n\n// never os.Exit here\nfunc quit() { os.Exit(1) }\n")
 			},
-			want: []string{"pinned-line src/a.go:7 head D1 C2: a line its Anchor matches was added"},
+			want: []string{"pinned-line src/a.go:8 head D1 C2: a line its Anchor matches was added"},
+		},
+		{
+			// A comment that names the anchored line, deleted, is not a
+			// pinned line: the claim never read it.
+			name: "a comment matching an anchor deleted",
+			edit: func(t *testing.T, dir string) {
+				write(t, dir, "src/a.go", "package a\n\n// const limit is the limit\nconst limit = 16\n\nfunc screen() {}\n")
+				git(t, dir, "add", "-A")
+				git(t, dir, "commit", "-q", "-m", "x")
+				git(t, dir, "tag", "-f", "base")
+				write(t, dir, "src/a.go", "package a\n\nconst limit = 16\n\nfunc screen() {}\n")
+			},
 		},
 		{
 			name: "an exec claim's script loses its mode",
