@@ -286,9 +286,9 @@ func (c *computation) readDiff() error {
 
 // show reads rel at the base; nil when it did not exist there.
 func (c *computation) show(rel string) ([]byte, error) {
-	src, ok, err := repo.Show(c.o.Dir, c.sha, rel)
-	if err != nil || !ok {
-		return nil, err
+	src, ok := repo.ShowAt(c.o.Dir, c.sha, rel)
+	if !ok {
+		return nil, nil
 	}
 	return src, nil
 }

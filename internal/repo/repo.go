@@ -439,6 +439,17 @@ func Show(dir, rev, rel string) ([]byte, bool, error) {
 	return out, true, nil
 }
 
+// ShowAt is Show at a commit Commit resolved: one git run, no check of
+// the revision.
+func ShowAt(dir, commit, rel string) ([]byte, bool) {
+	r := &Repo{Root: dir}
+	out, err := r.git("show", commit+":./"+rel)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
 // ChangedLines returns, for rel, the line numbers of the working tree that
 // differ from revision rev (added or modified lines), and whether the
 // file is new since rev.
