@@ -429,6 +429,9 @@ func (r *Repo) Executable(rel string) bool {
 // whether it existed there.
 func Show(dir, rev, rel string) ([]byte, bool, error) {
 	r := &Repo{Root: dir}
+	if strings.HasPrefix(rev, "-") {
+		return nil, false, fmt.Errorf("--base %q begins with '-', which git would read as an option: name a branch, a tag or a commit", rev)
+	}
 	if _, err := r.git("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return nil, false, fmt.Errorf("--base %s is not a commit here: %w", rev, err)
 	}
