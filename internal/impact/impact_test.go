@@ -289,3 +289,27 @@ func TestComputeRefuses(t *testing.T) {
 		t.Fatalf("--head HEAD on a changed tree: err = %v", err)
 	}
 }
+
+// TestComputeInline: an inline register's row is its decision's text,
+// and its claims file's rows are claim rows.
+func TestComputeInline(t *testing.T) {
+	dir := gitRepo(t, map[string]string{
+		".claimslint.yml": "inline:\n  status: accepted\nrequire_claims: false\n",
+		"docs/PRD.md":     "# Register, live range D1..D2\n\n| ID | Decision | Rationale |\n|---|---|---|\n| **D1** | Frames are answered. | clients wait |\n| D2 | Ids are echoed. | |\n",
+		"docs/claims/D1.md": "# D1: claims\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n" +
+			"| C1 | present | `src/*.go` | `func answer\\(` | | |\n",
+		"src/a.go": "package a\n\nfunc answer() {}\n",
+	})
+	write(t, dir, "docs/PRD.md", "# Register, live range D1..D2\n\n| ID | Decision | Rationale |\n|---|---|---|\n| **D1** | Frames are answered. | clients wait |\n| D2 | Ids are echoed back. | |\n")
+	write(t, dir, "docs/claims/D1.md", "# D1: claims\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n"+
+		"| C1 | present | `src/*.go` | `func answer\\(` | | a client waits |\n")
+	write(t, dir, "src/a.go", "package a\n\nfunc answer() { _ = 1 }\n")
+	want := []string{
+		"claim-row docs/claims/D1.md:7 head D1 C1: its Why changed",
+		"pinned-line src/a.go:3 head D1 C1: the line it rests on changed",
+		"decision-text docs/PRD.md:6 head D2 : its register row changed",
+	}
+	if diff := cmp.Diff(want, compute(t, dir)); diff != "" {
+		t.Errorf("touches (-want +got):\n%s", diff)
+	}
+}
