@@ -328,19 +328,41 @@ func (c *computation) pair() {
 		}
 		c.decs = append(c.decs, p)
 	}
+	// A deleted file is a deleted decision when the base's register row
+	// linked it (an adopted record's name is its collection's) or its
+	// name is D<n>-<slug>.md.
+	linked := map[string]register.Row{}
+	if c.baseReg != nil {
+		for _, row := range c.baseReg.Rows {
+			if row.Link != "" {
+				dest, _, _ := strings.Cut(row.Link, "#")
+				linked[path.Join(path.Dir(c.baseReg.Path), dest)] = row
+			}
+		}
+	}
 	for _, f := range c.files {
 		if f.Status != 'D' || seen[f.Old] || !strings.HasSuffix(f.Old, ".md") {
 			continue
 		}
-		m := register.FileNameRE.FindStringSubmatch(path.Base(f.Old))
-		if m == nil {
+		row, isRow := linked[f.Old]
+		if !isRow && register.FileNameRE.FindStringSubmatch(path.Base(f.Old)) == nil {
 			continue
 		}
 		src, err := c.show(f.Old)
 		if err != nil || src == nil {
 			continue
 		}
-		if d := register.ParseDecision(f.Old, src); d.Parsed && d.FileID != "" {
+		d := register.ParseDecision(f.Old, src)
+		if isRow {
+			d.FileID = row.ID
+			if d.Title == "" {
+				d.Title = row.Title
+			}
+			if row.Status != "" {
+				d.Status = row.Status
+			}
+		}
+		if (d.Parsed || isRow) && d.FileID != "" {
 			c.decs = append(c.decs, pairing{then: d, fd: f})
 		}
 	}

@@ -203,6 +203,26 @@ func TestCompute(t *testing.T) {
 			},
 		},
 		{
+			// A record whose name is its collection's, not D<n>-<slug>.md,
+			// is found deleted through the base's register row.
+			name: "a linked record deleted, file and row",
+			edit: func(t *testing.T, dir string) {
+				write(t, dir, "docs/decisions/0003-three.md", "# Three\n\n* Status: accepted\n\nText.\n")
+				write(t, dir, "docs/PRD.md", prd+"| D3 | [Three](decisions/0003-three.md) | accepted |\n")
+				git(t, dir, "add", "-A")
+				git(t, dir, "commit", "-q", "-m", "x")
+				git(t, dir, "tag", "-f", "base")
+				if err := os.Remove(filepath.Join(dir, "docs/decisions/0003-three.md")); err != nil {
+					t.Fatal(err)
+				}
+				write(t, dir, "docs/PRD.md", prd)
+			},
+			want: []string{
+				"decision-text docs/PRD.md:9 base D3 : its register row was deleted (line 9 at base)",
+				"decision-text docs/decisions/0003-three.md:0 base D3 : its file was deleted",
+			},
+		},
+		{
 			name: "a new decision",
 			edit: func(t *testing.T, dir string) {
 				write(t, dir, "docs/decisions/D3-three.md", decision("D3", "Three", "| C1 | present | `src/**/*.go` | `func screen\\(` | | screens |"))
