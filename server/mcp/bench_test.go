@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/claimslint/claimslint/server/mcp"
 )
@@ -19,7 +21,13 @@ import (
 func BenchmarkToolsCall(b *testing.B) {
 	was := mcp.CheckOutputs(false) // what production does (D82)
 	b.Cleanup(func() { mcp.CheckOutputs(was) })
-	store, _ := newStore(b)
+	store, export := newStore(b)
+	// A tracker at rest, as docket mcp mostly meets it: an export written a
+	// minute ago is trusted by its size and mtime, not hashed per call (D14).
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(export, old, old); err != nil {
+		b.Fatal(err)
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
