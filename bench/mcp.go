@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -70,20 +71,27 @@ func seedStore1(dir string, set *docket.ImportSet) (db, export string, err error
 	return db, export, err
 }
 
+// mcpBefore, if set, is a docket binary of an earlier commit, run beside
+// the others as "docket mcp (before)": a before-and-after in one run.
+var mcpBefore = flag.String("mcp-before", "", "with --only mcp or stdio: also run this docket binary (an earlier build) as \"docket mcp (before)\"")
+
 // mcpServers are the stdio servers compared: docket mcp and the two
 // baselines, each serving issue_show over the same store.
-func mcpServers() []struct {
+type mcpServer struct {
 	name, argv0 string
 	args        []string
-} {
-	return []struct {
-		name, argv0 string
-		args        []string
-	}{
+}
+
+func mcpServers() []mcpServer {
+	out := []mcpServer{
 		{"docket mcp", bin["docket"], []string{"mcp"}},
 		{"go-sdk v1.8.0 stock stdio", bin["sdkstock"], nil},
 		{"mcp-go v1.2.1 stdio", bin["mcpgo"], nil},
 	}
+	if *mcpBefore != "" {
+		out = append(out, mcpServer{"docket mcp (before)", *mcpBefore, []string{"mcp"}})
+	}
+	return out
 }
 
 // benchMCP runs each server at 1, 64 and 512 in flight: rounds runs with

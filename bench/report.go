@@ -200,6 +200,9 @@ func (r *report) mcpSection(b *strings.Builder) {
 		if lv == 64 {
 			fmt.Fprintf(b, "- 64 in flight: docket mcp at %.2fx the stock go-sdk server's throughput (target of D82: at least %.1fx): %s.\n", x, mcpTarget, met(x >= mcpTarget))
 		}
+		if p := get("docket mcp (before)", lv); p != nil && p.throughput > 0 {
+			fmt.Fprintf(b, "  - (before: docket mcp (before) at %.2fx the stock go-sdk server; now %.2fx its throughput at %.2fx its CPU per reply.)\n", p.throughput/s.throughput, d.throughput/p.throughput, float64(d.cpuPerCall)/float64(max(p.cpuPerCall, 1)))
+		}
 	}
 	fmt.Fprintf(b, "- zero lost and zero duplicated replies from docket mcp everywhere, every malformed frame answered: %d lost, %d duplicated, %d of %d malformed frames answered, %s.\n\n", lost, dup, answered, bad, met(lost == 0 && dup == 0 && answered == bad))
 	b.WriteString(missedNote)
