@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,8 +33,9 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 	if err != nil {
 		panic(fmt.Sprintf("AddTool: tool %q: output schema: %v", def.Name, err))
 	}
+	defaults := hasDefaults(tt.InputSchema)
 	s.AddTool(&tt, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		args, err := validateArgs(req.Params.Arguments, in)
+		args, err := validateArgs(req.Params.Arguments, in, defaults)
 		if err != nil {
 			return toolError(fmt.Errorf("validating \"arguments\": %v", err)), nil
 		}
@@ -98,10 +100,19 @@ func resolveSchema[T any](field *any) (*jsonschema.Resolved, error) {
 	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 }
 
+// hasDefaults reports whether a schema may give any property a default:
+// whether its JSON holds a "default" key anywhere (a property of that name
+// too, which only costs the slower path).
+func hasDefaults(schema any) bool {
+	b, err := json.Marshal(schema)
+	return err != nil || bytes.Contains(b, []byte(`"default"`))
+}
+
 // validateArgs validates a call's arguments against the input schema and
 // applies its defaults, as go-sdk does before a typed handler: absent
-// arguments are the empty object.
-func validateArgs(data json.RawMessage, in *jsonschema.Resolved) (json.RawMessage, error) {
+// arguments are the empty object. With no default in the schema the
+// arguments are returned as they came, not encoded again.
+func validateArgs(data json.RawMessage, in *jsonschema.Resolved, defaults bool) (json.RawMessage, error) {
 	v := map[string]any{}
 	if len(data) > 0 {
 		if err := json.Unmarshal(data, &v); err != nil {
@@ -109,6 +120,20 @@ func validateArgs(data json.RawMessage, in *jsonschema.Resolved) (json.RawMessag
 		}
 	}
 	var u any = v
+	if !defaults {
+		if err := in.Validate(&u); err != nil {
+			return nil, err
+		}
+		if len(data) == 0 {
+			return json.RawMessage("{}"), nil
+		}
+		return data, nil
+	}
+	if v == nil {
+		// null: absent, as go-sdk has it before a default (where its own
+		// path panics on the nil map).
+		u = map[string]any{}
+	}
 	if err := in.ApplyDefaults(&u); err != nil {
 		return nil, fmt.Errorf("applying schema defaults:\n%w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,9 +24,9 @@ type sampleOut struct {
 	Zeta  string            `json:"zeta"`
 	Alpha []sampleItem      `json:"alpha"`
 	Mid   map[string]int    `json:"mid"`
-	Raw   json.RawMessage   `json:"raw,omitempty"`
 	Ptr   *sampleItem       `json:"ptr"`
 	Extra map[string]string `json:"extra,omitempty"`
+	Limit int               `json:"limit"`
 }
 
 type sampleItem struct {
@@ -33,9 +34,9 @@ type sampleItem struct {
 	X int    `json:"x"`
 }
 
-// sampleTool answers by its input: "fail" is a tool error, "wire" a
-// JSON-RPC error, "bad" an output its schema refuses (a number where the
-// schema says string, through the raw field's declared type).
+// sampleTool answers by its input: "fail" is a tool error, "text" a result
+// with a summary of its own, anything else an output whose keys are out
+// of order at every level.
 func sampleTool(_ context.Context, _ *sdk.CallToolRequest, in sampleIn) (*sdk.CallToolResult, sampleOut, error) {
 	switch in.ID {
 	case "fail":
@@ -44,7 +45,7 @@ func sampleTool(_ context.Context, _ *sdk.CallToolRequest, in sampleIn) (*sdk.Ca
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a summary"}}}, sampleOut{Zeta: "z", Alpha: []sampleItem{}, Mid: map[string]int{}}, nil
 	}
 	return nil, sampleOut{Zeta: "z <&>", Alpha: []sampleItem{{"b", 2}, {"a", 1}}, Mid: map[string]int{"q": 1, "p": 2},
-		Raw: json.RawMessage(`{"k":1,"j":[true]}`), Extra: map[string]string{"n": in.ID}}, nil
+		Extra: map[string]string{"n": in.ID}, Limit: in.Limit}, nil
 }
 
 // callBoth serves def through go-sdk's typed AddTool and through addTool,
@@ -52,10 +53,15 @@ func sampleTool(_ context.Context, _ *sdk.CallToolRequest, in sampleIn) (*sdk.Ca
 // call's arguments, as the bytes the server wrote.
 func callBoth(t *testing.T, def sdk.Tool, args []string) (sdkOut, ours []string) {
 	t.Helper()
-	for k, register := range []func(s *sdk.Server, d *sdk.Tool){
-		func(s *sdk.Server, d *sdk.Tool) { sdk.AddTool(s, d, sampleTool) },
-		func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) },
-	} {
+	return callWith(t, func(s *sdk.Server, d *sdk.Tool) { sdk.AddTool(s, d, sampleTool) }, def, args),
+		callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, def, args)
+}
+
+// callWith serves def as register adds it and returns its tools/list
+// result and its replies to each call's arguments.
+func callWith(t *testing.T, register func(s *sdk.Server, d *sdk.Tool), def sdk.Tool, args []string) []string {
+	t.Helper()
+	{
 		ctx := context.Background()
 		s := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "1"}, nil)
 		d := def
@@ -99,13 +105,8 @@ func callBoth(t *testing.T, def sdk.Tool, args []string) (sdkOut, ours []string)
 		for _, a := range args {
 			out = append(out, call("tools/call", `{"name":"`+def.Name+`","arguments":`+a+`}`))
 		}
-		if k == 0 {
-			sdkOut = out
-		} else {
-			ours = out
-		}
+		return out
 	}
-	return sdkOut, ours
 }
 
 var sampleArgs = []string{
@@ -122,6 +123,23 @@ func TestAddToolIsTheSDKs(t *testing.T) {
 	want, got := callBoth(t, sdk.Tool{Name: "sample", Description: "d"}, sampleArgs)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	if w := `"structuredContent":{"alpha":[{"x":2,"y":"b"},{"x":1,"y":"a"}],"extra":{"n":"x"},"limit":0,"mid":{"p":2,"q":1},"ptr":null,"zeta":"z \u003c\u0026\u003e"}`; !strings.Contains(got[1], w) {
+		t.Errorf("the first call's reply is %s\nwant it to hold %s", got[1], w)
+	}
+	// A schema with a default: the arguments are given it, as go-sdk does.
+	withDefault := inSchema[sampleIn](func(p map[string]*jsonschema.Schema) { p["limit"].Default = json.RawMessage(`5`) })
+	notNull := sampleArgs[:len(sampleArgs)-1] // go-sdk panics applying a default to null arguments
+	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: withDefault}, notNull)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("with a default, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	if !strings.Contains(got[1], `"limit":5`) {
+		t.Errorf("with a default of 5 for limit, the reply is %s", got[1])
+	}
+	got = callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, sdk.Tool{Name: "sample", InputSchema: withDefault}, []string{`null`})
+	if !strings.Contains(got[1], `"isError":true`) || !strings.Contains(got[1], `required`) {
+		t.Errorf("null arguments with a default: %s; want them taken as {} and id required", got[1])
 	}
 	// Arguments that are not an object: the same error, but in
 	// encoding/json's words ("cannot unmarshal array"), not segmentio's.
