@@ -95,7 +95,14 @@ func resolveSchema[T any](field *any) (*jsonschema.Resolved, error) {
 	}
 	s, ok := (*field).(*jsonschema.Schema)
 	if !ok {
-		return nil, fmt.Errorf("a schema of type %T, not *jsonschema.Schema", *field)
+		// A schema given as JSON or a map: read it as go-sdk does.
+		b, err := json.Marshal(*field)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, err
+		}
 	}
 	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 }

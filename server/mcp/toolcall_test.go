@@ -127,6 +127,12 @@ func TestAddToolIsTheSDKs(t *testing.T) {
 	if w := `"structuredContent":{"alpha":[{"x":2,"y":"b"},{"x":1,"y":"a"}],"extra":{"n":"x"},"limit":0,"mid":{"p":2,"q":1},"ptr":null,"zeta":"z \u003c\u0026\u003e"}`; !strings.Contains(got[1], w) {
 		t.Errorf("the first call's reply is %s\nwant it to hold %s", got[1], w)
 	}
+	// A schema given as a map, not a *jsonschema.Schema.
+	asMap := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}, "limit": map[string]any{"type": "integer"}}, "required": []string{"id"}}
+	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: asMap}, sampleArgs)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("with a schema as a map, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
 	// A schema with a default: the arguments are given it, as go-sdk does.
 	withDefault := inSchema[sampleIn](func(p map[string]*jsonschema.Schema) { p["limit"].Default = json.RawMessage(`5`) })
 	notNull := sampleArgs[:len(sampleArgs)-1] // go-sdk panics applying a default to null arguments
