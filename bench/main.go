@@ -29,7 +29,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), http, rss, attacks, store, hostile or budget")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile or budget")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -108,7 +108,7 @@ func run() error {
 		}
 	}
 	settle()
-	if *only == "" || *only == "mcp" {
+	if *only == "" || *only == "mcp" || *only == "stdio" {
 		if err := benchMCP(rep); err != nil {
 			return fmt.Errorf("mcp: %w", err)
 		}

@@ -1,5 +1,9 @@
 package mcp
 
+// Every test validates each tool's output against its output schema, which
+// production skips (D82).
+func init() { checkOutputs = true }
+
 // Registry returns the names of the registry's tools
 // and whether each is read-only by its annotations, for the tests of
 // package mcp_test; ReadOnlySet is the set the write log and the drain ask.
@@ -46,3 +50,11 @@ func Receiving(h *HTTPHandler) int {
 
 // Sessions is how many 2025-11-25 sessions h holds.
 func Sessions(h *HTTPHandler) int { return h.sessions.live() }
+
+// CheckOutputs sets whether tools validate their output (on in tests; off
+// in production, D82) and returns the previous setting.
+func CheckOutputs(on bool) bool {
+	was := checkOutputs
+	checkOutputs = on
+	return was
+}

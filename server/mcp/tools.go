@@ -139,7 +139,7 @@ type tool struct {
 }
 
 func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
-	return tool{def: def, add: func(s *sdk.Server) { sdk.AddTool(s, def, h) }}
+	return tool{def: def, add: func(s *sdk.Server) { addTool(s, def, h) }}
 }
 
 // readOnly reports whether the tool changes nothing (its readOnlyHint).

@@ -1,0 +1,195 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type sampleIn struct {
+	ID    string   `json:"id" jsonschema:"an id"`
+	Limit int      `json:"limit,omitempty"`
+	Tags  []string `json:"tags,omitempty"`
+}
+
+type sampleOut struct {
+	Zeta  string            `json:"zeta"`
+	Alpha []sampleItem      `json:"alpha"`
+	Mid   map[string]int    `json:"mid"`
+	Ptr   *sampleItem       `json:"ptr"`
+	Extra map[string]string `json:"extra,omitempty"`
+	Limit int               `json:"limit"`
+}
+
+type sampleItem struct {
+	Y string `json:"y"`
+	X int    `json:"x"`
+}
+
+// sampleTool answers by its input: "fail" is a tool error, "text" a result
+// with a summary of its own, anything else an output whose keys are out
+// of order at every level.
+func sampleTool(_ context.Context, _ *sdk.CallToolRequest, in sampleIn) (*sdk.CallToolResult, sampleOut, error) {
+	switch in.ID {
+	case "fail":
+		return nil, sampleOut{}, errors.New("no such thing: fail")
+	case "text":
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a summary"}}}, sampleOut{Zeta: "z", Alpha: []sampleItem{}, Mid: map[string]int{}}, nil
+	}
+	return nil, sampleOut{Zeta: "z <&>", Alpha: []sampleItem{{"b", 2}, {"a", 1}}, Mid: map[string]int{"q": 1, "p": 2},
+		Extra: map[string]string{"n": in.ID}, Limit: in.Limit}, nil
+}
+
+// callBoth serves def through go-sdk's typed AddTool and through addTool,
+// and returns each server's tools/list result and its replies to each
+// call's arguments, as the bytes the server wrote.
+func callBoth(t *testing.T, def sdk.Tool, args []string) (sdkOut, ours []string) {
+	t.Helper()
+	return callWith(t, func(s *sdk.Server, d *sdk.Tool) { sdk.AddTool(s, d, sampleTool) }, def, args),
+		callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, def, args)
+}
+
+// callWith serves def as register adds it and returns its tools/list
+// result and its replies to each call's arguments.
+func callWith(t *testing.T, register func(s *sdk.Server, d *sdk.Tool), def sdk.Tool, args []string) []string {
+	t.Helper()
+	{
+		ctx := context.Background()
+		s := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "1"}, nil)
+		d := def
+		register(s, &d)
+		st, ct := sdk.NewInMemoryTransports()
+		ss, err := s.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.Close()
+		c, err := ct.Connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		n := 0
+		call := func(method, params string) string {
+			n++
+			id, _ := jsonrpc.MakeID(float64(n))
+			if err := c.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: json.RawMessage(params)}); err != nil {
+				t.Fatal(err)
+			}
+			m, err := c.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, ok := m.(*jsonrpc.Response)
+			if !ok {
+				t.Fatalf("%s: got %T, want a response", method, m)
+			}
+			if r.Error != nil {
+				return "error: " + r.Error.Error()
+			}
+			return string(r.Result)
+		}
+		call("initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)
+		if err := c.Write(ctx, &jsonrpc.Request{Method: "notifications/initialized", Params: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		out := []string{call("tools/list", `{}`)}
+		for _, a := range args {
+			out = append(out, call("tools/call", `{"name":"`+def.Name+`","arguments":`+a+`}`))
+		}
+		return out
+	}
+}
+
+var sampleArgs = []string{
+	`{"id":"x"}`, `{"id":"x","limit":3,"tags":["a"]}`, `{}`, `{"id":3}`, `{"id":"x","other":1}`, `{"ID":"x"}`,
+	`{"id":"fail"}`, `{"id":"text"}`, `null`,
+}
+
+// TestAddToolIsTheSDKs: with outputs checked (as every test runs), a tool
+// served through addTool lists and answers exactly as through go-sdk's
+// typed AddTool: the schemas, the validation errors, tool errors, the
+// structured output and its text, byte for byte.
+func TestAddToolIsTheSDKs(t *testing.T) {
+	defer CheckOutputs(CheckOutputs(true))
+	want, got := callBoth(t, sdk.Tool{Name: "sample", Description: "d"}, sampleArgs)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	if w := `"structuredContent":{"alpha":[{"x":2,"y":"b"},{"x":1,"y":"a"}],"extra":{"n":"x"},"limit":0,"mid":{"p":2,"q":1},"ptr":null,"zeta":"z \u003c\u0026\u003e"}`; !strings.Contains(got[1], w) {
+		t.Errorf("the first call's reply is %s\nwant it to hold %s", got[1], w)
+	}
+	// A schema given as a map, not a *jsonschema.Schema.
+	asMap := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}, "limit": map[string]any{"type": "integer"}}, "required": []string{"id"}}
+	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: asMap}, sampleArgs)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("with a schema as a map, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	// A schema with a default: the arguments are given it, as go-sdk does.
+	withDefault := inSchema[sampleIn](func(p map[string]*jsonschema.Schema) { p["limit"].Default = json.RawMessage(`5`) })
+	notNull := sampleArgs[:len(sampleArgs)-1] // go-sdk panics applying a default to null arguments
+	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: withDefault}, notNull)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("with a default, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	if !strings.Contains(got[1], `"limit":5`) {
+		t.Errorf("with a default of 5 for limit, the reply is %s", got[1])
+	}
+	got = callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, sdk.Tool{Name: "sample", InputSchema: withDefault}, []string{`null`})
+	if !strings.Contains(got[1], `"isError":true`) || !strings.Contains(got[1], `required`) {
+		t.Errorf("null arguments with a default: %s; want them taken as {} and id required", got[1])
+	}
+	// Arguments that are not an object: the same error, but in
+	// encoding/json's words ("cannot unmarshal array"), not segmentio's.
+	_, got = callBoth(t, sdk.Tool{Name: "sample"}, []string{`[1]`})
+	if want := `"text":"validating \"arguments\": unmarshaling arguments: json: cannot unmarshal array into Go value of type map[string]interface {}"}],"isError":true`; !strings.Contains(got[1], want) {
+		t.Errorf("arguments [1]: %s\nwant it to hold %s", got[1], want)
+	}
+}
+
+// TestAddToolOutputCheck: an output its schema refuses is an error while
+// outputs are checked, as go-sdk's AddTool makes it, and is sent when
+// they are not (production, D82).
+func TestAddToolOutputCheck(t *testing.T) {
+	narrow := sdk.Tool{Name: "sample", OutputSchema: outSchema[struct {
+		Zeta int `json:"zeta"`
+	}]()}
+	defer CheckOutputs(CheckOutputs(true))
+	want, got := callBoth(t, narrow, []string{`{"id":"x"}`})
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("with outputs checked, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
+	}
+	CheckOutputs(false)
+	_, got = callBoth(t, narrow, []string{`{"id":"x"}`})
+	var res struct {
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal([]byte(got[1]), &res); err != nil || res.StructuredContent["zeta"] != "z <&>" {
+		t.Errorf("with outputs unchecked, the reply is %s (%v); want the output sent", got[1], err)
+	}
+}
+
+// TestGCPercent: docket mcp runs with GOGC 400 unless GOGC is set (D82).
+func TestGCPercent(t *testing.T) {
+	was := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(was)
+	t.Setenv("GOMEMLIMIT", "1GiB") // leave the test binary's memory limit alone
+	t.Setenv("GOGC", "")
+	softMemoryLimit()
+	if got := debug.SetGCPercent(100); got != GCPercent || GCPercent != 400 {
+		t.Errorf("GC percent after softMemoryLimit: %d, want 400", got)
+	}
+	t.Setenv("GOGC", "50")
+	softMemoryLimit()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent with GOGC set: %d, want the one the runtime took (100 here)", got)
+	}
+}
