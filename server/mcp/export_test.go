@@ -46,3 +46,10 @@ func Receiving(h *HTTPHandler) int {
 
 // Sessions is how many 2025-11-25 sessions h holds.
 func Sessions(h *HTTPHandler) int { return h.sessions.live() }
+
+// WithListChanged is o declaring tools.listChanged, so that a listen stays
+// open (the transport's tests of open listens).
+func WithListChanged(o Options) Options {
+	o.listChanged = true
+	return o
+}
