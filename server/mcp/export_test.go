@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/google/jsonschema-go/jsonschema"
+
 // Registry returns the names of the registry's tools
 // and whether each is read-only by its annotations, for the tests of
 // package mcp_test; ReadOnlySet is the set the write log and the drain ask.
@@ -52,4 +54,14 @@ func Sessions(h *HTTPHandler) int { return h.sessions.live() }
 func WithListChanged(o Options) Options {
 	o.listChanged = true
 	return o
+}
+
+// InputSchemas are the registry's input schemas by tool name: what
+// screenCalls checks arguments against.
+func InputSchemas() map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
+	for _, tl := range (&tools{}).all() {
+		m[tl.def.Name] = tl.in
+	}
+	return m
 }
