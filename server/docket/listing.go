@@ -77,6 +77,8 @@ type ListParams struct {
 	Type     string
 	Label    string
 	Decision string
+	// Priority, when set, selects issues of that priority only.
+	Priority *int
 	Text     string
 	Sort     string
 	Limit    int
@@ -130,6 +132,10 @@ func (p ListParams) Query() (Query, error) {
 	if p.Decision != "" {
 		errs = append(errs, ArgErr("decision", CheckDecision(p.Decision)))
 		q.Decision = p.Decision
+	}
+	if p.Priority != nil {
+		errs = append(errs, ArgErr("priority", CheckPriority(*p.Priority)))
+		q.Priority = p.Priority
 	}
 	q.Text = strings.TrimSpace(p.Text)
 	if len(q.Text) > 500 {

@@ -138,6 +138,8 @@ type Query struct {
 	Type     Type
 	Label    string
 	Decision string
+	// Priority, when set, keeps rows of that priority only.
+	Priority *int
 	// Text keeps rows whose title or description has, for every word of
 	// the text (SearchWords), a word that starts with it.
 	Text string

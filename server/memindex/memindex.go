@@ -214,6 +214,9 @@ func (t *txn) match(q docket.Query) []docket.Row {
 		if q.Decision != "" && !slices.Contains(i.Decisions, q.Decision) {
 			continue
 		}
+		if q.Priority != nil && i.Priority != *q.Priority {
+			continue
+		}
 		if !containsWords(i, q.Text) {
 			continue
 		}

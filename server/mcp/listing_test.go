@@ -1,0 +1,100 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/server/docket"
+)
+
+// TestFiltersFieldsAndStats: issue_ready and issue_blocked take the
+// filters of issue_list (type, priority, label, decision), the listings
+// take fields, and issue_stats counts what the listings select.
+func TestFiltersFieldsAndStats(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t) // dk-aaa: task, P2
+	ctx := context.Background()
+	mk := func(n docket.NewIssue) string {
+		i, err := store.Create(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i.ID
+	}
+	bug := mk(docket.NewIssue{Title: "a bug", Type: "bug", Priority: 0, Labels: []string{"wire"}, Decisions: []string{"D3"}})
+	feat := mk(docket.NewIssue{Title: "a feature", Type: "feature", Priority: 1})
+	held := mk(docket.NewIssue{Title: "held", Type: "bug", Priority: 1, Labels: []string{"wire"}})
+	if _, err := store.AddDep(ctx, feat, docket.Dep{Type: docket.DepBlocks, ID: held}); err != nil {
+		t.Fatal(err)
+	}
+	done := mk(docket.NewIssue{Title: "done", Priority: 3})
+	if _, err := store.CloseIssue(ctx, done, "shipped", 0); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		tool, args string
+		want       string // the ids of the page, or a fragment of the structured content
+	}{
+		{"issue_ready", `{}`, "ids " + strings.Join([]string{bug, feat, "dk-aaa"}, ",")},
+		{"issue_ready", `{"type":"bug"}`, "ids " + bug},
+		{"issue_ready", `{"priority":1}`, "ids " + feat},
+		{"issue_ready", `{"priority":0,"type":"feature"}`, "ids "},
+		{"issue_ready", `{"label":"wire"}`, "ids " + bug},
+		{"issue_ready", `{"decision":"D3"}`, "ids " + bug},
+		{"issue_blocked", `{}`, "ids " + held},
+		{"issue_blocked", `{"type":"bug","label":"wire","priority":1}`, "ids " + held},
+		{"issue_blocked", `{"type":"feature"}`, "ids "},
+		{"issue_list", `{"priority":2}`, "ids dk-aaa"},
+		{"issue_list", `{"fields":["id","labels"],"type":"bug","sort":"id"}`, fmt.Sprintf(`"issues":[],"more":0,"records":[{"id":%q,"labels":["wire"]},{"id":%q,"labels":["wire"]}]`, bug, held)},
+		{"issue_ready", `{"fields":["title"],"label":"wire"}`, `"records":[{"title":"a bug"}]`},
+		{"issue_search", `{"query":"held","fields":["deps","version"]}`, `"records":[{"deps":[],"version":1}]`},
+		{"issue_stats", `{}`, `{"blocked":1,"by_priority":{"P0":1,"P1":2,"P2":1,"P3":1},"by_status":{"closed":1,"open":4},"by_type":{"bug":2,"feature":1,"task":2},"closed":1,"ready":3,"total":5,"unfinished":4}`},
+		{"issue_ready", `{"priority":5}`, `error issue_ready: argument "priority": 5 is over the maximum 4`},
+		{"issue_list", `{"fields":["secret"]}`, `error issue_list: argument "fields": item 1: "secret" is not one of id, title,`},
+	}
+	var in strings.Builder
+	in.WriteString(initLines)
+	for k, c := range cases {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", k, c.tool, c.args)
+	}
+	out := serve(t, store, []byte(in.String()))
+	got := map[int]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     *int `json:"id"`
+			Result struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				Structured json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(l), &m) != nil || m.ID == nil {
+			continue
+		}
+		c := cases[*m.ID]
+		switch {
+		case m.Result.IsError:
+			got[*m.ID] = "error " + m.Result.Content[0].Text
+		case strings.HasPrefix(c.want, "ids "):
+			var p struct{ Issues []struct{ ID string } }
+			json.Unmarshal(m.Result.Structured, &p)
+			var ids []string
+			for _, i := range p.Issues {
+				ids = append(ids, i.ID)
+			}
+			got[*m.ID] = "ids " + strings.Join(ids, ",")
+		default:
+			got[*m.ID] = string(m.Result.Structured)
+		}
+	}
+	for k, c := range cases {
+		if g := got[k]; !strings.Contains(g, c.want) || (strings.HasPrefix(c.want, "ids ") && g != c.want) {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.tool, c.args, g, c.want)
+		}
+	}
+}
