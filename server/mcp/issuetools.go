@@ -124,9 +124,9 @@ type IssueOut struct {
 type PageOut struct {
 	Issues     []docket.Row     `json:"issues"`
 	Records    []map[string]any `json:"records,omitempty"`
-	Total      int          `json:"total"`
-	More       int          `json:"more"`
-	NextCursor string       `json:"nextCursor,omitempty"`
+	Total      int              `json:"total"`
+	More       int              `json:"more"`
+	NextCursor string           `json:"nextCursor,omitempty"`
 }
 
 func summary(verb string, i docket.Issue) *sdk.CallToolResult {
@@ -312,8 +312,8 @@ type SearchIn struct {
 	Query  string   `json:"query" jsonschema:"words to find in titles and descriptions"`
 	Fields []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
 	Limit  int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	Sort   string `json:"sort,omitempty"`
+	Cursor string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort   string   `json:"sort,omitempty"`
 }
 
 // limit applies the agent's default page size and its bound: 0 means
