@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,8 @@ func TestFiltersFieldsAndStats(t *testing.T) {
 	if _, err := store.CloseIssue(ctx, done, "shipped", 0); err != nil {
 		t.Fatal(err)
 	}
+	byID := []string{bug, held} // sort id
+	slices.Sort(byID)
 	cases := []struct {
 		tool, args string
 		want       string // the ids of the page, or a fragment of the structured content
@@ -48,7 +51,7 @@ func TestFiltersFieldsAndStats(t *testing.T) {
 		{"issue_blocked", `{"type":"bug","label":"wire","priority":1}`, "ids " + held},
 		{"issue_blocked", `{"type":"feature"}`, "ids "},
 		{"issue_list", `{"priority":2}`, "ids dk-aaa"},
-		{"issue_list", `{"fields":["id","labels"],"type":"bug","sort":"id"}`, fmt.Sprintf(`"issues":[],"more":0,"records":[{"id":%q,"labels":["wire"]},{"id":%q,"labels":["wire"]}]`, bug, held)},
+		{"issue_list", `{"fields":["id","labels"],"type":"bug","sort":"id"}`, fmt.Sprintf(`"issues":[],"more":0,"records":[{"id":%q,"labels":["wire"]},{"id":%q,"labels":["wire"]}]`, byID[0], byID[1])},
 		{"issue_ready", `{"fields":["title"],"label":"wire"}`, `"records":[{"title":"a bug"}]`},
 		{"issue_search", `{"query":"held","fields":["deps","version"]}`, `"records":[{"deps":[],"version":1}]`},
 		{"issue_stats", `{}`, `{"blocked":1,"by_priority":{"P0":1,"P1":2,"P2":1,"P3":1},"by_status":{"closed":1,"open":4},"by_type":{"bug":2,"feature":1,"task":2},"closed":1,"ready":3,"total":5,"unfinished":4}`},

@@ -168,7 +168,8 @@ func badCursor(cursor string) error {
 }
 
 func (t *tools) resourcePage(ctx context.Context, cursor string) (*sdk.ListResourcesResult, error) {
-	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	// As the SDK's own lists: the same for every client, stale at once.
+	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}, Cacheable: sdk.Cacheable{TTLMs: 0, CacheScope: "public"}}
 	start := 0
 	switch {
 	case cursor == "":
@@ -186,7 +187,14 @@ func (t *tools) resourcePage(ctx context.Context, cursor string) (*sdk.ListResou
 	}
 	ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
 	if err != nil {
-		return nil, resourceErr(registerURI, err)
+		// A tracker without a register (or with one that cannot be read)
+		// still lists its issues; the register's entry says why no
+		// decision is listed, and reading it gives the whole error.
+		if cursor != "" {
+			return nil, resourceErr(registerURI, err)
+		}
+		res.Resources[0].Description = "no decisions listed: " + resourceErr(registerURI, err).Error()
+		return t.issuePage(ctx, res, "")
 	}
 	if start > len(ds.Decisions) {
 		return nil, badCursor(cursor)

@@ -59,7 +59,7 @@ func decisionsSummary(out DecisionsOut) string {
 		if k == summaryLines {
 			break
 		}
-		fmt.Fprintf(&b, "\n%s %s %s (%d claims, %d failed)", d.ID, d.Status, d.Title, d.Claims, d.Failed)
+		fmt.Fprintf(&b, "\n%s %s %s (%d claims, %d failed)", d.ID, d.Status, strings.TrimPrefix(d.Title, d.ID+": "), d.Claims, d.Failed)
 	}
 	more(&b, len(out.Decisions), "decisions")
 	return b.String()
@@ -67,7 +67,7 @@ func decisionsSummary(out DecisionsOut) string {
 
 func decisionSummary(out DecisionOut) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s (%s); %s", out.ID, out.Status, out.Title, out.File, claimCounts(out.Claims))
+	fmt.Fprintf(&b, "%s %s: %s (%s); %s", out.ID, out.Status, strings.TrimPrefix(out.Title, out.ID+": "), out.File, claimCounts(out.Claims))
 	for k, c := range out.Claims {
 		if k == summaryLines {
 			break
