@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 )
 
 // TestFiltersFieldsAndStats: issue_ready and issue_blocked take the
@@ -99,5 +100,85 @@ func TestFiltersFieldsAndStats(t *testing.T) {
 		if g := got[k]; !strings.Contains(g, c.want) || (strings.HasPrefix(c.want, "ids ") && g != c.want) {
 			t.Errorf("%s %s:\n got %s\nwant %s", c.tool, c.args, g, c.want)
 		}
+	}
+}
+
+// TestResourcesListPages: resources/list holds 100 resources a page, the
+// fixed ones and the decisions first, then the issues, and its cursor
+// reaches every one exactly once; a cursor it did not give is refused;
+// completion answers at most 100 ids and says there are more.
+func TestResourcesListPages(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t)
+	ctx := context.Background()
+	for k := 0; k < 150; k++ {
+		if _, err := store.Create(ctx, docket.NewIssue{Title: fmt.Sprintf("issue %d", k)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := func(cursor string) (uris []string, next string, errMsg string) {
+		params := `{}`
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		out := serveWith(t, mcp.Options{Store: store, Dir: tinyRepo(t)}, []byte(initLines+`{"jsonrpc":"2.0","id":"p","method":"resources/list","params":`+params+"}\n"))
+		for _, l := range strings.Split(string(out), "\n") {
+			var m struct {
+				ID     string `json:"id"`
+				Result struct {
+					Resources  []struct{ URI string }
+					NextCursor string
+				}
+				Error *struct {
+					Code    int
+					Message string
+				}
+			}
+			if json.Unmarshal([]byte(l), &m) != nil || m.ID != "p" {
+				continue
+			}
+			if m.Error != nil {
+				return nil, "", fmt.Sprintf("%d %s", m.Error.Code, m.Error.Message)
+			}
+			for _, r := range m.Result.Resources {
+				uris = append(uris, r.URI)
+			}
+			return uris, m.Result.NextCursor, ""
+		}
+		t.Fatalf("no answer to resources/list:\n%s", out)
+		return nil, "", ""
+	}
+	seen := map[string]int{}
+	var sizes []int
+	cursor := ""
+	for k := 0; k < 5; k++ {
+		uris, next, errMsg := page(cursor)
+		if errMsg != "" {
+			t.Fatalf("cursor %q: %s", cursor, errMsg)
+		}
+		sizes = append(sizes, len(uris))
+		for _, u := range uris {
+			seen[u]++
+		}
+		if cursor = next; next == "" {
+			break
+		}
+	}
+	if fmt.Sprint(sizes) != "[100 55]" || len(seen) != 155 {
+		t.Errorf("pages of %v, %d distinct resources; want [100 55] and 155 (2 fixed, 2 decisions, 151 issues)", sizes, len(seen))
+	}
+	for u, n := range seen {
+		if n != 1 {
+			t.Errorf("%s listed %d times", u, n)
+		}
+	}
+	for _, bad := range []string{"zz", "d-1", "d999", "d01", "inot-a-cursor"} {
+		if _, _, errMsg := page(bad); !strings.HasPrefix(errMsg, "-32602 cursor ") {
+			t.Errorf("cursor %q: %q, want -32602 naming the cursor", bad, errMsg)
+		}
+	}
+	out := serve(t, store, []byte(initLines+`{"jsonrpc":"2.0","id":"c","method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"issue://{id}"},"argument":{"name":"id","value":"dk-"}}}`+"\n"))
+	if !strings.Contains(string(out), `"hasMore":true,"total":151,"values":["dk-`) {
+		t.Errorf("completion of 151 ids:\n%s", out)
 	}
 }
