@@ -184,6 +184,9 @@ func (t *tools) issueTools() []tool {
 			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(500)
 		}
 		priorityProp(p["priority"])
+		if p["assignee"] != nil {
+			p["assignee"].MinLength, p["assignee"].MaxLength = ptr(1), ptr(docket.MaxAssignee)
+		}
 		if p["fields"] != nil {
 			p["fields"].Items.Enum = enum(docket.RecordFields)
 		}
@@ -208,6 +211,7 @@ func (t *tools) issueTools() []tool {
 			p["status"].Enum = enum(docket.Unfinished)
 			p["type"].Enum = enum(docket.Types)
 			priorityProp(p["priority"])
+			p["assignee"].MaxLength = ptr(docket.MaxAssignee)
 			items(p["add_labels"], labelPattern, 64)
 			items(p["remove_labels"], labelPattern, 64)
 			items(p["add_decisions"], decisionPattern, 16)
@@ -215,6 +219,13 @@ func (t *tools) issueTools() []tool {
 			p["if_version"].Minimum = ptr(0.0)
 		}),
 		Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first. Closing and reopening are issue_close and issue_reopen."}, t.update))
+	add(newTool(&sdk.Tool{Name: "issue_claim", Title: "Claim an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+		InputSchema: inSchema[ClaimIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			p["assignee"].MinLength, p["assignee"].MaxLength = ptr(1), ptr(docket.MaxAssignee)
+			p["if_version"].Minimum = ptr(0.0)
+		}),
+		Description: "Take an unfinished issue: set its assignee and move it to in progress in one write. Refused while someone else holds it; issue_update with assignee \"\" releases it."}, t.claim))
 	add(newTool(&sdk.Tool{Name: "issue_close", Title: "Close an issue", Annotations: writes(true, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CloseIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
@@ -287,6 +298,7 @@ type PageIn struct {
 	Priority *int     `json:"priority,omitempty" jsonschema:"only issues of this priority, 0 (most urgent) to 4"`
 	Label    string   `json:"label,omitempty" jsonschema:"only issues with this label"`
 	Decision string   `json:"decision,omitempty" jsonschema:"only issues that carry this decision, like D12"`
+	Assignee string   `json:"assignee,omitempty" jsonschema:"only issues this assignee holds"`
 	Fields   []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
 	Cursor   string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
@@ -300,6 +312,7 @@ type ListIn struct {
 	Decision string   `json:"decision,omitempty" jsonschema:"only issues that carry this decision, like D12"`
 	Type     string   `json:"type,omitempty"`
 	Priority *int     `json:"priority,omitempty" jsonschema:"only issues of this priority, 0 (most urgent) to 4"`
+	Assignee string   `json:"assignee,omitempty" jsonschema:"only issues this assignee holds"`
 	Fields   []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
 	All      bool     `json:"all,omitempty" jsonschema:"include closed issues"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
@@ -392,11 +405,11 @@ func (t *tools) project(ctx context.Context, rows []docket.Row, fields []string)
 }
 
 func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_list", "issues", docket.ViewList, docket.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_list", "issues", docket.ViewList, docket.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Assignee: in.Assignee, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 func (in PageIn) params() docket.ListParams {
-	return docket.ListParams{Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor}
+	return docket.ListParams{Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Assignee: in.Assignee, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor}
 }
 
 func (t *tools) ready(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
@@ -432,6 +445,7 @@ type UpdateIn struct {
 	Status          string   `json:"status,omitempty" jsonschema:"use issue_close and issue_reopen to close and reopen"`
 	Type            string   `json:"type,omitempty"`
 	Priority        *int     `json:"priority,omitempty"`
+	Assignee        *string  `json:"assignee,omitempty" jsonschema:"who holds it; \"\" releases it (issue_claim takes it)"`
 	AddLabels       []string `json:"add_labels,omitempty"`
 	RemoveLabels    []string `json:"remove_labels,omitempty"`
 	AddDecisions    []string `json:"add_decisions,omitempty"`
@@ -440,7 +454,7 @@ type UpdateIn struct {
 }
 
 func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn) (*sdk.CallToolResult, IssueOut, error) {
-	p := docket.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority,
+	p := docket.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority, Assignee: in.Assignee,
 		AddLabels: in.AddLabels, RemoveLabels: in.RemoveLabels, AddDecisions: in.AddDecisions, RemoveDecisions: in.RemoveDecisions, IfVersion: in.IfVersion}
 	if in.Status != "" {
 		st := docket.Status(in.Status)
@@ -458,6 +472,28 @@ func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn)
 		return nil, IssueOut{}, toolErr("issue_update", err)
 	}
 	return summary("updated", i), IssueOut{i}, toolErr("issue_update", err)
+}
+
+// ClaimIn is issue_claim's input.
+type ClaimIn struct {
+	ID        string `json:"id"`
+	Assignee  string `json:"assignee,omitempty" jsonschema:"who takes it; default: the MCP client's name"`
+	IfVersion int64  `json:"if_version,omitempty" jsonschema:"fail unless the issue is at this version"`
+}
+
+func (t *tools) claim(ctx context.Context, req *sdk.CallToolRequest, in ClaimIn) (*sdk.CallToolResult, IssueOut, error) {
+	who := in.Assignee
+	if who == "" {
+		who = clientName(req)
+	}
+	if who == "" {
+		return nil, IssueOut{}, toolErr("issue_claim", docket.ArgErr("assignee", docket.Invalidf("empty, and the client gave no name: say who takes the issue")))
+	}
+	i, err := t.store.Claim(ctx, in.ID, who, in.IfVersion)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_claim", err)
+	}
+	return summary("claimed by "+i.Assignee+":", i), IssueOut{i}, toolErr("issue_claim", err)
 }
 
 // CloseIn is issue_close's input.

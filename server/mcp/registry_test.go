@@ -30,6 +30,7 @@ var registryArgs = []struct {
 	{"issue_show", `{"id":"$1"}`},
 	{"issue_update", `{"id":"$1","priority":1}`},
 	{"issue_comment", `{"id":"$1","text":"a note","author":"a"}`},
+	{"issue_claim", `{"id":"$1","assignee":"agent-1"}`},
 	{"dep_add", `{"id":"$1","target":"$2","type":"blocks"}`},
 	{"dep_remove", `{"id":"$1","target":"$2","type":"blocks"}`},
 	{"issue_close", `{"id":"$2","reason":"done"}`},

@@ -217,6 +217,9 @@ func (t *txn) match(q docket.Query) []docket.Row {
 		if q.Priority != nil && i.Priority != *q.Priority {
 			continue
 		}
+		if q.Assignee != "" && i.Assignee != q.Assignee {
+			continue
+		}
 		if !containsWords(i, q.Text) {
 			continue
 		}
