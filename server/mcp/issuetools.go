@@ -95,7 +95,7 @@ func toolErr(tool string, err error) error {
 		msg := strings.TrimPrefix(e.Error(), docket.ErrInvalid.Error()+": ")
 		if errors.As(e, &ae) {
 			m := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
-			msg = "argument " + ae.Arg + ": " + strings.TrimPrefix(m, ae.Arg+" ")
+			msg = fmt.Sprintf("argument %q: ", ae.Arg) + strings.TrimPrefix(m, ae.Arg+" ")
 		}
 		msgs = append(msgs, cliToTools.Replace(msg))
 	}

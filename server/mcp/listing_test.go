@@ -182,3 +182,58 @@ func TestResourcesListPages(t *testing.T) {
 		t.Errorf("completion of 151 ids:\n%s", out)
 	}
 }
+
+// TestIssueClaim: issue_claim takes an issue for the client (its name by
+// default) and moves it to in_progress; another claimant is refused and
+// changes nothing; the assignee filters the listings; issue_update with
+// assignee "" releases it.
+func TestIssueClaim(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t)
+	cases := []struct{ tool, args, want string }{
+		{"issue_claim", `{"id":"dk-aaa"}`, `text claimed by conformance: dk-aaa: seeded (in_progress, task, P2, version 2)`},
+		{"issue_claim", `{"id":"dk-aaa","assignee":"other"}`, `error issue_claim: dk-aaa is held by conformance: claimed by someone else; ask them, or pick another issue`},
+		{"issue_list", `{"assignee":"conformance","fields":["id","assignee","status"]}`, `"records":[{"assignee":"conformance","id":"dk-aaa","status":"in_progress"}]`},
+		{"issue_list", `{"assignee":"other"}`, `"issues":[],"more":0,"total":0`},
+		{"issue_ready", `{}`, `"issues":[],"more":0,"total":0`},
+		{"issue_update", `{"id":"dk-aaa","assignee":"","status":"open"}`, `"assignee"`},
+		{"issue_claim", `{"id":"dk-aaa","assignee":"other"}`, `text claimed by other: dk-aaa: seeded (in_progress, task, P2, version 4)`},
+		{"issue_claim", `{"id":"dk-aaa","assignee":"x\ny"}`, `error issue_claim: argument "assignee": `},
+	}
+	var in strings.Builder
+	in.WriteString(initLines)
+	for k, c := range cases {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n#await \"id\":%d,\n", k, c.tool, c.args, k)
+	}
+	out := serve(t, store, []byte(in.String()))
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     *int `json:"id"`
+			Result struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				Structured json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(l), &m) != nil || m.ID == nil {
+			continue
+		}
+		c := cases[*m.ID]
+		got := string(m.Result.Structured)
+		switch {
+		case m.Result.IsError:
+			got = "error " + m.Result.Content[0].Text
+		case strings.HasPrefix(c.want, "text "):
+			got = "text " + m.Result.Content[0].Text
+		}
+		if c.want == `"assignee"` {
+			if strings.Contains(got, c.want) || m.Result.IsError {
+				t.Errorf("%s %s: the release left %s", c.tool, c.args, got)
+			}
+		} else if !strings.Contains(got, c.want) {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.tool, c.args, got, c.want)
+		}
+	}
+}
