@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -167,23 +168,38 @@ func badCursor(cursor string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("cursor %q: not one this server gave; call resources/list without a cursor to start again", shown(cursor))}
 }
 
+// parseCursor reads a resources/list cursor: "" (the first page), "d" and
+// the index of the next decision (kind 'd', start), or "i" and the
+// tracker's own cursor (kind 'i', rest, which the tracker checks).
+func parseCursor(cursor string) (kind byte, start int, rest string, err error) {
+	switch {
+	case cursor == "":
+		return 'd', 0, "", nil
+	case cursor[0] == 'd':
+		n, convErr := strconv.Atoi(cursor[1:])
+		if convErr != nil || n < 0 || strconv.Itoa(n) != cursor[1:] {
+			return 0, 0, "", badCursor(cursor)
+		}
+		return 'd', n, "", nil
+	case cursor[0] == 'i':
+		return 'i', 0, cursor[1:], nil
+	}
+	return 0, 0, "", badCursor(cursor)
+}
+
 func (t *tools) resourcePage(ctx context.Context, cursor string) (*sdk.ListResourcesResult, error) {
 	// As the SDK's own lists: the same for every client, stale at once.
 	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}, Cacheable: sdk.Cacheable{TTLMs: 0, CacheScope: "public"}}
-	start := 0
+	kind, start, rest, err := parseCursor(cursor)
 	switch {
+	case err != nil:
+		return nil, err
+	case kind == 'i':
+		return t.issuePage(ctx, res, rest)
 	case cursor == "":
 		res.Resources = append(res.Resources,
 			&sdk.Resource{URI: registerURI, Name: "register", Title: "The decision register", MIMEType: jsonMIME},
 			&sdk.Resource{URI: claimsURI, Name: "claims", Title: "The state of every claim", MIMEType: jsonMIME})
-	case strings.HasPrefix(cursor, "d"):
-		if _, err := fmt.Sscanf(cursor, "d%d", &start); err != nil || start < 0 || fmt.Sprintf("d%d", start) != cursor {
-			return nil, badCursor(cursor)
-		}
-	case strings.HasPrefix(cursor, "i"):
-		return t.issuePage(ctx, res, cursor[1:])
-	default:
-		return nil, badCursor(cursor)
 	}
 	ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
 	if err != nil {
