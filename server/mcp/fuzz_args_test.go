@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,21 +35,10 @@ func FuzzParseCursor(f *testing.F) {
 			if !strings.Contains(err.Error(), "not one this server gave") {
 				t.Fatalf("%q: %v", cursor, err)
 			}
-		case kind == 'd' && cursor != "" && "d"+itoa(start) != cursor:
+		case kind == 'd' && cursor != "" && "d"+strconv.Itoa(start) != cursor:
 			t.Fatalf("%q read as decision %d", cursor, start)
 		case kind == 'i' && "i"+rest != cursor:
 			t.Fatalf("%q read as issues from %q", cursor, rest)
 		}
 	})
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
