@@ -99,6 +99,7 @@ type mcpOpts struct {
 	maxInFlight, maxReplyMiB, maxSessions int
 	http, tokenFile                       string
 	allowOrigins                          []string
+	readOnly                              bool
 	bodyTimeout, sessionIdle              time.Duration
 }
 

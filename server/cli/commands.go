@@ -182,12 +182,13 @@ func commands() map[string]command {
 			run: runImport,
 		},
 		"mcp": {
-			name: "mcp", args: "[--http ADDR]",
+			name: "mcp", args: "[--http ADDR] [--read-only]",
 			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
 					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: mcp.DefaultMaxInFlight, Usage: "requests handled at once; past it no further input is read"},
 					&clikit.IntFlag{Name: "max-reply-mib", Destination: &o.mcp.maxReplyMiB, Value: mcp.DefaultMaxReply >> 20, Usage: "largest reply in MiB; a larger one is refused with an error"},
+					&clikit.BoolFlag{Name: "read-only", Destination: &o.mcp.readOnly, Usage: "serve only the tools that change nothing; a call to one that writes is refused (resources and prompts are served)"},
 					&clikit.StringFlag{Name: "http", Destination: &o.mcp.http, Usage: "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio"},
 					&clikit.StringFlag{Name: "token-file", Destination: &o.mcp.tokenFile, Usage: "with --http: require Authorization: Bearer and the token on this `file`'s first line"},
 					&clikit.StringSliceFlag{Name: "allow-origin", Usage: "with --http: accept this Origin besides local pages (repeatable)"},
@@ -1015,7 +1016,7 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 	}
 	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
 		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20,
-		Export: export, Register: register, Decisions: decisions}
+		Export: export, Register: register, Decisions: decisions, ReadOnly: r.o.mcp.readOnly}
 	// The register tools run in a child process, killed when a request is
 	// cancelled or times out (D71).
 	if o.CheckProcess, err = mcp.SelfCheckProcess("docket"); err != nil {

@@ -129,12 +129,15 @@ type Comment struct {
 // JSON tags fix the key order of the canonical encoding (encoding/json
 // writes struct fields in declaration order), so do not reorder them.
 type Issue struct {
-	ID          string    `json:"id"`
-	Title       string    `json:"title"`
-	Description string    `json:"description"`
-	Status      Status    `json:"status"`
-	Type        Type      `json:"type"`
-	Priority    int       `json:"priority"`
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Status      Status `json:"status"`
+	Type        Type   `json:"type"`
+	Priority    int    `json:"priority"`
+	// Assignee is who claimed the issue (issue_claim); absent when no one
+	// has, so records written before it existed keep their bytes.
+	Assignee    string    `json:"assignee,omitempty"`
 	Labels      []string  `json:"labels"`
 	Decisions   []string  `json:"decisions"`
 	Deps        []Dep     `json:"deps"`
@@ -301,6 +304,20 @@ func CheckLabel(l string) error {
 	return nil
 }
 
+// MaxAssignee bounds an assignee's length in bytes.
+const MaxAssignee = 200
+
+// CheckAssignee accepts a name on one line, at most MaxAssignee bytes.
+func CheckAssignee(a string) error {
+	if strings.TrimSpace(a) == "" {
+		return Invalidf("assignee is empty: give who takes the issue")
+	}
+	if len(a) > MaxAssignee {
+		return Invalidf("assignee of %d bytes: keep it under %d", len(a), MaxAssignee)
+	}
+	return checkText("assignee", a, false)
+}
+
 // CheckDecision accepts register ids like D12.
 func CheckDecision(d string) error {
 	if !decisionRE.MatchString(d) {
@@ -362,6 +379,11 @@ func (i *Issue) ValidateContent() error {
 	}
 	if err := CheckPriority(i.Priority); err != nil {
 		return err
+	}
+	if i.Assignee != "" {
+		if err := CheckAssignee(i.Assignee); err != nil {
+			return err
+		}
 	}
 	for _, l := range i.Labels {
 		if err := CheckLabel(l); err != nil {

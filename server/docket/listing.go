@@ -77,6 +77,10 @@ type ListParams struct {
 	Type     string
 	Label    string
 	Decision string
+	// Priority, when set, selects issues of that priority only.
+	Priority *int
+	// Assignee, when set, selects the issues that assignee holds.
+	Assignee string
 	Text     string
 	Sort     string
 	Limit    int
@@ -89,7 +93,7 @@ type ListParams struct {
 var RowFields = []string{"id", "title", "status", "type", "priority", "created_at", "updated_at"}
 
 // RecordFields are the keys --fields may name: every key of the record.
-var RecordFields = []string{"id", "title", "description", "status", "type", "priority", "labels", "decisions", "deps", "comments", "created_at", "updated_at", "closed_at", "close_reason", "version", "schema", "extra"}
+var RecordFields = []string{"id", "title", "description", "status", "type", "priority", "assignee", "labels", "decisions", "deps", "comments", "created_at", "updated_at", "closed_at", "close_reason", "version", "schema", "extra"}
 
 // NeedsRecords reports whether the fields ask for more than the row
 // columns, so full records must be decoded.
@@ -130,6 +134,14 @@ func (p ListParams) Query() (Query, error) {
 	if p.Decision != "" {
 		errs = append(errs, ArgErr("decision", CheckDecision(p.Decision)))
 		q.Decision = p.Decision
+	}
+	if p.Assignee != "" {
+		errs = append(errs, ArgErr("assignee", CheckAssignee(p.Assignee)))
+		q.Assignee = p.Assignee
+	}
+	if p.Priority != nil {
+		errs = append(errs, ArgErr("priority", CheckPriority(*p.Priority)))
+		q.Priority = p.Priority
 	}
 	q.Text = strings.TrimSpace(p.Text)
 	if len(q.Text) > 500 {
@@ -196,6 +208,9 @@ func (p Patch) Check() error {
 	}
 	if p.Priority != nil {
 		errs = append(errs, ArgErr("priority", CheckPriority(*p.Priority)))
+	}
+	if p.Assignee != nil && *p.Assignee != "" {
+		errs = append(errs, ArgErr("assignee", CheckAssignee(*p.Assignee)))
 	}
 	for _, l := range append(append([]string{}, p.AddLabels...), p.RemoveLabels...) {
 		errs = append(errs, ArgErr("labels", CheckLabel(l)))

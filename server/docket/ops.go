@@ -213,8 +213,43 @@ func (s *Service) Update(ctx context.Context, id string, p Patch) (Issue, error)
 		if p.Priority != nil {
 			i.Priority = *p.Priority
 		}
+		if p.Assignee != nil {
+			i.Assignee = *p.Assignee
+		}
 		i.Labels = slices.DeleteFunc(append(i.Labels, p.AddLabels...), func(l string) bool { return slices.Contains(p.RemoveLabels, l) })
 		i.Decisions = slices.DeleteFunc(append(i.Decisions, p.AddDecisions...), func(x string) bool { return slices.Contains(p.RemoveDecisions, x) })
+		return nil
+	})
+}
+
+// ErrClaimed is wrapped by a Claim refused because someone else holds the
+// issue.
+var ErrClaimed = errors.New("claimed by someone else")
+
+// Claim sets the assignee of an unfinished issue and moves it to the
+// workflow's active status: in_progress, or the first active one of a
+// workflow without it; in one write
+// transaction: two claimants cannot both win. A claim by the holder again
+// changes nothing but the version; one by anyone else is refused.
+func (s *Service) Claim(ctx context.Context, id, assignee string, ifVersion int64) (Issue, error) {
+	if err := CheckAssignee(assignee); err != nil {
+		return Issue{}, ArgErr("assignee", err)
+	}
+	active := StatusInProgress
+	if c, ok := s.opts.Workflow.Class(active); !ok || c != ClassActive {
+		if as := s.opts.Workflow.Of(ClassActive); len(as) > 0 {
+			active = as[0] // a workflow without in_progress: its first active status
+		}
+	}
+	return s.modify(ctx, id, ifVersion, func(_ Writer, i *Issue) error {
+		if c, ok := s.opts.Workflow.Class(i.Status); ok && c == ClassClosed {
+			return Invalidf("%s is %s: reopen it before claiming it", id, i.Status)
+		}
+		if i.Assignee != "" && i.Assignee != assignee {
+			return fmt.Errorf("%s is held by %s: %w; ask them, or pick another issue", id, i.Assignee, ErrClaimed)
+		}
+		i.Assignee = assignee
+		i.Status = active
 		return nil
 	})
 }

@@ -23,11 +23,13 @@ type NewIssue struct {
 // leave a field alone. IfVersion, when not zero, makes the update fail with a
 // *ConflictError unless the issue is still at that version.
 type Patch struct {
-	Title           *string
-	Description     *string
-	Status          *Status
-	Type            *Type
-	Priority        *int
+	Title       *string
+	Description *string
+	Status      *Status
+	Type        *Type
+	Priority    *int
+	// Assignee, when set, changes who holds the issue; "" releases it.
+	Assignee        *string
 	AddLabels       []string
 	RemoveLabels    []string
 	AddDecisions    []string
@@ -75,6 +77,10 @@ type Store interface {
 	CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (Issue, error)
 	Reopen(ctx context.Context, id string, ifVersion int64) (Issue, error)
 	Comment(ctx context.Context, id, author, text string) (Issue, error)
+	// Claim sets the assignee of an unfinished issue and moves it to the
+	// workflow's active status (in_progress), in one write; it is refused when
+	// someone else holds the issue.
+	Claim(ctx context.Context, id, assignee string, ifVersion int64) (Issue, error)
 	// AddDep adds an edge; an edge already there changes nothing.
 	AddDep(ctx context.Context, id string, d Dep) (Issue, error)
 	// RemoveDep removes an edge the issue holds.
@@ -138,6 +144,10 @@ type Query struct {
 	Type     Type
 	Label    string
 	Decision string
+	// Assignee, when set, keeps rows of issues that assignee holds.
+	Assignee string
+	// Priority, when set, keeps rows of that priority only.
+	Priority *int
 	// Text keeps rows whose title or description has, for every word of
 	// the text (SearchWords), a word that starts with it.
 	Text string

@@ -169,7 +169,9 @@ func TestDrainWithPendingWrites(t *testing.T) {
 func TestEOFEndsListensAtOnce(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	l := startLive(t, base, mcp.Options{DrainTimeout: time.Hour})
+	// The server declares tools.listChanged (a test hook), so the listen
+	// stays open: docket mcp itself declares nothing a listen waits for.
+	l := startLive(t, base, mcp.WithListChanged(mcp.Options{DrainTimeout: time.Hour}))
 	l.send(`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	l.await(`"io.modelcontextprotocol/subscriptionId":"L"`)
 	out := l.close()

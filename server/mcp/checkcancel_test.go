@@ -83,7 +83,7 @@ func TestCancelledCheckFreesTheSlotOverStdio(t *testing.T) {
 	first := hanging(t, pids, dir)
 	l.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"first"}}`,
 		`{"jsonrpc":"2.0","id":"second","method":"tools/call","params":{"name":"claims_check","arguments":{"decision":"D1"}}}`)
-	l.await(`"id":"second","result":{"content":[{"type":"text","text":"{\"claims\":[{\"claim\":\"C1\",\"decision\":\"D1\"`)
+	l.await(`"id":"second","result":{"content":[{"type":"text","text":"ok: 0 findings (0 errors); 1 claims: 1 ok"}],"structuredContent":{"claims":[{"claim":"C1","decision":"D1"`)
 	gone(t, first)
 	out := l.close()
 	if strings.Contains(string(out), `"id":"first"`) {
@@ -153,7 +153,7 @@ func TestCancelledCheckFreesTheSlotOverHTTP(t *testing.T) {
 				t.Fatalf("cancel: status %d", status)
 			}
 			status, body := c.post(`{"jsonrpc":"2.0","id":"second","method":"tools/call","params":{"name":"claims_check","arguments":{"decision":"D1"}` + c.meta() + `}}`)
-			if status != http.StatusOK || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"second","result":`) || !strings.Contains(body, `"text":"{\"claims\":[{\"claim\":\"C1\",\"decision\":\"D1\"`) {
+			if status != http.StatusOK || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"second","result":`) || !strings.Contains(body, `"text":"ok: 0 findings (0 errors); 1 claims: 1 ok"}],"structuredContent":{"claims":[{"claim":"C1","decision":"D1"`) {
 				t.Errorf("second check: %d %s", status, body)
 			}
 			gone(t, first)

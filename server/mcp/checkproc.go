@@ -53,11 +53,20 @@ type childReply struct {
 // slot is free as soon as the child is gone (D71); without, in process
 // (bounded), where it stops at the check's next file or claim.
 func registerCall[In, Out any](ctx context.Context, t *tools, tool string, in In, work func(context.Context, In) (Out, error)) (Out, error) {
+	return registerCallStarted(ctx, t, tool, in, work, nil)
+}
+
+// registerCallStarted is registerCall that calls started, if set, once
+// the check holds the slot and runs: what claims_check's progress reports.
+func registerCallStarted[In, Out any](ctx context.Context, t *tools, tool string, in In, work func(context.Context, In) (Out, error), started func()) (Out, error) {
+	if started == nil {
+		started = func() {}
+	}
 	if t.process == nil {
-		return bounded(ctx, t.checks, func(ctx context.Context) (Out, error) { return work(ctx, in) })
+		return bounded(ctx, t.checks, func(ctx context.Context) (Out, error) { started(); return work(ctx, in) })
 	}
 	var out Out
-	raw, err := t.checks.inChild(ctx, t.process, t.maxResult, tool, t.dir, in)
+	raw, err := t.checks.inChild(ctx, t.process, t.maxResult, tool, t.dir, in, started)
 	if err != nil {
 		return out, err
 	}
@@ -72,7 +81,7 @@ func registerCall[In, Out any](ctx context.Context, t *tools, tool string, in In
 // with every process it started, when ctx ends or g's timeout passes; the
 // slot is given back once it is gone, which takes milliseconds, not the
 // rest of the check.
-func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.Cmd, maxResult int, tool, dir string, in any) (json.RawMessage, error) {
+func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.Cmd, maxResult int, tool, dir string, in any, started func()) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	select {
@@ -99,6 +108,7 @@ func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.C
 	if g.started != nil {
 		g.started(cmd.Process.Pid)
 	}
+	started()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	var werr, stopped error

@@ -121,7 +121,7 @@ func TestTypeScriptClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), os.Args[0], "mcp")
-	cmd.Env, cmd.Dir = repoWithTracker(t)
+	cmd.Env, cmd.Dir = featureRepo(t) // a register too, for the resources and claims_check
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("TypeScript client: %v\n%s", err, out)
@@ -130,7 +130,11 @@ func TestTypeScriptClient(t *testing.T) {
 	readOnly := slices.Sorted(maps.Keys(mcp.ReadOnlySet()))
 	for _, want := range []string{fmt.Sprintf("tools: %d", len(names)), "created dk-", "listed dk-aaa", "unknown id: isError",
 		"read-only: " + strings.Join(readOnly, ","),
-		"pages: dk-", "blocked: " + "dk-", "search: dk-", "reopen: closed -> open; text: reopened dk-"} {
+		"pages: dk-", "blocked: " + "dk-", "search: dk-", "reopen: closed -> open; text: reopened dk-",
+		// D81: the declared capabilities, a resource, a prompt, progress.
+		"capabilities: " + declaredCapabilities, "resource: issue://dk-", " application/json from the TypeScript client",
+		"register: D1,D2", "completion: has dk-", "prompt: Triage the ready queue: the 3 of 3 issues nothing unfinished blocks",
+		"progress: 0/2 1/2; text: failing: 1 findings (1 errors); 2 claims: 1 ok, 1 failed"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("client output lacks %q:\n%s", want, out)
 		}

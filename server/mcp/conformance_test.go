@@ -163,7 +163,11 @@ func TestConformance(t *testing.T) {
 			}
 			run := func(prefix string) string {
 				store, _ := newStore(t)
-				out := serve(t, store, append([]byte(prefix), in...))
+				o := mcp.Options{Store: store, Dir: t.TempDir()}
+				if bytes.Contains(ar.Comment, []byte("[open listens]")) {
+					o = mcp.WithListChanged(o) // a listen stays open
+				}
+				out := serveWith(t, o, append([]byte(prefix), in...))
 				var keep []string
 				for _, l := range sortedLines(out) {
 					if !strings.Contains(l, `"id":"init-0"`) {

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/google/jsonschema-go/jsonschema"
+
 // Every test validates each tool's output against its output schema, which
 // production skips (D82).
 func init() { checkOutputs = true }
@@ -57,4 +59,21 @@ func CheckOutputs(on bool) bool {
 	was := checkOutputs
 	checkOutputs = on
 	return was
+}
+
+// WithListChanged is o declaring tools.listChanged, so that a listen stays
+// open (the transport's tests of open listens).
+func WithListChanged(o Options) Options {
+	o.listChanged = true
+	return o
+}
+
+// InputSchemas are the registry's input schemas by tool name: what
+// screenCalls checks arguments against.
+func InputSchemas() map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
+	for _, tl := range (&tools{}).all() {
+		m[tl.def.Name] = tl.in
+	}
+	return m
 }

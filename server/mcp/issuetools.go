@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -94,7 +95,7 @@ func toolErr(tool string, err error) error {
 		msg := strings.TrimPrefix(e.Error(), docket.ErrInvalid.Error()+": ")
 		if errors.As(e, &ae) {
 			m := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
-			msg = "argument " + ae.Arg + ": " + strings.TrimPrefix(m, ae.Arg+" ")
+			msg = fmt.Sprintf("argument %q: ", ae.Arg) + strings.TrimPrefix(m, ae.Arg+" ")
 		}
 		msgs = append(msgs, cliToTools.Replace(msg))
 	}
@@ -118,11 +119,14 @@ type IssueOut struct {
 
 // PageOut is one page of a listing: index rows, not whole records (issue_show
 // has those), the total, how many more, and the cursor of the next page.
+// With fields, records holds the chosen keys of each record, in the rows'
+// order, and issues is empty.
 type PageOut struct {
-	Issues     []docket.Row `json:"issues"`
-	Total      int          `json:"total"`
-	More       int          `json:"more"`
-	NextCursor string       `json:"nextCursor,omitempty"`
+	Issues     []docket.Row     `json:"issues"`
+	Records    []map[string]any `json:"records,omitempty"`
+	Total      int              `json:"total"`
+	More       int              `json:"more"`
+	NextCursor string           `json:"nextCursor,omitempty"`
 }
 
 func summary(verb string, i docket.Issue) *sdk.CallToolResult {
@@ -179,6 +183,13 @@ func (t *tools) issueTools() []tool {
 		if p["query"] != nil {
 			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(500)
 		}
+		priorityProp(p["priority"])
+		if p["assignee"] != nil {
+			p["assignee"].MinLength, p["assignee"].MaxLength = ptr(1), ptr(docket.MaxAssignee)
+		}
+		if p["fields"] != nil {
+			p["fields"].Items.Enum = enum(docket.RecordFields)
+		}
 	}
 	add(newTool(&sdk.Tool{Name: "issue_list", Title: "List issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[ListIn](listSchema),
 		Description: "List issues, most urgent first, a page at a time (limit, default 50; cursor from nextCursor); closed ones only with all or status. Rows, not whole records: issue_show has those."}, t.list))
@@ -188,6 +199,8 @@ func (t *tools) issueTools() []tool {
 		Description: "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one, a page at a time."}, t.blocked))
 	add(newTool(&sdk.Tool{Name: "issue_search", Title: "Search issues", Annotations: readOnlyTool, OutputSchema: pageOutSchema, InputSchema: inSchema[SearchIn](listSchema),
 		Description: "Find issues of any status whose title or description has a word starting with each word of query, a page at a time."}, t.search))
+	add(newTool(&sdk.Tool{Name: "issue_stats", Title: "Count the issues", Annotations: readOnlyTool, OutputSchema: outSchema[StatsOut](),
+		Description: "Count the tracker's issues: in all, unfinished and closed, ready and blocked, and by status, type and priority."}, t.stats))
 	add(newTool(&sdk.Tool{Name: "issue_show", Title: "Show an issue", Annotations: readOnlyTool, OutputSchema: issueOut,
 		InputSchema: inSchema[IDIn](func(p map[string]*jsonschema.Schema) { idProp(p, "id") }),
 		Description: "Show one issue by id: the whole record."}, t.show))
@@ -198,6 +211,7 @@ func (t *tools) issueTools() []tool {
 			p["status"].Enum = enum(docket.Unfinished)
 			p["type"].Enum = enum(docket.Types)
 			priorityProp(p["priority"])
+			p["assignee"].MaxLength = ptr(docket.MaxAssignee)
 			items(p["add_labels"], labelPattern, 64)
 			items(p["remove_labels"], labelPattern, 64)
 			items(p["add_decisions"], decisionPattern, 16)
@@ -205,6 +219,13 @@ func (t *tools) issueTools() []tool {
 			p["if_version"].Minimum = ptr(0.0)
 		}),
 		Description: "Change fields of an issue; if_version makes it fail when someone else wrote it first. Closing and reopening are issue_close and issue_reopen."}, t.update))
+	add(newTool(&sdk.Tool{Name: "issue_claim", Title: "Claim an issue", Annotations: writes(false, false), OutputSchema: issueOut,
+		InputSchema: inSchema[ClaimIn](func(p map[string]*jsonschema.Schema) {
+			idProp(p, "id")
+			p["assignee"].MinLength, p["assignee"].MaxLength = ptr(1), ptr(docket.MaxAssignee)
+			p["if_version"].Minimum = ptr(0.0)
+		}),
+		Description: "Take an unfinished issue: set its assignee and move it to in progress in one write. Refused while someone else holds it; issue_update with assignee \"\" releases it."}, t.claim))
 	add(newTool(&sdk.Tool{Name: "issue_close", Title: "Close an issue", Annotations: writes(true, false), OutputSchema: issueOut,
 		InputSchema: inSchema[CloseIn](func(p map[string]*jsonschema.Schema) {
 			idProp(p, "id")
@@ -270,11 +291,18 @@ func (t *tools) create(ctx context.Context, _ *sdk.CallToolRequest, in CreateIn)
 // behind, which the error still says).
 func committed(err error) bool { return err == nil || errors.Is(err, docket.ErrUnexported) }
 
-// PageIn is the paging input of issue_ready and issue_blocked.
+// PageIn is the input of issue_ready and issue_blocked: filters, fields
+// and paging.
 type PageIn struct {
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	Sort   string `json:"sort,omitempty" jsonschema:"default priority (most urgent, then oldest); updated is newest first"`
+	Type     string   `json:"type,omitempty" jsonschema:"only issues of this type"`
+	Priority *int     `json:"priority,omitempty" jsonschema:"only issues of this priority, 0 (most urgent) to 4"`
+	Label    string   `json:"label,omitempty" jsonschema:"only issues with this label"`
+	Decision string   `json:"decision,omitempty" jsonschema:"only issues that carry this decision, like D12"`
+	Assignee string   `json:"assignee,omitempty" jsonschema:"only issues this assignee holds"`
+	Fields   []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
+	Cursor   string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort     string   `json:"sort,omitempty" jsonschema:"default priority (most urgent, then oldest); updated is newest first"`
 }
 
 // ListIn is issue_list's input.
@@ -283,6 +311,9 @@ type ListIn struct {
 	Label    string   `json:"label,omitempty"`
 	Decision string   `json:"decision,omitempty" jsonschema:"only issues that carry this decision, like D12"`
 	Type     string   `json:"type,omitempty"`
+	Priority *int     `json:"priority,omitempty" jsonschema:"only issues of this priority, 0 (most urgent) to 4"`
+	Assignee string   `json:"assignee,omitempty" jsonschema:"only issues this assignee holds"`
+	Fields   []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
 	All      bool     `json:"all,omitempty" jsonschema:"include closed issues"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
 	Cursor   string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
@@ -291,10 +322,11 @@ type ListIn struct {
 
 // SearchIn is issue_search's input.
 type SearchIn struct {
-	Query  string `json:"query" jsonschema:"words to find in titles and descriptions"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	Sort   string `json:"sort,omitempty"`
+	Query  string   `json:"query" jsonschema:"words to find in titles and descriptions"`
+	Fields []string `json:"fields,omitempty" jsonschema:"return these keys of each record (in records) instead of the rows"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"at most this many issues; default 50"`
+	Cursor string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Sort   string   `json:"sort,omitempty"`
 }
 
 // limit applies the agent's default page size and its bound: 0 means
@@ -318,6 +350,13 @@ func (t *tools) page(ctx context.Context, tool, what string, view docket.View, p
 	if err != nil {
 		return nil, PageOut{}, toolErr(tool, err)
 	}
+	out := pageOut(page)
+	if len(p.Fields) > 0 {
+		if out.Records, err = t.project(ctx, page.Rows, p.Fields); err != nil {
+			return nil, PageOut{}, toolErr(tool, err)
+		}
+		out.Issues = []docket.Row{}
+	}
 	res := pageSummary(what, page)
 	// A status the workflow does not map is reported on every listing,
 	// as docket's CLI notes it on stderr (D57).
@@ -329,23 +368,60 @@ func (t *tools) page(ctx context.Context, tool, what string, view docket.View, p
 		text := res.Content[0].(*sdk.TextContent)
 		text.Text += "\nnote: " + docket.UnmappedNote(u)
 	}
-	return res, pageOut(page), nil
+	return res, out, nil
+}
+
+// project is the chosen keys of each row's record, as the export writes
+// them (docket list --fields): from the row when its columns hold them
+// all, else from the whole record.
+func (t *tools) project(ctx context.Context, rows []docket.Row, fields []string) ([]map[string]any, error) {
+	fromRecord := docket.ListParams{Fields: fields}.NeedsRecords()
+	out := make([]map[string]any, 0, len(rows))
+	for _, r := range rows {
+		var full []byte
+		var err error
+		if fromRecord {
+			var i docket.Issue
+			if i, err = t.store.Get(ctx, r.ID); err == nil {
+				full, err = docket.MarshalLine(i)
+			}
+		} else {
+			full, err = json.Marshal(r)
+		}
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(full, &m); err != nil {
+			return nil, fmt.Errorf("read the record of %s: %w", r.ID, err)
+		}
+		pick := make(map[string]any, len(fields))
+		for _, f := range fields {
+			pick[f] = m[f]
+		}
+		out = append(out, pick)
+	}
+	return out, nil
 }
 
 func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in ListIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_list", "issues", docket.ViewList, docket.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Label: in.Label, Decision: in.Decision, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_list", "issues", docket.ViewList, docket.ListParams{Statuses: in.Status, All: in.All, Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Assignee: in.Assignee, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+}
+
+func (in PageIn) params() docket.ListParams {
+	return docket.ListParams{Type: in.Type, Priority: in.Priority, Label: in.Label, Decision: in.Decision, Assignee: in.Assignee, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor}
 }
 
 func (t *tools) ready(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_ready", "ready issues", docket.ViewReady, docket.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_ready", "ready issues", docket.ViewReady, in.params())
 }
 
 func (t *tools) blocked(ctx context.Context, _ *sdk.CallToolRequest, in PageIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_blocked", "blocked issues", docket.ViewBlocked, docket.ListParams{Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_blocked", "blocked issues", docket.ViewBlocked, in.params())
 }
 
 func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn) (*sdk.CallToolResult, PageOut, error) {
-	return t.page(ctx, "issue_search", "matching issues", docket.ViewSearch, docket.ListParams{Text: in.Query, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
+	return t.page(ctx, "issue_search", "matching issues", docket.ViewSearch, docket.ListParams{Text: in.Query, Fields: in.Fields, Sort: in.Sort, Limit: in.Limit, Cursor: in.Cursor})
 }
 
 // IDIn names one issue.
@@ -369,6 +445,7 @@ type UpdateIn struct {
 	Status          string   `json:"status,omitempty" jsonschema:"use issue_close and issue_reopen to close and reopen"`
 	Type            string   `json:"type,omitempty"`
 	Priority        *int     `json:"priority,omitempty"`
+	Assignee        *string  `json:"assignee,omitempty" jsonschema:"who holds it; \"\" releases it (issue_claim takes it)"`
 	AddLabels       []string `json:"add_labels,omitempty"`
 	RemoveLabels    []string `json:"remove_labels,omitempty"`
 	AddDecisions    []string `json:"add_decisions,omitempty"`
@@ -377,7 +454,7 @@ type UpdateIn struct {
 }
 
 func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn) (*sdk.CallToolResult, IssueOut, error) {
-	p := docket.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority,
+	p := docket.Patch{Title: in.Title, Description: in.Description, Priority: in.Priority, Assignee: in.Assignee,
 		AddLabels: in.AddLabels, RemoveLabels: in.RemoveLabels, AddDecisions: in.AddDecisions, RemoveDecisions: in.RemoveDecisions, IfVersion: in.IfVersion}
 	if in.Status != "" {
 		st := docket.Status(in.Status)
@@ -395,6 +472,28 @@ func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in UpdateIn)
 		return nil, IssueOut{}, toolErr("issue_update", err)
 	}
 	return summary("updated", i), IssueOut{i}, toolErr("issue_update", err)
+}
+
+// ClaimIn is issue_claim's input.
+type ClaimIn struct {
+	ID        string `json:"id"`
+	Assignee  string `json:"assignee,omitempty" jsonschema:"who takes it; default: the MCP client's name"`
+	IfVersion int64  `json:"if_version,omitempty" jsonschema:"fail unless the issue is at this version"`
+}
+
+func (t *tools) claim(ctx context.Context, req *sdk.CallToolRequest, in ClaimIn) (*sdk.CallToolResult, IssueOut, error) {
+	who := in.Assignee
+	if who == "" {
+		who = clientName(req)
+	}
+	if who == "" {
+		return nil, IssueOut{}, toolErr("issue_claim", docket.ArgErr("assignee", docket.Invalidf("empty, and the client gave no name: say who takes the issue")))
+	}
+	i, err := t.store.Claim(ctx, in.ID, who, in.IfVersion)
+	if !committed(err) {
+		return nil, IssueOut{}, toolErr("issue_claim", err)
+	}
+	return summary("claimed by "+i.Assignee+":", i), IssueOut{i}, toolErr("issue_claim", err)
 }
 
 // CloseIn is issue_close's input.
@@ -481,6 +580,55 @@ func (t *tools) depRemove(ctx context.Context, _ *sdk.CallToolRequest, in DepIn)
 		return nil, IssueOut{}, toolErr("dep_remove", err)
 	}
 	return summary(fmt.Sprintf("removed %s %s %s;", in.ID, in.Type, in.Target), i), IssueOut{i}, toolErr("dep_remove", err)
+}
+
+// StatsOut is issue_stats's output: counts over every issue.
+type StatsOut struct {
+	Total      int            `json:"total"`
+	Unfinished int            `json:"unfinished"`
+	Closed     int            `json:"closed"`
+	Ready      int            `json:"ready"`
+	Blocked    int            `json:"blocked"`
+	ByStatus   map[string]int `json:"by_status"`
+	ByType     map[string]int `json:"by_type"`
+	ByPriority map[string]int `json:"by_priority" jsonschema:"keyed P0 to P4"`
+}
+
+func (t *tools) stats(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, StatsOut, error) {
+	out, err := t.countIssues(ctx)
+	if err != nil {
+		return nil, StatsOut{}, toolErr("issue_stats", err)
+	}
+	return text(fmt.Sprintf("%d issues: %d unfinished (%d ready, %d blocked), %d closed", out.Total, out.Unfinished, out.Ready, out.Blocked, out.Closed)), out, nil
+}
+
+// countIssues counts from the index rows of every issue and the totals of
+// the ready, blocked and unfinished listings: the same selections as the
+// listing tools.
+func (t *tools) countIssues(ctx context.Context) (StatsOut, error) {
+	out := StatsOut{ByStatus: map[string]int{}, ByType: map[string]int{}, ByPriority: map[string]int{}}
+	all, err := t.store.Listing(ctx, docket.ViewList, docket.ListParams{All: true})
+	if err != nil {
+		return out, err
+	}
+	for _, r := range all.Rows {
+		out.ByStatus[string(r.Status)]++
+		out.ByType[string(r.Type)]++
+		out.ByPriority[fmt.Sprintf("P%d", r.Priority)]++
+	}
+	out.Total = all.Total
+	for _, c := range []struct {
+		view docket.View
+		n    *int
+	}{{docket.ViewList, &out.Unfinished}, {docket.ViewReady, &out.Ready}, {docket.ViewBlocked, &out.Blocked}} {
+		p, err := t.store.Listing(ctx, c.view, docket.ListParams{Limit: 1})
+		if err != nil {
+			return out, err
+		}
+		*c.n = p.Total
+	}
+	out.Closed = out.Total - out.Unfinished
+	return out, nil
 }
 
 // NoIn is the input of tools that take none.

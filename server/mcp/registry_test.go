@@ -26,9 +26,11 @@ var registryArgs = []struct {
 	{"issue_ready", `{}`},
 	{"issue_blocked", `{}`},
 	{"issue_search", `{"query":"seeded"}`},
+	{"issue_stats", `{}`},
 	{"issue_show", `{"id":"$1"}`},
 	{"issue_update", `{"id":"$1","priority":1}`},
 	{"issue_comment", `{"id":"$1","text":"a note","author":"a"}`},
+	{"issue_claim", `{"id":"$1","assignee":"agent-1"}`},
 	{"dep_add", `{"id":"$1","target":"$2","type":"blocks"}`},
 	{"dep_remove", `{"id":"$1","target":"$2","type":"blocks"}`},
 	{"issue_close", `{"id":"$2","reason":"done"}`},
@@ -121,7 +123,7 @@ func TestReadOnlyToolsLogNoWrite(t *testing.T) {
 	if replies != len(registryArgs) {
 		t.Errorf("%d replies to %d calls:\n%s", replies, len(registryArgs), out)
 	}
-	if n := len(mcp.ReadOnlySet()); n != 8 {
-		t.Errorf("%d read-only tools, D24 says eight", n)
+	if n := len(mcp.ReadOnlySet()); n != 9 {
+		t.Errorf("%d read-only tools, D24 says nine", n)
 	}
 }

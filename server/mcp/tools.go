@@ -73,10 +73,18 @@ type Options struct {
 	// sets them, for the instructions the server gives a client ("": the
 	// defaults).
 	Export, Register, Decisions string
+	// ReadOnly serves only the tools that change nothing (docket mcp
+	// --read-only): a tool that writes is not listed, and a call to one
+	// is refused; resources and prompts are served as ever (D81).
+	ReadOnly bool
 
 	// checkStarted, if set, is told the pid of each check child started
 	// (tests).
 	checkStarted func(pid int)
+	// listChanged declares tools.listChanged (tests only: no production
+	// server sends it), so that a subscriptions/listen stays open and the
+	// transport's handling of open listens can be tested.
+	listChanged bool
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -115,31 +123,67 @@ func Serve(ctx context.Context, o Options) error {
 	return err
 }
 
-// NewServer builds the SDK server with docket's tools.
+// NewServer builds the SDK server with docket's tools, its resources and
+// prompts, and the capabilities it declares (D81).
 func NewServer(o Options) *sdk.Server {
+	t := newTools(o)
+	caps := Capabilities()
+	if o.listChanged {
+		caps.Tools.ListChanged = true
+	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "docket", Version: o.Version}, &sdk.ServerOptions{
 		Logger:                    o.Log,
 		SupportedProtocolVersions: ProtocolVersions,
 		Instructions:              instructions(o),
+		Capabilities:              caps,
+		CompletionHandler:         t.complete,
 	})
-	s.AddReceivingMiddleware(logWrites)
-	for _, tl := range newTools(o).all() {
+	registry := t.all()
+	s.AddReceivingMiddleware(logWrites, screenCalls(registry, o.ReadOnly), t.listResources)
+	for _, tl := range registry {
+		if o.ReadOnly && !tl.readOnly() {
+			continue // --read-only: a write tool is neither listed nor callable
+		}
 		tl.add(s)
 	}
+	t.addResources(s)
+	t.addPrompts(s)
 	return s
+}
+
+// Capabilities is what docket mcp declares at initialize, stated rather
+// than inferred by the SDK (D81): tools, resources and prompts without
+// listChanged (their lists never change while it runs, so the
+// notification is never sent) and resources without subscribe;
+// completion of ids; logging, for the write log (D53).
+func Capabilities() *sdk.ServerCapabilities {
+	return &sdk.ServerCapabilities{
+		Tools:       &sdk.ToolCapabilities{ListChanged: false},
+		Resources:   &sdk.ResourceCapabilities{ListChanged: false, Subscribe: false},
+		Prompts:     &sdk.PromptCapabilities{ListChanged: false},
+		Completions: &sdk.CompletionCapabilities{},
+		//lint:ignore SA1019 logging is deprecated, not removed; D53 keeps the write log
+		Logging: &sdk.LoggingCapabilities{},
+	}
 }
 
 // tool is one MCP tool as one value: its definition, with the annotations
 // that say whether it writes, and its handler. Whatever asks whether a
 // tool only reads (the write log, the drain's message at shutdown) asks
-// this value, through readOnlyTools.
+// this value, through readOnlyTools. in is its input schema, which
+// screenCalls checks arguments against before the SDK sees them.
 type tool struct {
 	def *sdk.Tool
+	in  *jsonschema.Schema
 	add func(s *sdk.Server)
 }
 
 func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
-	return tool{def: def, add: func(s *sdk.Server) { addTool(s, def, h) }}
+	if def.InputSchema == nil {
+		def.InputSchema = inSchema[In](nil)
+	}
+	in, _ := def.InputSchema.(*jsonschema.Schema)
+	return tool{def: def, in: in, add: func(s *sdk.Server) { addTool(s, def, h) }}
 }
 
 // readOnly reports whether the tool changes nothing (its readOnlyHint).
@@ -150,8 +194,10 @@ func (tl tool) readOnly() bool { return tl.def.Annotations != nil && tl.def.Anno
 func (t *tools) all() []tool {
 	return append(t.issueTools(),
 		newTool(&sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList),
-		newTool(&sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool, Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow),
-		newTool(&sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool, Description: "Run claimslint check on the repository (or one decision): findings and claim states."}, t.claimsCheck),
+		newTool(&sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool,
+			Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow),
+		newTool(&sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool,
+			Description: "Run claimslint check on the repository (or one decision): findings and claim states. With a progressToken it reports progress: queued, checking, done."}, t.claimsCheck),
 		newTool(&sdk.Tool{Name: "decision_accept", Title: "Accept a decision", Annotations: writes(false, true),
 			Description: "Accept a decision as claimslint accept does: its file and register row together, retiring what it supersedes; refused (accepted false, with the findings) while its claims do not hold."}, t.decisionAccept),
 		newTool(&sdk.Tool{Name: "decision_status", Title: "Set a decision's status", Annotations: writes(false, true),
@@ -192,9 +238,11 @@ func instructions(o Options) string {
 }
 
 type tools struct {
-	store  docket.Store
-	dir    string
-	checks *checkGate // the server's register checks
+	store docket.Store
+	dir   string
+	// register and decisions are the configured paths, for the prompts.
+	register, decisions string
+	checks              *checkGate // the server's register checks
 	// process makes a register check's child process (Options.CheckProcess);
 	// nil: in process. maxResult bounds the bytes of its result.
 	process   func(args ...string) *exec.Cmd
@@ -203,7 +251,7 @@ type tools struct {
 
 // newTools is the tools of one server over o's store and repository.
 func newTools(o Options) *tools {
-	t := &tools{store: o.Store, dir: o.Dir, checks: newCheckGate(o.ClaimsCheckTimeout), process: o.CheckProcess, maxResult: o.MaxReply}
+	t := &tools{store: o.Store, dir: o.Dir, register: cmp.Or(o.Register, "docs/PRD.md"), decisions: strings.TrimSuffix(cmp.Or(o.Decisions, "docs/decisions"), "/"), checks: newCheckGate(o.ClaimsCheckTimeout), process: o.CheckProcess, maxResult: o.MaxReply}
 	if t.maxResult <= 0 {
 		t.maxResult = DefaultMaxReply
 	}
@@ -247,7 +295,7 @@ func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn
 	if err != nil {
 		return nil, DecisionsOut{}, toolErr("decision_list", err)
 	}
-	return nil, out, nil
+	return text(decisionsSummary(out)), out, nil
 }
 
 // listDecisions is decision_list's work, run in the check slot.
@@ -301,7 +349,7 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 	if err != nil {
 		return nil, DecisionOut{}, toolErr("decision_show", err)
 	}
-	return nil, out, nil
+	return text(decisionSummary(out)), out, nil
 }
 
 // showDecision is decision_show's work, run in the check slot; the tool
@@ -364,23 +412,28 @@ type CheckOut struct {
 	Claims   []check.ClaimState `json:"claims"`
 }
 
-func (t *tools) claimsCheck(ctx context.Context, _ *sdk.CallToolRequest, in CheckIn) (*sdk.CallToolResult, CheckOut, error) {
-	out, err := t.checkClaims(ctx, in)
+func (t *tools) claimsCheck(ctx context.Context, req *sdk.CallToolRequest, in CheckIn) (*sdk.CallToolResult, CheckOut, error) {
+	p := newProgress(ctx, req, checkStages)
+	p.report(0, "queued for the register check slot")
+	out, err := t.checkClaims(ctx, in, func() { p.report(1, "checking the claims") })
 	if err != nil {
 		return nil, CheckOut{}, toolErr("claims_check", err)
 	}
-	return nil, out, nil
+	sum := checkSummary(out)
+	p.report(checkStages, strings.SplitN(sum, "\n", 2)[0])
+	return text(sum), out, nil
 }
 
 // checkClaims is claims_check: its argument checked here, its work in the
-// check slot; the tool names itself in its errors.
-func (t *tools) checkClaims(ctx context.Context, in CheckIn) (CheckOut, error) {
+// check slot (started is told when it runs); the tool names itself in its
+// errors.
+func (t *tools) checkClaims(ctx context.Context, in CheckIn, started func()) (CheckOut, error) {
 	if in.Decision != "" {
 		if err := docket.CheckDecision(in.Decision); err != nil {
 			return CheckOut{}, err
 		}
 	}
-	return registerCall(ctx, t, "claims_check", in, t.checkWork)
+	return registerCallStarted(ctx, t, "claims_check", in, t.checkWork, started)
 }
 
 // checkWork is claims_check's work: the check, handed ctx (D54), and its
@@ -462,7 +515,7 @@ func (t *tools) statusCall(ctx context.Context, tool string, in StatusIn) (*sdk.
 	if err != nil {
 		return nil, StatusOut{}, toolErr(tool, err)
 	}
-	return nil, out, nil
+	return text(statusSummary(out)), out, nil
 }
 
 // setStatus is the work of decision_accept and decision_status: the plan

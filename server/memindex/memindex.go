@@ -214,6 +214,12 @@ func (t *txn) match(q docket.Query) []docket.Row {
 		if q.Decision != "" && !slices.Contains(i.Decisions, q.Decision) {
 			continue
 		}
+		if q.Priority != nil && i.Priority != *q.Priority {
+			continue
+		}
+		if q.Assignee != "" && i.Assignee != q.Assignee {
+			continue
+		}
 		if !containsWords(i, q.Text) {
 			continue
 		}

@@ -371,6 +371,14 @@ func filter(q docket.Query, flags bool) (prefix string, conds []string, args []a
 		conds = append(conds, "EXISTS (SELECT 1 FROM decisions x WHERE x.decision = ? AND x.id = i.id)")
 		args = append(args, q.Decision)
 	}
+	if q.Priority != nil {
+		conds = append(conds, "i.priority = ?")
+		args = append(args, *q.Priority)
+	}
+	if q.Assignee != "" {
+		conds = append(conds, "EXISTS (SELECT 1 FROM records r WHERE r.id = i.id AND json_extract(r.record, '$.assignee') = ?)")
+		args = append(args, q.Assignee)
+	}
 	if words := docket.SearchWords(q.Text); len(words) > 0 {
 		// Every word as a quoted prefix: "need"* matches needle, and no
 		// character of the query is FTS syntax.
@@ -543,7 +551,7 @@ func (t *txn) Count(q docket.Query) (int, error) {
 	}
 	from := "issues i"
 	what := "count(*)"
-	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && len(docket.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
+	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && q.Priority == nil && q.Assignee == "" && len(docket.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
 		from, what = "tally i", "coalesce(sum(i.n), 0)"
 	}
 	prefix, conds, args := filter(q, flags)

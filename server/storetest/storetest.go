@@ -91,6 +91,7 @@ func Run(t *testing.T, n NewIndex) {
 		{"RebuildFromChangedExport", rebuild},
 		{"DirtyExportIsRewritten", dirty},
 		{"FreshCloneBuildsIndexFromExport", freshClone},
+		{"ClaimIsAtomicAndRoundTrips", claims},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -633,5 +634,94 @@ func freshClone(t *testing.T, n NewIndex) {
 	Agree(t, s2, e)
 	if !bytes.Equal(before, e.File(t)) {
 		t.Error("opening a clone changed the export")
+	}
+}
+
+// claims: a claim sets the assignee and the active status in one write;
+// of claimants racing for one issue exactly one wins and the others are
+// refused with ErrClaimed; the assignee filters listings in the index,
+// round-trips through the export (a fresh index built from it holds it),
+// and a record without one keeps its bytes.
+func claims(t *testing.T, n NewIndex) {
+	ctx := context.Background()
+	e := NewEnv(t, n)
+	s := e.Open(t, "dk")
+	a, err := s.Create(ctx, docket.NewIssue{Title: "contested"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Create(ctx, docket.NewIssue{Title: "free"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.File(t)
+	const racers = 8
+	errs := make(chan error, racers)
+	for k := 0; k < racers; k++ {
+		go func() {
+			_, err := s.Claim(ctx, a.ID, "agent-"+string(rune('a'+k)), 0)
+			errs <- err
+		}()
+	}
+	won := 0
+	for k := 0; k < racers; k++ {
+		switch err := <-errs; {
+		case err == nil:
+			won++
+		case !errors.Is(err, docket.ErrClaimed):
+			t.Errorf("a losing claim: %v, want ErrClaimed", err)
+		}
+	}
+	got, err := s.Get(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if won != 1 || got.Assignee == "" || got.Status != docket.StatusInProgress || got.Version != 2 {
+		t.Fatalf("%d of %d claims won; the issue is %+v", won, racers, got)
+	}
+	if _, err := s.Claim(ctx, a.ID, got.Assignee, 0); err != nil {
+		t.Errorf("the holder claims again: %v", err)
+	}
+	if _, err := s.Claim(ctx, b.ID, " ", 0); err == nil || !strings.Contains(err.Error(), "assignee is empty") {
+		t.Errorf("an empty assignee: %v", err)
+	}
+	page, err := s.Listing(ctx, docket.ViewList, docket.ListParams{Assignee: got.Assignee})
+	if err != nil || len(page.Rows) != 1 || page.Rows[0].ID != a.ID || page.Total != 1 {
+		t.Errorf("listing by assignee: %v %+v", err, page)
+	}
+	line := `"priority":0,"assignee":"` + got.Assignee + `","labels":[]`
+	var freeLine []byte
+	for _, l := range bytes.SplitAfter(before, []byte("\n")) {
+		if bytes.Contains(l, []byte(`"title":"free"`)) {
+			freeLine = l
+		}
+	}
+	if file := e.File(t); !bytes.Contains(file, []byte(line)) || len(freeLine) == 0 || !bytes.Contains(file, freeLine) {
+		t.Errorf("export after the claim:\n%s\nwant the claimed line to hold %s and the other's line unchanged", file, line)
+	}
+	e2 := NewEnv(t, n)
+	if err := os.MkdirAll(filepath.Dir(e2.Export), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e2.Export, e.File(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := e2.Open(t, "dk")
+	if again, err := fresh.Get(ctx, a.ID); err != nil || again.Assignee != got.Assignee {
+		t.Errorf("a fresh index from the export: %v %+v", err, again)
+	}
+	Agree(t, fresh, e2)
+	rel := ""
+	if i, err := s.Update(ctx, a.ID, docket.Patch{Assignee: &rel}); err != nil || i.Assignee != "" {
+		t.Errorf("release: %v %+v", err, i)
+	}
+	if _, err := s.Claim(ctx, a.ID, "someone-else", 0); err != nil {
+		t.Errorf("claim after release: %v", err)
+	}
+	if _, err := s.CloseIssue(ctx, b.ID, "done", 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Claim(ctx, b.ID, "late", 0); err == nil || !strings.Contains(err.Error(), "reopen it before claiming it") {
+		t.Errorf("claiming a closed issue: %v", err)
 	}
 }

@@ -51,4 +51,23 @@ console.log(`reopen: ${closed.structuredContent.issue.status} -> ${reopened.stru
 const missing = await client.callTool({ name: "issue_show", arguments: { id: "dk-none" } });
 console.log(`unknown id: ${missing.isError ? "isError" : "no error"}`);
 
+// D81: declared capabilities, a resource, a prompt, and claims_check's progress.
+const caps = client.getServerCapabilities();
+console.log(`capabilities: ${JSON.stringify(Object.fromEntries(Object.keys(caps).sort().map((k) => [k, caps[k]])))}`);
+const issue = await client.readResource({ uri: `issue://${id}` });
+console.log(`resource: ${issue.contents[0].uri} ${issue.contents[0].mimeType} ${JSON.parse(issue.contents[0].text).title}`);
+const register = await client.readResource({ uri: "decision://register" });
+console.log(`register: ${JSON.parse(register.contents[0].text).decisions.map((d) => d.id).join(",")}`);
+const completed = await client.complete({ ref: { type: "ref/resource", uri: "issue://{id}" }, argument: { name: "id", value: id.slice(0, 4) } });
+console.log(`completion: ${completed.completion.values.includes(id) ? "has" : "lacks"} ${id}`);
+const prompt = await client.getPrompt({ name: "triage_ready", arguments: { limit: "10" } });
+console.log(`prompt: ${prompt.messages[0].content.text.split("\n")[0]}`);
+const steps = [];
+const checked = await client.callTool({ name: "claims_check", arguments: {} }, undefined, {
+  onprogress: (p) => steps.push(`${p.progress}/${p.total}`),
+});
+// The last step (2/2) is sent just before the reply, and the client may
+// drop it once the reply has arrived: the first two are the test's.
+console.log(`progress: ${steps.slice(0, 2).join(" ")}; text: ${checked.content[0].text.split("\n")[0]}`);
+
 await client.close();
