@@ -1,0 +1,265 @@
+package mcp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// lockedStore is a store whose write lock another writer holds: every
+// Create waits until the lock is released, or gives up, writing nothing,
+// when its context ends (a write rolled back before it committed).
+type lockedStore struct {
+	docket.Store
+	release chan struct{}
+	once    sync.Once
+	entered chan string
+	waiting atomic.Int32
+}
+
+func newLockedStore(s docket.Store) *lockedStore {
+	return &lockedStore{Store: s, release: make(chan struct{}), entered: make(chan string, 256)}
+}
+
+func (s *lockedStore) unlock() { s.once.Do(func() { close(s.release) }) }
+
+func (s *lockedStore) Create(ctx context.Context, n docket.NewIssue) (docket.Issue, error) {
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
+	s.entered <- n.Title
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return docket.Issue{}, ctx.Err()
+	}
+	if ctx.Err() != nil {
+		return docket.Issue{}, ctx.Err()
+	}
+	return s.Store.Create(ctx, n)
+}
+
+// TestCancelAtCap is the attack of issue 25: six issue_create calls, four
+// of them (the cap) blocked on a locked store and two read past it, all
+// cancelled while blocked. The cancels are read although the cap is
+// reached, a ping is answered meanwhile, and once the lock is released
+// none of the six has committed and none is answered.
+func TestCancelAtCap(t *testing.T) {
+	t.Parallel()
+	base, _ := newStore(t)
+	s := newLockedStore(base)
+	t.Cleanup(s.unlock)
+	l := startLive(t, s, mcp.Options{})
+	l.send(strings.TrimSpace(initLines))
+	l.await(`"id":"init-0"`)
+	for k := 1; k <= 6; k++ {
+		l.send(create(fmt.Sprintf(`"c%d"`, k), fmt.Sprintf("locked %d", k)))
+	}
+	for range mcp.DefaultMaxInFlight {
+		<-s.entered
+	}
+	for k := 1; k <= 6; k++ {
+		l.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c%d","reason":"test"}}`, k))
+	}
+	l.send(`{"jsonrpc":"2.0","id":"alive","method":"ping"}`)
+	l.await(`{"jsonrpc":"2.0","id":"alive","result":{}}`)
+	// The four running see their cancel before the lock is released.
+	deadline := time.Now().Add(20 * time.Second)
+	for s.waiting.Load() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d creates still wait on the lock after their cancel", s.waiting.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.unlock()
+	l.send(`{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)
+	l.await(`"id":"after"`)
+	out := l.close()
+	for _, r := range replies(t, out) {
+		if strings.HasPrefix(string(r.ID), `"c`) {
+			t.Errorf("cancelled request %s was answered:\n%s", r.ID, out)
+		}
+	}
+	if got := titles(t, base); strings.Contains(got, "locked") {
+		t.Errorf("tracker holds %q; no cancelled write may commit", got)
+	}
+}
+
+// TestCancelQueued: a request cancelled while it waits behind the cap is
+// dropped without running and is not answered; the one running is not
+// touched and commits once the lock is released.
+func TestCancelQueued(t *testing.T) {
+	t.Parallel()
+	base, _ := newStore(t)
+	s := newLockedStore(base)
+	t.Cleanup(s.unlock)
+	l := startLive(t, s, mcp.Options{MaxInFlight: 1})
+	l.send(strings.TrimSpace(initLines))
+	l.await(`"id":"init-0"`)
+	l.send(create(`"run"`, "running"), create(`"wait"`, "queued"))
+	<-s.entered
+	l.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`,
+		`{"jsonrpc":"2.0","id":"alive","method":"ping"}`)
+	l.await(`"id":"alive"`)
+	s.unlock()
+	l.await(`"id":"run"`)
+	out := l.close()
+	for _, r := range replies(t, out) {
+		if string(r.ID) == `"wait"` {
+			t.Errorf("the cancelled queued request was answered:\n%s", out)
+		}
+	}
+	if got := titles(t, base); !strings.Contains(got, "running") || strings.Contains(got, "queued") {
+		t.Errorf("tracker holds %q; want the running write and not the cancelled queued one", got)
+	}
+	if n := len(s.entered); n != 0 {
+		t.Errorf("%d cancelled queued creates ran", n)
+	}
+}
+
+// TestCancelAtCapGoSDKClient: the go-sdk's client, over pipes, calls
+// issue_create six times against a locked store and cancels each call's
+// context. The ping it sends meanwhile is answered, no create commits, and
+// the session goes on serving.
+func TestCancelAtCapGoSDKClient(t *testing.T) {
+	t.Parallel()
+	base, _ := newStore(t)
+	s := newLockedStore(base)
+	t.Cleanup(s.unlock)
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- mcp.Serve(context.Background(), mcp.Options{Store: s, Dir: t.TempDir(), In: sr, Out: sw})
+		sw.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	callCtx, cancelCalls := context.WithCancel(ctx)
+	errs := make(chan error, 6)
+	for k := 1; k <= 6; k++ {
+		go func() {
+			_, err := session.CallTool(callCtx, &sdk.CallToolParams{Name: "issue_create", Arguments: map[string]any{"title": fmt.Sprintf("locked %d", k)}})
+			errs <- err
+		}()
+	}
+	for range mcp.DefaultMaxInFlight {
+		<-s.entered
+	}
+	cancelCalls()
+	for range 6 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Errorf("a cancelled call ended with %v, want its cancellation", err)
+		}
+	}
+	pingCtx, pingDone := context.WithTimeout(ctx, 20*time.Second)
+	defer pingDone()
+	if err := session.Ping(pingCtx, nil); err != nil {
+		t.Fatalf("ping at the cap: %v", err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for s.waiting.Load() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d creates still wait on the lock after their cancel", s.waiting.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.unlock()
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "issue_show", Arguments: map[string]any{"id": "dk-aaa"}})
+	if err != nil || res.IsError {
+		t.Fatalf("issue_show after the cancels: %v %+v", err, res)
+	}
+	session.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if got := titles(t, base); strings.Contains(got, "locked") {
+		t.Errorf("tracker holds %q; no cancelled write may commit", got)
+	}
+}
+
+// TestQueueBounded: past the cap the transport reads on, but only until
+// MaxQueued requests (or MaxQueuedBytes of them) wait; then it stops
+// reading and the client's writes block. Every request is answered once
+// when the store frees.
+func TestQueueBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		pad     int // bytes of padding per request
+		most    int // requests the transport may have taken
+		atLeast int
+	}{
+		// 70 KiB frames: the 64 KiB read buffer holds less than one.
+		{"count", 70 << 10, 1 + mcp.MaxQueued + 3, 1 + mcp.MaxQueued},
+		{"bytes", 1 << 20, 1 + mcp.MaxQueuedBytes/(1<<20) + 3, 1 + mcp.MaxQueuedBytes/(1<<20) - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, _ := newStore(t)
+			s := newLockedStore(base)
+			t.Cleanup(s.unlock)
+			l := startLive(t, s, mcp.Options{MaxInFlight: 1})
+			l.send(strings.TrimSpace(initLines))
+			l.await(`"id":"init-0"`)
+			const total = 2 * mcp.MaxQueued
+			var written atomic.Int32
+			go func() {
+				for k := 1; k <= total; k++ {
+					// The first blocks on the lock; the rest read an issue.
+					f := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"},"_meta":{"pad":%q}}}`+"\n", k, strings.Repeat("x", tc.pad))
+					if k == 1 {
+						f = create("1", "q 1") + "\n"
+					}
+					if _, err := io.WriteString(l.w, f); err != nil {
+						return
+					}
+					written.Add(1)
+				}
+			}()
+			<-s.entered
+			// Wait until the writer has stood still for a while: the
+			// transport stopped reading.
+			last, still := int32(-1), 0
+			for still < 50 {
+				time.Sleep(2 * time.Millisecond)
+				if n := written.Load(); n == last {
+					still++
+				} else {
+					last, still = n, 0
+				}
+			}
+			if n := int(written.Load()); n > tc.most || n < tc.atLeast {
+				t.Errorf("the transport took %d requests with 1 running; want %d to %d", n, tc.atLeast, tc.most)
+			}
+			s.unlock()
+			for written.Load() < total {
+				time.Sleep(time.Millisecond)
+			}
+			out := l.close()
+			seen := map[string]int{}
+			for _, r := range replies(t, out) {
+				seen[string(r.ID)]++
+			}
+			for k := 1; k <= total; k++ {
+				if seen[itoa(k)] != 1 {
+					t.Errorf("id %d answered %d times", k, seen[itoa(k)])
+				}
+			}
+		})
+	}
+}
