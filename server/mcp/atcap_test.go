@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -261,5 +263,84 @@ func TestQueueBounded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCancelledPOSTHasABody: over HTTP, an issue_create blocked on a
+// locked store and cancelled by the client is rolled back, and its POST is
+// answered with a JSON-RPC error on its own id that says so, in a
+// 2025-11-25 session and in a 2026-07-28 request alike: never 200 with an
+// empty body, which clients fail to parse.
+func TestCancelledPOSTHasABody(t *testing.T) {
+	t.Parallel()
+	for _, modern := range []bool{false, true} {
+		t.Run(map[bool]string{false: "session", true: "stateless"}[modern], func(t *testing.T) {
+			t.Parallel()
+			base, _ := newStore(t)
+			s := newLockedStore(base)
+			t.Cleanup(s.unlock)
+			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: s, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+			defer srv.Close()
+			c := &mcpClient{t: t, url: srv.URL + "/mcp", modern: modern}
+			if !modern {
+				c.initialize()
+			}
+			type answer struct {
+				status int
+				body   string
+			}
+			done := make(chan answer, 1)
+			go func() {
+				status, body := c.post(`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"issue_create","arguments":{"title":"locked"}` + c.meta() + `}}`)
+				done <- answer{status, body}
+			}()
+			<-s.entered
+			if status, _ := c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"` + c.meta() + `}}`); status != http.StatusAccepted {
+				t.Fatalf("cancel: status %d", status)
+			}
+			var a answer
+			select {
+			case a = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the cancelled POST was never answered")
+			}
+			s.unlock()
+			want := `{"jsonrpc":"2.0","id":"w","error":{"code":-32603,"message":"internal error: the request was cancelled by the client (notifications/cancelled) before it finished, and nothing was changed (a write was rolled back)"}}` + "\n"
+			if a.status != http.StatusOK || a.body != want {
+				t.Errorf("cancelled POST: %d %q, want 200 %q", a.status, a.body, want)
+			}
+			if got := titles(t, base); strings.Contains(got, "locked") {
+				t.Errorf("tracker holds %q; the cancelled write must not commit", got)
+			}
+		})
+	}
+}
+
+// TestGoSDKClientPingOverHTTP: go-sdk's client, speaking 2026-07-28 over
+// HTTP, pings without _meta (the version only in its header): the ping is
+// answered as stdio answers it, and a tool call works in the same
+// connection.
+func TestGoSDKClientPingOverHTTP(t *testing.T) {
+	t.Parallel()
+	base, _ := newStore(t)
+	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: base, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer session.Close()
+	if v := session.InitializeResult().ProtocolVersion; v != mcp.ModernVersions[0] {
+		t.Fatalf("the client speaks %s, not %s: this test is about its header-only ping", v, mcp.ModernVersions[0])
+	}
+	if err := session.Ping(ctx, nil); err != nil {
+		t.Errorf("ping: %v", err)
+	}
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "issue_show", Arguments: map[string]any{"id": "dk-aaa"}})
+	if err != nil || res.IsError {
+		t.Errorf("issue_show: %v %+v", err, res)
 	}
 }

@@ -850,7 +850,7 @@ func repairError(code int, msg, method string) (int, string) {
 		return frame.CodeInvalidRequest, "invalid request: the session is already initialized"
 	case code == 0:
 		return frame.CodeInternalError, "internal error: " + msg
-	case code == frame.CodeMethodNotFound && !strings.Contains(msg, strconv.Quote(method)):
+	case code == frame.CodeMethodNotFound && (!strings.Contains(msg, strconv.Quote(method)) || strings.HasPrefix(msg, "JSON RPC not handled")):
 		return code, fmt.Sprintf("method not found: %q", method)
 	}
 	return code, msg
