@@ -344,3 +344,33 @@ func TestGoSDKClientPingOverHTTP(t *testing.T) {
 		t.Errorf("issue_show: %v %+v", err, res)
 	}
 }
+
+// TestDrainAnswersQueued: input ends with one write blocked on a locked
+// store and one queued behind the cap. After the drain timeout both are
+// answered as not done, the queued one without ever running, and neither
+// commits.
+func TestDrainAnswersQueued(t *testing.T) {
+	t.Parallel()
+	base, _ := newStore(t)
+	s := newLockedStore(base)
+	t.Cleanup(s.unlock)
+	l := startLive(t, s, mcp.Options{MaxInFlight: 1, DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
+	l.send(strings.TrimSpace(initLines), create(`"run"`, "locked running"), create(`"wait"`, "locked queued"))
+	<-s.entered
+	out := l.close()
+	got := map[string]reply{}
+	for _, r := range replies(t, out) {
+		got[string(r.ID)] = r
+	}
+	for _, id := range []string{`"run"`, `"wait"`} {
+		if r, ok := got[id]; !ok || r.Error == nil || r.Error.Code != -32603 || !strings.Contains(r.Error.Message, "nothing was changed") {
+			t.Errorf("%s was not answered as not done:\n%s", id, out)
+		}
+	}
+	if n := len(s.entered); n != 0 {
+		t.Errorf("the queued create ran during the drain")
+	}
+	if got := titles(t, base); strings.Contains(got, "locked") {
+		t.Errorf("tracker holds %q; nothing may commit", got)
+	}
+}

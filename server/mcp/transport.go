@@ -346,15 +346,13 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 			c.initialized = true
 		}
 		full := c.active >= c.maxInFlight || len(c.queue) > 0
-		if v.Method == "ping" && full {
+		if v.Method == "ping" && e == eraLegacy && full {
 			// At the cap the transport answers a ping itself, as the SDK
 			// would: a client probing a busy server is told it is alive.
+			// (2026-07-28 has no ping: a modern one waits its turn for the
+			// SDK's -32601.)
 			c.mu.Unlock()
-			result := json.RawMessage("{}")
-			if e == eraModern {
-				result = withResultType(result)
-			}
-			c.writeFrame(frame.ResultResponse(v.ID, result))
+			c.writeFrame(frame.ResultResponse(v.ID, json.RawMessage("{}")))
 			return nil
 		}
 		c.next++
@@ -498,14 +496,14 @@ func (c *conn) stopStragglers() {
 		return
 	}
 	var out [][]byte
+	for _, q := range slices.Clone(c.queue) {
+		// Never started: nothing was changed, and it never will be.
+		inf := c.pending[q]
+		c.unqueueLocked(q)
+		out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil))
+	}
 	for n, inf := range c.pending {
 		if inf.answered {
-			continue
-		}
-		if inf.queued {
-			// Never started: nothing was changed, and it never will be.
-			c.unqueueLocked(n)
-			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil))
 			continue
 		}
 		inf.stopping = true
