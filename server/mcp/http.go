@@ -526,7 +526,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	e, rej := gate(v.Method, v.Params, session != "")
-	if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), e, session != ""); hr != nil {
+	if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), e, session != "", v.Method, v.Params); hr != nil {
 		// The header is checked on every request, before what the request
 		// asks: the same fault gets the same answer whatever the method.
 		rej = hr
@@ -539,7 +539,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case e == eraModern && rej.code == frame.CodeMethodNotFound:
 			status = http.StatusNotFound
-		case rej.code == CodeUnsupportedProtocolVersion:
+		case rej.code == CodeUnsupportedProtocolVersion, rej.code == CodeHeaderMismatch:
 		case e == eraLegacy && session != "":
 			status = http.StatusOK
 		}
@@ -1011,14 +1011,21 @@ func cancelledReply(id json.RawMessage) []byte {
 // every era, whatever its _meta says, with one error code and every
 // supported version listed: the header must name a version this server
 // supports, and a modern one is not served inside a 2025-11-25 session
-// (D80). A request outside a session that declares no version in _meta is
-// served as on stdio whatever its header says (ServeHTTP).
-func checkVersionHeader(h string, e era, inSession bool) *rejection {
+// (D80). Outside a session, a request under a modern header must declare
+// that version in _meta too (-32602, as 2026-07-28 says), but for a ping or
+// an initialize, which are served as on stdio whatever the header says
+// (ServeHTTP): go-sdk's client pings with the header alone.
+func checkVersionHeader(h string, e era, inSession bool, method string, params json.RawMessage) *rejection {
 	if h == "" {
 		return nil
 	}
+	mv, declared := metaVersion(params)
 	var problem string
 	switch {
+	case declared && mv != h:
+		return &rejection{code: CodeHeaderMismatch, msg: fmt.Sprintf("the MCP-Protocol-Version header %q does not match _meta %q %q: send the same version in both", h, metaProtocolVersion, mv)}
+	case slices.Contains(ModernVersions, h) && !inSession && method != "ping" && method != "initialize" && !declared:
+		return invalidParams(fmt.Sprintf("_meta %q is required: the MCP-Protocol-Version header says %s; declare it in _meta too, with _meta %q", metaProtocolVersion, h, metaClientCaps))
 	case !slices.Contains(ProtocolVersions, h):
 		problem = fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", h)
 	case slices.Contains(ModernVersions, h) && e != eraModern && inSession:
@@ -1032,6 +1039,25 @@ func checkVersionHeader(h string, e era, inSession bool) *rejection {
 	}{ProtocolVersions, h})
 	return &rejection{code: CodeUnsupportedProtocolVersion, msg: problem + ": this server supports " + strings.Join(ProtocolVersions, ", "), data: data}
 }
+
+// metaVersion is the protocol version params declare in _meta, and
+// whether they declare one at all (gate judges its value and type).
+func metaVersion(params json.RawMessage) (string, bool) {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", false
+	}
+	raw, ok := p.Meta[metaProtocolVersion]
+	var v string
+	json.Unmarshal(raw, &v)
+	return v, ok
+}
+
+// CodeHeaderMismatch is the 2026-07-28 error for a request whose
+// MCP-Protocol-Version header and _meta version differ.
+const CodeHeaderMismatch = -32020
 
 // stoppedReply reports whether a reply line of a request the drain
 // cancelled says it did not finish: an error, or a tool error that does not
