@@ -205,10 +205,11 @@ func TestQueueBounded(t *testing.T) {
 		pad     int // bytes of padding per request
 		most    int // requests the transport may have taken
 		atLeast int
+		total   int // requests written
 	}{
 		// 70 KiB frames: the 64 KiB read buffer holds less than one.
-		{"count", 70 << 10, 1 + mcp.MaxQueued + 3, 1 + mcp.MaxQueued},
-		{"bytes", 1 << 20, 1 + mcp.MaxQueuedBytes/(1<<20) + 3, 1 + mcp.MaxQueuedBytes/(1<<20) - 1},
+		{"count", 70 << 10, 1 + mcp.MaxQueued + 3, 1 + mcp.MaxQueued, 2 * mcp.MaxQueued},
+		{"bytes", 1 << 20, 1 + mcp.MaxQueuedBytes/(1<<20) + 3, 1 + mcp.MaxQueuedBytes/(1<<20) - 1, 2*mcp.MaxQueuedBytes/(1<<20) + 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -218,7 +219,7 @@ func TestQueueBounded(t *testing.T) {
 			l := startLive(t, s, mcp.Options{MaxInFlight: 1})
 			l.send(strings.TrimSpace(initLines))
 			l.await(`"id":"init-0"`)
-			const total = 2 * mcp.MaxQueued
+			total := tc.total
 			var written atomic.Int32
 			go func() {
 				for k := 1; k <= total; k++ {
@@ -249,7 +250,7 @@ func TestQueueBounded(t *testing.T) {
 				t.Errorf("the transport took %d requests with 1 running; want %d to %d", n, tc.atLeast, tc.most)
 			}
 			s.unlock()
-			for written.Load() < total {
+			for int(written.Load()) < total {
 				time.Sleep(time.Millisecond)
 			}
 			out := l.close()
