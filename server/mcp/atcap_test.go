@@ -63,16 +63,27 @@ func TestCancelAtCap(t *testing.T) {
 	l := startLive(t, s, mcp.Options{})
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
+	// Written aside: a transport that stops reading at the cap blocks
+	// these writes, and the test fails on the ping's answer instead of
+	// hanging.
+	var creates, cancels strings.Builder
 	for k := 1; k <= 6; k++ {
-		l.send(create(fmt.Sprintf(`"c%d"`, k), fmt.Sprintf("locked %d", k)))
+		creates.WriteString(create(fmt.Sprintf(`"c%d"`, k), fmt.Sprintf("locked %d", k)) + "\n")
+		fmt.Fprintf(&cancels, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c%d","reason":"test"}}`+"\n", k)
 	}
+	cancels.WriteString(`{"jsonrpc":"2.0","id":"alive","method":"ping"}` + "\n")
+	running := make(chan struct{})
+	go func() {
+		if _, err := io.WriteString(l.w, creates.String()); err != nil {
+			return
+		}
+		<-running
+		io.WriteString(l.w, cancels.String())
+	}()
 	for range mcp.DefaultMaxInFlight {
 		<-s.entered
 	}
-	for k := 1; k <= 6; k++ {
-		l.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c%d","reason":"test"}}`, k))
-	}
-	l.send(`{"jsonrpc":"2.0","id":"alive","method":"ping"}`)
+	close(running)
 	l.await(`{"jsonrpc":"2.0","id":"alive","result":{}}`)
 	// The four running see their cancel before the lock is released.
 	deadline := time.Now().Add(20 * time.Second)
@@ -107,10 +118,16 @@ func TestCancelQueued(t *testing.T) {
 	l := startLive(t, s, mcp.Options{MaxInFlight: 1})
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
-	l.send(create(`"run"`, "running"), create(`"wait"`, "queued"))
+	running := make(chan struct{})
+	go func() { // aside, as in TestCancelAtCap
+		if _, err := io.WriteString(l.w, create(`"run"`, "running")+"\n"+create(`"wait"`, "queued")+"\n"); err != nil {
+			return
+		}
+		<-running
+		io.WriteString(l.w, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`+"\n"+`{"jsonrpc":"2.0","id":"alive","method":"ping"}`+"\n")
+	}()
 	<-s.entered
-	l.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait"}}`,
-		`{"jsonrpc":"2.0","id":"alive","method":"ping"}`)
+	close(running)
 	l.await(`"id":"alive"`)
 	s.unlock()
 	l.await(`"id":"run"`)
