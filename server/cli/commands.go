@@ -186,7 +186,7 @@ func commands() map[string]command {
 			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
-					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: mcp.DefaultMaxInFlight, Usage: "requests handled at once; past it no further input is read"},
+					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: mcp.DefaultMaxInFlight, Usage: "requests handled at once; past it, over stdio, requests wait in a queue of 64 (16 MiB), then no further input is read"},
 					&clikit.IntFlag{Name: "max-reply-mib", Destination: &o.mcp.maxReplyMiB, Value: mcp.DefaultMaxReply >> 20, Usage: "largest reply in MiB; a larger one is refused with an error"},
 					&clikit.BoolFlag{Name: "read-only", Destination: &o.mcp.readOnly, Usage: "serve only the tools that change nothing; a call to one that writes is refused (resources and prompts are served)"},
 					&clikit.StringFlag{Name: "http", Destination: &o.mcp.http, Usage: "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio"},

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -525,6 +526,11 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	e, rej := gate(v.Method, v.Params, session != "")
+	if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), e, session != "", v.Method, v.Params); hr != nil {
+		// The header is checked on every request, before what the request
+		// asks: the same fault gets the same answer whatever the method.
+		rej = hr
+	}
 	if rej != nil {
 		// Under 2026-07-28 a rejected request is a 4xx with the modern
 		// error body; inside a 2025-11-25 session it is an ordinary
@@ -533,6 +539,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case e == eraModern && rej.code == frame.CodeMethodNotFound:
 			status = http.StatusNotFound
+		case rej.code == CodeUnsupportedProtocolVersion, rej.code == CodeHeaderMismatch:
 		case e == eraLegacy && session != "":
 			status = http.StatusOK
 		}
@@ -574,10 +581,15 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != ""}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
+	} else if session == "" && slices.Contains(ModernVersions, r.Header.Get("MCP-Protocol-Version")) {
+		// A request that declares no version in _meta is served as stdio
+		// serves it (a ping, say), whatever the header says (D80).
+		r2.Header = r.Header.Clone()
+		r2.Header.Del("MCP-Protocol-Version")
 	}
 	r2.Header[callHeader] = []string{call.internal}
 	if !call.hand(rw) {
@@ -868,6 +880,9 @@ type idWriter struct {
 	from, to []byte
 	call     *httpCall
 	max      int
+	// inSession: a request inside a 2025-11-25 session, whose JSON-RPC
+	// errors are 200s, as the rest of the session's answers.
+	inSession bool
 
 	mu        sync.Mutex
 	hdr       http.Header
@@ -908,9 +923,6 @@ func (w *idWriter) writeHeader(status int) {
 		w.plain = true
 		return
 	}
-	if w.call.cancelled.Load() {
-		return
-	}
 	w.wroteHead = true
 	w.ResponseWriter.WriteHeader(status)
 }
@@ -947,20 +959,30 @@ func (w *idWriter) Write(p []byte) (int, error) {
 // a JSON body is written only once its line is complete.
 func (w *idWriter) tooLarge() {
 	w.over = true
-	if w.call.cancelled.Load() {
-		return
-	}
 	w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, fmt.Sprintf(
 		"internal error: the reply is over this server's %d-byte limit and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter", w.max), nil), '\n'))
 }
 
 func (w *idWriter) emit(b []byte) {
-	if w.call.cancelled.Load() || w.over {
+	if w.over {
+		return
+	}
+	if w.call.cancelled.Load() && stoppedReply(b) {
+		// The client cancelled it and it stopped before it committed: an
+		// HTTP POST is answered all the same, never with an empty body
+		// (D80).
+		w.ResponseWriter.Write(append(cancelledReply(w.to), '\n'))
 		return
 	}
 	if w.call.stopping.Load() && stoppedReply(b) {
 		// The drain cancelled the handler before it committed anything.
 		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil), '\n'))
+		return
+	}
+	if bytes.Contains(b, []byte(`"code":-32601`)) && bytes.Contains(b, []byte(`JSON RPC not handled`)) {
+		// The SDK's text for an unknown method, in the stdio transport's
+		// words (repairError).
+		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil), '\n'))
 		return
 	}
 	// The internal id is replaced by the client's id bytes as the pieces
@@ -976,6 +998,66 @@ func (w *idWriter) emit(b []byte) {
 	}
 	w.ResponseWriter.Write(b)
 }
+
+// cancelledReply is the answer to a POST whose request the client
+// cancelled and which stopped before it changed anything. stdio writes no
+// reply for it; an HTTP POST must be answered, so it says what happened
+// on the request's own id (D80).
+func cancelledReply(id json.RawMessage) []byte {
+	return frame.ErrorResponse(id, frame.CodeInternalError, "internal error: the request was cancelled by the client (notifications/cancelled) before it finished, and nothing was changed (a write was rolled back)", nil)
+}
+
+// checkVersionHeader checks a request's MCP-Protocol-Version header, in
+// every era, whatever its _meta says, with one error code and every
+// supported version listed: the header must name a version this server
+// supports, and a modern one is not served inside a 2025-11-25 session
+// (D80). Outside a session, a request under a modern header must declare
+// that version in _meta too (-32602, as 2026-07-28 says), but for a ping or
+// an initialize, which are served as on stdio whatever the header says
+// (ServeHTTP): go-sdk's client pings with the header alone.
+func checkVersionHeader(h string, e era, inSession bool, method string, params json.RawMessage) *rejection {
+	if h == "" {
+		return nil
+	}
+	mv, declared := metaVersion(params)
+	var problem string
+	switch {
+	case declared && mv != h:
+		return &rejection{code: CodeHeaderMismatch, msg: fmt.Sprintf("the MCP-Protocol-Version header %q does not match _meta %q %q: send the same version in both", h, metaProtocolVersion, mv)}
+	case slices.Contains(ModernVersions, h) && !inSession && method != "ping" && method != "initialize" && !declared:
+		return invalidParams(fmt.Sprintf("_meta %q is required: the MCP-Protocol-Version header says %s; declare it in _meta too, with _meta %q", metaProtocolVersion, h, metaClientCaps))
+	case !slices.Contains(ProtocolVersions, h):
+		problem = fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", h)
+	case slices.Contains(ModernVersions, h) && e != eraModern && inSession:
+		problem = fmt.Sprintf("protocol version %q in the MCP-Protocol-Version header is not served inside a session (Mcp-Session-Id): send it without the session, declaring it in _meta %q", h, metaProtocolVersion)
+	default:
+		return nil
+	}
+	data, _ := json.Marshal(struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}{ProtocolVersions, h})
+	return &rejection{code: CodeUnsupportedProtocolVersion, msg: problem + ": this server supports " + strings.Join(ProtocolVersions, ", "), data: data}
+}
+
+// metaVersion is the protocol version params declare in _meta, and
+// whether they declare one at all (gate judges its value and type).
+func metaVersion(params json.RawMessage) (string, bool) {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", false
+	}
+	raw, ok := p.Meta[metaProtocolVersion]
+	var v string
+	json.Unmarshal(raw, &v)
+	return v, ok
+}
+
+// CodeHeaderMismatch is the 2026-07-28 error for a request whose
+// MCP-Protocol-Version header and _meta version differ.
+const CodeHeaderMismatch = -32020
 
 // stoppedReply reports whether a reply line of a request the drain
 // cancelled says it did not finish: an error, or a tool error that does not
@@ -1010,16 +1092,29 @@ func (w *idWriter) finish() {
 	defer func() { w.done = true }()
 	if w.plain {
 		msg := strings.TrimSpace(w.buf.String())
+		status, code, text := w.status, frame.CodeInvalidRequest, "invalid request: "+msg
+		if strings.HasPrefix(msg, "JSON RPC not handled") {
+			// An unknown method: -32601 as on stdio, not a malformed
+			// request; inside a session an ordinary JSON-RPC error (D80).
+			code, text = frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method)
+			if w.inSession {
+				status = http.StatusOK
+			}
+		}
 		w.ResponseWriter.Header().Set("Content-Type", "application/json")
-		w.ResponseWriter.WriteHeader(w.status)
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInvalidRequest, "invalid request: "+msg, nil), '\n'))
+		w.ResponseWriter.WriteHeader(status)
+		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, code, text, nil), '\n'))
 		return
 	}
-	if w.status == 0 && !w.call.cancelled.Load() {
-		if w.call.stopping.Load() {
+	if w.status == 0 {
+		switch {
+		case w.call.stopping.Load():
 			// Stopped before the SDK wrote anything (a stateless request
 			// whose context ended): it did not run to its end.
 			writeHTTPFrame(w.ResponseWriter, http.StatusServiceUnavailable, frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+			return
+		case w.call.cancelled.Load():
+			writeHTTPFrame(w.ResponseWriter, http.StatusOK, cancelledReply(w.to))
 			return
 		}
 		w.writeHeader(http.StatusOK)
@@ -1037,7 +1132,7 @@ func (w *idWriter) finish() {
 func (w *idWriter) answerNow(msg string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.done || w.wroteHead || w.call.cancelled.Load() {
+	if w.done || w.wroteHead {
 		return false
 	}
 	w.done = true

@@ -39,9 +39,19 @@ const DefaultDrainTimeout = 30 * time.Second
 const DefaultDrainGrace = 5 * time.Second
 
 // DefaultMaxInFlight is how many requests the server handles at once when
-// Transport.MaxInFlight is 0. Past it the transport stops reading its
-// input until a reply is written: the client's pipe fills, not our memory.
+// Transport.MaxInFlight is 0. Past it the transport keeps reading, so a
+// notifications/cancelled or a ping is never stuck behind the cap, and
+// queues the requests it reads (D80).
 const DefaultMaxInFlight = 4
+
+// MaxQueued and MaxQueuedBytes bound the requests read past the in-flight
+// cap and not yet handled: once either is reached the transport stops
+// reading until a request is handled, so the client's pipe fills, not our
+// memory (D80).
+const (
+	MaxQueued      = 64
+	MaxQueuedBytes = frame.MaxFrame
+)
 
 // DefaultMaxReply is the largest reply frame written when
 // Transport.MaxReply is 0 (8 MiB). A larger reply is replaced by an error
@@ -101,6 +111,7 @@ func newConn(t *Transport) *conn {
 	c := &conn{
 		out:          t.Out,
 		lines:        make(chan line),
+		wake:         make(chan struct{}, 1),
 		closed:       make(chan struct{}),
 		pending:      map[int64]*inflight{},
 		outgoing:     map[string]bool{},
@@ -143,6 +154,11 @@ type inflight struct {
 	stopping bool
 	// answered: a reply is being written or was; no second one.
 	answered bool
+	// queued: read past the cap and not yet delivered; msg is what Read
+	// delivers when a slot frees, size its frame's bytes.
+	queued bool
+	msg    *jsonrpc.Request
+	size   int
 }
 
 type conn struct {
@@ -157,7 +173,10 @@ type conn struct {
 	cond        *sync.Cond // signalled when pending shrinks, input ends or the conn closes
 	next        int64
 	pending     map[int64]*inflight
-	active      int // pending entries that count against maxInFlight
+	active      int     // pending entries that count against maxInFlight
+	queue       []int64 // requests read past the cap, oldest first
+	queueBytes  int
+	wake        chan struct{} // a slot freed or synth grew while Read waits for a line
 	outgoing    map[string]bool
 	initialized bool              // a legacy initialize was delivered
 	synth       []jsonrpc.Message // messages for the SDK that no client sent
@@ -218,10 +237,13 @@ func (c *conn) readLines(r io.Reader) {
 }
 
 // Read returns the next frame the SDK must handle, answering or dropping
-// the others itself. It takes no new line while MaxInFlight requests are
-// running. At the end of input it ends open listens at once, then waits
-// until every request already delivered has been answered, so none is lost
-// when a client writes its requests and closes stdin at once.
+// the others itself. While MaxInFlight requests are running it keeps
+// reading: notifications are delivered and pings answered at once, and
+// requests wait in a queue, in order, until a slot frees; it takes no new
+// line only while that queue is full (MaxQueued, MaxQueuedBytes). At the
+// end of input it ends open listens at once, then waits until every
+// request already read has been answered, so none is lost when a client
+// writes its requests and closes stdin at once.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		c.mu.Lock()
@@ -234,6 +256,17 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if c.isClosed() {
 			c.mu.Unlock()
 			return nil, io.EOF
+		}
+		if len(c.queue) > 0 && c.active < c.maxInFlight {
+			inf := c.pending[c.queue[0]]
+			c.queue = c.queue[1:]
+			c.queueBytes -= inf.size
+			inf.queued = false
+			c.active++
+			m := inf.msg
+			inf.msg = nil
+			c.mu.Unlock()
+			return m, nil
 		}
 		if c.inputErr != nil {
 			if len(c.pending) > 0 {
@@ -248,7 +281,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			return nil, err
 		}
-		if c.active >= c.maxInFlight {
+		if len(c.queue) >= MaxQueued || c.queueBytes >= MaxQueuedBytes {
 			c.cond.Wait() // backpressure: the next line stays unread
 			c.mu.Unlock()
 			continue
@@ -261,6 +294,8 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, ctx.Err()
 		case <-c.closed:
 			return nil, io.EOF
+		case <-c.wake:
+			continue
 		case l = <-c.lines:
 		}
 		if l.err != nil {
@@ -310,6 +345,16 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 		if v.Method == "initialize" && e == eraLegacy {
 			c.initialized = true
 		}
+		full := c.active >= c.maxInFlight || len(c.queue) > 0
+		if v.Method == "ping" && e == eraLegacy && full {
+			// At the cap the transport answers a ping itself, as the SDK
+			// would: a client probing a busy server is told it is alive.
+			// (2026-07-28 has no ping: a modern one waits its turn for the
+			// SDK's -32601.)
+			c.mu.Unlock()
+			c.writeFrame(frame.ResultResponse(v.ID, json.RawMessage("{}")))
+			return nil
+		}
 		c.next++
 		n := c.next
 		inf := &inflight{id: v.ID, canon: frame.CanonicalID(v.ID), method: v.Method, listen: v.Method == "subscriptions/listen", modern: e == eraModern}
@@ -317,11 +362,20 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 			inf.tool = toolName(v.Params)
 		}
 		c.pending[n] = inf
+		req := &jsonrpc.Request{ID: internalID(n), Method: v.Method, Params: v.Params}
+		if !inf.listen && full {
+			// Past the cap: queued, in order, until a slot frees (Read).
+			inf.queued, inf.msg, inf.size = true, req, len(data)
+			c.queue = append(c.queue, n)
+			c.queueBytes += len(data)
+			c.mu.Unlock()
+			return nil
+		}
 		if !inf.listen {
 			c.active++
 		}
 		c.mu.Unlock()
-		return &jsonrpc.Request{ID: internalID(n), Method: v.Method, Params: v.Params}
+		return req
 	case frame.Response:
 		msg, err := responseMessage(v)
 		if err != nil {
@@ -355,6 +409,11 @@ func (c *conn) inboundCancel(params json.RawMessage) jsonrpc.Message {
 			continue
 		}
 		inf.cancelled = true
+		if inf.queued {
+			// Never delivered: dropped without running, and not answered.
+			c.unqueueLocked(n)
+			continue
+		}
 		msgs = append(msgs, cancelFor(n, "cancelled by the client: "+p.Reason))
 	}
 	if len(msgs) == 0 {
@@ -363,6 +422,25 @@ func (c *conn) inboundCancel(params json.RawMessage) jsonrpc.Message {
 	}
 	c.synth = append(c.synth, msgs[1:]...)
 	return msgs[0]
+}
+
+// unqueueLocked takes the queued request n out of the queue and pending.
+func (c *conn) unqueueLocked(n int64) {
+	inf := c.pending[n]
+	delete(c.pending, n)
+	c.queue = slices.DeleteFunc(c.queue, func(q int64) bool { return q == n })
+	c.queueBytes -= inf.size
+	inf.queued, inf.msg = false, nil
+}
+
+// wakeLocked tells a Read waiting for a line that a slot freed or synth
+// grew.
+func (c *conn) wakeLocked() {
+	c.cond.Broadcast()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
 }
 
 // cancelFor is a notifications/cancelled for the SDK naming internal id n.
@@ -413,9 +491,16 @@ func (c *conn) endOfInput(err error) {
 // timeout.
 func (c *conn) stopStragglers() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(c.pending) == 0 {
+		c.mu.Unlock()
 		return
+	}
+	var out [][]byte
+	for _, q := range slices.Clone(c.queue) {
+		// Never started: nothing was changed, and it never will be.
+		inf := c.pending[q]
+		c.unqueueLocked(q)
+		out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil))
 	}
 	for n, inf := range c.pending {
 		if inf.answered {
@@ -425,8 +510,12 @@ func (c *conn) stopStragglers() {
 		c.log.Warn("cancelling a request still running at shutdown", "method", inf.method, "tool", inf.tool)
 		c.synth = append(c.synth, cancelFor(n, "the server is shutting down"))
 	}
-	c.cond.Broadcast()
+	c.wakeLocked()
 	time.AfterFunc(c.drainGrace, c.answerStragglers)
+	c.mu.Unlock()
+	for _, b := range out {
+		c.writeFrame(b)
+	}
 }
 
 // answerStragglers answers, itself, the requests that did not stop within
@@ -449,7 +538,7 @@ func (c *conn) answerStragglers() {
 			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, unfinishedMessage(" (end of input)", readOnly(inf)), nil))
 		}
 	}
-	c.cond.Broadcast()
+	c.wakeLocked()
 	c.mu.Unlock()
 	for _, b := range out {
 		c.writeFrame(b)
@@ -544,7 +633,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if !inf.listen {
 			c.active--
 		}
-		c.cond.Broadcast()
+		c.wakeLocked()
 		c.mu.Unlock()
 		return err
 	case *jsonrpc.Request:
@@ -759,7 +848,7 @@ func repairError(code int, msg, method string) (int, string) {
 		return frame.CodeInvalidRequest, "invalid request: the session is already initialized"
 	case code == 0:
 		return frame.CodeInternalError, "internal error: " + msg
-	case code == frame.CodeMethodNotFound && !strings.Contains(msg, strconv.Quote(method)):
+	case code == frame.CodeMethodNotFound && (!strings.Contains(msg, strconv.Quote(method)) || strings.HasPrefix(msg, "JSON RPC not handled")):
 		return code, fmt.Sprintf("method not found: %q", method)
 	}
 	return code, msg
