@@ -16,9 +16,13 @@ node --version
 work=$(mktemp -d)
 export MCP_CATALOG_PATH="$work/catalog.json"
 go build -o "$work/docket" ./cmd/docket
+go build -o "$work/claimslint" ./cmd/claimslint
 repo="$work/repo"
 mkdir -p "$repo" && git -C "$repo" init -q
-(cd "$repo" && "$work/docket" init --prefix dk >/dev/null)
+# A tracker with a register, so the decision:// resources are listed and
+# read by the suite too (D81).
+(cd "$repo" && "$work/docket" init --prefix dk >/dev/null && "$work/claimslint" init >/dev/null 2>&1 &&
+	git add -A && git -c user.name=ci -c user.email=ci@localhost commit -qm init)
 
 (cd "$repo" && exec "$work/docket" mcp --http 127.0.0.1:0 >/dev/null 2>"$work/http.log") &
 server=$!

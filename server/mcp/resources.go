@@ -60,9 +60,10 @@ func jsonContents(uri string, v any) (*sdk.ResourceContents, error) {
 }
 
 // resourceErr is the error of a read that failed for a reason other than
-// a missing resource: its message names the resource.
+// a missing resource: -32603 (a plain error would reach the client as code
+// 0), its message naming the resource.
 func resourceErr(uri string, err error) error {
-	return fmt.Errorf("read %s: %s", uri, strings.TrimPrefix(toolErr("", err).Error(), ": "))
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("read %s: %s", uri, strings.TrimPrefix(toolErr("", err).Error(), ": "))}
 }
 
 func (t *tools) readRegister(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
@@ -204,12 +205,13 @@ func (t *tools) resourcePage(ctx context.Context, cursor string) (*sdk.ListResou
 	ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
 	if err != nil {
 		// A tracker without a register (or with one that cannot be read)
-		// still lists its issues; the register's entry says why no
-		// decision is listed, and reading it gives the whole error.
+		// still lists its issues. decision://register and decision://claims
+		// are left out: a listed resource must be readable, and reading
+		// either gives the whole error.
 		if cursor != "" {
 			return nil, resourceErr(registerURI, err)
 		}
-		res.Resources[0].Description = "no decisions listed: " + resourceErr(registerURI, err).Error()
+		res.Resources = res.Resources[:0]
 		return t.issuePage(ctx, res, "")
 	}
 	if start > len(ds.Decisions) {
