@@ -68,7 +68,11 @@ func RenderHTML(src []byte, shift int) ([]byte, error) {
 	if err := site.Renderer().Render(&b, src, doc); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	// A code block or table wider than a phone scrolls: it takes the
+	// keyboard's focus so it can be scrolled without a mouse. Text cannot
+	// spell these tags: goldmark escaped every '<' it did not write.
+	out := bytes.ReplaceAll(b.Bytes(), []byte("<pre>"), []byte(`<pre tabindex="0">`))
+	return bytes.ReplaceAll(out, []byte("<table>"), []byte(`<table tabindex="0">`)), nil
 }
 
 // PlainWords returns the distinct lower-case words of a decision's

@@ -40,6 +40,7 @@ rows.forEach(function(r){var h=by[r.getAttribute('data-key')]||'';
 var ok=on[r.getAttribute('data-status')]!==false&&t.every(function(w){return h.indexOf(w)>=0});
 r.hidden=!ok;if(ok)n++});
 out.textContent=n+' of '+rows.length+' decisions shown';}
+if(location.hash.indexOf('#q=')===0)q.value=decodeURIComponent(location.hash.slice(3));
 q.addEventListener('input',upd);boxes.forEach(function(b){b.addEventListener('change',upd)});upd();})();
 `
 
@@ -123,7 +124,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 <ul id="findings">{{range .Findings}}<li class="finding" data-check="{{.Check}}" data-file="{{.File}}" data-line="{{.Line}}" data-column="{{.Column}}"><span class="badge {{.Severity}}">{{.Severity}}</span> <code>{{.Text}}</code></li>
 {{end}}</ul>{{end}}
 {{if .Attention}}<p>Vacuous claims (<code>claimslint prove</code>) and tracker problems (<code>claimslint audit</code>):</p>
-<div class="wide"><table id="attention-table"><thead><tr><th scope="col">Decision</th><th scope="col">Claim or id</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>
+<div class="wide" tabindex="0"><table id="attention-table"><thead><tr><th scope="col">Decision</th><th scope="col">Claim or id</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>
 {{range .Attention}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Decision}}</a>{{else}}{{.Decision}}{{end}}</td><td>{{.Claim}}</td><td><span class="badge {{.What}}">{{.What}}</span></td><td>{{.Message}}</td></tr>
 {{end}}</tbody></table></div>{{end}}</div>{{else}}<p id="all-clear">Nothing: check prints nothing, every claim of every accepted decision can fail, and register and tracker agree.</p>{{end}}
 
@@ -133,7 +134,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 <label for="q">Search the decisions' text</label> <input id="q" type="search" autocomplete="off">
 <p id="shown" role="status" aria-live="polite"></p>
 </form>
-<div class="wide"><table id="register-table"><thead><tr><th scope="col">ID</th><th scope="col">Decision</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Claims</th></tr></thead><tbody>
+<div class="wide" tabindex="0"><table id="register-table"><thead><tr><th scope="col">ID</th><th scope="col">Decision</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Claims</th></tr></thead><tbody>
 {{range .Decisions}}<tr data-key="{{.Key}}" data-status="{{.Status}}"><td><a href="{{.Href}}">{{.ID}}</a></td><td>{{.Title}}</td><td><span class="badge {{.Status}}">{{.Status}}</span></td><td>{{.Date}}</td><td>{{len .Claims}}{{if .Failed}} ({{.Failed}} failed){{end}}</td></tr>
 {{end}}</tbody></table></div>
 
@@ -142,14 +143,14 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{end}}</ol>{{end}}{{if .Undated}}<p class="meta">Undated: {{range .Undated}}<a href="{{.Href}}">{{.ID}}</a> {{end}}</p>{{end}}
 
 <h2 id="tracker">Tracker ids</h2>
-<div class="wide"><table id="tracker-table"><thead><tr><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Named by</th><th scope="col">Title</th></tr></thead><tbody>
+<div class="wide" tabindex="0"><table id="tracker-table"><thead><tr><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Named by</th><th scope="col">Title</th></tr></thead><tbody>
 {{range .Tracker}}<tr><td><code>{{.ID}}</code></td><td><span class="badge {{if .Status}}{{.Status}}{{else}}missing{{end}}">{{if .Status}}{{.Status}}{{else}}missing{{end}}</span></td><td>{{range .NamedBy}}{{.Decision}} {{.Role}}; {{end}}</td><td>{{.Title}}</td></tr>
 {{end}}</tbody></table></div>
 {{end}}
 
 {{define "graph"}}{{heading .H "graph-h" "Supersession graph"}}
 {{with .M.Graph}}{{if .Nodes}}<p class="meta">Older decisions above the ones that supersede, amend or clarify them; solid: supersedes, dashed: another relation. Each box links to its decision.</p>
-<div class="wide"><svg id="graph-svg" role="group" aria-label="Supersession graph" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}">
+<div class="wide" tabindex="0"><svg id="graph-svg" role="group" aria-label="Supersession graph" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#1f2328"/></marker></defs>
 {{range .Edges}}<path class="e{{if ne .Verb "supersedes"}} other{{end}}" d="{{.Path}}" marker-end="url(#arrow)"><title>{{.From.D.ID}} {{.Verb}} {{.To.D.ID}}</title></path>
 {{end}}{{range .Nodes}}<a class="n {{.D.Status}}" href="{{.D.Href}}" aria-label="{{.D.ID}}: {{.D.Title}} ({{.D.Status}})"><title>{{.D.ID}}: {{.D.Title}} ({{.D.Status}})</title><rect x="{{.X}}" y="{{.Y}}" width="76" height="28" rx="5"/><text x="{{.X}}" y="{{.Y}}" dx="38" dy="14">{{.D.ID}}</text></a>
@@ -160,14 +161,14 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 
 {{define "code"}}{{heading .H "code-h" "Code view"}}
 <p class="meta">Every file a claim reads, and the lines claims rest on now.</p>
-{{if .M.Files}}<div class="wide"><table id="code-table"><thead><tr><th scope="col">File</th><th scope="col">Pinned lines</th><th scope="col">Read by</th></tr></thead><tbody>
+{{if .M.Files}}<div class="wide" tabindex="0"><table id="code-table"><thead><tr><th scope="col">File</th><th scope="col">Pinned lines</th><th scope="col">Read by</th></tr></thead><tbody>
 {{range .M.Files}}<tr><td><a href="{{.Href}}"><code>{{.Path}}</code></a></td><td>{{len .Lines}}</td><td>{{len .ReadBy}} claim(s)</td></tr>
 {{end}}</tbody></table></div>{{else}}<p class="meta">No claim reads a code file.</p>{{end}}
 {{end}}
 
 {{define "file"}}{{with .F}}{{heading $.H "" .Path}}
 <p class="meta">Read by: {{range .ReadBy}}<a href="{{.Href}}">{{.Text}}</a> {{else}}no claim's path; lines below are where claims anchor{{end}}</p>
-{{if .Lines}}<div class="wide"><table class="pins"><thead><tr><th scope="col">Line</th><th scope="col">Code</th><th scope="col">Pinned by</th></tr></thead><tbody>
+{{if .Lines}}<div class="wide" tabindex="0"><table class="pins"><thead><tr><th scope="col">Line</th><th scope="col">Code</th><th scope="col">Pinned by</th></tr></thead><tbody>
 {{range .Lines}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a> {{end}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p class="meta">No line of this file is pinned: the claims that read it find no line here, or forbid one.</p>{{end}}
 {{end}}{{end}}
@@ -190,7 +191,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{if .Path}}<dt>Path</dt><dd><code>{{.Path}}</code></dd>{{end}}
 {{if .Anchor}}<dt>Anchor</dt><dd><code>{{.Anchor}}</code></dd>{{end}}
 {{if .Require}}<dt>Require</dt><dd><code>{{.Require}}</code></dd>{{end}}</dl>
-{{range .Excerpts}}<figure class="excerpt"><p>{{if .Href}}<a href="{{.Href}}"><code>{{.Where}}</code></a>{{else}}<code>{{.Where}}</code>{{end}}</p><ol>{{range .Lines}}<li{{if .Hit}} class="hit"{{end}}><span class="n">{{.N}}</span>{{.Text}}</li>{{end}}</ol></figure>
+{{range .Excerpts}}<figure class="excerpt" tabindex="0"><p>{{if .Href}}<a href="{{.Href}}"><code>{{.Where}}</code></a>{{else}}<code>{{.Where}}</code>{{end}}</p><ol>{{range .Lines}}<li{{if .Hit}} class="hit"{{end}}><span class="n">{{.N}}</span>{{.Text}}</li>{{end}}</ol></figure>
 {{end}}{{if .More}}<p class="meta">and {{.More}} more line(s): {{range .Where}}<code>{{.Text}}</code> {{end}}</p>{{end}}
 </article>
 {{else}}<p class="meta">No claims.</p>{{end}}
