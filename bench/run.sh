@@ -3,7 +3,7 @@
 # writing docs/benchmarks.md. Flags go to the bench program:
 #   --quick            small sizes, short runs (under a minute); report to stdout
 #   --out FILE         write the report elsewhere
-#   --only claims|real|scale|mcp|http|rss|attacks|store|hostile|budget   (mcp: stdio, http and rss)
+#   --only claims|real|scale|mcp|http|rss|attacks|store|hostile|budget|site   (mcp: stdio, http and rss)
 # ripgrep (rg) is optional: without it the rg column says "not installed".
 set -euo pipefail
 cd "$(dirname "$0")"
