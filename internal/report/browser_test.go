@@ -13,7 +13,8 @@ import (
 )
 
 // need skips the test when a tool it needs is missing, and fails it under
-// CI=true (.ci/run installs both), as the TypeScript client test does.
+// CI=true (.ci/run and the CI job install it), as the TypeScript client
+// test does.
 func need(t *testing.T, what, why string) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
@@ -22,11 +23,14 @@ func need(t *testing.T, what, why string) {
 	t.Skipf("%s is missing: %s", what, why)
 }
 
+// chromium is Debian's browser; without it the test skips, under CI too,
+// as the report's other browser tests do: .ci/run installs it where it
+// can, and a hosted runner has no Debian package (D32).
 func chromium(t *testing.T) string {
 	t.Helper()
 	c, err := exec.LookPath("chromium")
 	if err != nil {
-		need(t, "chromium", "apt-get install chromium (Debian's package)")
+		t.Skip("chromium is not installed (apt-get install chromium, Debian's package); the pages are still checked by TestSiteOfRepositories")
 	}
 	return c
 }
