@@ -150,7 +150,7 @@ func TestSiteInBrowser(t *testing.T) {
 			// collection that has one (this register supersedes nothing).
 			out := t.TempDir()
 			docs := filepath.Join("..", "..", "docs", "report")
-			shots := map[string]string{"index": "index", c.page: "decision", "graph": "graph", "code-1": "code", "index@390": "index-390"}
+			shots := map[string]string{"index": "index", c.page: "decision", "code-1": "code", "index@390": "index-390"}
 			if c.collection != "" {
 				shots = map[string]string{"graph": "graph-" + c.name}
 			}
