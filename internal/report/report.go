@@ -9,6 +9,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -17,9 +18,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/audit"
@@ -600,36 +604,45 @@ func Site(o Options) ([]File, error) {
 	}
 	idx := searchIndex(p.Decisions)
 	js := append(append([]byte("window.CLAIMSLINT_INDEX="), idx...), ";\n"+searchJS...)
-	var files []File
-	page := func(name, title, body string, data any, script bool) error {
-		var b bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&b, body, data); err != nil {
-			return err
-		}
-		var out bytes.Buffer
-		err := tmpl.ExecuteTemplate(&out, "layout", layoutData{M: p, Title: title, Content: template.HTML(b.String()),
-			CSP: csp("'self'"), Script: script})
-		files = append(files, File{Name: name, Data: out.Bytes()})
-		return err
+	// The pages, in order; each is rendered on its own (templates and the
+	// model are only read), on every core.
+	type job struct {
+		name, title, body string
+		data              any
+		script            bool
 	}
-	if err := page("index.html", p.Title, "index", p, true); err != nil {
-		return nil, err
-	}
-	if err := page("graph.html", "Supersession graph · "+p.Title, "graph", pageData{M: p, H: 1}, false); err != nil {
-		return nil, err
-	}
-	if err := page("code.html", "Code view · "+p.Title, "code", pageData{M: p, H: 1}, false); err != nil {
-		return nil, err
+	jobs := []job{
+		{"index.html", p.Title, "index", p, true},
+		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, false},
+		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, false},
 	}
 	for _, d := range p.Decisions {
-		if err := page(d.Key+".html", d.ID+": "+d.Title, "decision", pageData{M: p, D: d, H: 1}, false); err != nil {
-			return nil, err
-		}
+		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, false})
 	}
 	for _, f := range p.Files {
-		if err := page(f.Key+".html", f.Path+" · Code view", "file", pageData{M: p, F: f, H: 1}, false); err != nil {
-			return nil, err
-		}
+		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, false})
+	}
+	files := make([]File, len(jobs), len(jobs)+1)
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(jobs); k = int(next.Add(1) - 1) {
+				j := jobs[k]
+				var b, out bytes.Buffer
+				if errs[k] = tmpl.ExecuteTemplate(&b, j.body, j.data); errs[k] != nil {
+					continue
+				}
+				errs[k] = tmpl.ExecuteTemplate(&out, "layout", layoutData{M: p, Title: j.title, Content: template.HTML(b.String()),
+					CSP: csp("'self'"), Script: j.script})
+				files[k] = File{Name: j.name, Data: out.Bytes()}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	files = append(files, File{Name: "search.js", Data: js})
 	return files, nil
