@@ -13,15 +13,15 @@ import (
 // siteResult is `claimslint report --out` on the report's budget case
 // (D83): 500 decisions, 5,000 claims.
 type siteResult struct {
-	s             stats
-	files         int
-	bytes         int64
-	largest       string
-	largestBytes  int64
-	decisions     int
-	claims, lines int
-	load          string // /proc/loadavg before the runs: the machine is shared
-	check, prove  stats  // the same case's check and prove, which the report runs first
+	s            stats
+	files        int
+	bytes        int64
+	largest      string
+	largestBytes int64
+	decisions    int
+	claims       int
+	load         string // /proc/loadavg before the runs: the machine is shared
+	check, prove stats  // the same case's check and prove, which the report runs first
 }
 
 // benchSite times `claimslint report --out DIR` on the budget case, which
