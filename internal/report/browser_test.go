@@ -146,6 +146,19 @@ func TestSiteInBrowser(t *testing.T) {
 					t.Errorf("searching %q shows %d of %d decisions", word, n, total)
 				}
 			}
+			if c.collection == "" {
+				// The single file's inline script runs under its policy
+				// (by its hash) and searches as the site's does.
+				one := filepath.Join(site, "one.html")
+				if out, code := run(t, "report", "--dir", dir, "--single", one); code != 0 {
+					t.Fatalf("report --single: exit %d\n%s", code, out)
+				}
+				dom := string(browse(t, chrome, "--virtual-time-budget=10000", "--dump-dom", "file://"+one+"#q=hostile"))
+				m := regexp.MustCompile(`<p id="shown"[^>]*>(\d+) of (\d+) decisions shown</p>`).FindStringSubmatch(dom)
+				if m == nil || m[1] == "0" || m[1] == m[2] {
+					t.Errorf("the single file's search did not run or found nothing: %q", m)
+				}
+			}
 			// Screenshots: this repository's pages, and the graph of a
 			// collection that has one (this register supersedes nothing).
 			out := t.TempDir()
