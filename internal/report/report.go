@@ -518,7 +518,10 @@ func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src
 	for i, f := range sortedKeys(all) {
 		fv := &fileView{Path: f, Key: "code-" + strconv.Itoa(i+1), ReadBy: readBy[f]}
 		fv.Href = href(fv.Key)
-		lines := src.file(f)
+		var lines []string
+		if len(pins[f]) > 0 { // a file only read by a Path is not read again
+			lines = src.file(f)
+		}
 		ns := make([]int, 0, len(pins[f]))
 		for n := range pins[f] {
 			ns = append(ns, n)
