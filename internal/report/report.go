@@ -71,7 +71,6 @@ type claimView struct {
 	ID, Kind, State, Message string
 	Path, Anchor, Require    string
 	Why                      string
-	Where                    []link
 	Excerpts                 []excerpt
 	More                     int
 	Vacuous                  string
@@ -352,7 +351,6 @@ func build(o Options, single bool) (*model, error) {
 			}
 			for k, wh := range st.Where {
 				h := codeLink(o.RepoURL, commit, wh)
-				cv.Where = append(cv.Where, link{Text: wh, Href: h})
 				file, line, ok := splitWhere(wh)
 				if !ok {
 					continue

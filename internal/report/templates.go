@@ -192,7 +192,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{if .Anchor}}<dt>Anchor</dt><dd><code>{{.Anchor}}</code></dd>{{end}}
 {{if .Require}}<dt>Require</dt><dd><code>{{.Require}}</code></dd>{{end}}</dl>
 {{range .Excerpts}}<figure class="excerpt" tabindex="0"><p>{{if .Href}}<a href="{{.Href}}"><code>{{.Where}}</code></a>{{else}}<code>{{.Where}}</code>{{end}}</p><ol>{{range .Lines}}<li{{if .Hit}} class="hit"{{end}}><span class="n">{{.N}}</span>{{.Text}}</li>{{end}}</ol></figure>
-{{end}}{{if .More}}<p class="meta">and {{.More}} more line(s): {{range .Where}}<code>{{.Text}}</code> {{end}}</p>{{end}}
+{{end}}{{if .More}}<p class="meta">and {{.More}} more line(s): see the <a href="{{$.M.CodeHref}}">code view</a>.</p>{{end}}
 </article>
 {{else}}<p class="meta">No claims.</p>{{end}}
 {{end}}{{end}}`))
