@@ -50,6 +50,7 @@ const (
 	excerptContext = 2
 	maxLineRunes   = 240
 	maxIndexWords  = 400
+	maxPinnedRows  = 1000 // pinned lines on one file's page
 )
 
 type link struct {
@@ -114,6 +115,7 @@ type fileView struct {
 	Path, Key, Href string
 	ReadBy          []pinRef
 	Lines           []pinnedLine
+	More            int // pinned lines past maxPinnedRows
 }
 
 type relEdge struct {
@@ -525,6 +527,9 @@ func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src
 			ns = append(ns, n)
 		}
 		slices.Sort(ns)
+		if len(ns) > maxPinnedRows {
+			fv.More, ns = len(ns)-maxPinnedRows, ns[:maxPinnedRows]
+		}
 		for _, n := range ns {
 			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n))}
 			if n <= len(lines) {

@@ -395,3 +395,61 @@ func TestGraphLayout(t *testing.T) {
 		t.Error("no relation draws something")
 	}
 }
+
+// TestPagesBounded: a claim resting on many lines shows 3 excerpts and a
+// count, and a file with 2,560 pinned lines lists 1,000 of them and a
+// count: no page grows with the lines claims pin (D83).
+func TestPagesBounded(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	var src strings.Builder
+	src.WriteString("package wire\n\n")
+	for i := range 5000 {
+		fmt.Fprintf(&src, "const k%d = %d\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "many.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "docs", "decisions"))
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "D2-") {
+			p := filepath.Join(dir, "docs", "decisions", e.Name())
+			b, _ := os.ReadFile(p)
+			// 40 claims, each on 100 constants (check keeps 64 hits of
+			// each): 2,560 pinned lines of one file.
+			for j := 10; j < 50; j++ {
+				b = append(b, fmt.Sprintf("| C%d | anchored-every | `src/many.go` | `^const k%d[0-9]{2} =` | `= [0-9]+$` | every constant is a number |\n", j, j)...)
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	files, err := Site(Options{Dir: dir, Now: time.Unix(0, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, f := range files {
+		pages[f.Name] = string(f.Data)
+		if len(f.Data) >= 200<<10 {
+			t.Errorf("%s is %d bytes", f.Name, len(f.Data))
+		}
+	}
+	d2 := pages["D2.html"]
+	if n := strings.Count(d2, `<figure class="excerpt"`); n != 40*3 {
+		t.Errorf("D2.html has %d excerpts, want 3 of each of the 40 claims", n)
+	}
+	if n := strings.Count(d2, "and 61 more line(s)"); n != 40 {
+		t.Errorf("D2.html counts the other lines of %d claims, want 40", n)
+	}
+	var many string
+	for name, s := range pages {
+		if strings.Contains(s, "<h1>src/many.go</h1>") {
+			many = name
+		}
+	}
+	if n := strings.Count(pages[many], "<tr><td>"); n != maxPinnedRows || !strings.Contains(pages[many], "and 1560 more pinned line(s)") {
+		t.Errorf("src/many.go's page (%q) lists %d pinned lines", many, n)
+	}
+}

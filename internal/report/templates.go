@@ -162,7 +162,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{define "code"}}{{heading .H "code-h" "Code view"}}
 <p class="meta">Every file a claim reads, and the lines claims rest on now.</p>
 {{if .M.Files}}<div class="wide" tabindex="0"><table id="code-table"><thead><tr><th scope="col">File</th><th scope="col">Pinned lines</th><th scope="col">Read by</th></tr></thead><tbody>
-{{range .M.Files}}<tr><td><a href="{{.Href}}"><code>{{.Path}}</code></a></td><td>{{len .Lines}}</td><td>{{len .ReadBy}} claim(s)</td></tr>
+{{range .M.Files}}<tr><td><a href="{{.Href}}"><code>{{.Path}}</code></a></td><td>{{len .Lines}}{{if .More}} (and {{.More}} more){{end}}</td><td>{{len .ReadBy}} claim(s)</td></tr>
 {{end}}</tbody></table></div>{{else}}<p class="meta">No claim reads a code file.</p>{{end}}
 {{end}}
 
@@ -170,7 +170,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 <p class="meta">Read by: {{range .ReadBy}}<a href="{{.Href}}">{{.Text}}</a> {{else}}no claim's path; lines below are where claims anchor{{end}}</p>
 {{if .Lines}}<div class="wide" tabindex="0"><table class="pins"><thead><tr><th scope="col">Line</th><th scope="col">Code</th><th scope="col">Pinned by</th></tr></thead><tbody>
 {{range .Lines}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a> {{end}}</td></tr>
-{{end}}</tbody></table></div>{{else}}<p class="meta">No line of this file is pinned: the claims that read it find no line here, or forbid one.</p>{{end}}
+{{end}}</tbody></table></div>{{if .More}}<p class="meta">and {{.More}} more pinned line(s), not listed: a page shows at most 1,000.</p>{{end}}{{else}}<p class="meta">No line of this file is pinned: the claims that read it find no line here, or forbid one.</p>{{end}}
 {{end}}{{end}}
 
 {{define "decision"}}{{with .D}}{{heading $.H .Key (print .ID ": " .Title)}}
