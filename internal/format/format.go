@@ -99,6 +99,27 @@ func location(f diag.Finding) string {
 // print a line of its own, and an ESC in a title cannot rewrite a screen.
 func Escape(s string) string { return escape(s, false) }
 
+// Markdown returns s as text that Markdown (GitHub's, in a pull-request
+// comment or a table cell) prints as it is: Escape's escaping, then a
+// backslash before every ASCII punctuation character Markdown could read
+// as markup (emphasis, a code span, a link, an HTML tag, a table's pipe,
+// an entity, a mention), so a path or a title from a repository can
+// neither break the table it is in nor add a link, an image or a tag.
+func Markdown(s string) string {
+	shown := Escape(s)
+	var b strings.Builder
+	for i := 0; i < len(shown); i++ {
+		if strings.IndexByte(markdownPunct, shown[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(shown[i])
+	}
+	return b.String()
+}
+
+// markdownPunct are the characters Markdown escapes.
+const markdownPunct = "\\`*_{}[]()<>#+!|~&@$^=\""
+
 // escape is Escape; with lines, newline and carriage return are kept for
 // the caller's own escaping (the github format's %0A).
 func escape(s string, lines bool) string {

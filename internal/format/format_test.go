@@ -393,3 +393,24 @@ func FuzzFormats(f *testing.F) {
 		}
 	})
 }
+
+// TestMarkdown: text from a repository put in a Markdown table or heading
+// (impact's pull-request comment, D84) cannot end its cell, open a link,
+// an image, a tag or a code span, mention anyone, or start a new line.
+func TestMarkdown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"src/wire.go", "src/wire.go"},
+		{"a | b", `a \| b`},
+		{"![x](https://e.invalid/t.png)", `\!\[x\]\(https://e.invalid/t.png\)`},
+		{"<img src=x onerror=alert(1)>", `\<img src\=x onerror\=alert\(1\)\>`},
+		{"`code` *em* _em_ ~del~", "\\`code\\` \\*em\\* \\_em\\_ \\~del\\~"},
+		{"@team &amp; #1", `\@team \&amp; \#1`},
+		{"a\nb", `a\\nb`},
+		{`back\slash`, `back\\slash`},
+	} {
+		if got := Markdown(tc.in); got != tc.want {
+			t.Errorf("Markdown(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

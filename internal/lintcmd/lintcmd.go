@@ -7,6 +7,7 @@
 package lintcmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/report"
@@ -210,6 +212,18 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 				},
 				Action: func(c *clikit.Context) error {
 					return runReport(c, stdout)
+				},
+			},
+			{
+				Name:  "impact",
+				Usage: "list the decisions whose pinned lines, claim rows or text the change since --base touches, even when every claim holds",
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", impact.Formats...),
+					&clikit.StringFlag{Name: "base", Usage: "git revision the change starts from, e.g. origin/main (required)"},
+					&clikit.StringFlag{Name: "head", Usage: "the checked-out commit, with no tracked file changed (default: the working tree)"},
+					&clikit.BoolFlag{Name: "fail-on-impact", Usage: "exit 1 when the change touches a decision"},
+				},
+				Action: func(c *clikit.Context) error {
+					return runImpact(c, stdout)
 				},
 			},
 			{
@@ -818,6 +832,34 @@ func runDecisions(c *clikit.Context, stdout io.Writer) error {
 			tr = "-"
 		}
 		fmt.Fprintf(stdout, "%s\t%s\t%s\t%d/%d\t%s\n", format.Escape(d.ID), format.Escape(d.Status), format.Escape(d.Title), d.Holding, d.Total, format.Escape(tr))
+	}
+	return nil
+}
+
+// runImpact prints what the change since --base touches (D84): exit 0
+// whether or not it touches a decision (it is information, not a gate),
+// 1 with --fail-on-impact when it does, 2 for a usage error or a
+// revision that names no commit.
+func runImpact(c *clikit.Context, stdout io.Writer) error {
+	f := c.String("format")
+	if err := validFormat(f, impact.Formats); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usageErr("impact takes no arguments (got %q); use --base REV", c.Args().First())
+	}
+	if c.String("base") == "" {
+		return usageErr("impact needs --base REV: the revision the change starts from, such as origin/main")
+	}
+	res, err := impact.Compute(context.Background(), impact.Options{Dir: dirOf(c), Base: c.String("base"), Head: c.String("head")})
+	if err != nil {
+		return &exitError{ExitError, err}
+	}
+	if err := impact.Write(stdout, f, res); err != nil {
+		return &exitError{ExitError, fmt.Errorf("write output: %w", err)}
+	}
+	if c.Bool("fail-on-impact") && len(res.Decisions) > 0 {
+		return &exitError{code: ExitFindings}
 	}
 	return nil
 }

@@ -429,6 +429,9 @@ func (r *Repo) Executable(rel string) bool {
 // whether it existed there.
 func Show(dir, rev, rel string) ([]byte, bool, error) {
 	r := &Repo{Root: dir}
+	if strings.HasPrefix(rev, "-") {
+		return nil, false, fmt.Errorf("--base %q begins with '-', which git would read as an option: name a branch, a tag or a commit", rev)
+	}
 	if _, err := r.git("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return nil, false, fmt.Errorf("--base %s is not a commit here: %w", rev, err)
 	}
@@ -437,6 +440,17 @@ func Show(dir, rev, rel string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	return out, true, nil
+}
+
+// ShowAt is Show at a commit Commit resolved: one git run, no check of
+// the revision.
+func ShowAt(dir, commit, rel string) ([]byte, bool) {
+	r := &Repo{Root: dir}
+	out, err := r.git("show", commit+":./"+rel)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
 }
 
 // ChangedLines returns, for rel, the line numbers of the working tree that
@@ -490,5 +504,82 @@ func FindRoot(start string) (string, error) {
 			return start, nil
 		}
 		dir = parent
+	}
+}
+
+// ErrNotGit is returned by Commit and Diff outside a git work tree.
+var ErrNotGit = errors.New("not inside a git work tree")
+
+// Commit resolves rev, a revision the user named (--base), to the 40-hex
+// commit it names in the repository at dir. A rev that begins with '-'
+// is refused before git sees it: git would read it as an option.
+func Commit(dir, rev string) (string, error) {
+	switch {
+	case rev == "":
+		return "", errors.New("no revision given")
+	case strings.HasPrefix(rev, "-"):
+		return "", fmt.Errorf("%q begins with '-', which git would read as an option: name a branch, a tag or a commit", rev)
+	case strings.ContainsAny(rev, "\x00\n"):
+		return "", fmt.Errorf("%q holds a newline or a NUL: name a branch, a tag or a commit", rev)
+	}
+	if !isGitWorkTree(dir) {
+		return "", ErrNotGit
+	}
+	r := &Repo{Root: dir}
+	out, err := r.git("rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%s is not a commit here", rev)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// DiffArgs are the options of every diff Diff runs: no colour, no
+// external diff or textconv driver a configuration names, renames found,
+// paths relative to dir (so a sub-directory of a repository sees its own
+// paths, and nothing outside it), and git's own a/ and b/ prefixes
+// whatever diff.noprefix or diff.mnemonicPrefix say.
+var DiffArgs = []string{"-c", "core.quotepath=on", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "-M", "--src-prefix=a/", "--dst-prefix=b/"}
+
+// Diff runs git diff from commit (a 40-hex commit Commit resolved) to the
+// working tree, with DiffArgs and extra, and hands its output to read as
+// a stream, so a diff of any size is read in bounded memory.
+func Diff(dir, commit string, extra []string, read func(io.Reader) error) error {
+	args := append(append(append([]string{}, DiffArgs...), extra...), commit, "--")
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("git diff: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git diff: %w", err)
+	}
+	if rerr := read(out); rerr != nil {
+		_ = cmd.Process.Kill() // the reader gave up: git need not finish
+		_ = cmd.Wait()
+		return rerr
+	}
+	if werr := cmd.Wait(); werr != nil {
+		return fmt.Errorf("git diff %s: %v: %s", commit, werr, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// Clean reports whether no tracked file of the work tree at dir differs
+// from the checked-out commit.
+func Clean(dir string) (bool, error) {
+	cmd := exec.Command("git", "diff", "--quiet", "--no-ext-diff", "HEAD", "--")
+	cmd.Dir = dir
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return false, nil
+	default:
+		return false, fmt.Errorf("git diff --quiet HEAD: %w", err)
 	}
 }
