@@ -208,6 +208,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.StringFlag{Name: "out", Usage: "write the site into directory DIR (created; its earlier report files are replaced)"},
 					&clikit.StringFlag{Name: "single", Usage: "write the whole site as one self-contained HTML file (- for stdout)"},
 					&clikit.StringFlag{Name: "html", Usage: "the same as --single (kept for earlier users)"},
+					&clikit.StringFlag{Name: "base", Usage: "show what the change since revision REV touches (as claimslint impact --base REV), on the index and on each touched decision's page"},
 					&clikit.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
 				},
 				Action: func(c *clikit.Context) error {
@@ -738,7 +739,7 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 	if (single == "") == (out == "") {
 		return usageErr("report writes a site: give --out DIR (a directory of pages) or --single FILE (one file), not both and not neither")
 	}
-	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now()}
+	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base")}
 	if out != "" {
 		files, err := report.WriteDir(out, o)
 		if err != nil {

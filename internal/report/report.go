@@ -8,6 +8,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,7 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -40,6 +42,10 @@ type Options struct {
 	Dir     string
 	RepoURL string // e.g. https://github.com/org/repo; links code lines when set
 	Now     time.Time
+	// Base, when set, is the revision a change starts from: the site shows
+	// what the change touches (internal/impact, D84), on the index and on
+	// each touched decision's page.
+	Base string
 }
 
 // Limits of what one page shows, so a hostile register cannot make a page
@@ -98,6 +104,7 @@ type dview struct {
 	Failed                  int
 	Adopted                 bool
 	words                   []string // what the search finds it by
+	Touches                 []impact.Touch
 }
 
 type pinRef struct {
@@ -134,6 +141,12 @@ type finding struct {
 	Line, Column                int
 }
 
+// touchedView is one decision the change touches, for the index.
+type touchedView struct {
+	ID, Title, Href string
+	Touches         []impact.Touch
+}
+
 type statusCount struct {
 	Status string
 	N      int
@@ -162,6 +175,9 @@ type model struct {
 	Counts    map[string]int
 	Files     []*fileView
 	Single    bool
+	// Impact is what the change since Options.Base touches, when asked.
+	Impact  *impact.Result
+	Touched []touchedView
 	// Links of the navigation: the index, the graph, the code view.
 	IndexHref, GraphHref, CodeHref string
 }
@@ -384,6 +400,20 @@ func build(o Options, single bool) (*model, error) {
 			a.Href = t.Href
 		}
 		p.Attention = append(p.Attention, a)
+	}
+	if o.Base != "" {
+		r, err := impact.Compute(context.Background(), impact.Options{Dir: o.Dir, Base: o.Base})
+		if err != nil {
+			return nil, err
+		}
+		p.Impact = &r
+		for _, td := range r.Decisions {
+			tv := touchedView{ID: td.ID, Title: td.Title, Touches: td.Touches}
+			if dv := byID[td.ID]; dv != nil {
+				dv.Touches, tv.Href = td.Touches, dv.Href
+			}
+			p.Touched = append(p.Touched, tv)
+		}
 	}
 	p.Graph = layout(relEdges)
 	p.Timeline, p.Undated = timeline(p.Decisions)

@@ -128,6 +128,12 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{range .Attention}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Decision}}</a>{{else}}{{.Decision}}{{end}}</td><td>{{.Claim}}</td><td><span class="badge {{.What}}">{{.What}}</span></td><td>{{.Message}}</td></tr>
 {{end}}</tbody></table></div>{{end}}</div>{{else}}<p id="all-clear">Nothing: check prints nothing, every claim of every accepted decision can fail, and register and tracker agree.</p>{{end}}
 
+{{with .Impact}}<h2 id="impact">This change touches</h2>
+<p class="meta">From <code>{{.Base}}</code> (<code>{{.BaseCommit}}</code>) to the {{.Head}}: the decisions whose pinned lines, claim rows or text the change touches, even where every claim still holds (<code>claimslint impact --base</code>).</p>
+{{if $.Touched}}<div class="wide" tabindex="0"><table id="impact-table"><thead><tr><th scope="col">Decision</th><th scope="col">What</th><th scope="col">Where</th><th scope="col">Detail</th></tr></thead><tbody>
+{{range $.Touched}}{{$d := .}}{{range .Touches}}<tr><td>{{if $d.Href}}<a href="{{$d.Href}}">{{$d.ID}}</a>{{else}}{{$d.ID}}{{end}}{{if .Claim}} {{.Claim}}{{end}}</td><td>{{.Kind}}</td><td><code>{{.Path}}{{if .Line}}:{{.Line}}{{end}}</code>{{if eq .Side "base"}} (at the base){{end}}</td><td>{{.Detail}}</td></tr>
+{{end}}{{end}}</tbody></table></div>{{else}}<p id="impact-none">Nothing: the change touches no pinned line, claim row or decision text.</p>{{end}}{{end}}
+
 <h2 id="register">Register</h2>
 <form id="filters" role="search" hidden>
 <fieldset><legend>Status</legend>{{range .Statuses}}<label><input type="checkbox" name="status" value="{{.Status}}" checked> {{.Status}} ({{.N}})</label> {{end}}</fieldset>
@@ -180,6 +186,8 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{range .SupersededB}}<li>superseded by {{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</li>{{end}}
 {{range .Relations}}<li>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</li>{{end}}
 </ul>{{end}}
+{{if .Touches}}{{heading (inc $.H) (print .Key "-impact") "This change touches"}}
+<ul class="impact">{{range .Touches}}<li>{{.Kind}}{{if .Claim}} of {{.Claim}}{{end}}: <code>{{.Path}}{{if .Line}}:{{.Line}}{{end}}</code>{{if eq .Side "base"}} (at the base){{end}}: {{.Detail}}</li>{{end}}</ul>{{end}}
 {{if .Tracker}}{{heading (inc $.H) (print .Key "-tracker") "Tracker issues"}}
 <ul class="tracker">{{range .Tracker}}<li><code>{{.ID}}</code> <span class="badge {{if .Status}}{{.Status}}{{else}}missing{{end}}">{{if .Status}}{{.Status}}{{else}}missing{{end}}</span> {{.Role}}{{if .Title}}: {{.Title}}{{end}}</li>{{end}}</ul>{{end}}
 {{if .Body}}<div class="text">{{.Body}}</div>{{end}}
