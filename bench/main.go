@@ -7,6 +7,7 @@
 //	bench/run.sh --quick    # under a minute, for CI smoke; writes to --out
 //	bench/run.sh --only hostile --out -   # the hostile Markdown inputs of issue 16
 //	bench/run.sh --only budget --out -    # the stalling inputs of issue 22, under --budget 10s
+//	bench/run.sh --only site --out -      # claimslint report --out on 500 decisions, 5,000 claims (D83)
 //
 // It is its own module so the baselines' dependencies never enter the
 // product's go.mod.
@@ -29,7 +30,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile or budget")
+	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -145,6 +146,11 @@ func run() error {
 	if *only == "" || *only == "budget" {
 		if err := benchBudget(rep); err != nil {
 			return fmt.Errorf("budget: %w", err)
+		}
+	}
+	if *only == "" || *only == "site" {
+		if err := benchSite(rep); err != nil {
+			return fmt.Errorf("site: %w", err)
 		}
 	}
 	text := rep.markdown()

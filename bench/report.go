@@ -31,6 +31,7 @@ type report struct {
 	hostile []hostileCase
 	attacks *attacks
 	budget  []budgetCase
+	site    *siteResult
 }
 
 func met(ok bool) string {
@@ -53,7 +54,7 @@ func (r *report) markdown() string {
 	if r.quick {
 		cmd += " --quick"
 	}
-	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for. Rerun the command to reproduce every figure; `--only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget` runs one part.\n\n",
+	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for. Rerun the command to reproduce every figure; `--only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site` runs one part.\n\n",
 		cmd, r.machine.nproc, r.machine.cpu, r.machine.goVer, r.machine.os)
 	if r.quick {
 		b.WriteString("**This is a `--quick` run: small sizes, short runs, for CI smoke. It is not the published run.**\n\n")
@@ -89,6 +90,9 @@ func (r *report) markdown() string {
 	}
 	if len(r.budget) > 0 {
 		r.budgetSection(&b)
+	}
+	if r.site != nil {
+		r.siteSection(&b)
 	}
 	b.WriteString(goTestSection)
 	return b.String()

@@ -255,20 +255,21 @@ func TestUsageLines(t *testing.T) {
 	})
 }
 
-// TestReportSectionsOnPage: getting started names the HTML report's
-// sections, in the order `claimslint report` writes them (D79).
+// TestReportSectionsOnPage: getting started names the sections of the
+// report's index page, in the order `claimslint report` writes them (D79,
+// D83).
 func TestReportSectionsOnPage(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "report.html")
+	out := filepath.Join(t.TempDir(), "site")
 	var stdout, stderr bytes.Buffer
-	if code := lintcmd.Main([]string{"claimslint", "report", "--dir", repoRoot(t), "--html", out}, &stdout, &stderr); code != 0 {
+	if code := lintcmd.Main([]string{"claimslint", "report", "--dir", repoRoot(t), "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("claimslint report: exit %d: %s%s", code, stdout.String(), stderr.String())
 	}
-	html, err := os.ReadFile(out)
+	html, err := os.ReadFile(filepath.Join(out, "index.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var headings []string
-	for _, m := range regexp.MustCompile(`<h[23][^>]*>([^<]+)</h[23]>`).FindAllStringSubmatch(string(html), -1) {
+	for _, m := range regexp.MustCompile(`<h2 id="[^"]+">([^<]+)</h2>`).FindAllStringSubmatch(string(html), -1) {
 		headings = append(headings, m[1])
 	}
 	if len(headings) < 3 {

@@ -203,9 +203,12 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			},
 			{
 				Name:  "report",
-				Usage: "write one self-contained HTML page: register, claims and their states, tracker ids, what needs attention first",
+				Usage: "write the register as a static, offline site: what needs attention first, a page per decision with its text and claims, the supersession graph, the code view",
 				Flags: []clikit.Flag{dirFlag,
-					&clikit.StringFlag{Name: "html", Usage: "output file (- for stdout)", Required: true},
+					&clikit.StringFlag{Name: "out", Usage: "write the site into directory DIR (created; its earlier report files are replaced)"},
+					&clikit.StringFlag{Name: "single", Usage: "write the whole site as one self-contained HTML file (- for stdout)"},
+					&clikit.StringFlag{Name: "html", Usage: "the same as --single (kept for earlier users)"},
+					&clikit.StringFlag{Name: "base", Usage: "show what the change since revision REV touches (as claimslint impact --base REV), on the index and on each touched decision's page"},
 					&clikit.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
 				},
 				Action: func(c *clikit.Context) error {
@@ -724,17 +727,36 @@ func runInit(c *clikit.Context, stdout io.Writer) error {
 
 func runReport(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
-		return usageErr("report takes no arguments (got %q); use --html FILE", c.Args().First())
+		return usageErr("report takes no arguments (got %q); use --out DIR or --single FILE", c.Args().First())
+	}
+	single, html, out := c.String("single"), c.String("html"), c.String("out")
+	if html != "" {
+		if single != "" {
+			return usageErr("--html is --single under its earlier name: give one of them")
+		}
+		single = html
+	}
+	if (single == "") == (out == "") {
+		return usageErr("report writes a site: give --out DIR (a directory of pages) or --single FILE (one file), not both and not neither")
+	}
+	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base")}
+	if out != "" {
+		files, err := report.WriteDir(out, o)
+		if err != nil {
+			return &exitError{ExitError, err}
+		}
+		fmt.Fprintf(stdout, "wrote %d files into %s\n", len(files), format.Escape(out))
+		return nil
 	}
 	var buf strings.Builder
-	if err := report.Write(&buf, report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now()}); err != nil {
+	if err := report.Write(&buf, o); err != nil {
 		return &exitError{ExitError, err}
 	}
-	if out := c.String("html"); out != "-" {
-		if err := os.WriteFile(out, []byte(buf.String()), 0o644); err != nil {
+	if single != "-" {
+		if err := os.WriteFile(single, []byte(buf.String()), 0o644); err != nil {
 			return &exitError{ExitError, fmt.Errorf("write report: %w", err)}
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", out)
+		fmt.Fprintf(stdout, "wrote %s\n", format.Escape(single))
 		return nil
 	}
 	_, err := io.WriteString(stdout, buf.String())

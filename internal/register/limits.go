@@ -7,6 +7,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -277,8 +278,14 @@ func estimate(src []byte) int64 {
 // is no longer read. A caller holds one tree at a time, so that a parse
 // never waits on its own caller's.
 func parseMarkdown(src []byte, ctx parser.Context) (doc ast.Node, release func()) {
+	return parseWith(markdown, src, ctx)
+}
+
+// parseWith is parseMarkdown with another goldmark configuration: the
+// site's (RenderHTML), through the same gate.
+func parseWith(md goldmark.Markdown, src []byte, ctx parser.Context) (doc ast.Node, release func()) {
 	release = parsing.acquire(estimate(src))
-	return markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)), release
+	return md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx)), release
 }
 
 // parsing bounds the goldmark parses in flight by their estimated nodes

@@ -1,84 +1,209 @@
 // Package report renders the register, its claims and the tracker ids they
-// name as one self-contained HTML page (no network, no external assets),
-// for reviewers who would rather look than read: `claimslint report`.
+// name as a static site for reviewers who would rather look than read:
+// `claimslint report`. The site is a directory of pages (an index, one
+// page per decision, the supersession graph, the code view) or one
+// self-contained file; either way it has no external assets and fetches
+// nothing when built or viewed (D32, D44, D83).
 package report
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
+	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
-// Options configure Write.
+// Options configure Write and WriteDir.
 type Options struct {
 	Dir     string
 	RepoURL string // e.g. https://github.com/org/repo; links code lines when set
 	Now     time.Time
+	// Base, when set, is the revision a change starts from: the site shows
+	// what the change touches (internal/impact, D84), on the index and on
+	// each touched decision's page.
+	Base string
 }
 
-type claimView struct {
-	ID, Kind, State, Message string
-	Where                    []link
-	Vacuous                  string
-}
+// Limits of what one page shows, so a hostile register cannot make a page
+// unbounded (D83): excerpts per claim, lines around an anchor, the runes of
+// one code line, and the words of one decision in the search index.
+const (
+	maxExcerpts    = 3
+	excerptContext = 2
+	maxLineRunes   = 240
+	maxIndexWords  = 400
+	maxPinnedRows  = 1000 // pinned lines on one file's page
+)
 
 type link struct {
 	Text, Href string
 }
 
-type decisionView struct {
-	ID, Title, Status, File string
-	Supersedes, SupersededB []string
-	Relations               []string
-	Tracker, Residuals      []string
-	Claims                  []claimView
-	Failed                  int
+type xline struct {
+	N    int
+	Text string
+	Hit  bool
 }
 
-type page struct {
+type excerpt struct {
+	Where, Href string
+	Lines       []xline
+}
+
+type claimView struct {
+	ID, Kind, State, Message string
+	Path, Anchor, Require    string
+	Why                      string
+	Excerpts                 []excerpt
+	More                     int
+	Vacuous                  string
+	Failed                   bool
+	HTMLID                   string // the claim's fragment
+}
+
+type trackerView struct {
+	ID, Status, Title, Role string
+}
+
+type dview struct {
+	// Key names the decision's page (Key.html) or section (#Key): its id,
+	// made unique when two files claim one id.
+	Key, Href               string
+	ID, Title, Status, File string
+	Date                    string
+	Supersedes, SupersededB []link
+	Relations               []link
+	Tracker                 []trackerView
+	Residuals               []string
+	Body                    template.HTML
+	Claims                  []*claimView
+	Failed                  int
+	Adopted                 bool
+	words                   []string // what the search finds it by
+	Touches                 []impact.Touch
+}
+
+type pinRef struct {
+	Text, Href string
+}
+
+type pinnedLine struct {
+	N      int
+	Text   string
+	Href   string
+	Claims []pinRef
+}
+
+type fileView struct {
+	Path, Key, Href string
+	ReadBy          []pinRef
+	Lines           []pinnedLine
+	More            int // pinned lines past maxPinnedRows
+}
+
+type relEdge struct {
+	From, To *dview
+	Verb     string
+}
+
+type attention struct {
+	Decision, Href, Claim, What, Message string
+}
+
+// finding is one of check's findings as check prints it, with the fields
+// of check --format json beside it.
+type finding struct {
+	Severity, Text, Check, File string
+	Line, Column                int
+}
+
+// touchedView is one decision the change touches, for the index.
+type touchedView struct {
+	ID, Title, Href string
+	Touches         []impact.Touch
+}
+
+type statusCount struct {
+	Status string
+	N      int
+}
+
+type dateGroup struct {
+	Date      string
+	Decisions []*dview
+}
+
+type model struct {
 	Title, Commit, Generated string
 	// NoCommit says why lines are not linked to a commit.
 	NoCommit string
 	// Findings are check's findings, each exactly as check prints it.
 	Findings  []finding
 	Attention []attention
-	Decisions []decisionView
+	Decisions []*dview
+	Statuses  []statusCount
+	Timeline  []dateGroup
+	Undated   []*dview
 	Edges     []string
+	Graph     graphView
 	Tracker   []audit.Row
 	Problems  []audit.Problem
 	Counts    map[string]int
+	Files     []*fileView
+	Single    bool
+	// Impact is what the change since Options.Base touches, when asked.
+	Impact  *impact.Result
+	Touched []touchedView
+	// Links of the navigation: the index, the graph, the code view.
+	IndexHref, GraphHref, CodeHref string
 }
 
-type attention struct {
-	Decision, Claim, What, Message string
-}
-
-type finding struct {
-	Severity, Text string
-}
-
-// Write runs check, prove and audit on the repository and writes the page.
-func Write(w io.Writer, o Options) error {
+// build runs check, prove and audit on the repository and gathers what the
+// pages show; single says the pages are sections of one file, so every link
+// is a fragment.
+func build(o Options, single bool) (*model, error) {
 	res, proofs, err := check.Prove(check.Options{Dir: o.Dir})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rep := audit.Build(res.Snapshot)
 	commit, why := cleanHead(o.Dir)
-	p := page{Title: "Decision register", Commit: commit, NoCommit: why, Generated: o.Now.UTC().Format(time.RFC3339),
-		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}}
+	p := &model{Title: "Decision register", Commit: commit, NoCommit: why, Generated: o.Now.UTC().Format(time.RFC3339),
+		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}, Single: single}
+	href := func(key string) string {
+		if single {
+			return "#" + key
+		}
+		return key + ".html"
+	}
+	p.IndexHref, p.GraphHref, p.CodeHref = href("index"), href("graph"), href("code")
+	if single {
+		p.IndexHref = "#top"
+	}
 	vac := map[string]check.Proof{}
 	for _, pr := range proofs {
 		if pr.State == check.ProofVacuous {
@@ -101,53 +226,166 @@ func Write(w io.Writer, o Options) error {
 	}
 	text, err := format.New("text", nil, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range checkFindings {
 		// One finding at a time: each is one list item, even when a file
 		// name carries a line break.
 		var b strings.Builder
 		if err := text.Format(&b, []diag.Finding{f}); err != nil {
-			return err
+			return nil, err
 		}
-		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n")})
+		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n"),
+			Check: f.Check, File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column})
 	}
-	edges := map[string]bool{}
-	edge := func(s string) {
-		if !edges[s] {
-			edges[s] = true
-			p.Edges = append(p.Edges, s)
-		}
-	}
+
+	// Pages are named by id; a second file claiming an id (a finding of
+	// its own) gets a numbered page.
+	byID := map[string]*dview{}
+	used := map[string]bool{"index": true, "graph": true, "code": true, "top": true, "main": true}
+	statusN := map[string]int{}
+	src := newSources(res.Snapshot)
 	for _, d := range res.Decisions {
-		dv := decisionView{ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status, File: d.Path,
-			Tracker: d.Tracker, Residuals: d.Residuals}
+		key := pageKey(d.FileID)
+		for i := 2; used[key]; i++ {
+			key = pageKey(d.FileID) + "-" + strconv.Itoa(i)
+		}
+		used[key] = true
+		dv := &dview{Key: key, Href: href(key), ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status,
+			File: d.Path, Residuals: d.Residuals, Adopted: d.Adopted, Date: d.Date}
+		if dv.Status == "" {
+			dv.Status = "unknown"
+		}
+		if dv.Title == "" {
+			dv.Title = d.Path
+		}
+		statusN[dv.Status]++
+		if doc := res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline {
+			shift := 0
+			if single {
+				shift = 2 // under the section's h3
+			}
+			body, err := register.RenderHTML(doc.Src, shift)
+			if err != nil {
+				return nil, fmt.Errorf("render %s: %w", d.Path, err)
+			}
+			dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
+			dv.words = register.PlainWords(doc.Src, maxIndexWords)
+			if dv.Date == "" {
+				dv.Date = dateIn(doc.Src)
+			}
+		}
+		if _, ok := byID[d.FileID]; !ok {
+			byID[d.FileID] = dv
+		}
+		p.Decisions = append(p.Decisions, dv)
+	}
+	for _, st := range register.Statuses {
+		if statusN[st] > 0 {
+			p.Statuses = append(p.Statuses, statusCount{st, statusN[st]})
+			delete(statusN, st)
+		}
+	}
+	for _, st := range sortedKeys(statusN) {
+		p.Statuses = append(p.Statuses, statusCount{st, statusN[st]})
+	}
+	refLink := func(r register.Ref) link {
+		l := link{Text: refString(r)}
+		if t := byID[r.ID]; t != nil {
+			l.Href = t.Href
+		}
+		return l
+	}
+
+	edges := map[string]bool{}
+	var relEdges []relEdge
+	edge := func(s string, from, to string, verb string) {
+		if edges[s] {
+			return
+		}
+		edges[s] = true
+		p.Edges = append(p.Edges, s)
+		if f, t := byID[from], byID[to]; f != nil && t != nil {
+			relEdges = append(relEdges, relEdge{f, t, verb})
+		}
+	}
+	rows := map[string][]trackerView{}
+	for _, r := range rep.Rows {
+		// One line per issue and decision, with every role it is named in.
+		for _, nb := range r.NamedBy {
+			tv := rows[nb.Decision]
+			if n := len(tv); n > 0 && tv[n-1].ID == r.ID {
+				tv[n-1].Role += ", " + nb.Role
+				continue
+			}
+			rows[nb.Decision] = append(tv, trackerView{ID: r.ID, Status: r.Status, Title: r.Title, Role: nb.Role})
+		}
+	}
+	pins := map[string]map[int][]pinRef{}
+	readBy := map[string][]pinRef{}
+	for i, d := range res.Decisions {
+		dv := p.Decisions[i]
+		dv.Tracker = rows[d.FileID]
 		for _, r := range d.Supersedes {
-			dv.Supersedes = append(dv.Supersedes, refString(r))
-			edge(fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)))
+			dv.Supersedes = append(dv.Supersedes, refLink(r))
+			edge(fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)), d.FileID, r.ID, "supersedes")
 		}
 		for _, r := range d.SupersededBy {
-			dv.SupersededB = append(dv.SupersededB, refString(r))
-			edge(fmt.Sprintf("%s supersedes %s", r.ID, d.FileID))
+			dv.SupersededB = append(dv.SupersededB, refLink(r))
+			edge(fmt.Sprintf("%s supersedes %s", r.ID, d.FileID), r.ID, d.FileID, "supersedes")
 		}
 		for _, rel := range d.Relations {
 			verb := strings.ReplaceAll(rel.Verb, "-", " ")
-			dv.Relations = append(dv.Relations, verb+" "+refString(rel.Ref))
+			l := refLink(rel.Ref)
+			l.Text = verb + " " + l.Text
+			dv.Relations = append(dv.Relations, l)
 			// The graph says each relation once, in the active voice.
 			if inv := register.Inverse(rel.Verb); strings.HasSuffix(rel.Verb, "-by") && inv != "" {
-				edge(fmt.Sprintf("%s %s %s", rel.Ref.ID, strings.ReplaceAll(inv, "-", " "), d.FileID))
+				edge(fmt.Sprintf("%s %s %s", rel.Ref.ID, strings.ReplaceAll(inv, "-", " "), d.FileID), rel.Ref.ID, d.FileID, strings.ReplaceAll(inv, "-", " "))
 			} else {
-				edge(fmt.Sprintf("%s %s %s", d.FileID, verb, refString(rel.Ref)))
+				edge(fmt.Sprintf("%s %s %s", d.FileID, verb, refString(rel.Ref)), d.FileID, rel.Ref.ID, verb)
+			}
+		}
+		rows := map[string][]register.Claim{}
+		for _, cl := range d.Claims {
+			rows[cl.ID] = append(rows[cl.ID], cl)
+			if cl.Path != "" && check.ReadsLines(cl.Kind) && snapshot.ValidGlob(cl.Path) == "" {
+				for _, f := range res.Match(cl.Path) {
+					readBy[f] = append(readBy[f], pinRef{Text: d.FileID + "/" + cl.ID, Href: dv.Href})
+				}
 			}
 		}
 		for _, st := range states[d.FileID] {
-			cv := claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message}
-			for _, wh := range st.Where {
-				cv.Where = append(cv.Where, link{Text: wh, Href: codeLink(o.RepoURL, commit, wh)})
+			cv := &claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message, Failed: st.State == check.StateFailed,
+				HTMLID: claimAnchor(dv, st.Claim)}
+			claimHref := dv.Href + "#" + cv.HTMLID
+			if single {
+				claimHref = "#" + cv.HTMLID
+			}
+			if rs := rows[st.Claim]; len(rs) > 0 {
+				cl := rs[0]
+				rows[st.Claim] = rs[1:]
+				cv.Path, cv.Anchor, cv.Require, cv.Why = cl.Path, cl.Anchor, cl.Require, cl.Why
+			}
+			for k, wh := range st.Where {
+				h := codeLink(o.RepoURL, commit, wh)
+				file, line, ok := splitWhere(wh)
+				if !ok {
+					continue
+				}
+				if pins[file] == nil {
+					pins[file] = map[int][]pinRef{}
+				}
+				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref})
+				if k < maxExcerpts {
+					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line)})
+				} else {
+					cv.More++
+				}
 			}
 			if pr, ok := vac[st.Decision+"/"+st.Claim]; ok {
 				cv.Vacuous = fmt.Sprintf("stays green when %s (%s still satisfies it)", pr.Survivor, pr.Witness)
-				p.Attention = append(p.Attention, attention{st.Decision, st.Claim, "vacuous", cv.Vacuous})
+				p.Attention = append(p.Attention, attention{st.Decision, dv.Href, st.Claim, "vacuous", cv.Vacuous})
 				p.Counts["vacuous"]++
 			}
 			if st.State == check.StateFailed {
@@ -155,12 +393,183 @@ func Write(w io.Writer, o Options) error {
 			}
 			dv.Claims = append(dv.Claims, cv)
 		}
-		p.Decisions = append(p.Decisions, dv)
 	}
 	for _, pr := range rep.Problems {
-		p.Attention = append(p.Attention, attention{pr.Decision, pr.ID, pr.Kind, pr.Message})
+		a := attention{Decision: pr.Decision, Claim: pr.ID, What: pr.Kind, Message: pr.Message}
+		if t := byID[pr.Decision]; t != nil {
+			a.Href = t.Href
+		}
+		p.Attention = append(p.Attention, a)
 	}
-	return tmpl.Execute(w, p)
+	if o.Base != "" {
+		r, err := impact.Compute(context.Background(), impact.Options{Dir: o.Dir, Base: o.Base})
+		if err != nil {
+			return nil, err
+		}
+		p.Impact = &r
+		for _, td := range r.Decisions {
+			tv := touchedView{ID: td.ID, Title: td.Title, Touches: td.Touches}
+			if dv := byID[td.ID]; dv != nil {
+				dv.Touches, tv.Href = td.Touches, dv.Href
+			}
+			p.Touched = append(p.Touched, tv)
+		}
+	}
+	p.Graph = layout(relEdges)
+	p.Timeline, p.Undated = timeline(p.Decisions)
+	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
+	return p, nil
+}
+
+// pageKey is an id as a file name: letters, digits, '-' and '_' only, so
+// no id of a hostile register names a path outside the site.
+func pageKey(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "decision"
+	}
+	return b.String()
+}
+
+func claimAnchor(d *dview, claim string) string { return d.Key + "-" + pageKey(claim) }
+
+func splitWhere(wh string) (string, int, bool) {
+	i := strings.LastIndexByte(wh, ':')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(wh[i+1:])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return wh[:i], n, true
+}
+
+var dateRE = regexp.MustCompile(`(?im)^[\s*|#>-]*date[\s*:|]+(\d{4}-\d{2}-\d{2})\b`)
+
+// dateIn finds a record's date where MADR, adr-tools and log4brains write
+// it (front matter, "Date: …", "* Date: …", a metadata table), in its
+// first 4 KiB.
+func dateIn(src []byte) string {
+	if m := dateRE.FindSubmatch(src[:min(len(src), 4096)]); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+func timeline(ds []*dview) ([]dateGroup, []*dview) {
+	by := map[string][]*dview{}
+	var undated []*dview
+	for _, d := range ds {
+		if d.Date == "" {
+			undated = append(undated, d)
+			continue
+		}
+		by[d.Date] = append(by[d.Date], d)
+	}
+	var out []dateGroup
+	for _, day := range sortedKeys(by) {
+		out = append(out, dateGroup{day, by[day]})
+	}
+	return out, undated
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// sources reads the code files claims rest on, once each, through the
+// snapshot's reader (no symlinks, within the repository, at most
+// check.MaxFileSize).
+type sources struct {
+	snap  *snapshot.Snapshot
+	lines map[string][]string
+}
+
+func newSources(s *snapshot.Snapshot) *sources {
+	return &sources{snap: s, lines: map[string][]string{}}
+}
+
+func (s *sources) file(rel string) []string {
+	if l, ok := s.lines[rel]; ok {
+		return l
+	}
+	b, err := s.snap.Repo.ReadFile(rel, check.MaxFileSize)
+	var l []string
+	if err == nil {
+		l = strings.Split(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))), "\n")
+	}
+	s.lines[rel] = l
+	return l
+}
+
+func clip(s string) string {
+	s = strings.TrimRight(s, "\r")
+	if r := []rune(s); len(r) > maxLineRunes {
+		return string(r[:maxLineRunes]) + "…"
+	}
+	return s
+}
+
+// around is the anchored line n of rel with excerptContext lines either side.
+func (s *sources) around(rel string, n int) []xline {
+	l := s.file(rel)
+	var out []xline
+	for i := max(1, n-excerptContext); i <= min(len(l), n+excerptContext); i++ {
+		out = append(out, xline{N: i, Text: clip(l[i-1]), Hit: i == n})
+	}
+	return out
+}
+
+func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src *sources, repoURL, commit string, href func(string) string) []*fileView {
+	all := map[string]bool{}
+	for f := range pins {
+		all[f] = true
+	}
+	for f := range readBy {
+		all[f] = true
+	}
+	var out []*fileView
+	for i, f := range sortedKeys(all) {
+		fv := &fileView{Path: f, Key: "code-" + strconv.Itoa(i+1), ReadBy: readBy[f]}
+		fv.Href = href(fv.Key)
+		var lines []string
+		if len(pins[f]) > 0 { // a file only read by a Path is not read again
+			lines = src.file(f)
+		}
+		ns := make([]int, 0, len(pins[f]))
+		for n := range pins[f] {
+			ns = append(ns, n)
+		}
+		slices.Sort(ns)
+		if len(ns) > maxPinnedRows {
+			fv.More, ns = len(ns)-maxPinnedRows, ns[:maxPinnedRows]
+		}
+		for _, n := range ns {
+			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n))}
+			if n <= len(lines) {
+				pl.Text = clip(lines[n-1])
+			}
+			fv.Lines = append(fv.Lines, pl)
+		}
+		out = append(out, fv)
+	}
+	return out
 }
 
 func refString(r register.Ref) string {
@@ -203,63 +612,132 @@ func cleanHead(dir string) (string, string) {
 	return strings.TrimSpace(string(out)), ""
 }
 
-var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join": strings.Join,
-}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
-h1{font-size:1.6rem;margin-bottom:.2rem} h2{margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
-table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa} code{font:12px ui-monospace,monospace}
-.badge{display:inline-block;border-radius:1em;padding:0 .6em;font-size:12px;font-weight:600;color:#fff;background:#57606a}
-.badge.accepted,.badge.ok{background:#1a7f37}.badge.proposed,.badge.pending,.badge.warning{background:#9a6700}
-.badge.failed,.badge.vacuous,.badge.error,.badge.missing,.badge.dangling,.badge.placeholder,.badge.no-backlink,.badge.closed-residual{background:#cf222e}
-.badge.superseded,.badge.deprecated,.badge.rejected,.badge.retired,.badge.closed,.badge.tombstone,.badge.note{background:#57606a}
-.badge.open,.badge.in_progress{background:#0969da}.meta{color:#59636e}.attention{border:2px solid #cf222e;border-radius:6px;padding:.5rem 1rem}
-.decision{margin-top:1.2rem}
-</style>
-</head>
-<body>
-<h1>{{.Title}}</h1>
-<p class="meta">commit <code>{{if .Commit}}{{.Commit}}{{else}}{{.NoCommit}}{{end}}</code>, generated {{.Generated}} ·
-claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .Counts "pending"}} pending, {{index .Counts "retired"}} retired, {{index .Counts "vacuous"}} vacuous</p>
+// searchIndex is the index the search box reads: per decision, its page
+// key and the words it is found by, built when the site is.
+func searchIndex(res []*dview) []byte {
+	idx := make([][2]string, 0, len(res))
+	for _, d := range res {
+		idx = append(idx, [2]string{d.Key, strings.ToLower(d.ID+" "+d.Title+" "+d.Status) + " " + strings.Join(d.words, " ")})
+	}
+	b, _ := json.Marshal(idx) // strings only: cannot fail; <, > and & are escaped for a script
+	return b
+}
 
-<h2 id="attention">Needs attention</h2>
-{{if or .Findings .Attention}}<div class="attention">
-{{if .Findings}}<p>What <code>claimslint check</code> prints ({{len .Findings}}):</p>
-<ul id="findings">{{range .Findings}}<li class="finding"><span class="badge {{.Severity}}">{{.Severity}}</span> <code>{{.Text}}</code></li>
-{{end}}</ul>{{end}}
-{{if .Attention}}<p>Vacuous claims (<code>claimslint prove</code>) and tracker problems (<code>claimslint audit</code>):</p>
-<table id="attention-table"><tr><th>Decision</th><th>Claim or id</th><th>What</th><th>Detail</th></tr>
-{{range .Attention}}<tr><td><a href="#{{.Decision}}">{{.Decision}}</a></td><td>{{.Claim}}</td><td><span class="badge {{.What}}">{{.What}}</span></td><td>{{.Message}}</td></tr>
-{{end}}</table>{{end}}</div>{{else}}<p id="all-clear">Nothing: check prints nothing, every claim of every accepted decision can fail, and register and tracker agree.</p>{{end}}
+// File is one file of the site: its name in the output directory and its
+// bytes.
+type File struct {
+	Name string
+	Data []byte
+}
 
-<h2 id="register">Register</h2>
-<table id="register-table"><tr><th>ID</th><th>Decision</th><th>Status</th><th>Supersedes</th><th>Superseded by</th><th>Other relations</th><th>Claims</th></tr>
-{{range .Decisions}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Title}}</td><td><span class="badge {{.Status}}">{{.Status}}</span></td><td>{{join .Supersedes ", "}}</td><td>{{join .SupersededB ", "}}</td><td>{{join .Relations ", "}}</td><td>{{len .Claims}}{{if .Failed}} ({{.Failed}} failed){{end}}</td></tr>
-{{end}}</table>
-<h3>Supersession and other relations</h3>
-{{if .Edges}}<ul id="supersession">{{range .Edges}}<li>{{.}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes, amends or clarifies another.</p>{{end}}
+// Site builds the report as a directory's files: index.html, one page per
+// decision, graph.html, code.html and one page per code file, and
+// search.js, the index the search box reads (D83).
+func Site(o Options) ([]File, error) {
+	p, err := build(o, false)
+	if err != nil {
+		return nil, err
+	}
+	idx := searchIndex(p.Decisions)
+	js := append(append([]byte("window.CLAIMSLINT_INDEX="), idx...), ";\n"+searchJS...)
+	// The pages, in order; each is rendered on its own (templates and the
+	// model are only read), on every core.
+	type job struct {
+		name, title, body string
+		data              any
+		script            bool
+	}
+	jobs := []job{
+		{"index.html", p.Title, "index", p, true},
+		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, false},
+		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, false},
+	}
+	for _, d := range p.Decisions {
+		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, false})
+	}
+	for _, f := range p.Files {
+		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, false})
+	}
+	files := make([]File, len(jobs), len(jobs)+1)
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(jobs); k = int(next.Add(1) - 1) {
+				j := jobs[k]
+				var b, out bytes.Buffer
+				if errs[k] = tmpl.ExecuteTemplate(&b, j.body, j.data); errs[k] != nil {
+					continue
+				}
+				errs[k] = tmpl.ExecuteTemplate(&out, "layout", layoutData{M: p, Title: j.title, Content: template.HTML(b.String()),
+					CSP: csp("'self'"), Script: j.script})
+				files[k] = File{Name: j.name, Data: out.Bytes()}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	files = append(files, File{Name: "search.js", Data: js})
+	return files, nil
+}
 
-<h2 id="decisions">Decisions and their claims</h2>
-{{range .Decisions}}<section class="decision" id="{{.ID}}">
-<h3>{{.ID}}: {{.Title}} <span class="badge {{.Status}}">{{.Status}}</span></h3>
-<p class="meta"><code>{{.File}}</code>{{if .Tracker}} · tracker: {{join .Tracker ", "}}{{end}}{{if .Residuals}} · residuals: {{join .Residuals ", "}}{{end}}</p>
-{{if .Claims}}<table><tr><th>Claim</th><th>Kind</th><th>State</th><th>Anchors on</th><th>Message</th></tr>
-{{range .Claims}}<tr class="claim"><td>{{.ID}}</td><td>{{.Kind}}</td><td><span class="badge {{.State}}">{{.State}}</span>{{if .Vacuous}} <span class="badge vacuous">vacuous</span>{{end}}</td><td>{{range .Where}}{{if .Href}}<a href="{{.Href}}"><code>{{.Text}}</code></a>{{else}}<code>{{.Text}}</code>{{end}} {{end}}</td><td>{{.Message}}{{.Vacuous}}</td></tr>
-{{end}}</table>{{else}}<p class="meta">No claims.</p>{{end}}
-</section>
-{{end}}
+// WriteDir writes the site into dir, creating it; files of an earlier
+// report there are replaced, and nothing else in dir is touched.
+func WriteDir(dir string, o Options) ([]File, error) {
+	files, err := Site(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create the site's directory: %w", err)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			return nil, fmt.Errorf("write the site: %w", err)
+		}
+	}
+	return files, nil
+}
 
-<h2 id="tracker">Tracker ids</h2>
-<table id="tracker-table"><tr><th>Id</th><th>Status</th><th>Named by</th><th>Title</th></tr>
-{{range .Tracker}}<tr><td><code>{{.ID}}</code></td><td><span class="badge {{if .Status}}{{.Status}}{{else}}missing{{end}}">{{if .Status}}{{.Status}}{{else}}missing{{end}}</span></td><td>{{range .NamedBy}}{{.Decision}} {{.Role}}; {{end}}</td><td>{{.Title}}</td></tr>
-{{end}}</table>
-</body>
-</html>
-`))
+// Write writes the whole site as one self-contained HTML file: every page
+// a section of it, every link a fragment, the search index inline (D83).
+func Write(w io.Writer, o Options) error {
+	p, err := build(o, true)
+	if err != nil {
+		return err
+	}
+	idx := searchIndex(p.Decisions)
+	script := "window.CLAIMSLINT_INDEX=" + string(idx) + ";\n" + searchJS
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, "single", p); err != nil {
+		return err
+	}
+	return tmpl.ExecuteTemplate(w, "layout", layoutData{M: p, Title: p.Title, Content: template.HTML(b.String()),
+		CSP: csp(scriptHash(script)), Inline: template.JS(script), Script: true})
+}
+
+type layoutData struct {
+	M       *model
+	Title   string
+	Content template.HTML
+	CSP     string
+	Inline  template.JS
+	Script  bool
+}
+
+type pageData struct {
+	M *model
+	D *dview
+	F *fileView
+	H int // the level of the page's heading: 1 on its own page, 2 as a section
+}
+
+// csp is the pages' Content-Security-Policy: nothing is fetched but the
+// site's own script, so a page cannot reach the network when viewed, even
+// through a link a hostile decision wrote (D83).
+func csp(script string) string {
+	return "default-src 'none'; script-src " + script + "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+}

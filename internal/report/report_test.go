@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +77,7 @@ func TestReportContent(t *testing.T) {
 			t.Errorf("report lacks check's line %q", l)
 		}
 	}
-	if n := strings.Count(html, `<li class="finding">`); n != len(lines) {
+	if n := strings.Count(html, `<li class="finding" `); n != len(lines) {
 		t.Errorf("report lists %d findings, check prints %d", n, len(lines))
 	}
 	for _, want := range []string{
@@ -115,8 +116,8 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
-	if n := strings.Count(string(dom), `<tr class="claim">`); n != 3 {
-		t.Errorf("the browser's DOM has %d claim rows, want 3", n)
+	if n := strings.Count(string(dom), `<article class="claim`); n != 3 {
+		t.Errorf("the browser's DOM has %d claims, want 3", n)
 	}
 	if !strings.Contains(string(dom), `id="findings"`) {
 		t.Error("the browser's DOM has no findings list")
@@ -270,5 +271,185 @@ func TestLineLinksOnlyOnCleanTree(t *testing.T) {
 	}
 	if !strings.Contains(html, "(uncommitted changes: lines are not linked)") {
 		t.Error("dirty tree: the page does not say why lines are not linked")
+	}
+}
+
+// TestHostileText: a decision's text, title and claim cells are hostile
+// input. Raw HTML is omitted, a javascript: link is not written, an image
+// becomes a link (a page fetches nothing when viewed), and every cell is
+// escaped, in the directory's pages and in the single file.
+func TestHostileText(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	p := filepath.Join(dir, "docs", "decisions")
+	ents, _ := os.ReadDir(p)
+	var file string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "D2-") {
+			file = filepath.Join(p, e.Name())
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := "PWNED-TEXT <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n" +
+		"<div onclick=\"alert(3)\">raw</div>\n\n[click](javascript:alert(4)) ![pic](https://evil.example/p.png)\n\n## Confirmation\n"
+	row := "| C2 | present | `src/*.go` | `package wire` | | <script>alert(5)</script> |\n"
+	if !bytes.Contains(b, []byte("## Confirmation\n")) {
+		t.Fatalf("the fixture's decision has no Confirmation:\n%s", b)
+	}
+	b = append(bytes.Replace(b, []byte("## Confirmation\n"), []byte(prose), 1), row...)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Site(Options{Dir: dir, Now: time.Unix(0, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var single bytes.Buffer
+	if err := Write(&single, Options{Dir: dir, Now: time.Unix(0, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{"single": single.String()}
+	for _, f := range files {
+		pages[f.Name] = string(f.Data)
+	}
+	if !strings.Contains(pages["D2.html"], "PWNED-TEXT") || !strings.Contains(pages["single"], "PWNED-TEXT") {
+		t.Fatal("the decision's text is not on its page")
+	}
+	for name, s := range pages {
+		for _, bad := range []string{"<script>alert", "onerror=", "onclick=", "javascript:", "<img", `src="https://evil`, "<div onclick"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("%s holds %q", name, bad)
+			}
+		}
+	}
+	if !strings.Contains(pages["D2.html"], `<a href="https://evil.example/p.png">pic</a>`) {
+		t.Error("the image is not a link to what it shows")
+	}
+	if !strings.Contains(pages["D2.html"], `<dd class="why">&lt;script&gt;alert(5)&lt;/script&gt;</dd>`) {
+		t.Error("the claim's Why is not escaped text")
+	}
+}
+
+// TestSingleFile: --single (and --html) is the whole site in one file:
+// every decision a section, every link a fragment that names a section.
+func TestSingleFile(t *testing.T) {
+	t.Parallel()
+	html := render(t, fixture(t), "")
+	for _, id := range []string{`id="D1"`, `id="D2"`, `id="graph"`, `id="code"`, `id="code-1"`, `id="D2-C1"`} {
+		if !strings.Contains(html, id) {
+			t.Errorf("the single file has no section %s", id)
+		}
+	}
+	for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+		if !strings.HasPrefix(m[1], "#") || !strings.Contains(html, `id="`+m[1][1:]+`"`) {
+			t.Errorf("link %q is not a fragment of the file", m[1])
+		}
+	}
+	if strings.Contains(html, `<script src=`) || !strings.Contains(html, "window.CLAIMSLINT_INDEX=") {
+		t.Error("the single file's search index is not inline")
+	}
+}
+
+// TestGraphLayout: the layout is layered (the older decision above the one
+// that supersedes it), has no two boxes on one spot, survives a cycle, and
+// is the same on every run.
+func TestGraphLayout(t *testing.T) {
+	t.Parallel()
+	d := map[string]*dview{}
+	for _, id := range []string{"D1", "D2", "D3", "D4", "D5", "D6"} {
+		d[id] = &dview{ID: id, Key: id}
+	}
+	edges := []relEdge{
+		{d["D2"], d["D1"], "supersedes"}, {d["D3"], d["D2"], "supersedes"}, {d["D4"], d["D1"], "amends"},
+		{d["D5"], d["D6"], "supersedes"}, {d["D6"], d["D5"], "supersedes"}, // a cycle
+	}
+	g := layout(edges)
+	pos := map[string]*gnode{}
+	spots := map[[2]int]string{}
+	for _, n := range g.Nodes {
+		pos[n.D.ID] = n
+		if o, ok := spots[[2]int{n.X, n.Y}]; ok {
+			t.Errorf("%s and %s share a spot", o, n.D.ID)
+		}
+		spots[[2]int{n.X, n.Y}] = n.D.ID
+		if n.X < 0 || n.Y < 0 || n.X+nodeW > g.Width || n.Y+nodeH > g.Height {
+			t.Errorf("%s at %d,%d is outside the %dx%d drawing", n.D.ID, n.X, n.Y, g.Width, g.Height)
+		}
+	}
+	if len(g.Nodes) != 6 || len(g.Edges) != 5 {
+		t.Fatalf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	}
+	if !(pos["D1"].Y < pos["D2"].Y && pos["D2"].Y < pos["D3"].Y && pos["D1"].Y < pos["D4"].Y) {
+		t.Errorf("not layered: D1 %d, D2 %d, D3 %d, D4 %d", pos["D1"].Y, pos["D2"].Y, pos["D3"].Y, pos["D4"].Y)
+	}
+	again := layout(edges)
+	for i, n := range again.Nodes {
+		if g.Nodes[i].D.ID != n.D.ID || g.Nodes[i].X != n.X || g.Nodes[i].Y != n.Y || g.Edges[min(i, 4)].Path != again.Edges[min(i, 4)].Path {
+			t.Fatalf("two layouts differ at %s", n.D.ID)
+		}
+	}
+	if g := layout(nil); len(g.Nodes) != 0 || g.Width != 0 {
+		t.Error("no relation draws something")
+	}
+}
+
+// TestPagesBounded: a claim resting on many lines shows 3 excerpts and a
+// count, and a file with 2,560 pinned lines lists 1,000 of them and a
+// count: no page grows with the lines claims pin (D83).
+func TestPagesBounded(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	var src strings.Builder
+	src.WriteString("package wire\n\n")
+	for i := range 5000 {
+		fmt.Fprintf(&src, "const k%d = %d\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "many.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "docs", "decisions"))
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "D2-") {
+			p := filepath.Join(dir, "docs", "decisions", e.Name())
+			b, _ := os.ReadFile(p)
+			// 40 claims, each on 100 constants (check keeps 64 hits of
+			// each): 2,560 pinned lines of one file.
+			for j := 10; j < 50; j++ {
+				b = append(b, fmt.Sprintf("| C%d | anchored-every | `src/many.go` | `^const k%d[0-9]{2} =` | `= [0-9]+$` | every constant is a number |\n", j, j)...)
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	files, err := Site(Options{Dir: dir, Now: time.Unix(0, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, f := range files {
+		pages[f.Name] = string(f.Data)
+		if len(f.Data) >= 200<<10 {
+			t.Errorf("%s is %d bytes", f.Name, len(f.Data))
+		}
+	}
+	d2 := pages["D2.html"]
+	if n := strings.Count(d2, `<figure class="excerpt"`); n != 40*3 {
+		t.Errorf("D2.html has %d excerpts, want 3 of each of the 40 claims", n)
+	}
+	if n := strings.Count(d2, "and 61 more line(s)"); n != 40 {
+		t.Errorf("D2.html counts the other lines of %d claims, want 40", n)
+	}
+	var many string
+	for name, s := range pages {
+		if strings.Contains(s, "<h1>src/many.go</h1>") {
+			many = name
+		}
+	}
+	if n := strings.Count(pages[many], "<tr><td>"); n != maxPinnedRows || !strings.Contains(pages[many], "and 1560 more pinned line(s)") {
+		t.Errorf("src/many.go's page (%q) lists %d pinned lines", many, n)
 	}
 }

@@ -1,0 +1,99 @@
+package register
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	meta "github.com/yuin/goldmark-meta"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+)
+
+// site renders a decision's text for the report's site (D83): GitHub
+// Flavoured Markdown, front matter read and dropped, and never WithUnsafe,
+// so raw HTML is omitted and javascript: links are not written.
+var site = goldmark.New(goldmark.WithExtensions(extension.GFM, meta.Meta))
+
+// RenderHTML renders a decision's Markdown src as HTML for a page whose
+// own heading holds the title: the first level-1 heading is dropped, every
+// other heading is moved down by shift levels (at most to 6), and images
+// become links to what they show, so a page never fetches anything when it
+// is viewed (D83). The register is hostile input: raw HTML is omitted and
+// dangerous link targets are dropped, as goldmark does unless WithUnsafe.
+func RenderHTML(src []byte, shift int) ([]byte, error) {
+	src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	// Through the parse gate, as every parse of this package (D70).
+	doc, release := parseWith(site, src, parser.NewContext())
+	defer release()
+	var drop []ast.Node
+	titled := false
+	var images []*ast.Image
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			if n.Level == 1 && !titled {
+				titled = true
+				drop = append(drop, n)
+				return ast.WalkSkipChildren, nil
+			}
+			n.Level = min(n.Level+shift, 6)
+		case *ast.Image:
+			images = append(images, n)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range drop {
+		n.Parent().RemoveChild(n.Parent(), n)
+	}
+	for _, img := range images {
+		l := ast.NewLink()
+		l.Destination, l.Title = img.Destination, img.Title
+		for c := img.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			l.AppendChild(l, c)
+			c = next
+		}
+		if l.ChildCount() == 0 {
+			l.AppendChild(l, ast.NewString([]byte("image")))
+		}
+		img.Parent().ReplaceChild(img.Parent(), img, l)
+	}
+	var b bytes.Buffer
+	if err := site.Renderer().Render(&b, src, doc); err != nil {
+		return nil, err
+	}
+	// A code block or table wider than a phone scrolls: it takes the
+	// keyboard's focus so it can be scrolled without a mouse. Text cannot
+	// spell these tags: goldmark escaped every '<' it did not write.
+	out := bytes.ReplaceAll(b.Bytes(), []byte("<pre>"), []byte(`<pre tabindex="0">`))
+	return bytes.ReplaceAll(out, []byte("<table>"), []byte(`<table tabindex="0">`)), nil
+}
+
+// PlainWords returns the distinct lower-case words of a decision's
+// Markdown, in first-seen order, at most max of them: what the site's
+// search looks a query up in (D83).
+func PlainWords(src []byte, max int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(string(bytes.ToValidUTF8(src, nil))), notWordRune) {
+		if len([]rune(w)) < 2 || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+func notWordRune(r rune) bool {
+	return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}

@@ -1,0 +1,226 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/internal/lintcmd"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/snapshot"
+)
+
+var update = flag.Bool("update", false, "write the screenshots of this repository's site into docs/report")
+
+// siteCase is a repository the site is built for: this one, and real
+// adopted collections of internal/author/testdata/collections (SOURCES).
+type siteCase struct {
+	name, collection, adoptDir string
+	// page is a decision page to screenshot and look into.
+	page string
+}
+
+var siteCases = []siteCase{
+	{name: "this-repository", page: "D44"},
+	{name: "bbc__tams", collection: "bbc__tams", page: "D5"},
+	{name: "celestiaorg__celestia-app", collection: "celestiaorg__celestia-app", adoptDir: ".", page: "D3"},
+	// check reports six findings here: needs attention must list them.
+	{name: "opendatahub-io__architecture-decision-records", collection: "opendatahub-io__architecture-decision-records", adoptDir: "architecture-decision-records", page: "D1"},
+}
+
+func run(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := lintcmd.Main(append([]string{"claimslint"}, args...), &out, &errb)
+	return out.String() + errb.String(), code
+}
+
+// repoDir returns the repository the case is about: this one, or a copy
+// of the collection adopted in place in a fresh git repository.
+func repoDir(t *testing.T, c siteCase) string {
+	if c.collection == "" {
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "author", "testdata", "collections", c.collection))); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "c"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	args := []string{"init", "--dir", dir, "--adopt"}
+	if c.adoptDir != "" {
+		args = append(args, c.adoptDir)
+	}
+	if out, code := run(t, append(args, "--date", "2026-12-01", "--ref", "0123456789abcdef0123456789abcdef01234567")...); code != 0 {
+		t.Fatalf("init --adopt: exit %d\n%s", code, out)
+	}
+	return dir
+}
+
+type jsonFinding struct {
+	Check    string `json:"check"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+}
+
+var findingRE = regexp.MustCompile(`<li class="finding" data-check="([^"]*)" data-file="([^"]*)" data-line="(\d+)" data-column="(\d+)"><span class="badge ([a-z]+)">[a-z]+</span> <code>([^<]*)</code></li>`)
+
+// TestSiteOfRepositories builds the site of this repository and of two
+// adopted collections and asserts what each page must say: needs
+// attention is check --format json (same findings, same order) and check's
+// text line for line; every decision has a page with its full text; every
+// claim shows its Why and the code line it rests on; every page is under
+// 200 KB and fetches nothing.
+func TestSiteOfRepositories(t *testing.T) {
+	for _, c := range siteCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := repoDir(t, c)
+			site := t.TempDir()
+			if out, code := run(t, "report", "--dir", dir, "--out", site); code != 0 {
+				t.Fatalf("report --out: exit %d\n%s", code, out)
+			}
+			index := readPage(t, site, "index.html")
+
+			jsonOut, _ := run(t, "check", "--dir", dir, "--format", "json")
+			var doc struct{ Findings []jsonFinding }
+			if err := json.Unmarshal([]byte(jsonOut), &doc); err != nil {
+				t.Fatalf("check --format json: %v\n%s", err, jsonOut)
+			}
+			textOut, _ := run(t, "check", "--dir", dir)
+			lines := strings.Split(strings.TrimSuffix(textOut, "\n"), "\n")
+			if textOut == "" {
+				lines = nil
+			}
+			got := findingRE.FindAllStringSubmatch(index, -1)
+			if len(got) != len(doc.Findings) || len(got) != len(lines) || strings.Count(index, `<li class="finding"`) != len(got) {
+				t.Fatalf("needs attention lists %d findings (%d items); check --format json has %d, check prints %d lines",
+					len(got), strings.Count(index, `<li class="finding"`), len(doc.Findings), len(lines))
+			}
+			for i, f := range doc.Findings {
+				g := got[i]
+				want := []string{f.Check, f.File, fmt.Sprint(f.Line), fmt.Sprint(f.Column), f.Severity}
+				have := []string{html.UnescapeString(g[1]), html.UnescapeString(g[2]), g[3], g[4], g[5]}
+				if strings.Join(want, "|") != strings.Join(have, "|") {
+					t.Errorf("finding %d: site has %q, check --format json has %q", i, have, want)
+				}
+				if text := html.UnescapeString(g[6]); text != lines[i] || !strings.Contains(text, strings.SplitN(f.Message, "\n", 2)[0]) {
+					t.Errorf("finding %d: site says %q, check prints %q (message %q)", i, text, lines[i], f.Message)
+				}
+			}
+
+			snap, err := snapshot.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(snap.Decisions) < 3 {
+				t.Fatalf("%d decisions: the case should have a register", len(snap.Decisions))
+			}
+			seen := map[string]bool{}
+			claims := 0
+			for _, d := range snap.Decisions {
+				if seen[d.FileID] {
+					continue // a second file of one id has a numbered page
+				}
+				seen[d.FileID] = true
+				if !strings.Contains(index, `href="`+d.FileID+`.html"`) {
+					t.Errorf("the index does not link %s", d.FileID)
+				}
+				page := readPage(t, site, d.FileID+".html")
+				if dd := snap.Doc(d.Path); dd != nil && dd.Src != nil && !d.Inline {
+					body, err := register.RenderHTML(dd.Src, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(bytes.TrimSpace(body)) == 0 || !strings.Contains(page, string(body)) {
+						t.Errorf("%s.html does not hold the decision's full text", d.FileID)
+					}
+				}
+				for _, cl := range d.Claims {
+					claims++
+					if cl.Why != "" && !strings.Contains(page, `<dd class="why">`+html.EscapeString(cl.Why)+`</dd>`) {
+						t.Errorf("%s.html lacks claim %s's Why %q", d.FileID, cl.ID, cl.Why)
+					}
+				}
+			}
+			if c.collection == "" {
+				if claims < 100 {
+					t.Errorf("this repository's site shows %d claims", claims)
+				}
+				// An excerpt: the anchored line of D44/C1, highlighted.
+				page := readPage(t, site, "D44.html")
+				if !strings.Contains(page, `<li class="hit"><span class="n">`) || !strings.Contains(page, html.EscapeString("if f.Check != ruleid.Vacuous {")) {
+					t.Error("D44.html shows no highlighted excerpt of the line C1 anchors on")
+				}
+				if !strings.Contains(page, "The HTML report said &#34;Needs attention: nothing&#34;") && !strings.Contains(page, "The HTML report said &quot;Needs attention: nothing&quot;") {
+					t.Error("D44.html lacks its Context's first sentence")
+				}
+				code := readPage(t, site, "code.html")
+				if !strings.Contains(code, "<code>internal/report/report.go</code>") {
+					t.Error("the code view does not list internal/report/report.go")
+				}
+			}
+			checkPages(t, site)
+		})
+	}
+}
+
+func readPage(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkPages asserts every page of a site is under 200 KB and names no
+// external asset, and the policy that keeps it from fetching any.
+func checkPages(t *testing.T, site string) {
+	t.Helper()
+	ents, err := os.ReadDir(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(site, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(e.Name(), ".html") {
+			continue
+		}
+		if len(b) >= 200<<10 {
+			t.Errorf("%s is %d bytes, over 200 KB", e.Name(), len(b))
+		}
+		s := string(b)
+		for _, banned := range []string{`src="http`, `src="//`, "<link ", "@import", "url(http", "<img", "<iframe"} {
+			if strings.Contains(s, banned) {
+				t.Errorf("%s is not self-contained: it has %q", e.Name(), banned)
+			}
+		}
+		if !strings.Contains(s, `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;self&#39;;`) {
+			t.Errorf("%s has no policy against fetching", e.Name())
+		}
+	}
+}
