@@ -669,7 +669,7 @@ func claims(t *testing.T, n NewIndex) {
 		case err == nil:
 			won++
 		case !errors.Is(err, docket.ErrClaimed):
-			t.Errorf("a losing claim: %v, want ErrClaimed", err)
+			t.Errorf("a losing claim: %v, want %q", err, docket.ErrClaimed)
 		}
 	}
 	got, err := s.Get(ctx, a.ID)
