@@ -171,6 +171,16 @@ func Describe(err error) error {
 	return err
 }
 
+// HasDecision reports whether the register has a decision with id.
+func (s *Snapshot) HasDecision(id string) bool {
+	for _, d := range s.Decisions {
+		if d.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // addDoc reads rel once; read is repo.ReadDoc for documents the
 // configuration names and repo.ReadFile for files found by listing.
 func (s *Snapshot) addDoc(rel string, read func(string, int64) ([]byte, error)) *Doc {

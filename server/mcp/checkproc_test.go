@@ -65,6 +65,9 @@ func TestCheckChildAnswersAsInProcess(t *testing.T) {
 		{repo, "decision_list", `{}`, `"failed":1`},
 		{repo, "decision_show", `{"id":"D2"}`, `"text":"---\nid: D2`},
 		{repo, "decision_show", `{"id":"D9"}`, `no decision D9 in the register`},
+		// A decision the register lacks is not "0 claims, ok".
+		{repo, "claims_check", `{"decision":"D999"}`, `"isError":true`},
+		{repo, "claims_check", `{"decision":"D999"}`, `claims_check: no decision D999 in the register`},
 		{empty, "claims_check", `{}`, `claims_check: register: read docs/PRD.md`},
 		{empty, "decision_list", `{}`, `decision_list: register: read docs/PRD.md`},
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/claimslint/claimslint/internal/author"
 	"io"
 	"log/slog"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
@@ -442,6 +442,11 @@ func (t *tools) checkWork(ctx context.Context, in CheckIn) (CheckOut, error) {
 	res, err := t.run(ctx, in.Decision)
 	if err != nil {
 		return CheckOut{}, err
+	}
+	// A decision the register does not have is an error, as decision_show
+	// says: "0 claims, ok" would tell an agent it holds.
+	if in.Decision != "" && !res.HasDecision(in.Decision) {
+		return CheckOut{}, fmt.Errorf("no decision %s in the register; decision_list shows the ids there are", in.Decision)
 	}
 	out := CheckOut{OK: diag.Errors(res.Findings) == 0, Claims: res.Claims}
 	if out.Claims == nil {
