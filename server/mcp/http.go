@@ -326,9 +326,13 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 		maxSessions = DefaultMaxSessions
 	}
 	f := &HTTPHandler{
-		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
+		// The SDK answers every POST as an event stream, so that a
+		// request's notifications (its log messages, its progress) are
+		// written in its own response; idWriter turns a stream that holds
+		// only the reply into an application/json body (D80).
+		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
 			SessionTimeout: orDefault(h.SessionIdle, DefaultSessionIdle)}),
-		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
+		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
 		opts:        h,
 		log:         o.Log,
 		salt:        hex.EncodeToString(salt[:]),
@@ -865,11 +869,18 @@ func writeHTTPFrame(w http.ResponseWriter, status int, b []byte) {
 }
 
 // idWriter passes the SDK's response through with the internal id
-// replaced by the client's id bytes, line by line (a JSON body is one
-// line, an SSE event's data is one line). An error the SDK writes as
-// text/plain becomes a JSON-RPC error on the client's id. A cancelled
-// request's response is dropped; a reply over max bytes is replaced; the
-// reply of a request the drain stopped says what happened (D71).
+// replaced by the client's id bytes. The SDK answers a POST as an event
+// stream (D80): while only the reply comes, nothing is written, and the
+// reply goes out as an application/json body, as before; once a
+// notification of the request (notifications/message, notifications/
+// progress) comes first, the response is text/event-stream, the
+// notifications are passed on as they come, each flushed, and the reply is
+// the last event. A JSON body the SDK writes itself (an error with its own
+// status under 2026-07-28) is passed through line by line. An error the
+// SDK writes as text/plain becomes a JSON-RPC error on the client's id. A
+// cancelled request's response says so; a reply over max bytes is
+// replaced; the reply of a request the drain stopped says what happened
+// (D71).
 //
 // The SDK writes from its handler's goroutine; the drain may answer for a
 // handler that does not stop (answerNow) from another, so every write
@@ -889,6 +900,9 @@ type idWriter struct {
 	status    int
 	over      bool // the reply passed max: only the error is written
 	plain     bool // the SDK wrote a text/plain error
+	sse       bool // the SDK writes an event stream
+	streaming bool // the client's response is an event stream: a notification came first
+	replied   bool // the reply (or what stands for it) is written
 	buf       bytes.Buffer
 	wroteHead bool
 	done      bool // finished, or answered by the front: nothing more is written
@@ -923,9 +937,32 @@ func (w *idWriter) writeHeader(status int) {
 		w.plain = true
 		return
 	}
+	if strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {
+		// The head waits for the first event: an event stream if it is a
+		// notification, a JSON body if it is the reply.
+		w.sse = true
+		return
+	}
 	w.wroteHead = true
 	w.ResponseWriter.WriteHeader(status)
 }
+
+// jsonHead writes the head of a JSON answer to an event stream of the
+// SDK's that has not started.
+func (w *idWriter) jsonHead() {
+	if w.wroteHead {
+		return
+	}
+	h := w.ResponseWriter.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("Connection")
+	w.wroteHead = true
+	w.ResponseWriter.WriteHeader(w.status)
+}
+
+// sseSlack is what an event's framing adds to its data ("event: message",
+// "data: ", the blank line), allowed over max while an event arrives.
+const sseSlack = 64
 
 func (w *idWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -940,29 +977,150 @@ func (w *idWriter) Write(p []byte) (int, error) {
 	if w.plain {
 		return len(p), nil
 	}
-	if w.over {
+	if w.over || w.replied {
 		w.buf.Reset()
 		return len(p), nil
 	}
-	if w.buf.Len() > w.max {
+	limit := w.max
+	if w.sse {
+		limit += sseSlack
+	}
+	if w.buf.Len() > limit {
 		w.buf.Reset()
 		w.tooLarge()
 		return len(p), nil
 	}
+	if w.sse {
+		w.events()
+		return len(p), nil
+	}
 	if i := bytes.LastIndexByte(w.buf.Bytes(), '\n'); i >= 0 {
-		w.emit(w.buf.Next(i + 1))
+		w.emit(bytes.TrimRight(w.buf.Next(i+1), "\n"))
+		w.ResponseWriter.Write([]byte{'\n'})
 	}
 	return len(p), nil
 }
 
-// tooLarge replaces a reply over the limit. Nothing of it was written:
-// a JSON body is written only once its line is complete.
-func (w *idWriter) tooLarge() {
-	w.over = true
-	w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, fmt.Sprintf(
-		"internal error: the reply is over this server's %d-byte limit and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter", w.max), nil), '\n'))
+// events handles the complete events of the SDK's stream in buf: the
+// request's reply, or a notification of it.
+func (w *idWriter) events() {
+	for !w.over && !w.replied {
+		i := bytes.Index(w.buf.Bytes(), []byte("\n\n"))
+		if i < 0 {
+			return
+		}
+		ev := w.buf.Next(i + 2)
+		data := eventData(ev)
+		switch {
+		case data == nil:
+			// A comment or an event with no data: nothing to pass on.
+		case len(data) > w.max:
+			w.tooLarge()
+		case w.isReply(data):
+			w.reply(data)
+		default:
+			w.notify(data)
+		}
+	}
+	if w.over || w.replied {
+		w.buf.Reset()
+	}
 }
 
+// eventData is the data of one SSE event, its data lines joined by
+// newlines; nil when it has none.
+func eventData(ev []byte) []byte {
+	var data []byte
+	seen := false
+	for _, line := range bytes.Split(bytes.TrimRight(ev, "\n"), []byte("\n")) {
+		v, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue
+		}
+		v = bytes.TrimPrefix(v, []byte(" "))
+		if seen {
+			data = append(data, '\n')
+		}
+		data, seen = append(data, v...), true
+	}
+	return data
+}
+
+// isReply reports whether an event's data is the response to this
+// request: the SDK encodes a response with its id first.
+func (w *idWriter) isReply(data []byte) bool {
+	rest, ok := bytes.CutPrefix(data, []byte(`{"jsonrpc":"2.0","id":`))
+	return ok && bytes.HasPrefix(rest, w.from)
+}
+
+// notify passes one notification of the request on as an event, starting
+// the event stream if it is the first, and flushes it.
+func (w *idWriter) notify(data []byte) {
+	if !w.wroteHead {
+		h := w.ResponseWriter.Header()
+		h.Set("Content-Type", "text/event-stream")
+		w.streaming, w.wroteHead = true, true
+		w.ResponseWriter.WriteHeader(w.status)
+	}
+	if !w.streaming {
+		return
+	}
+	w.ResponseWriter.Write([]byte("event: message\ndata: "))
+	w.ResponseWriter.Write(data)
+	w.ResponseWriter.Write([]byte("\n\n"))
+	w.flush()
+}
+
+// reply writes the request's reply from the SDK: the last event of a
+// stream, or the JSON body.
+func (w *idWriter) reply(data []byte) {
+	w.replied = true
+	if w.streaming {
+		w.ResponseWriter.Write([]byte("event: message\ndata: "))
+		w.emit(data)
+		w.ResponseWriter.Write([]byte("\n\n"))
+		w.flush()
+		return
+	}
+	w.jsonHead()
+	w.emit(data)
+	w.ResponseWriter.Write([]byte{'\n'})
+}
+
+// answer writes a reply of the front's own, b, in place of the SDK's: the
+// last event of a stream, or the JSON body.
+func (w *idWriter) answer(b []byte) {
+	w.replied = true
+	if w.streaming {
+		w.ResponseWriter.Write([]byte("event: message\ndata: "))
+		w.ResponseWriter.Write(b)
+		w.ResponseWriter.Write([]byte("\n\n"))
+		w.flush()
+		return
+	}
+	if w.sse {
+		w.jsonHead()
+	}
+	w.ResponseWriter.Write(append(b, '\n'))
+}
+
+func (w *idWriter) flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// tooLarge replaces a reply over the limit. Nothing of it was written:
+// a JSON body is written only once its line is complete, an event once it
+// is whole.
+func (w *idWriter) tooLarge() {
+	w.over = true
+	w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, fmt.Sprintf(
+		"internal error: the reply is over this server's %d-byte limit and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter", w.max), nil))
+}
+
+// emit writes the SDK's reply b (one JSON-RPC message, no newline) on the
+// client's id, or what stands for it.
 func (w *idWriter) emit(b []byte) {
 	if w.over {
 		return
@@ -971,18 +1129,18 @@ func (w *idWriter) emit(b []byte) {
 		// The client cancelled it and it stopped before it committed: an
 		// HTTP POST is answered all the same, never with an empty body
 		// (D80).
-		w.ResponseWriter.Write(append(cancelledReply(w.to), '\n'))
+		w.ResponseWriter.Write(cancelledReply(w.to))
 		return
 	}
 	if w.call.stopping.Load() && stoppedReply(b) {
 		// The drain cancelled the handler before it committed anything.
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil), '\n'))
+		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
 		return
 	}
 	if bytes.Contains(b, []byte(`"code":-32601`)) && bytes.Contains(b, []byte(`JSON RPC not handled`)) {
 		// The SDK's text for an unknown method, in the stdio transport's
 		// words (repairError).
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil), '\n'))
+		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil))
 		return
 	}
 	// The internal id is replaced by the client's id bytes as the pieces
@@ -1119,8 +1277,26 @@ func (w *idWriter) finish() {
 		}
 		w.writeHeader(http.StatusOK)
 	}
-	if w.buf.Len() > 0 {
-		w.emit(w.buf.Bytes())
+	if w.sse {
+		if rest := bytes.TrimSpace(w.buf.Bytes()); !w.over && !w.replied && bytes.HasPrefix(rest, []byte("{")) {
+			// A JSON body the SDK wrote into a stream already started
+			// (an error with a status of its own): the reply.
+			w.reply(rest)
+		}
+		if !w.over && !w.replied {
+			switch {
+			case w.call.cancelled.Load():
+				w.answer(cancelledReply(w.to))
+			case w.call.stopping.Load():
+				w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+			}
+		}
+		w.jsonHead()
+		return
+	}
+	if w.buf.Len() > 0 && !w.over {
+		w.emit(bytes.TrimRight(w.buf.Bytes(), "\n"))
+		w.ResponseWriter.Write([]byte{'\n'})
 	}
 }
 
@@ -1132,10 +1308,16 @@ func (w *idWriter) finish() {
 func (w *idWriter) answerNow(msg string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.done || w.wroteHead {
+	if w.done || (w.wroteHead && !w.streaming) || w.replied {
 		return false
 	}
 	w.done = true
+	if w.streaming {
+		// The request's notifications are out: the answer is the stream's
+		// last event.
+		w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, msg, nil))
+		return true
+	}
 	b := append(frame.ErrorResponse(w.to, frame.CodeInternalError, msg, nil), '\n')
 	h := w.ResponseWriter.Header()
 	h.Set("Content-Type", "application/json")
