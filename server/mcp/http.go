@@ -492,7 +492,12 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r, done := f.stream(r)
 		defer done()
-		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w}, r)
+		if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), eraLegacy, true, "", nil); hr != nil {
+			// The header is checked as a POST's is (D80).
+			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.code, hr.msg, hr.data))
+			return
+		}
+		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}, r)
 		return
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
@@ -585,7 +590,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != ""}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version")}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
@@ -785,10 +790,11 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	r2 := r.Clone(r.Context())
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
+	je := &jsonErrors{ResponseWriter: w, method: v.Method, version: r.Header.Get("MCP-Protocol-Version")}
 	if session == "" {
-		f.stateless.ServeHTTP(&jsonErrors{ResponseWriter: w}, r2)
+		f.stateless.ServeHTTP(je, r2)
 	} else {
-		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w}, r2)
+		f.stateful.ServeHTTP(je, r2)
 	}
 }
 
@@ -894,6 +900,8 @@ type idWriter struct {
 	// inSession: a request inside a 2025-11-25 session, whose JSON-RPC
 	// errors are 200s, as the rest of the session's answers.
 	inSession bool
+	// version is the request's MCP-Protocol-Version header.
+	version string
 
 	mu        sync.Mutex
 	hdr       http.Header
@@ -1191,11 +1199,46 @@ func checkVersionHeader(h string, e era, inSession bool, method string, params j
 	default:
 		return nil
 	}
+	return unsupportedVersion(problem, h)
+}
+
+// unsupportedVersion is the one answer to a version this server does not
+// serve: -32022, every supported version in the message and in
+// data.supported, the one asked for in data.requested (D80).
+func unsupportedVersion(problem, h string) *rejection {
 	data, _ := json.Marshal(struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{ProtocolVersions, h})
 	return &rejection{code: CodeUnsupportedProtocolVersion, msg: problem + ": this server supports " + strings.Join(ProtocolVersions, ", "), data: data}
+}
+
+// sdkError is what a text/plain error of the SDK, msg with its status,
+// means as a JSON-RPC error, for a POST and for a GET, a DELETE or a
+// notification alike (D80): the status to answer with, the code, the
+// message and its data. method is the request's method ("" for a GET or a
+// DELETE), version its MCP-Protocol-Version header; inSession: a request
+// inside a 2025-11-25 session, whose JSON-RPC errors are 200s.
+func sdkError(status int, msg, method, version string, inSession bool) (int, int, string, json.RawMessage) {
+	switch {
+	case strings.HasPrefix(msg, "JSON RPC not handled"):
+		// An unknown method: -32601 as on stdio, not a malformed request;
+		// inside a session an ordinary JSON-RPC error.
+		if inSession {
+			status = http.StatusOK
+		}
+		return status, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", method), nil
+	case strings.Contains(msg, "Unsupported protocol version"):
+		// The SDK's own header check, in the words and code of ours.
+		r := unsupportedVersion(fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", version), version)
+		return http.StatusBadRequest, r.code, r.msg, r.data
+	case status == http.StatusNotFound && (msg == "session not found" || msg == "session is closing"):
+		return status, frame.CodeInvalidRequest, "invalid request: " + msg + ": the Mcp-Session-Id names no open session (it was deleted, it idled out, or the server restarted); initialize a new one", nil
+	case status >= http.StatusInternalServerError:
+		// The server failed, not the request.
+		return status, frame.CodeInternalError, "internal error: " + msg, nil
+	}
+	return status, frame.CodeInvalidRequest, "invalid request: " + msg, nil
 }
 
 // metaVersion is the protocol version params declare in _meta, and
@@ -1249,19 +1292,10 @@ func (w *idWriter) finish() {
 	}
 	defer func() { w.done = true }()
 	if w.plain {
-		msg := strings.TrimSpace(w.buf.String())
-		status, code, text := w.status, frame.CodeInvalidRequest, "invalid request: "+msg
-		if strings.HasPrefix(msg, "JSON RPC not handled") {
-			// An unknown method: -32601 as on stdio, not a malformed
-			// request; inside a session an ordinary JSON-RPC error (D80).
-			code, text = frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method)
-			if w.inSession {
-				status = http.StatusOK
-			}
-		}
+		status, code, text, data := sdkError(w.status, strings.TrimSpace(w.buf.String()), w.call.method, w.version, w.inSession)
 		w.ResponseWriter.Header().Set("Content-Type", "application/json")
 		w.ResponseWriter.WriteHeader(status)
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, code, text, nil), '\n'))
+		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, code, text, data), '\n'))
 		return
 	}
 	if w.status == 0 {
@@ -1389,12 +1423,14 @@ func (f *HTTPHandler) pending() []*httpCall {
 
 // jsonErrors turns the SDK's text/plain HTTP errors into JSON-RPC errors
 // with id null, for the requests that carry no id (GET, DELETE,
-// notifications).
+// notifications), mapped by what the SDK meant as a POST's are (sdkError).
 type jsonErrors struct {
 	http.ResponseWriter
-	plain  bool
-	status int
-	buf    bytes.Buffer
+	method  string // a notification's method; "" for GET, DELETE
+	version string // the MCP-Protocol-Version header
+	plain   bool
+	status  int
+	buf     bytes.Buffer
 }
 
 func (w *jsonErrors) WriteHeader(status int) {
@@ -1413,8 +1449,9 @@ func (w *jsonErrors) Write(p []byte) (int, error) {
 	}
 	w.buf.Write(p)
 	if bytes.HasSuffix(p, []byte("\n")) {
-		w.ResponseWriter.WriteHeader(w.status)
-		w.ResponseWriter.Write(append(frame.ErrorResponse(nil, frame.CodeInvalidRequest, "invalid request: "+strings.TrimSpace(w.buf.String()), nil), '\n'))
+		status, code, text, data := sdkError(w.status, strings.TrimSpace(w.buf.String()), w.method, w.version, false)
+		w.ResponseWriter.WriteHeader(status)
+		w.ResponseWriter.Write(append(frame.ErrorResponse(nil, code, text, data), '\n'))
 		w.buf.Reset()
 	}
 	return len(p), nil
