@@ -590,7 +590,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version")}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == eraModern}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
@@ -902,6 +902,8 @@ type idWriter struct {
 	inSession bool
 	// version is the request's MCP-Protocol-Version header.
 	version string
+	// modern: a 2026-07-28 request, whose result carries resultType.
+	modern bool
 
 	mu        sync.Mutex
 	hdr       http.Header
@@ -1151,6 +1153,9 @@ func (w *idWriter) emit(b []byte) {
 		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil))
 		return
 	}
+	if w.modern {
+		b = w.withResultType(b)
+	}
 	// The internal id is replaced by the client's id bytes as the pieces
 	// are written: no second copy of the reply.
 	for {
@@ -1163,6 +1168,20 @@ func (w *idWriter) emit(b []byte) {
 		b = b[i+len(w.from):]
 	}
 	w.ResponseWriter.Write(b)
+}
+
+// withResultType gives the result of a modern request the resultType
+// 2026-07-28 requires, as the stdio transport does (withResultType there),
+// so that its bytes are stdio's: the SDK's HTTP path leaves it off a
+// tools/call result. b is the SDK's reply, on the internal id.
+func (w *idWriter) withResultType(b []byte) []byte {
+	prefix := make([]byte, 0, 40+len(w.from))
+	prefix = append(append(append(prefix, `{"jsonrpc":"2.0","id":`...), w.from...), `,"result":`...)
+	if !bytes.HasPrefix(b, prefix) || !bytes.HasSuffix(b, []byte("}")) {
+		return b
+	}
+	result := withResultType(b[len(prefix) : len(b)-1])
+	return append(append(prefix, result...), '}')
 }
 
 // cancelledReply is the answer to a POST whose request the client

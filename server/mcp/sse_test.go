@@ -62,6 +62,7 @@ func TestLogsInThePOSTStream(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			logs := &logSink{}
+			//lint:ignore SA1019 the write log is MCP logging, deprecated not removed (D53)
 			client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, &sdk.ClientOptions{LoggingMessageHandler: logs.handler})
 			// The client opens no GET stream of its own: what it receives
 			// came in the POST's response.
@@ -77,6 +78,7 @@ func TestLogsInThePOSTStream(t *testing.T) {
 				t.Helper()
 				p := &sdk.CallToolParams{Name: tool, Arguments: args}
 				if version == "2026-07-28" {
+					//lint:ignore SA1019 the write log is MCP logging, deprecated not removed (D53)
 					p.Meta = sdk.Meta{sdk.MetaKeyLogLevel: level}
 				} else {
 					//lint:ignore SA1019 the write log is MCP logging, deprecated not removed (D53)
