@@ -62,18 +62,40 @@ func readFrameTable(t *testing.T) (*txtar.Archive, []*frameClass) {
 
 // TestFrameTable drives both transports from one table (D80): each frame
 // class of testdata/frames.txtar is sent as a stdio line and as a POST
-// body under 2026-07-28, and each transport's answer must be the table's
-// bytes. With -update the stdio and http sections are rewritten.
+// body, stateless under 2026-07-28 or inside a 2025-11-25 session, and
+// each transport's answer must be the table's bytes. With -update the
+// stdio and http sections are rewritten.
 func TestFrameTable(t *testing.T) {
 	t.Parallel()
 	ar, rows := readFrameTable(t)
 	store, _ := newStore(t)
 	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{}))
 	defer srv.Close()
+	_, _, session := initialize(t, srv.URL+mcp.HTTPPath)
+	if session == "" {
+		t.Fatal("initialize minted no session")
+	}
+	if status, _ := (&mcpClient{t: t, url: srv.URL + mcp.HTTPPath, session: session}).post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %d", status)
+	}
 	for _, row := range rows {
 		st, _ := newStore(t)
-		stdio := serve(t, st, append(append([]byte{}, row.frame...), '\n'))
-		web := postFrame(t, srv.URL+mcp.HTTPPath, row.frame)
+		line := append(append([]byte{}, row.frame...), '\n')
+		var stdio, web []byte
+		switch {
+		case strings.HasPrefix(row.name, "stateless/"):
+			stdio = serve(t, st, line)
+			web = postFrame(t, srv.URL+mcp.HTTPPath, row.frame, "")
+		case strings.HasPrefix(row.name, "session/"):
+			for _, l := range bytes.SplitAfter(serve(t, st, append([]byte(initLines), line...)), []byte("\n")) {
+				if !bytes.Contains(l, []byte(`"id":"init-0"`)) {
+					stdio = append(stdio, l...)
+				}
+			}
+			web = postFrame(t, srv.URL+mcp.HTTPPath, row.frame, session)
+		default:
+			t.Fatalf("class %q: its name starts with stateless/ or session/", row.name)
+		}
 		if *update {
 			row.stdio, row.http = stdio, web
 			continue
@@ -99,9 +121,9 @@ func TestFrameTable(t *testing.T) {
 	}
 }
 
-// postFrame POSTs frame as a 2026-07-28 request and renders the status
-// line and the body (ending in a newline).
-func postFrame(t *testing.T, url string, frame []byte) []byte {
+// postFrame POSTs frame, as a 2026-07-28 request or inside session, and
+// renders the status line and the body (ending in a newline).
+func postFrame(t *testing.T, url string, frame []byte, session string) []byte {
 	t.Helper()
 	r, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(frame))
 	if err != nil {
@@ -109,7 +131,12 @@ func postFrame(t *testing.T, url string, frame []byte) []byte {
 	}
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	if session != "" {
+		r.Header.Set("Mcp-Session-Id", session)
+		r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	} else {
+		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	}
 	var m struct {
 		Method string `json:"method"`
 		Params struct {
@@ -117,7 +144,7 @@ func postFrame(t *testing.T, url string, frame []byte) []byte {
 			Meta map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(frame, &m) == nil && m.Method != "" {
+	if json.Unmarshal(frame, &m) == nil && m.Method != "" && session == "" {
 		// The header says what _meta says, as a client's does.
 		var v string
 		if json.Unmarshal(m.Params.Meta["io.modelcontextprotocol/protocolVersion"], &v) == nil && v != "" {
