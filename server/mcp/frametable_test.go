@@ -141,6 +141,7 @@ func postFrame(t *testing.T, url string, frame []byte, session string) []byte {
 		Method string `json:"method"`
 		Params struct {
 			Name string                     `json:"name"`
+			URI  string                     `json:"uri"`
 			Meta map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
 	}
@@ -151,8 +152,8 @@ func postFrame(t *testing.T, url string, frame []byte, session string) []byte {
 			r.Header.Set("MCP-Protocol-Version", v)
 		}
 		r.Header.Set("Mcp-Method", m.Method)
-		if m.Params.Name != "" {
-			r.Header.Set("Mcp-Name", m.Params.Name)
+		if name := m.Params.Name + m.Params.URI; name != "" {
+			r.Header.Set("Mcp-Name", name)
 		}
 	}
 	resp, err := http.DefaultClient.Do(r)

@@ -1153,6 +1153,22 @@ func (w *idWriter) emit(b []byte) {
 		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil))
 		return
 	}
+	if code0 := append(append([]byte(`{"jsonrpc":"2.0","id":`), w.from...), `,"error":{"code":0,`...); bytes.HasPrefix(b, code0) {
+		// An error the SDK gave no code (a handler's plain error, over
+		// HTTP under 2026-07-28): a real code and words, as stdio gives
+		// it (repairError).
+		var m struct {
+			Error struct {
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &m) == nil {
+			code, text := repairError(0, m.Error.Message, w.call.method)
+			w.ResponseWriter.Write(frame.ErrorResponse(w.to, code, text, m.Error.Data))
+			return
+		}
+	}
 	if w.modern {
 		b = w.withResultType(b)
 	}
