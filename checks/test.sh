@@ -27,3 +27,6 @@ echo "== go test -race -timeout 30m ./..."
 # most), so it starts at once and the others run beside it rather than it
 # running on alone at the end. ./... names it again; go test runs it once.
 GORACE="${GORACE:+$GORACE }atexit_sleep_ms=0" go test -race -count=1 -timeout 30m ./server/sqlite ./...
+
+echo "== go test -race ./... (bench module: clients that only it may import, mcp-go)"
+(cd bench && GORACE="${GORACE:+$GORACE }atexit_sleep_ms=0" go test -race -count=1 -timeout 10m ./...)

@@ -154,7 +154,7 @@ func TestCancelledCheckFreesTheSlotOverHTTP(t *testing.T) {
 				t.Fatalf("cancel: status %d", status)
 			}
 			status, body := c.post(`{"jsonrpc":"2.0","id":"second","method":"tools/call","params":{"name":"claims_check","arguments":{"decision":"D1"}` + c.meta() + `}}`)
-			if status != http.StatusOK || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"second","result":`) || !strings.Contains(body, `"text":"ok: 0 findings (0 errors); 1 claims: 1 ok"}],"structuredContent":{"claims":[{"claim":"C1","decision":"D1"`) {
+			if status != http.StatusOK || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"second","result":`) || !strings.Contains(body, `"text":"ok: 0 findings (0 errors); 1 claims: 1 ok"}],`) || !strings.Contains(body, `"structuredContent":{"claims":[{"claim":"C1","decision":"D1"`) {
 				t.Errorf("second check: %d %s", status, body)
 			}
 			gone(t, first)

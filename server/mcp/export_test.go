@@ -77,3 +77,6 @@ func InputSchemas() map[string]*jsonschema.Schema {
 	}
 	return m
 }
+
+// SDKError is sdkError, for the tests of package mcp_test.
+var SDKError = sdkError

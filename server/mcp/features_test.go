@@ -206,14 +206,8 @@ func TestResourcesPromptsAndProgress(t *testing.T) {
 			if !strings.HasPrefix(summary, "failing: 1 findings (1 errors); 2 claims: 1 ok, 1 failed\n") || strings.Contains(summary, `"claims"`) {
 				t.Errorf("claims_check's text is not its summary:\n%s", summary)
 			}
-			if mode == "http" {
-				// Over HTTP docket answers a POST as application/json, so a
-				// request's notifications have no stream of their own: the
-				// write log (What broke 5) and progress alike wait on
-				// request-scoped SSE, the mcp-wire lane's item 3.
-				return
-			}
-			// Notifications may trail the reply on the client's side.
+			// Over HTTP the progress comes in the POST's own event stream
+			// (D80). Notifications may trail the reply on the client's side.
 			var seen []*sdk.ProgressNotificationParams
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 				if seen = progress.get(); len(seen) == 3 {

@@ -326,9 +326,13 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 		maxSessions = DefaultMaxSessions
 	}
 	f := &HTTPHandler{
-		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
+		// The SDK answers every POST as an event stream, so that a
+		// request's notifications (its log messages, its progress) are
+		// written in its own response; idWriter turns a stream that holds
+		// only the reply into an application/json body (D80).
+		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
 			SessionTimeout: orDefault(h.SessionIdle, DefaultSessionIdle)}),
-		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
+		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
 		opts:        h,
 		log:         o.Log,
 		salt:        hex.EncodeToString(salt[:]),
@@ -488,7 +492,12 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r, done := f.stream(r)
 		defer done()
-		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w}, r)
+		if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), eraLegacy, true, "", nil); hr != nil {
+			// The header is checked as a POST's is (D80).
+			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.code, hr.msg, hr.data))
+			return
+		}
+		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}, r)
 		return
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
@@ -581,7 +590,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != ""}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == eraModern}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
@@ -781,10 +790,11 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	r2 := r.Clone(r.Context())
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
+	je := &jsonErrors{ResponseWriter: w, method: v.Method, version: r.Header.Get("MCP-Protocol-Version")}
 	if session == "" {
-		f.stateless.ServeHTTP(&jsonErrors{ResponseWriter: w}, r2)
+		f.stateless.ServeHTTP(je, r2)
 	} else {
-		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w}, r2)
+		f.stateful.ServeHTTP(je, r2)
 	}
 }
 
@@ -865,11 +875,18 @@ func writeHTTPFrame(w http.ResponseWriter, status int, b []byte) {
 }
 
 // idWriter passes the SDK's response through with the internal id
-// replaced by the client's id bytes, line by line (a JSON body is one
-// line, an SSE event's data is one line). An error the SDK writes as
-// text/plain becomes a JSON-RPC error on the client's id. A cancelled
-// request's response is dropped; a reply over max bytes is replaced; the
-// reply of a request the drain stopped says what happened (D71).
+// replaced by the client's id bytes. The SDK answers a POST as an event
+// stream (D80): while only the reply comes, nothing is written, and the
+// reply goes out as an application/json body, as before; once a
+// notification of the request (notifications/message, notifications/
+// progress) comes first, the response is text/event-stream, the
+// notifications are passed on as they come, each flushed, and the reply is
+// the last event. A JSON body the SDK writes itself (an error with its own
+// status under 2026-07-28) is passed through line by line. An error the
+// SDK writes as text/plain becomes a JSON-RPC error on the client's id. A
+// cancelled request's response says so; a reply over max bytes is
+// replaced; the reply of a request the drain stopped says what happened
+// (D71).
 //
 // The SDK writes from its handler's goroutine; the drain may answer for a
 // handler that does not stop (answerNow) from another, so every write
@@ -883,12 +900,19 @@ type idWriter struct {
 	// inSession: a request inside a 2025-11-25 session, whose JSON-RPC
 	// errors are 200s, as the rest of the session's answers.
 	inSession bool
+	// version is the request's MCP-Protocol-Version header.
+	version string
+	// modern: a 2026-07-28 request, whose result carries resultType.
+	modern bool
 
 	mu        sync.Mutex
 	hdr       http.Header
 	status    int
 	over      bool // the reply passed max: only the error is written
 	plain     bool // the SDK wrote a text/plain error
+	sse       bool // the SDK writes an event stream
+	streaming bool // the client's response is an event stream: a notification came first
+	replied   bool // the reply (or what stands for it) is written
 	buf       bytes.Buffer
 	wroteHead bool
 	done      bool // finished, or answered by the front: nothing more is written
@@ -923,9 +947,32 @@ func (w *idWriter) writeHeader(status int) {
 		w.plain = true
 		return
 	}
+	if strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {
+		// The head waits for the first event: an event stream if it is a
+		// notification, a JSON body if it is the reply.
+		w.sse = true
+		return
+	}
 	w.wroteHead = true
 	w.ResponseWriter.WriteHeader(status)
 }
+
+// jsonHead writes the head of a JSON answer to an event stream of the
+// SDK's that has not started.
+func (w *idWriter) jsonHead() {
+	if w.wroteHead {
+		return
+	}
+	h := w.ResponseWriter.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("Connection")
+	w.wroteHead = true
+	w.ResponseWriter.WriteHeader(w.status)
+}
+
+// sseSlack is what an event's framing adds to its data ("event: message",
+// "data: ", the blank line), allowed over max while an event arrives.
+const sseSlack = 64
 
 func (w *idWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -940,29 +987,150 @@ func (w *idWriter) Write(p []byte) (int, error) {
 	if w.plain {
 		return len(p), nil
 	}
-	if w.over {
+	if w.over || w.replied {
 		w.buf.Reset()
 		return len(p), nil
 	}
-	if w.buf.Len() > w.max {
+	limit := w.max
+	if w.sse {
+		limit += sseSlack
+	}
+	if w.buf.Len() > limit {
 		w.buf.Reset()
 		w.tooLarge()
 		return len(p), nil
 	}
+	if w.sse {
+		w.events()
+		return len(p), nil
+	}
 	if i := bytes.LastIndexByte(w.buf.Bytes(), '\n'); i >= 0 {
-		w.emit(w.buf.Next(i + 1))
+		w.emit(bytes.TrimRight(w.buf.Next(i+1), "\n"))
+		w.ResponseWriter.Write([]byte{'\n'})
 	}
 	return len(p), nil
 }
 
-// tooLarge replaces a reply over the limit. Nothing of it was written:
-// a JSON body is written only once its line is complete.
-func (w *idWriter) tooLarge() {
-	w.over = true
-	w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, fmt.Sprintf(
-		"internal error: the reply is over this server's %d-byte limit and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter", w.max), nil), '\n'))
+// events handles the complete events of the SDK's stream in buf: the
+// request's reply, or a notification of it.
+func (w *idWriter) events() {
+	for !w.over && !w.replied {
+		i := bytes.Index(w.buf.Bytes(), []byte("\n\n"))
+		if i < 0 {
+			return
+		}
+		ev := w.buf.Next(i + 2)
+		data := eventData(ev)
+		switch {
+		case data == nil:
+			// A comment or an event with no data: nothing to pass on.
+		case len(data) > w.max:
+			w.tooLarge()
+		case w.isReply(data):
+			w.reply(data)
+		default:
+			w.notify(data)
+		}
+	}
+	if w.over || w.replied {
+		w.buf.Reset()
+	}
 }
 
+// eventData is the data of one SSE event, its data lines joined by
+// newlines; nil when it has none.
+func eventData(ev []byte) []byte {
+	var data []byte
+	seen := false
+	for _, line := range bytes.Split(bytes.TrimRight(ev, "\n"), []byte("\n")) {
+		v, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue
+		}
+		v = bytes.TrimPrefix(v, []byte(" "))
+		if seen {
+			data = append(data, '\n')
+		}
+		data, seen = append(data, v...), true
+	}
+	return data
+}
+
+// isReply reports whether an event's data is the response to this
+// request: the SDK encodes a response with its id first.
+func (w *idWriter) isReply(data []byte) bool {
+	rest, ok := bytes.CutPrefix(data, []byte(`{"jsonrpc":"2.0","id":`))
+	return ok && bytes.HasPrefix(rest, w.from)
+}
+
+// notify passes one notification of the request on as an event, starting
+// the event stream if it is the first, and flushes it.
+func (w *idWriter) notify(data []byte) {
+	if !w.wroteHead {
+		h := w.ResponseWriter.Header()
+		h.Set("Content-Type", "text/event-stream")
+		w.streaming, w.wroteHead = true, true
+		w.ResponseWriter.WriteHeader(w.status)
+	}
+	if !w.streaming {
+		return
+	}
+	w.ResponseWriter.Write([]byte("event: message\ndata: "))
+	w.ResponseWriter.Write(data)
+	w.ResponseWriter.Write([]byte("\n\n"))
+	w.flush()
+}
+
+// reply writes the request's reply from the SDK: the last event of a
+// stream, or the JSON body.
+func (w *idWriter) reply(data []byte) {
+	w.replied = true
+	if w.streaming {
+		w.ResponseWriter.Write([]byte("event: message\ndata: "))
+		w.emit(data)
+		w.ResponseWriter.Write([]byte("\n\n"))
+		w.flush()
+		return
+	}
+	w.jsonHead()
+	w.emit(data)
+	w.ResponseWriter.Write([]byte{'\n'})
+}
+
+// answer writes a reply of the front's own, b, in place of the SDK's: the
+// last event of a stream, or the JSON body.
+func (w *idWriter) answer(b []byte) {
+	w.replied = true
+	if w.streaming {
+		w.ResponseWriter.Write([]byte("event: message\ndata: "))
+		w.ResponseWriter.Write(b)
+		w.ResponseWriter.Write([]byte("\n\n"))
+		w.flush()
+		return
+	}
+	if w.sse {
+		w.jsonHead()
+	}
+	w.ResponseWriter.Write(append(b, '\n'))
+}
+
+func (w *idWriter) flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// tooLarge replaces a reply over the limit. Nothing of it was written:
+// a JSON body is written only once its line is complete, an event once it
+// is whole.
+func (w *idWriter) tooLarge() {
+	w.over = true
+	w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, fmt.Sprintf(
+		"internal error: the reply is over this server's %d-byte limit and was not sent; the request itself was done (a write is committed): ask for less, for example one issue by id or a narrower filter", w.max), nil))
+}
+
+// emit writes the SDK's reply b (one JSON-RPC message, no newline) on the
+// client's id, or what stands for it.
 func (w *idWriter) emit(b []byte) {
 	if w.over {
 		return
@@ -971,19 +1139,38 @@ func (w *idWriter) emit(b []byte) {
 		// The client cancelled it and it stopped before it committed: an
 		// HTTP POST is answered all the same, never with an empty body
 		// (D80).
-		w.ResponseWriter.Write(append(cancelledReply(w.to), '\n'))
+		w.ResponseWriter.Write(cancelledReply(w.to))
 		return
 	}
 	if w.call.stopping.Load() && stoppedReply(b) {
 		// The drain cancelled the handler before it committed anything.
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil), '\n'))
+		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
 		return
 	}
 	if bytes.Contains(b, []byte(`"code":-32601`)) && bytes.Contains(b, []byte(`JSON RPC not handled`)) {
 		// The SDK's text for an unknown method, in the stdio transport's
 		// words (repairError).
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil), '\n'))
+		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method), nil))
 		return
+	}
+	if code0 := append(append([]byte(`{"jsonrpc":"2.0","id":`), w.from...), `,"error":{"code":0,`...); bytes.HasPrefix(b, code0) {
+		// An error the SDK gave no code (a handler's plain error, over
+		// HTTP under 2026-07-28): a real code and words, as stdio gives
+		// it (repairError).
+		var m struct {
+			Error struct {
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &m) == nil {
+			code, text := repairError(0, m.Error.Message, w.call.method)
+			w.ResponseWriter.Write(frame.ErrorResponse(w.to, code, text, m.Error.Data))
+			return
+		}
+	}
+	if w.modern {
+		b = w.withResultType(b)
 	}
 	// The internal id is replaced by the client's id bytes as the pieces
 	// are written: no second copy of the reply.
@@ -997,6 +1184,20 @@ func (w *idWriter) emit(b []byte) {
 		b = b[i+len(w.from):]
 	}
 	w.ResponseWriter.Write(b)
+}
+
+// withResultType gives the result of a modern request the resultType
+// 2026-07-28 requires, as the stdio transport does (withResultType there),
+// so that its bytes are stdio's: the SDK's HTTP path leaves it off a
+// tools/call result. b is the SDK's reply, on the internal id.
+func (w *idWriter) withResultType(b []byte) []byte {
+	prefix := make([]byte, 0, 40+len(w.from))
+	prefix = append(append(append(prefix, `{"jsonrpc":"2.0","id":`...), w.from...), `,"result":`...)
+	if !bytes.HasPrefix(b, prefix) || !bytes.HasSuffix(b, []byte("}")) {
+		return b
+	}
+	result := withResultType(b[len(prefix) : len(b)-1])
+	return append(append(prefix, result...), '}')
 }
 
 // cancelledReply is the answer to a POST whose request the client
@@ -1033,11 +1234,46 @@ func checkVersionHeader(h string, e era, inSession bool, method string, params j
 	default:
 		return nil
 	}
+	return unsupportedVersion(problem, h)
+}
+
+// unsupportedVersion is the one answer to a version this server does not
+// serve: -32022, every supported version in the message and in
+// data.supported, the one asked for in data.requested (D80).
+func unsupportedVersion(problem, h string) *rejection {
 	data, _ := json.Marshal(struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{ProtocolVersions, h})
 	return &rejection{code: CodeUnsupportedProtocolVersion, msg: problem + ": this server supports " + strings.Join(ProtocolVersions, ", "), data: data}
+}
+
+// sdkError is what a text/plain error of the SDK, msg with its status,
+// means as a JSON-RPC error, for a POST and for a GET, a DELETE or a
+// notification alike (D80): the status to answer with, the code, the
+// message and its data. method is the request's method ("" for a GET or a
+// DELETE), version its MCP-Protocol-Version header; inSession: a request
+// inside a 2025-11-25 session, whose JSON-RPC errors are 200s.
+func sdkError(status int, msg, method, version string, inSession bool) (int, int, string, json.RawMessage) {
+	switch {
+	case strings.HasPrefix(msg, "JSON RPC not handled"):
+		// An unknown method: -32601 as on stdio, not a malformed request;
+		// inside a session an ordinary JSON-RPC error.
+		if inSession {
+			status = http.StatusOK
+		}
+		return status, frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", method), nil
+	case strings.Contains(msg, "Unsupported protocol version"):
+		// The SDK's own header check, in the words and code of ours.
+		r := unsupportedVersion(fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", version), version)
+		return http.StatusBadRequest, r.code, r.msg, r.data
+	case status == http.StatusNotFound && (msg == "session not found" || msg == "session is closing"):
+		return status, frame.CodeInvalidRequest, "invalid request: " + msg + ": the Mcp-Session-Id names no open session (it was deleted, it idled out, or the server restarted); initialize a new one", nil
+	case status >= http.StatusInternalServerError:
+		// The server failed, not the request.
+		return status, frame.CodeInternalError, "internal error: " + msg, nil
+	}
+	return status, frame.CodeInvalidRequest, "invalid request: " + msg, nil
 }
 
 // metaVersion is the protocol version params declare in _meta, and
@@ -1091,19 +1327,10 @@ func (w *idWriter) finish() {
 	}
 	defer func() { w.done = true }()
 	if w.plain {
-		msg := strings.TrimSpace(w.buf.String())
-		status, code, text := w.status, frame.CodeInvalidRequest, "invalid request: "+msg
-		if strings.HasPrefix(msg, "JSON RPC not handled") {
-			// An unknown method: -32601 as on stdio, not a malformed
-			// request; inside a session an ordinary JSON-RPC error (D80).
-			code, text = frame.CodeMethodNotFound, fmt.Sprintf("method not found: %q", w.call.method)
-			if w.inSession {
-				status = http.StatusOK
-			}
-		}
+		status, code, text, data := sdkError(w.status, strings.TrimSpace(w.buf.String()), w.call.method, w.version, w.inSession)
 		w.ResponseWriter.Header().Set("Content-Type", "application/json")
 		w.ResponseWriter.WriteHeader(status)
-		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, code, text, nil), '\n'))
+		w.ResponseWriter.Write(append(frame.ErrorResponse(w.to, code, text, data), '\n'))
 		return
 	}
 	if w.status == 0 {
@@ -1119,8 +1346,26 @@ func (w *idWriter) finish() {
 		}
 		w.writeHeader(http.StatusOK)
 	}
-	if w.buf.Len() > 0 {
-		w.emit(w.buf.Bytes())
+	if w.sse {
+		if rest := bytes.TrimSpace(w.buf.Bytes()); !w.over && !w.replied && bytes.HasPrefix(rest, []byte("{")) {
+			// A JSON body the SDK wrote into a stream already started
+			// (an error with a status of its own): the reply.
+			w.reply(rest)
+		}
+		if !w.over && !w.replied {
+			switch {
+			case w.call.cancelled.Load():
+				w.answer(cancelledReply(w.to))
+			case w.call.stopping.Load():
+				w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+			}
+		}
+		w.jsonHead()
+		return
+	}
+	if w.buf.Len() > 0 && !w.over {
+		w.emit(bytes.TrimRight(w.buf.Bytes(), "\n"))
+		w.ResponseWriter.Write([]byte{'\n'})
 	}
 }
 
@@ -1132,10 +1377,16 @@ func (w *idWriter) finish() {
 func (w *idWriter) answerNow(msg string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.done || w.wroteHead {
+	if w.done || (w.wroteHead && !w.streaming) || w.replied {
 		return false
 	}
 	w.done = true
+	if w.streaming {
+		// The request's notifications are out: the answer is the stream's
+		// last event.
+		w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, msg, nil))
+		return true
+	}
 	b := append(frame.ErrorResponse(w.to, frame.CodeInternalError, msg, nil), '\n')
 	h := w.ResponseWriter.Header()
 	h.Set("Content-Type", "application/json")
@@ -1207,12 +1458,14 @@ func (f *HTTPHandler) pending() []*httpCall {
 
 // jsonErrors turns the SDK's text/plain HTTP errors into JSON-RPC errors
 // with id null, for the requests that carry no id (GET, DELETE,
-// notifications).
+// notifications), mapped by what the SDK meant as a POST's are (sdkError).
 type jsonErrors struct {
 	http.ResponseWriter
-	plain  bool
-	status int
-	buf    bytes.Buffer
+	method  string // a notification's method; "" for GET, DELETE
+	version string // the MCP-Protocol-Version header
+	plain   bool
+	status  int
+	buf     bytes.Buffer
 }
 
 func (w *jsonErrors) WriteHeader(status int) {
@@ -1231,8 +1484,9 @@ func (w *jsonErrors) Write(p []byte) (int, error) {
 	}
 	w.buf.Write(p)
 	if bytes.HasSuffix(p, []byte("\n")) {
-		w.ResponseWriter.WriteHeader(w.status)
-		w.ResponseWriter.Write(append(frame.ErrorResponse(nil, frame.CodeInvalidRequest, "invalid request: "+strings.TrimSpace(w.buf.String()), nil), '\n'))
+		status, code, text, data := sdkError(w.status, strings.TrimSpace(w.buf.String()), w.method, w.version, false)
+		w.ResponseWriter.WriteHeader(status)
+		w.ResponseWriter.Write(append(frame.ErrorResponse(nil, code, text, data), '\n'))
 		w.buf.Reset()
 	}
 	return len(p), nil

@@ -47,7 +47,8 @@ func BenchmarkHTTP(b *testing.B) {
 	}{
 		{"docket", NewHTTPHandler(o, HTTPOptions{})},
 		// The stock handler as it comes (SSE replies) and with JSON
-		// replies, the mode docket's front uses behind its screen.
+		// replies, the mode docket's front used behind its screen before
+		// D80's amendment (it now runs the SDK with SSE replies).
 		{"sdk-stock", sdk.NewStreamableHTTPHandler(get, nil)},
 		{"sdk-stock-json", sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true})},
 	} {

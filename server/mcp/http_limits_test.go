@@ -211,7 +211,7 @@ func TestHTTPSessionIdleExpiry(t *testing.T) {
 		t.Errorf("initialize once the idle session closed: %d %s", status, body)
 	}
 	c := &mcpClient{t: t, url: srv.URL + "/mcp", session: first}
-	if status, body := c.post(`{"jsonrpc":"2.0","id":"p","method":"ping"}`); status != http.StatusNotFound || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"p","error":{"code":-32600,"message":"invalid request: session not found"`) {
+	if status, body := c.post(`{"jsonrpc":"2.0","id":"p","method":"ping"}`); status != http.StatusNotFound || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"p","error":{"code":-32600,"message":"invalid request: session not found: `) {
 		t.Errorf("a request on the closed session: %d %s", status, body)
 	}
 }
