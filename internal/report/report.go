@@ -858,6 +858,12 @@ func readManifest(dir string) (map[string]bool, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", p, err)
 	}
+	return parseManifest(b), true, nil
+}
+
+// parseManifest returns the names a manifest lists: one a line, '#' lines
+// and lines that are not plain file names ignored.
+func parseManifest(b []byte) map[string]bool {
 	names := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
 		if l = strings.TrimSuffix(l, "\r"); strings.HasPrefix(l, "#") || !manifestName(l) {
@@ -865,7 +871,7 @@ func readManifest(dir string) (map[string]bool, bool, error) {
 		}
 		names[l] = true
 	}
-	return names, true, nil
+	return names
 }
 
 // writeFile writes data as dir/name through a temporary file renamed over
