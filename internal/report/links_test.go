@@ -139,9 +139,20 @@ func TestFindingLinks(t *testing.T) {
 	// A claim whose anchored line holds a forbidden word: the finding is
 	// at the code line, which the code view shows.
 	editDecision(t, dir, "D2-", func(b []byte) []byte {
-		return append(b, []byte("| C2 | anchored | `src/*.go` | `^package wire$` | `!wire` | the package |\n")...)
+		return append(b, []byte("| C2 | anchored | `src/*.go` | `^package wire$` | `!wire` | the package |\n"+
+			"| C3 | present | `src/two.go` | `^var . = 1$` | | two lines satisfy it: vacuous |\n")...)
 	})
+	if err := os.WriteFile(filepath.Join(dir, "src", "two.go"), []byte("package two\n\nvar a = 1\nvar b = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	pages := sitePages(t, Options{Dir: dir, Now: time.Unix(0, 0)})
+	// prove's vacuous claim, under Needs attention, links its claim too.
+	if !strings.Contains(pages["index.html"], `<td><a href="D2.html#D2-C3">D2</a></td><td>C3</td><td><span class="badge vacuous">`) {
+		t.Error("the vacuous claim under Needs attention does not link its claim")
+	}
+	if !strings.Contains(pages["single"], `<td><a href="#D2-C3">D2</a></td><td>C3</td>`) {
+		t.Error("the single file's vacuous claim does not link its claim's section")
+	}
 	for _, c := range []struct{ page, claim, line string }{
 		{"index.html", `href="D2.html#D2-C1">D2/C1</a>`, `href="(code-\d+)\.html#(code-\d+-L1)"><code>src/wire\.go:1</code></a>`},
 		{"single", `href="#D2-C1">D2/C1</a>`, `href="#()(code-\d+-L1)"><code>src/wire\.go:1</code></a>`},

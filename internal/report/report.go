@@ -417,7 +417,7 @@ func build(o Options, single bool) (*model, error) {
 			}
 			if pr, ok := vac[st.Decision+"/"+st.Claim]; ok {
 				cv.Vacuous = fmt.Sprintf("stays green when %s (%s still satisfies it)", pr.Survivor, pr.Witness)
-				p.Attention = append(p.Attention, attention{st.Decision, dv.Href, st.Claim, "vacuous", cv.Vacuous})
+				p.Attention = append(p.Attention, attention{st.Decision, claimHref, st.Claim, "vacuous", cv.Vacuous})
 				p.Counts["vacuous"]++
 			}
 			if st.State == check.StateFailed {
