@@ -837,26 +837,26 @@ func readManifest(dir string) (map[string]bool, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p, err)
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%s is not a regular file (a link or a directory): remove it, or give a new or empty directory", p)
+		return nil, false, fmt.Errorf("%s is not a regular file (a link or a directory): remove it, or give a new or empty directory", format.Escape(p))
 	}
 	if fi.Size() > maxManifest {
-		return nil, false, fmt.Errorf("%s is %d bytes, more than a report writes (at most %d): remove it, or give a new or empty directory", p, fi.Size(), maxManifest)
+		return nil, false, fmt.Errorf("%s is %d bytes, more than a report writes (at most %d): remove it, or give a new or empty directory", format.Escape(p), fi.Size(), maxManifest)
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p, err)
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
 	}
 	defer f.Close()
 	// The file opened is the one looked at, not a link put there since.
 	if got, err := f.Stat(); err != nil || !os.SameFile(fi, got) {
-		return nil, false, fmt.Errorf("%s changed while report read it: run report again", p)
+		return nil, false, fmt.Errorf("%s changed while report read it: run report again", format.Escape(p))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxManifest))
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p, err)
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
 	}
 	return parseManifest(b), true, nil
 }
@@ -926,7 +926,7 @@ func WriteDir(dir string, o Options) ([]File, error) {
 		return nil, fmt.Errorf("read the site's directory: %w", err)
 	}
 	if !has && len(ents) > 0 {
-		return nil, fmt.Errorf("%s is not empty and holds no %s (the list of files an earlier report wrote there), so report would overwrite files it did not write: give a new or empty directory, or remove its files", dir, Manifest)
+		return nil, fmt.Errorf("%s is not empty and holds no %s (the list of files an earlier report wrote there), so report would overwrite files it did not write: give a new or empty directory, or remove its files", format.Escape(dir), Manifest)
 	}
 	here := map[string]bool{}
 	for _, e := range ents {
@@ -936,7 +936,7 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	writes := map[string]bool{}
 	for _, f := range files {
 		if here[f.Name] && !old[f.Name] {
-			return nil, fmt.Errorf("%s holds %s, which %s does not list (no report wrote it): remove or move it, or give a new or empty directory", dir, f.Name, Manifest)
+			return nil, fmt.Errorf("%s holds %s, which %s does not list (no report wrote it): remove or move it, or give a new or empty directory", format.Escape(dir), f.Name, Manifest)
 		}
 		names = append(names, f.Name)
 		writes[f.Name] = true
@@ -965,7 +965,7 @@ func WriteDir(dir string, o Options) ([]File, error) {
 		p := filepath.Join(dir, n)
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 			if err := os.Remove(p); err != nil {
-				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", p, err)
+				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
 			}
 		}
 	}
