@@ -205,11 +205,11 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 				Name:  "report",
 				Usage: "write the register as a static, offline site: what needs attention first, a page per decision with its text and claims, the supersession graph, the code view",
 				Flags: []clikit.Flag{dirFlag,
-					&clikit.StringFlag{Name: "out", Usage: "write the site into directory DIR (created; its earlier report files are replaced)"},
+					&clikit.StringFlag{Name: "out", Usage: "write the site into directory DIR: new or empty, or one an earlier report wrote (its pages are replaced, the ones no longer written removed)"},
 					&clikit.StringFlag{Name: "single", Usage: "write the whole site as one self-contained HTML file (- for stdout)"},
 					&clikit.StringFlag{Name: "html", Usage: "the same as --single (kept for earlier users)"},
 					&clikit.StringFlag{Name: "base", Usage: "show what the change since revision REV touches (as claimslint impact --base REV), on the index and on each touched decision's page"},
-					&clikit.StringFlag{Name: "repo-url", Usage: "repository URL; code lines link to URL/blob/<commit>/<path>#L<line>"},
+					&clikit.StringFlag{Name: "repo-url", Usage: "repository URL, http or https only; code lines link to URL/blob/<commit>/<path>#L<line>"},
 				},
 				Action: func(c *clikit.Context) error {
 					return runReport(c, stdout)
@@ -740,6 +740,11 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 		return usageErr("report writes a site: give --out DIR (a directory of pages) or --single FILE (one file), not both and not neither")
 	}
 	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base")}
+	if o.RepoURL != "" {
+		if err := report.CheckRepoURL(o.RepoURL); err != nil {
+			return &exitError{ExitError, err}
+		}
+	}
 	if out != "" {
 		files, err := report.WriteDir(out, o)
 		if err != nil {

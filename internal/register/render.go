@@ -24,6 +24,19 @@ var site = goldmark.New(goldmark.WithExtensions(extension.GFM, meta.Meta))
 // is viewed (D83). The register is hostile input: raw HTML is omitted and
 // dangerous link targets are dropped, as goldmark does unless WithUnsafe.
 func RenderHTML(src []byte, shift int) ([]byte, error) {
+	return RenderHTMLLinks(src, shift, nil)
+}
+
+// Links decides what a link of a decision's text (or an image, once it is
+// a link) points to on the site: it returns the destination to write, or
+// false to write the link's text alone, not as a link.
+type Links func(dest string) (string, bool)
+
+// RenderHTMLLinks is RenderHTML with every link's destination passed
+// through links, when it is not nil: the site points a relative link at
+// the decision's page or the file at the commit, or writes it as plain
+// text (D83).
+func RenderHTMLLinks(src []byte, shift int, links Links) ([]byte, error) {
 	src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
 	// Through the parse gate, as every parse of this package (D70).
 	doc, release := parseWith(site, src, parser.NewContext())
@@ -31,6 +44,7 @@ func RenderHTML(src []byte, shift int) ([]byte, error) {
 	var drop []ast.Node
 	titled := false
 	var images []*ast.Image
+	var anchors []*ast.Link
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -45,6 +59,8 @@ func RenderHTML(src []byte, shift int) ([]byte, error) {
 			n.Level = min(n.Level+shift, 6)
 		case *ast.Image:
 			images = append(images, n)
+		case *ast.Link:
+			anchors = append(anchors, n)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -63,6 +79,24 @@ func RenderHTML(src []byte, shift int) ([]byte, error) {
 			l.AppendChild(l, ast.NewString([]byte("image")))
 		}
 		img.Parent().ReplaceChild(img.Parent(), img, l)
+		anchors = append(anchors, l)
+	}
+	if links != nil {
+		for _, l := range anchors {
+			dest, ok := links(string(l.Destination))
+			if ok {
+				l.Destination = []byte(dest)
+				continue
+			}
+			// The link's text stays, as text.
+			parent := l.Parent()
+			for c := l.FirstChild(); c != nil; {
+				next := c.NextSibling()
+				parent.InsertBefore(parent, l, c)
+				c = next
+			}
+			parent.RemoveChild(parent, l)
+		}
 	}
 	var b bytes.Buffer
 	if err := site.Renderer().Render(&b, src, doc); err != nil {

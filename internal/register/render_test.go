@@ -73,3 +73,42 @@ func FuzzRenderHTML(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderHTMLLinks: every link, and every image once it is a link, goes
+// through the site's choice: a new destination, or its text alone.
+func TestRenderHTMLLinks(t *testing.T) {
+	links := func(dest string) (string, bool) {
+		switch dest {
+		case "D2-x.md":
+			return "D2.html", true
+		case "https://example.invalid/":
+			return dest, true
+		}
+		return "", false
+	}
+	out, err := RenderHTMLLinks([]byte("# T\n\nSee [the *second*](D2-x.md), [figures](../bench.md), [web](https://example.invalid/) and ![a chart](c.png).\n"), 0, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<p>See <a href="D2.html">the <em>second</em></a>, figures, <a href="https://example.invalid/">web</a> and a chart.</p>`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("RenderHTMLLinks =\n%s\nwant it to hold\n%s", out, want)
+	}
+}
+
+// FuzzRenderHTMLLinks: a link whose text is kept alone leaves no link and
+// no failure, whatever the text holds.
+func FuzzRenderHTMLLinks(f *testing.F) {
+	for _, s := range []string{"[a](b)", "[![i](x)](y)", "[a [b](c)](d)", "<http://x>", "[a]: b\n\n[a]"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := RenderHTMLLinks(src, 0, func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "<a href=\"") && !strings.Contains(string(src), "://") && !strings.Contains(string(src), "@") {
+			t.Fatalf("RenderHTMLLinks(%q) kept a link:\n%s", src, out)
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path"
@@ -116,6 +117,7 @@ type pinnedLine struct {
 	Text   string
 	Href   string
 	Claims []pinRef
+	Anchor string // the line's fragment on its file's page: code-<n>-L<line>
 }
 
 type fileView struct {
@@ -139,6 +141,11 @@ type attention struct {
 type finding struct {
 	Severity, Text, Check, File string
 	Line, Column                int
+	decision, claim             string
+	// Links to what the finding is about: the claim on its decision's page
+	// (or the decision, when the finding names no claim of it), and the
+	// line in the code view, when the code view shows it.
+	Claim, ClaimHref, Where, WhereHref string
 }
 
 // touchedView is one decision the change touches, for the index.
@@ -182,10 +189,26 @@ type model struct {
 	IndexHref, GraphHref, CodeHref string
 }
 
+// CheckRepoURL says why u is not a repository URL the site may link code
+// lines to: only an http or https URL with a host is, so a link never runs
+// script or leaves the web (D83).
+func CheckRepoURL(u string) error {
+	pu, err := url.Parse(u)
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		return fmt.Errorf("--repo-url %s is not an http or https URL: give the repository's web address, such as https://github.com/you/repo", strconv.Quote(u))
+	}
+	return nil
+}
+
 // build runs check, prove and audit on the repository and gathers what the
 // pages show; single says the pages are sections of one file, so every link
 // is a fragment.
 func build(o Options, single bool) (*model, error) {
+	if o.RepoURL != "" {
+		if err := CheckRepoURL(o.RepoURL); err != nil {
+			return nil, err
+		}
+	}
 	res, proofs, err := check.Prove(check.Options{Dir: o.Dir})
 	if err != nil {
 		return nil, err
@@ -236,12 +259,13 @@ func build(o Options, single bool) (*model, error) {
 			return nil, err
 		}
 		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n"),
-			Check: f.Check, File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column})
+			Check: f.Check, File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, decision: f.Decision, claim: f.Claim})
 	}
 
 	// Pages are named by id; a second file claiming an id (a finding of
 	// its own) gets a numbered page.
 	byID := map[string]*dview{}
+	byFile := map[string]*dview{}
 	used := map[string]bool{"index": true, "graph": true, "code": true, "top": true, "main": true}
 	statusN := map[string]int{}
 	src := newSources(res.Snapshot)
@@ -260,12 +284,24 @@ func build(o Options, single bool) (*model, error) {
 			dv.Title = d.Path
 		}
 		statusN[dv.Status]++
+		if _, ok := byID[d.FileID]; !ok {
+			byID[d.FileID] = dv
+		}
+		if _, ok := byFile[d.Path]; !ok {
+			byFile[d.Path] = dv
+		}
+		p.Decisions = append(p.Decisions, dv)
+	}
+	// The text, once every decision has its page, so a link to another
+	// decision's file becomes a link to its page.
+	for i, d := range res.Decisions {
+		dv := p.Decisions[i]
 		if doc := res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline {
 			shift := 0
 			if single {
 				shift = 2 // under the section's h3
 			}
-			body, err := register.RenderHTML(doc.Src, shift)
+			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, byFile))
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", d.Path, err)
 			}
@@ -275,10 +311,6 @@ func build(o Options, single bool) (*model, error) {
 				dv.Date = dateIn(doc.Src)
 			}
 		}
-		if _, ok := byID[d.FileID]; !ok {
-			byID[d.FileID] = dv
-		}
-		p.Decisions = append(p.Decisions, dv)
 	}
 	for _, st := range register.Statuses {
 		if statusN[st] > 0 {
@@ -385,7 +417,7 @@ func build(o Options, single bool) (*model, error) {
 			}
 			if pr, ok := vac[st.Decision+"/"+st.Claim]; ok {
 				cv.Vacuous = fmt.Sprintf("stays green when %s (%s still satisfies it)", pr.Survivor, pr.Witness)
-				p.Attention = append(p.Attention, attention{st.Decision, dv.Href, st.Claim, "vacuous", cv.Vacuous})
+				p.Attention = append(p.Attention, attention{st.Decision, claimHref, st.Claim, "vacuous", cv.Vacuous})
 				p.Counts["vacuous"]++
 			}
 			if st.State == check.StateFailed {
@@ -418,7 +450,99 @@ func build(o Options, single bool) (*model, error) {
 	p.Graph = layout(relEdges)
 	p.Timeline, p.Undated = timeline(p.Decisions)
 	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
+	linkFindings(p, byID, single)
 	return p, nil
+}
+
+// textLinks is what a relative link in the text of the decision in file
+// from points to on the site (D83). A link to another decision's file is a
+// link to its page. A link to another file of the repository is a link to
+// that file at the commit, with --repo-url on a clean tree; otherwise, and
+// for a link that leaves the repository or names no file, the link's text
+// is written alone. Absolute URLs and fragments are kept.
+func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) register.Links {
+	return func(dest string) (string, bool) {
+		if dest == "" || strings.HasPrefix(dest, "#") {
+			return dest, true
+		}
+		u, err := url.Parse(dest)
+		if err != nil {
+			return "", false
+		}
+		if u.Scheme != "" || u.Host != "" || u.Opaque != "" {
+			return dest, true
+		}
+		rel := u.Path
+		if rel == "" { // ?query alone: nothing on the site answers it
+			return "", false
+		}
+		if strings.HasPrefix(rel, "/") {
+			rel = path.Clean(strings.TrimLeft(rel, "/")) // from the repository's root, as GitHub reads it
+		} else {
+			rel = path.Join(path.Dir(from), rel)
+		}
+		if rel == ".." || strings.HasPrefix(rel, "../") || strings.ContainsRune(rel, 0) {
+			return "", false
+		}
+		if dv := byFile[rel]; dv != nil {
+			return dv.Href, true
+		}
+		if repoURL == "" || commit == "" {
+			return "", false
+		}
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", false
+		}
+		kind := "blob"
+		if rel == "." || fi.IsDir() {
+			kind = "tree"
+		}
+		out := strings.TrimSuffix(repoURL, "/") + "/" + kind + "/" + commit
+		if rel != "." {
+			out += "/" + rel
+		}
+		if u.Fragment != "" {
+			out += "#" + u.EscapedFragment()
+		}
+		return out, true
+	}
+}
+
+// linkFindings links each of check's findings to the claim it is about, on
+// its decision's page, and to its line in the code view when the code view
+// shows that line.
+func linkFindings(p *model, byID map[string]*dview, single bool) {
+	lines := map[string]string{}
+	for _, fv := range p.Files {
+		for _, pl := range fv.Lines {
+			lines[fv.Path+":"+strconv.Itoa(pl.N)] = pl.Anchor
+		}
+	}
+	frag := func(page, id string) string {
+		if single {
+			return "#" + id
+		}
+		return page + ".html#" + id
+	}
+	for i := range p.Findings {
+		f := &p.Findings[i]
+		if dv := byID[f.decision]; dv != nil {
+			f.Claim, f.ClaimHref = dv.ID, dv.Href
+			for _, cv := range dv.Claims {
+				if f.claim != "" && cv.ID == f.claim {
+					f.Claim, f.ClaimHref = dv.ID+"/"+cv.ID, frag(dv.Key, cv.HTMLID)
+					break
+				}
+			}
+		}
+		if f.File != "" && f.Line > 0 {
+			where := f.File + ":" + strconv.Itoa(f.Line)
+			if a := lines[where]; a != "" {
+				f.Where, f.WhereHref = where, frag(strings.SplitN(a, "-L", 2)[0], a)
+			}
+		}
+	}
 }
 
 // pageKey is an id as a file name: letters, digits, '-' and '_' only, so
@@ -561,7 +685,7 @@ func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src
 			fv.More, ns = len(ns)-maxPinnedRows, ns[:maxPinnedRows]
 		}
 		for _, n := range ns {
-			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n))}
+			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n)), Anchor: fv.Key + "-L" + strconv.Itoa(n)}
 			if n <= len(lines) {
 				pl.Text = clip(lines[n-1])
 			}
@@ -684,8 +808,107 @@ func Site(o Options) ([]File, error) {
 	return files, nil
 }
 
-// WriteDir writes the site into dir, creating it; files of an earlier
-// report there are replaced, and nothing else in dir is touched.
+// Manifest is the file in a site's directory that lists, one a line, the
+// files the report wrote there. The next report into the directory removes
+// the files it lists that it does not write again, and nothing else (D83).
+const Manifest = ".claimslint-report"
+
+// maxManifest bounds the manifest read back: it is hostile input.
+const maxManifest = 1 << 20
+
+const manifestHead = "# claimslint report: the files it wrote in this directory, one a line.\n" +
+	"# The next report here removes those it does not write again; nothing else.\n"
+
+// manifestName reports whether a manifest line is a name the report may
+// remove or write: one plain file name in the directory, never a path, a
+// dot name or the manifest itself.
+func manifestName(s string) bool {
+	return s != "" && len(s) <= 255 && !strings.ContainsAny(s, "/\\\x00") && !strings.HasPrefix(s, ".") && s != Manifest
+}
+
+// readManifest returns the names the manifest in dir lists, and whether
+// dir has one. A manifest that is not a regular file (a symlink, a
+// directory) or is too large is refused; lines that are not plain file
+// names are ignored.
+func readManifest(dir string) (map[string]bool, bool, error) {
+	p := filepath.Join(dir, Manifest)
+	fi, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s is not a regular file (a link or a directory): remove it, or give a new or empty directory", format.Escape(p))
+	}
+	if fi.Size() > maxManifest {
+		return nil, false, fmt.Errorf("%s is %d bytes, more than a report writes (at most %d): remove it, or give a new or empty directory", format.Escape(p), fi.Size(), maxManifest)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
+	}
+	defer f.Close()
+	// The file opened is the one looked at, not a link put there since.
+	if got, err := f.Stat(); err != nil || !os.SameFile(fi, got) {
+		return nil, false, fmt.Errorf("%s changed while report read it: run report again", format.Escape(p))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxManifest))
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
+	}
+	return parseManifest(b), true, nil
+}
+
+// parseManifest returns the names a manifest lists: one a line, '#' lines
+// and lines that are not plain file names ignored.
+func parseManifest(b []byte) map[string]bool {
+	names := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSuffix(l, "\r"); strings.HasPrefix(l, "#") || !manifestName(l) {
+			continue
+		}
+		names[l] = true
+	}
+	return names
+}
+
+// writeFile writes data as dir/name through a temporary file renamed over
+// it, so a symlink at name is replaced, never followed.
+func writeFile(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, ".claimslint-report-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+func manifest(names []string) []byte {
+	return []byte(manifestHead + strings.Join(names, "\n") + "\n")
+}
+
+// WriteDir writes the site into dir, exactly (D83). dir is created when it
+// does not exist. A directory that holds files but no manifest is refused,
+// as is one where a page this run writes is a file no earlier report
+// wrote: nothing of the user's is overwritten. Otherwise the pages and the
+// manifest are written, and the regular files the old manifest lists that
+// this run does not write are removed; links, directories and files the
+// manifest never listed are kept.
 func WriteDir(dir string, o Options) ([]File, error) {
 	files, err := Site(o)
 	if err != nil {
@@ -694,10 +917,60 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the site's directory: %w", err)
 	}
+	old, has, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read the site's directory: %w", err)
+	}
+	if !has && len(ents) > 0 {
+		return nil, fmt.Errorf("%s is not empty and holds no %s (the list of files an earlier report wrote there), so report would overwrite files it did not write: give a new or empty directory, or remove its files", format.Escape(dir), Manifest)
+	}
+	here := map[string]bool{}
+	for _, e := range ents {
+		here[e.Name()] = true
+	}
+	names := make([]string, 0, len(files))
+	writes := map[string]bool{}
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+		if here[f.Name] && !old[f.Name] {
+			return nil, fmt.Errorf("%s holds %s, which %s does not list (no report wrote it): remove or move it, or give a new or empty directory", format.Escape(dir), f.Name, Manifest)
+		}
+		names = append(names, f.Name)
+		writes[f.Name] = true
+	}
+	// The manifest first lists the old names and the new, so a run cut
+	// short leaves nothing it wrote unlisted; the last write lists only
+	// the new.
+	all := slices.Clone(names)
+	for _, n := range sortedKeys(old) {
+		if !writes[n] {
+			all = append(all, n)
+		}
+	}
+	if err := writeFile(dir, Manifest, manifest(all)); err != nil {
+		return nil, fmt.Errorf("write the site: %w", err)
+	}
+	for _, f := range files {
+		if err := writeFile(dir, f.Name, f.Data); err != nil {
 			return nil, fmt.Errorf("write the site: %w", err)
 		}
+	}
+	for _, n := range sortedKeys(old) {
+		if writes[n] {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			if err := os.Remove(p); err != nil {
+				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
+			}
+		}
+	}
+	if err := writeFile(dir, Manifest, manifest(names)); err != nil {
+		return nil, fmt.Errorf("write the site: %w", err)
 	}
 	return files, nil
 }

@@ -71,7 +71,7 @@ th{background:#f6f8fa} code,pre{font:13px ui-monospace,SFMono-Regular,Menlo,mono
 .excerpt li .n{display:inline-block;min-width:3.5em;color:#59636e;user-select:none} .excerpt li.hit{background:#fff8c5;font-weight:600}
 #filters{margin:.5rem 0 1rem} #filters fieldset{display:inline-block;border:1px solid #d0d7de;margin:0 1rem .5rem 0}
 #filters label{margin-right:.8rem;white-space:nowrap} #q{font:inherit;padding:.2rem .4rem;width:min(24rem,100%)}
-.timeline{list-style:none;padding:0} .timeline li{margin:.2rem 0} .timeline time{font-weight:600;margin-right:.5rem}
+.timeline{list-style:none;padding:0} .timeline li{margin:.2rem 0} .timeline time{font-weight:600;margin-right:.5rem} .timeline ul{list-style:none;margin:0 0 .4rem;padding-left:1.5rem}
 svg .n rect{fill:#57606a} svg .n.accepted rect{fill:#1a7f37} svg .n.proposed rect{fill:#9a6700} svg .n.failed rect{fill:#cf222e}
 svg .n text{fill:#fff;font:600 13px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central}
 svg a:focus rect,svg a:hover rect{stroke:#0550ae;stroke-width:3}
@@ -121,7 +121,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 <h2 id="attention">Needs attention</h2>
 {{if or .Findings .Attention}}<div class="attention">
 {{if .Findings}}<p>What <code>claimslint check</code> prints ({{len .Findings}}):</p>
-<ul id="findings">{{range .Findings}}<li class="finding" data-check="{{.Check}}" data-file="{{.File}}" data-line="{{.Line}}" data-column="{{.Column}}"><span class="badge {{.Severity}}">{{.Severity}}</span> <code>{{.Text}}</code></li>
+<ul id="findings">{{range .Findings}}<li class="finding" data-check="{{.Check}}" data-file="{{.File}}" data-line="{{.Line}}" data-column="{{.Column}}"><span class="badge {{.Severity}}">{{.Severity}}</span> <code>{{.Text}}</code>{{if .ClaimHref}} · <a class="to-claim" href="{{.ClaimHref}}">{{.Claim}}</a>{{end}}{{if .WhereHref}} · <a class="to-line" href="{{.WhereHref}}"><code>{{.Where}}</code></a>{{end}}</li>
 {{end}}</ul>{{end}}
 {{if .Attention}}<p>Vacuous claims (<code>claimslint prove</code>) and tracker problems (<code>claimslint audit</code>):</p>
 <div class="wide" tabindex="0"><table id="attention-table"><thead><tr><th scope="col">Decision</th><th scope="col">Claim or id</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>
@@ -145,8 +145,8 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{end}}</tbody></table></div>
 
 <h2 id="timeline">Timeline</h2>
-{{if .Timeline}}<ol class="timeline">{{range .Timeline}}<li><time datetime="{{.Date}}">{{.Date}}</time> {{range .Decisions}}<a href="{{.Href}}">{{.ID}}</a> {{end}}</li>
-{{end}}</ol>{{end}}{{if .Undated}}<p class="meta">Undated: {{range .Undated}}<a href="{{.Href}}">{{.ID}}</a> {{end}}</p>{{end}}
+{{if .Timeline}}<ol class="timeline">{{range .Timeline}}<li><time datetime="{{.Date}}">{{.Date}}</time><ul>{{range .Decisions}}<li><a href="{{.Href}}">{{.ID}}</a> {{.Title}}</li>{{end}}</ul></li>
+{{end}}</ol>{{end}}{{if .Undated}}<p class="meta">Undated:</p><ul class="timeline undated">{{range .Undated}}<li><a href="{{.Href}}">{{.ID}}</a> {{.Title}}</li>{{end}}</ul>{{end}}
 
 <h2 id="tracker">Tracker ids</h2>
 <div class="wide" tabindex="0"><table id="tracker-table"><thead><tr><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Named by</th><th scope="col">Title</th></tr></thead><tbody>
@@ -175,7 +175,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{define "file"}}{{with .F}}{{heading $.H "" .Path}}
 <p class="meta">Read by: {{range .ReadBy}}<a href="{{.Href}}">{{.Text}}</a> {{else}}no claim's path; lines below are where claims anchor{{end}}</p>
 {{if .Lines}}<div class="wide" tabindex="0"><table class="pins"><thead><tr><th scope="col">Line</th><th scope="col">Code</th><th scope="col">Pinned by</th></tr></thead><tbody>
-{{range .Lines}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a> {{end}}</td></tr>
+{{range .Lines}}<tr id="{{.Anchor}}"><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a> {{end}}</td></tr>
 {{end}}</tbody></table></div>{{if .More}}<p class="meta">and {{.More}} more pinned line(s), not listed: a page shows at most 1,000.</p>{{end}}{{else}}<p class="meta">No line of this file is pinned: the claims that read it find no line here, or forbid one.</p>{{end}}
 {{end}}{{end}}
 
