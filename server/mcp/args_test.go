@@ -99,26 +99,13 @@ func TestArgumentErrorsNameToolAndArgument(t *testing.T) {
 	if len(calls) < 100 {
 		t.Fatalf("only %d bad calls derived from %d schemas: the derivation is not reading them", len(calls), len(schemas))
 	}
-	out := serve(t, store, []byte(in.String()))
 	got := map[int]string{}
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var m struct {
-			ID     *int `json:"id"`
-			Result struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(l), &m) != nil || m.ID == nil {
+	for id, r := range toolReplies(serve(t, store, []byte(in.String()))) {
+		if !r.IsError || r.Text == "" {
+			t.Errorf("%+v: not a tool error: %s", calls[id], r.Line)
 			continue
 		}
-		if !m.Result.IsError || len(m.Result.Content) == 0 {
-			t.Errorf("%+v: not a tool error: %s", calls[*m.ID], l)
-			continue
-		}
-		got[*m.ID] = m.Result.Content[0].Text
+		got[id] = r.Text
 	}
 	for k, c := range calls {
 		want := fmt.Sprintf("%s: argument %q: ", c.tool, c.arg)

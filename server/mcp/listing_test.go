@@ -64,36 +64,22 @@ func TestFiltersFieldsAndStats(t *testing.T) {
 	for k, c := range cases {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", k, c.tool, c.args)
 	}
-	out := serve(t, store, []byte(in.String()))
 	got := map[int]string{}
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var m struct {
-			ID     *int `json:"id"`
-			Result struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-				Structured json.RawMessage `json:"structuredContent"`
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(l), &m) != nil || m.ID == nil {
-			continue
-		}
-		c := cases[*m.ID]
+	for id, r := range toolReplies(serve(t, store, []byte(in.String()))) {
+		c := cases[id]
 		switch {
-		case m.Result.IsError:
-			got[*m.ID] = "error " + m.Result.Content[0].Text
+		case r.IsError:
+			got[id] = "error " + r.Text
 		case strings.HasPrefix(c.want, "ids "):
 			var p struct{ Issues []struct{ ID string } }
-			json.Unmarshal(m.Result.Structured, &p)
+			json.Unmarshal(r.Structured, &p)
 			var ids []string
 			for _, i := range p.Issues {
 				ids = append(ids, i.ID)
 			}
-			got[*m.ID] = "ids " + strings.Join(ids, ",")
+			got[id] = "ids " + strings.Join(ids, ",")
 		default:
-			got[*m.ID] = string(m.Result.Structured)
+			got[id] = string(r.Structured)
 		}
 	}
 	for k, c := range cases {
@@ -205,7 +191,37 @@ func TestIssueClaim(t *testing.T) {
 	for k, c := range cases {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n#await \"id\":%d,\n", k, c.tool, c.args, k)
 	}
-	out := serve(t, store, []byte(in.String()))
+	for id, r := range toolReplies(serve(t, store, []byte(in.String()))) {
+		c := cases[id]
+		got := string(r.Structured)
+		switch {
+		case r.IsError:
+			got = "error " + r.Text
+		case strings.HasPrefix(c.want, "text "):
+			got = "text " + r.Text
+		}
+		if c.want == `"assignee"` {
+			if strings.Contains(got, c.want) || r.IsError {
+				t.Errorf("%s %s: the release left %s", c.tool, c.args, got)
+			}
+		} else if !strings.Contains(got, c.want) {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.tool, c.args, got, c.want)
+		}
+	}
+}
+
+// toolReply is one tools/call reply: isError, its first text, and its
+// structured content.
+type toolReply struct {
+	IsError    bool
+	Text       string
+	Structured json.RawMessage
+	Line       string // the whole reply
+}
+
+// toolReplies reads the replies in out to calls with integer ids, by id.
+func toolReplies(out []byte) map[int]toolReply {
+	got := map[int]toolReply{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var m struct {
 			ID     *int `json:"id"`
@@ -220,20 +236,11 @@ func TestIssueClaim(t *testing.T) {
 		if json.Unmarshal([]byte(l), &m) != nil || m.ID == nil {
 			continue
 		}
-		c := cases[*m.ID]
-		got := string(m.Result.Structured)
-		switch {
-		case m.Result.IsError:
-			got = "error " + m.Result.Content[0].Text
-		case strings.HasPrefix(c.want, "text "):
-			got = "text " + m.Result.Content[0].Text
+		r := toolReply{IsError: m.Result.IsError, Structured: m.Result.Structured, Line: l}
+		if len(m.Result.Content) > 0 {
+			r.Text = m.Result.Content[0].Text
 		}
-		if c.want == `"assignee"` {
-			if strings.Contains(got, c.want) || m.Result.IsError {
-				t.Errorf("%s %s: the release left %s", c.tool, c.args, got)
-			}
-		} else if !strings.Contains(got, c.want) {
-			t.Errorf("%s %s:\n got %s\nwant %s", c.tool, c.args, got, c.want)
-		}
+		got[*m.ID] = r
 	}
+	return got
 }
