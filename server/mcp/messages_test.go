@@ -16,12 +16,14 @@ import (
 var goIdentifier = regexp.MustCompile(`\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b|map\[|\[\][a-z*]|\bstruct ?\{|\binterface ?\{|\bunmarshal|\bGo (value|struct|type)\b|[a-z]+Params(V2)?\b|json: `)
 
 // TestErrorMessagesNameNoGoIdentifiers reads every error message the
-// conformance corpus expects and fails on any that names a Go type.
+// conformance corpora (testdata/conformance, testdata/http and
+// testdata/frames.txtar) expect and fails on any that names a Go type.
 func TestErrorMessagesNameNoGoIdentifiers(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob("testdata/conformance/*.txtar")
 	more, _ := filepath.Glob("testdata/http/*.txtar")
 	files = append(files, more...)
+	files = append(files, "testdata/frames.txtar")
 	seen := 0
 	for _, file := range files {
 		ar, err := txtar.ParseFile(file)
@@ -29,7 +31,7 @@ func TestErrorMessagesNameNoGoIdentifiers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if f.Name == "in" || f.Name == "request" {
+			if f.Name == "in" || f.Name == "request" || strings.HasSuffix(f.Name, ": frame") {
 				continue
 			}
 			for _, l := range strings.Split(string(f.Data), "\n") {
