@@ -17,11 +17,10 @@ import (
 )
 
 // screenCalls checks each tools/call before the SDK sees it (D81): under
-// --read-only a tool that writes is refused with a message that says so,
-// and arguments are checked against the tool's input schema here, so a
-// bad one is refused with a message that names the tool and the argument
-// (`issue_create: argument "priority": 9 is over the maximum 4`), where the
-// SDK's validator names neither.
+// --read-only a tool that writes is refused with a message that says so.
+// Arguments are decided by the schema's validator in addTool, which words
+// a refusal with checkArgs (`issue_create: argument "priority": 9 is over
+// the maximum 4`), where the SDK's validator names neither.
 func screenCalls(registry []tool, readOnly bool) sdk.Middleware {
 	byName := map[string]tool{}
 	for _, tl := range registry {
@@ -39,9 +38,6 @@ func screenCalls(registry []tool, readOnly bool) sdk.Middleware {
 			}
 			if readOnly && !tl.readOnly() {
 				return toolError(fmt.Errorf("%s: refused: this docket mcp runs with --read-only, so it serves only the tools that change nothing; run docket mcp without --read-only to change the tracker or the register", tl.def.Name)), nil
-			}
-			if err := checkArgs(tl.def.Name, tl.in, call.Params.Arguments); err != nil {
-				return toolError(err), nil
 			}
 			return next(ctx, method, req)
 		}

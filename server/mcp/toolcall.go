@@ -34,13 +34,22 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 		panic(fmt.Sprintf("AddTool: tool %q: output schema: %v", def.Name, err))
 	}
 	defaults := hasDefaults(tt.InputSchema)
+	schema, _ := tt.InputSchema.(*jsonschema.Schema)
 	s.AddTool(&tt, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		// The schema's validator and the decode into In decide, once per
+		// call; only a refusal is read again, by checkArgs, to say which
+		// argument is wrong in the user's words (D81).
+		var a In
 		args, err := validateArgs(req.Params.Arguments, in, defaults)
 		if err != nil {
-			return toolError(fmt.Errorf("validating \"arguments\": %v", err)), nil
+			err = fmt.Errorf("validating \"arguments\": %v", err)
+		} else {
+			err = json.Unmarshal(args, &a)
 		}
-		var a In
-		if err := json.Unmarshal(args, &a); err != nil {
+		if err != nil {
+			if named := checkArgs(def.Name, schema, req.Params.Arguments); named != nil {
+				return toolError(named), nil
+			}
 			return toolError(err), nil
 		}
 		res, o, err := h(ctx, req, a)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,13 +115,38 @@ var sampleArgs = []string{
 	`{"id":"fail"}`, `{"id":"text"}`, `null`,
 }
 
+// refusals are the arguments of sampleArgs the sample's schema refuses.
+var refusals = map[string]bool{`{}`: true, `{"id":3}`: true, `{"id":"x","other":1}`: true, `{"ID":"x"}`: true, `null`: true}
+
+// wordedRefusals checks that each reply in got to an argument of args
+// that refusals lists is refused, as go-sdk refuses it in want, in words
+// that name the tool and the argument (checkArgs, D81), and returns want
+// with those replies replaced by got's, for the byte comparison of the
+// rest.
+func wordedRefusals(t *testing.T, args, want, got []string) []string {
+	t.Helper()
+	want = slices.Clone(want)
+	for k, a := range args {
+		if !refusals[a] {
+			continue
+		}
+		if !strings.Contains(want[k+1], `"isError":true`) || !strings.Contains(got[k+1], `"isError":true`) || !strings.Contains(got[k+1], `"text":"sample: argument`) {
+			t.Errorf("arguments %s: go-sdk answers %s\naddTool %s\nwant both refused, addTool naming the tool and the argument", a, want[k+1], got[k+1])
+		}
+		want[k+1] = got[k+1]
+	}
+	return want
+}
+
 // TestAddToolIsTheSDKs: with outputs checked (as every test runs), a tool
-// served through addTool lists and answers exactly as through go-sdk's
-// typed AddTool: the schemas, the validation errors, tool errors, the
-// structured output and its text, byte for byte.
+// served through addTool lists and answers as through go-sdk's typed
+// AddTool: the schemas, tool errors, the structured output and its text,
+// byte for byte; arguments the schema refuses are refused by both, and
+// addTool's words name the tool and the argument.
 func TestAddToolIsTheSDKs(t *testing.T) {
 	defer CheckOutputs(CheckOutputs(true))
 	want, got := callBoth(t, sdk.Tool{Name: "sample", Description: "d"}, sampleArgs)
+	want = wordedRefusals(t, sampleArgs, want, got)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
 	}
@@ -129,6 +155,8 @@ func TestAddToolIsTheSDKs(t *testing.T) {
 	}
 	// A schema given as a map, not a *jsonschema.Schema.
 	asMap := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}, "limit": map[string]any{"type": "integer"}}, "required": []string{"id"}}
+	// checkArgs reads only a *jsonschema.Schema (every docket tool's):
+	// here the refusals are go-sdk's words, byte for byte.
 	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: asMap}, sampleArgs)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("with a schema as a map, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
@@ -137,6 +165,7 @@ func TestAddToolIsTheSDKs(t *testing.T) {
 	withDefault := inSchema[sampleIn](func(p map[string]*jsonschema.Schema) { p["limit"].Default = json.RawMessage(`5`) })
 	notNull := sampleArgs[:len(sampleArgs)-1] // go-sdk panics applying a default to null arguments
 	want, got = callBoth(t, sdk.Tool{Name: "sample", InputSchema: withDefault}, notNull)
+	want = wordedRefusals(t, notNull, want, got)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("with a default, addTool differs from go-sdk's AddTool (-sdk +addTool):\n%s", d)
 	}
@@ -147,10 +176,9 @@ func TestAddToolIsTheSDKs(t *testing.T) {
 	if !strings.Contains(got[1], `"isError":true`) || !strings.Contains(got[1], `required`) {
 		t.Errorf("null arguments with a default: %s; want them taken as {} and id required", got[1])
 	}
-	// Arguments that are not an object: the same error, but in
-	// encoding/json's words ("cannot unmarshal array"), not segmentio's.
+	// Arguments that are not an object: refused, naming no Go type.
 	_, got = callBoth(t, sdk.Tool{Name: "sample"}, []string{`[1]`})
-	if want := `"text":"validating \"arguments\": unmarshaling arguments: json: cannot unmarshal array into Go value of type map[string]interface {}"}],"isError":true`; !strings.Contains(got[1], want) {
+	if want := `"text":"sample: arguments: give an object of named arguments (sample takes id (required), limit, tags)"}],"isError":true`; !strings.Contains(got[1], want) {
 		t.Errorf("arguments [1]: %s\nwant it to hold %s", got[1], want)
 	}
 }
