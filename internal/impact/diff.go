@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/repo"
 )
 
 // maxLine is the longest diff line kept whole; the rest of a longer line
@@ -29,20 +30,8 @@ type fileDiff struct {
 	Hunks            []hunk
 }
 
-// hunk is one @@ -a,b +c,d @@ range: b lines from line a of the base
-// replaced by d lines from line c of the working tree. A count of 0 is a
-// pure insertion (b) or deletion (d), whose start is the line before it.
-type hunk struct {
-	OldStart, OldLines, NewStart, NewLines int
-}
-
-// oldHas and newHas report whether line n of its side lies in the hunk.
-func (h hunk) oldHas(n int) bool {
-	return h.OldLines > 0 && n >= h.OldStart && n < h.OldStart+h.OldLines
-}
-func (h hunk) newHas(n int) bool {
-	return h.NewLines > 0 && n >= h.NewStart && n < h.NewStart+h.NewLines
-}
+// hunk is one @@ -a,b +c,d @@ range of git's patch (repo.Hunk).
+type hunk = repo.Hunk
 
 // parseRaw reads `git diff --raw -z`: for each file
 // ":oldmode newmode oldsha newsha STATUS\0path\0" and, for a rename or a
@@ -178,7 +167,7 @@ func parsePatch(r io.Reader, v patchVisitor) error {
 			if !files {
 				return fmt.Errorf("git diff printed a hunk before the file it belongs to: %q", clip(s))
 			}
-			h, err := parseHunk(s)
+			h, err := repo.ParseHunk(s)
 			if err != nil {
 				return err
 			}
@@ -213,51 +202,6 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
-}
-
-// parseHunk reads "@@ -a[,b] +c[,d] @@ ...".
-func parseHunk(s string) (hunk, error) {
-	bad := fmt.Errorf("git diff printed a hunk header claimslint cannot read: %q", clip(s))
-	rest, ok := strings.CutPrefix(s, "@@ -")
-	if !ok {
-		return hunk{}, bad
-	}
-	end := strings.Index(rest, " @@")
-	if end < 0 {
-		return hunk{}, bad
-	}
-	oldR, newR, ok := strings.Cut(rest[:end], " +")
-	if !ok {
-		return hunk{}, bad
-	}
-	var h hunk
-	var err error
-	if h.OldStart, h.OldLines, err = hunkRange(oldR); err != nil {
-		return hunk{}, bad
-	}
-	if h.NewStart, h.NewLines, err = hunkRange(newR); err != nil {
-		return hunk{}, bad
-	}
-	return h, nil
-}
-
-// hunkRange reads "a" (one line) or "a,b".
-func hunkRange(s string) (int, int, error) {
-	startS, countS, comma := strings.Cut(s, ",")
-	start, err := strconv.ParseUint(startS, 10, 31)
-	if err != nil {
-		return 0, 0, err
-	}
-	count := uint64(1)
-	if comma {
-		if count, err = strconv.ParseUint(countS, 10, 31); err != nil {
-			return 0, 0, err
-		}
-	}
-	if start+count > 1<<31 {
-		return 0, 0, errors.New("range too large")
-	}
-	return int(start), int(count), nil
 }
 
 // patchPath reads the path of a "--- " or "+++ " line: /dev/null, or the

@@ -174,7 +174,7 @@ func FuzzParsePatch(f *testing.F) {
 		_ = parsePatch(strings.NewReader(patch), patchVisitor{
 			hunk: func(_, _ string, h hunk) { cur = h },
 			line: func(_, _ string, deleted bool, n int, _ []byte) {
-				if deleted && !cur.oldHas(n) || !deleted && !cur.newHas(n) {
+				if deleted && !cur.OldHas(n) || !deleted && !cur.NewHas(n) {
 					t.Fatalf("line %d (deleted %v) outside its hunk %+v", n, deleted, cur)
 				}
 			},

@@ -614,7 +614,7 @@ func (c *computation) pinned(states []check.ClaimState) {
 				c.add(p, t)
 				continue
 			}
-			i := slices.IndexFunc(fd.Hunks, func(h hunk) bool { return h.newHas(line) })
+			i := slices.IndexFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(line) })
 			switch {
 			case i >= 0 && fd.Status == 'A':
 				t.Detail = "the line it rests on is new (its file is new)"
@@ -686,7 +686,7 @@ func (c *computation) baseLines() {
 		if !ok || h.fd == nil {
 			continue
 		}
-		i := slices.IndexFunc(h.fd.Hunks, func(x hunk) bool { return x.oldHas(h.line) })
+		i := slices.IndexFunc(h.fd.Hunks, func(x hunk) bool { return x.OldHas(h.line) })
 		if i >= 0 && c.headHunks[hunkKey(h.m.dec, h.m.claim, h.fd, i)] {
 			continue
 		}
@@ -736,7 +736,7 @@ func (c *computation) texts() {
 		for _, r := range p.now.Claims {
 			ids[r.ID] = true
 			nowRows[r.Pos.Line] = true
-			if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.newHas(r.Pos.Line) }) {
+			if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(r.Pos.Line) }) {
 				continue
 			}
 			c.add(p, Touch{Kind: ClaimRow, Path: p.now.Path, Line: r.Pos.Line, Side: SideHead, Claim: r.ID, Detail: rowChange(then, r)})
@@ -819,7 +819,7 @@ func (c *computation) registerRows() {
 	now := map[string]bool{}
 	for _, row := range reg.Rows {
 		now[row.ID] = true
-		if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.newHas(row.Pos.Line) }) {
+		if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(row.Pos.Line) }) {
 			continue
 		}
 		p, ok := c.byID(row.ID)

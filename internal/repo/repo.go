@@ -464,17 +464,17 @@ func ChangedLines(dir, rev, rel string) (map[int]bool, error) {
 	}
 	changed := map[int]bool{}
 	for _, l := range strings.Split(string(out), "\n") {
-		if !strings.HasPrefix(l, "@@") {
+		// With -U0 a hunk's own lines begin with '-' or '+', so a line
+		// that begins "@@ " is a header.
+		if !strings.HasPrefix(l, "@@ ") {
 			continue
 		}
-		// @@ -a,b +c,d @@: lines c..c+d-1 of the new file changed.
-		var c, d int
-		plus := l[strings.Index(l, "+")+1:]
-		plus = plus[:strings.IndexByte(plus, ' ')]
-		if n, _ := fmt.Sscanf(plus, "%d,%d", &c, &d); n == 1 {
-			d = 1
+		h, err := ParseHunk(l)
+		if err != nil {
+			return nil, err
 		}
-		for k := c; k < c+d; k++ {
+		// Lines c..c+d-1 of the new file changed.
+		for k := h.NewStart; k < h.NewStart+h.NewLines; k++ {
 			changed[k] = true
 		}
 	}
