@@ -13,6 +13,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -368,32 +371,26 @@ func writeXML(w io.Writer, v any) error {
 // clean run is an empty <testsuites>.
 func JUnitXML(w io.Writer, fs []diag.Finding) error {
 	var doc junitSuites
-	at := map[string]int{}
-	for _, f := range fs {
-		name := xmlText(f.Pos.Filename)
-		i, ok := at[name]
-		if !ok {
-			i = len(doc.Suites)
-			at[name] = i
-			doc.Suites = append(doc.Suites, junitSuite{Name: name})
-		}
-		s := &doc.Suites[i]
-		s.Tests++
-		c := junitCase{Name: xmlText(f.Tag()), ClassName: xmlText(location(f)), File: name, Line: f.Pos.Line}
-		if f.Severity == diag.SeverityError {
-			s.Failures++
-			lines := []string{"error: " + xmlText(f.Message) + " (" + xmlText(f.Tag()) + ")", "Category: " + xmlText(f.Check), "File: " + name, "Line: " + strconv.Itoa(f.Pos.Line)}
-			for _, r := range f.Related {
-				lines = append(lines, "Related: "+xmlText(location(diag.Finding{Pos: r.Pos}))+": "+xmlText(r.Message))
+	for name, group := range byFile(fs) {
+		s := junitSuite{Name: name}
+		for _, f := range group {
+			s.Tests++
+			c := junitCase{Name: xmlText(f.Tag()), ClassName: xmlText(location(f)), File: name, Line: f.Pos.Line}
+			if f.Severity == diag.SeverityError {
+				s.Failures++
+				lines := []string{"error: " + xmlText(f.Message) + " (" + xmlText(f.Tag()) + ")", "Category: " + xmlText(f.Check), "File: " + name, "Line: " + strconv.Itoa(f.Pos.Line)}
+				for _, r := range f.Related {
+					lines = append(lines, "Related: "+xmlText(location(diag.Finding{Pos: r.Pos}))+": "+xmlText(r.Message))
+				}
+				c.Failure = &junitFailure{Message: xmlText(location(f)) + ": " + xmlText(shown(f)), Type: "error", Content: strings.Join(lines, "\n")}
+			} else {
+				s.Skipped++
+				c.Skipped = &junitSkipped{Message: strings.TrimSuffix(severityWord(f.Severity), " ") + " " + xmlText(location(f)) + ": " + xmlText(shown(f))}
 			}
-			c.Failure = &junitFailure{Message: xmlText(location(f)) + ": " + xmlText(shown(f)), Type: "error", Content: strings.Join(lines, "\n")}
-		} else {
-			s.Skipped++
-			c.Skipped = &junitSkipped{Message: strings.TrimSuffix(severityWord(f.Severity), " ") + " " + xmlText(location(f)) + ": " + xmlText(shown(f))}
+			s.Cases = append(s.Cases, c)
 		}
-		s.Cases = append(s.Cases, c)
+		doc.Suites = append(doc.Suites, s)
 	}
-	sort.SliceStable(doc.Suites, func(i, j int) bool { return doc.Suites[i].Name < doc.Suites[j].Name })
 	return writeXML(w, doc)
 }
 
@@ -422,20 +419,15 @@ type checkstyleError struct {
 // rule id). A clean run is an empty <checkstyle>.
 func Checkstyle(w io.Writer, fs []diag.Finding) error {
 	doc := checkstyleDoc{Version: "5.0"}
-	at := map[string]int{}
-	for _, f := range fs {
-		name := xmlText(f.Pos.Filename)
-		i, ok := at[name]
-		if !ok {
-			i = len(doc.Files)
-			at[name] = i
-			doc.Files = append(doc.Files, checkstyleFile{Name: name})
+	for name, group := range byFile(fs) {
+		file := checkstyleFile{Name: name}
+		for _, f := range group {
+			file.Errors = append(file.Errors, checkstyleError{
+				Column: f.Pos.Column, Line: f.Pos.Line, Message: xmlText(shown(f)), Severity: levelName(f.Severity, "info"), Source: xmlText(f.Check),
+			})
 		}
-		doc.Files[i].Errors = append(doc.Files[i].Errors, checkstyleError{
-			Column: f.Pos.Column, Line: f.Pos.Line, Message: xmlText(shown(f)), Severity: levelName(f.Severity, "info"), Source: xmlText(f.Check),
-		})
+		doc.Files = append(doc.Files, file)
 	}
-	sort.SliceStable(doc.Files, func(i, j int) bool { return doc.Files[i].Name < doc.Files[j].Name })
 	return writeXML(w, doc)
 }
 
@@ -579,4 +571,22 @@ func SARIF(w io.Writer, fs []diag.Finding, rules []RuleDoc, version string) erro
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// byFile yields the findings of each file, as the XML formats group them:
+// files by their escaped name, sorted; each file's findings in the order
+// they came.
+func byFile(fs []diag.Finding) iter.Seq2[string, []diag.Finding] {
+	groups := map[string][]diag.Finding{}
+	for _, f := range fs {
+		name := xmlText(f.Pos.Filename)
+		groups[name] = append(groups[name], f)
+	}
+	return func(yield func(string, []diag.Finding) bool) {
+		for _, name := range slices.Sorted(maps.Keys(groups)) {
+			if !yield(name, groups[name]) {
+				return
+			}
+		}
+	}
 }
