@@ -3,34 +3,43 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
 
-// TestClaimslintImportsOnlyDocketsLeaves: claimslint reads docket's
-// vocabulary (server/vocab) and its export formats (server/codec), and
-// nothing else of docket: not its service, its index adapters, its MCP
-// server or its command line (issue 20). A claimslint package that
-// reaches for those fails here.
-func TestClaimslintImportsOnlyDocketsLeaves(t *testing.T) {
+// TestDependenciesRunOneWay: server/ is docket's alone and internal/ is
+// the shared kernel plus claimslint (D100). No package of internal/, and
+// no package claimslint's binary is built from, imports anything under
+// server/: the vocabulary both products read (decision ids, workflow
+// classes, issue ids, record text, the tracker formats) lives in internal/
+// packages named for what they hold. There is no allow-list.
+func TestDependenciesRunOneWay(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "../../internal/...", ".").Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("go list: %v", err)
 	}
-	allowed := []string{"github.com/claimslint/claimslint/server/vocab", "github.com/claimslint/claimslint/server/codec"}
-	var server []string
-	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "github.com/claimslint/claimslint/server/") {
-			server = append(server, p)
-			if !slices.Contains(allowed, p) {
-				t.Errorf("claimslint imports %s; only %v of server/ are its to import", p, allowed)
+	const mod = "github.com/claimslint/claimslint/"
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("go list printed %d packages: the test looks in the wrong place", len(lines))
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, mod+"server/") {
+				t.Errorf("%s imports %s: internal/ never imports server/ (D100)", f[0], imp)
 			}
 		}
 	}
-	if len(server) == 0 {
-		t.Errorf("claimslint imports nothing of server/: go list -deps printed %d packages", len(strings.Fields(string(out))))
+	deps, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(deps)) {
+		if strings.HasPrefix(p, mod+"server/") {
+			t.Errorf("claimslint is built from %s: claimslint imports nothing of docket's", p)
+		}
 	}
 }
 
@@ -49,17 +58,34 @@ func TestServerHoldsNoGoFile(t *testing.T) {
 }
 
 // TestDocketsDomainReadsNoMarkdown: docket's domain checks the decision ids
-// an issue names by the grammar in server/vocab (D72), not through the
-// register, so it pulls in no Markdown parser and no claimslint package.
+// an issue names by the grammar in internal/decisionid (D72), not through
+// the register, so it pulls in no Markdown parser, and of internal/ only
+// the shared kernel: packages that import the standard library and each
+// other, nothing third-party.
 func TestDocketsDomainReadsNoMarkdown(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", "../../server/docket").Output()
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "../../server/docket").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
-	for _, p := range strings.Fields(string(out)) {
-		if strings.Contains(p, "goldmark") || strings.HasPrefix(p, "github.com/claimslint/claimslint/internal/") {
-			t.Errorf("server/docket depends on %s", p)
+	const mod = "github.com/claimslint/claimslint/"
+	kernel := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if strings.Contains(f[0], "goldmark") {
+			t.Errorf("server/docket depends on %s", f[0])
 		}
+		if !strings.HasPrefix(f[0], mod+"internal/") {
+			continue
+		}
+		kernel++
+		for _, imp := range f[1:] {
+			if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") && !strings.HasPrefix(imp, mod+"internal/") {
+				t.Errorf("server/docket depends on %s, which imports %s: docket's domain reads only the standard library and the shared kernel of internal/", f[0], imp)
+			}
+		}
+	}
+	if kernel == 0 {
+		t.Error("server/docket reads no package of internal/: the shared vocabulary is not where D100 says")
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // Role says how a decision names an issue.
@@ -177,7 +177,7 @@ func Build(res *snapshot.Snapshot) *Report {
 	// docket's index is a clone's own cache: one a commit brings is not
 	// opened by docket (D67), and is reported here, once, at its first
 	// tracked file.
-	if res.Config.Tracker.Format == codec.Docket && res.Repo != nil && res.Repo.Git {
+	if res.Config.Tracker.Format == trackerformat.Docket && res.Repo != nil && res.Repo.Git {
 		var tracked []string
 		for _, f := range res.Repo.Files {
 			if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" && f != IndexDir+".gitignore" {
@@ -207,7 +207,7 @@ func where(ref Ref) string {
 // removeHint is the command that removes a decision from an issue, for
 // trackers claimslint knows how to edit.
 func removeHint(res *snapshot.Snapshot, id, dec string) string {
-	if res.Config.Tracker.Format == codec.Docket {
+	if res.Config.Tracker.Format == trackerformat.Docket {
 		return " (docket update " + id + " --remove-decision " + dec + ")"
 	}
 	return ""

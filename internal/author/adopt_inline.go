@@ -13,13 +13,14 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/issueid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/internal/tracker"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // Inferred is one setting init --adopt read from an inline register's
@@ -367,15 +368,15 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 		}
 		expWhy := fmt.Sprintf("%s, %s%s", plural(len(exp.ids), "record"), which, others)
 		formatWhy := map[string]string{
-			codec.Docket: "docket's records: a line with a schema key (server/codec.Detect)",
-			codec.Beads:  "beads' records: one JSON object a line, no schema key (server/codec.Detect)",
-			codec.GitHub: "the JSON array gh issue list prints (server/codec.Detect)",
+			trackerformat.Docket: "docket's records: a line with a schema key (internal/trackerformat.Detect)",
+			trackerformat.Beads:  "beads' records: one JSON object a line, no schema key (internal/trackerformat.Detect)",
+			trackerformat.GitHub: "the JSON array gh issue list prints (internal/trackerformat.Detect)",
 		}[exp.format]
 		set("tracker.export", exp.path, expWhy)
 		set("tracker.format", exp.format, formatWhy)
 		var t strings.Builder
 		t.WriteString(fmt.Sprintf("tracker:\n  # %s\n  export: %s\n  # %s\n  format: %s\n", expWhy, yamlStr(exp.path), formatWhy, exp.format))
-		if exp.format != codec.GitHub {
+		if exp.format != trackerformat.GitHub {
 			var counts []string
 			for _, p := range exp.prefixes {
 				counts = append(counts, fmt.Sprintf("%d %s-", exp.count[p], p))
@@ -437,7 +438,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 				}
 				continue
 			}
-			if k := register.IDNumber("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
+			if k := decisionid.Number("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
 				older = append(older, got)
 			}
 		}
@@ -448,7 +449,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 		} else if len(older) > 0 {
 			unbumped = append(unbumped, fmt.Sprintf("%s (%s)", f, strings.Join(older, ", ")))
 		}
-		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && trackerCfg.Tracker.Format != codec.GitHub) {
+		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && trackerCfg.Tracker.Format != trackerformat.GitHub) {
 			continue // the register and the range sites are read anyway
 		}
 		ms := snapshot.FileMentions(f, data, idRE)
@@ -598,7 +599,7 @@ type export struct {
 }
 
 // findExport looks for tracker exports in the tree: .jsonl and .json files
-// whose records server/codec recognises as docket's, beads' or gh's, each
+// whose records internal/trackerformat recognises as docket's, beads' or gh's, each
 // record with an id. The largest is the tracker; its ids give the prefixes.
 func findExport(rp *repo.Repo) (*export, error) {
 	var found []*export
@@ -611,7 +612,7 @@ func findExport(rp *repo.Repo) (*export, error) {
 		if err != nil {
 			continue
 		}
-		format, ok := codec.Detect(data)
+		format, ok := trackerformat.Detect(data)
 		if !ok || len(bytes.TrimSpace(data)) == 0 {
 			continue
 		}
@@ -629,13 +630,13 @@ func findExport(rp *repo.Repo) (*export, error) {
 		valid := true
 		for id := range e.Issues {
 			ex.ids[id] = true
-			if format == codec.GitHub {
+			if format == trackerformat.GitHub {
 				if id == "#0" {
 					valid = false
 				}
 				continue
 			}
-			p, _, ok := vocab.SplitID(id)
+			p, _, ok := issueid.SplitID(id)
 			if !ok {
 				valid = false
 				continue
@@ -646,7 +647,7 @@ func findExport(rp *repo.Repo) (*export, error) {
 			continue
 		}
 		for p := range ex.count {
-			if vocab.ValidPrefix(p) == nil {
+			if issueid.ValidPrefix(p) == nil {
 				ex.prefixes = append(ex.prefixes, p)
 			}
 		}
@@ -657,7 +658,7 @@ func findExport(rp *repo.Repo) (*export, error) {
 			}
 			return a < b
 		})
-		if format != codec.GitHub && len(ex.prefixes) == 0 {
+		if format != trackerformat.GitHub && len(ex.prefixes) == 0 {
 			continue
 		}
 		found = append(found, ex)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -69,7 +70,7 @@ type Plan struct {
 	Next []string
 }
 
-var refRE = regexp.MustCompile(`^(` + register.IDPattern + `)(\([^)]+\))?$`)
+var refRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)(\([^)]+\))?$`)
 
 // New plans a new decision. It fails, changing nothing, on an empty
 // title, an unknown superseded decision, or a register it cannot place a
@@ -125,7 +126,7 @@ func New(o NewOptions) (*Plan, error) {
 		}
 	}
 	for _, d := range res.Decisions {
-		if p, ok := register.ParseID(d.FileID); ok {
+		if p, ok := decisionid.Parse(d.FileID); ok {
 			n = max(n, p.N)
 			if p.Plain() {
 				top = max(top, p.N)
@@ -135,7 +136,7 @@ func New(o NewOptions) (*Plan, error) {
 	oldRange := fmt.Sprintf("D1..D%d", top)
 	maxID := n
 	n++
-	id := register.ID{N: n}.String()
+	id := decisionid.ID{N: n}.String()
 	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
 	var col *collection
 	if len(res.Config.Adopt) > 0 {
@@ -155,7 +156,7 @@ func New(o NewOptions) (*Plan, error) {
 			taken[d.FileID] = true
 		}
 		id = col.nextID(file, maxID, taken)
-		if p, ok := register.ParseID(id); ok && p.Plain() {
+		if p, ok := decisionid.Parse(id); ok && p.Plain() {
 			n = p.N
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 )
@@ -385,8 +386,8 @@ func ownID(s register.Scheme, n register.RecordName) string {
 	if len(suffix) > 1 {
 		return ""
 	}
-	id := register.ID{N: s.Base + n.Number, Suffix: suffix}.String()
-	if !register.IsID(id) {
+	id := decisionid.ID{N: s.Base + n.Number, Suffix: suffix}.String()
+	if !decisionid.Valid(id) {
 		return ""
 	}
 	return id
@@ -424,10 +425,10 @@ func (c *collection) assign(have map[string]string, maxID int) {
 		if r.id != "" {
 			continue
 		}
-		for taken[register.ID{N: next}.String()] {
+		for taken[decisionid.ID{N: next}.String()] {
 			next++
 		}
-		r.id = register.ID{N: next}.String()
+		r.id = decisionid.ID{N: next}.String()
 		taken[r.id] = true
 	}
 	for _, r := range c.records {
@@ -629,8 +630,8 @@ func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 		}
 	}
 	next := max(start, maxID+1)
-	for taken[register.ID{N: next}.String()] {
+	for taken[decisionid.ID{N: next}.String()] {
 		next++
 	}
-	return register.ID{N: next}.String()
+	return decisionid.ID{N: next}.String()
 }

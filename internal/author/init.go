@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/issueid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // InitOptions are the inputs of Init.
@@ -64,7 +65,7 @@ func Init(o InitOptions) (*Plan, error) {
 	if o.Prefix == "" {
 		o.Prefix = "dk"
 	}
-	if err := vocab.ValidPrefix(o.Prefix); err != nil {
+	if err := issueid.ValidPrefix(o.Prefix); err != nil {
 		return nil, fmt.Errorf("--prefix: %w", err)
 	}
 	if o.Date.IsZero() {
@@ -125,7 +126,7 @@ func Init(o InitOptions) (*Plan, error) {
 		var ds []*register.Decision
 		for _, r := range col.records {
 			ds = append(ds, r.d)
-			n = max(n, register.IDNumber(r.id)+1)
+			n = max(n, decisionid.Number(r.id)+1)
 		}
 		snapshot.Relate(ds)
 		for _, r := range col.records {
@@ -144,24 +145,24 @@ func Init(o InitOptions) (*Plan, error) {
 			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
 		notes = col.notes()
 	}
-	id := register.ID{N: n}.String()
+	id := decisionid.ID{N: n}.String()
 	if firstID != "" {
 		id = firstID
 	}
 	// The live range ends at the highest plain id, which an adopted record
 	// may hold; D0 and D4a never end it (D72).
 	topN := 0
-	if p, ok := register.ParseID(id); ok && p.Plain() {
+	if p, ok := decisionid.Parse(id); ok && p.Plain() {
 		topN = p.N
 	}
 	if col != nil {
 		for _, r := range col.records {
-			if p, ok := register.ParseID(r.id); ok && p.Plain() {
+			if p, ok := decisionid.Parse(r.id); ok && p.Plain() {
 				topN = max(topN, p.N)
 			}
 		}
 	}
-	top := register.ID{N: topN}.String()
+	top := decisionid.ID{N: topN}.String()
 	dirLink := "decisions/"
 	if col != nil {
 		l, _ := filepath.Rel("docs", path.Dir(firstFile))
@@ -378,7 +379,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		if _, ok := have[r.path]; ok {
 			continue
 		}
-		n = max(n, register.IDNumber(r.id))
+		n = max(n, decisionid.Number(r.id))
 		fresh = append(fresh, r)
 	}
 	edits := map[string][]byte{}

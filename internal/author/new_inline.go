@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
@@ -151,7 +152,7 @@ func markerWords(cfg config.Config, status, ref string) (string, error) {
 	for i, m := range ms {
 		res[i] = regexp.MustCompile(m.Pattern) // validated when loaded
 	}
-	lit := strings.NewReplacer(register.IDPattern, ref, `\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
+	lit := strings.NewReplacer(decisionid.Pattern, ref, `\b`, "", `D[0-9]+`, ref, `D[1-9][0-9]*`, ref, `\s+`, " ", `(?:\*\*|__)?`, "", `\`, "")
 	for i, m := range ms {
 		if m.Status != status {
 			continue

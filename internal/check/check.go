@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
-	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
@@ -168,7 +168,7 @@ func runRules(ctx context.Context, snap *snapshot.Snapshot, opts Options, b *bud
 	sort.Slice(res.Claims, func(i, j int) bool {
 		a, b := res.Claims[i], res.Claims[j]
 		if a.Decision != b.Decision {
-			return register.CompareIDs(a.Decision, b.Decision) < 0
+			return decisionid.Compare(a.Decision, b.Decision) < 0
 		}
 		return claimLess(a.Claim, b.Claim)
 	})

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/issueid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // tracker: Anchor is an issue id in the tracker export, in the status
@@ -57,8 +57,8 @@ func (trackerKind) Evaluate(c *claim) {
 // strayAdvice is what a missing id's message adds when its prefix is no
 // tracker's (D74): which prefixes are known, and the edit; "" otherwise.
 func strayAdvice(s *snapshot.Snapshot, id string) string {
-	p, _, ok := vocab.SplitID(id)
-	if !ok || s.Config.Tracker.Format == codec.GitHub || slices.Contains(s.Prefixes(), p) {
+	p, _, ok := issueid.SplitID(id)
+	if !ok || s.Config.Tracker.Format == trackerformat.GitHub || slices.Contains(s.Prefixes(), p) {
 		return ""
 	}
 	return "; " + s.PrefixAdvice(p)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -42,7 +43,7 @@ func registerRun(p *Pass) error {
 		if !d.Parsed || d.Inline {
 			continue
 		}
-		if d.ID != "" && register.IsID(d.ID) && d.ID != d.FileID {
+		if d.ID != "" && decisionid.Valid(d.ID) && d.ID != d.FileID {
 			p.Reportf(d.KeyPos("id"), "front matter id %s does not match the file name's %s", d.ID, d.FileID)
 		}
 	}

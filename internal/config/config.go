@@ -16,8 +16,8 @@ import (
 
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/trackerformat"
+	"github.com/claimslint/claimslint/internal/workflow"
 	"gopkg.in/yaml.v2"
 )
 
@@ -31,12 +31,12 @@ type Tracker struct {
 	Prefixes []string `yaml:"prefixes"`
 	// Workflow maps statuses outside docket's set onto docket's classes
 	// (open, active, blocked, deferred, closed), over
-	// vocab.DefaultWorkflow (D57): docket's ready and list, docket mcp
+	// workflow.DefaultWorkflow (D57): docket's ready and list, docket mcp
 	// and claimslint's tracker reader all read it.
 	Workflow map[string]string `yaml:"workflow"`
-	// Classes is Workflow parsed over vocab.DefaultWorkflow; Load and
+	// Classes is Workflow parsed over workflow.DefaultWorkflow; Load and
 	// Parse fill it.
-	Classes vocab.Workflow `yaml:"-"`
+	Classes workflow.Workflow `yaml:"-"`
 }
 
 // Config is the parsed .claimslint.yml. All paths are repository-relative
@@ -145,13 +145,13 @@ func (c Config) ClaimsDir() string {
 // Default returns the settings used when no .claimslint.yml exists; they are
 // the ones docs/guide/configuration.md documents.
 func Default() Config {
-	classes, _ := vocab.DefaultWorkflow.With(nil) // a copy: callers may not share the default
+	classes, _ := workflow.DefaultWorkflow.With(nil) // a copy: callers may not share the default
 	return Config{
 		Register:  "docs/PRD.md",
 		Decisions: "docs/decisions",
 		Tracker: Tracker{
 			Export:   ".knowledge/tracker/issues.jsonl",
-			Format:   codec.Docket,
+			Format:   trackerformat.Docket,
 			Prefixes: []string{"dk"},
 			Classes:  classes,
 		},
@@ -384,7 +384,7 @@ func Parse(data []byte, base Config) (Config, error) {
 		return base, fmt.Errorf("%s: %w", FileName, err)
 	}
 	// tracker.workflow adds to docket's default mapping, like statuses.
-	w, err := vocab.DefaultWorkflow.With(cfg.Tracker.Workflow)
+	w, err := workflow.DefaultWorkflow.With(cfg.Tracker.Workflow)
 	if err != nil {
 		return base, fmt.Errorf("%s: %w", FileName, err)
 	}
@@ -393,8 +393,8 @@ func Parse(data []byte, base Config) (Config, error) {
 }
 
 func (c *Config) validate() error {
-	if !codec.Known(c.Tracker.Format) {
-		return fmt.Errorf("tracker.format %q: want %s or %s", c.Tracker.Format, strings.Join(codec.Formats[:len(codec.Formats)-1], ", "), codec.Formats[len(codec.Formats)-1])
+	if !trackerformat.Known(c.Tracker.Format) {
+		return fmt.Errorf("tracker.format %q: want %s or %s", c.Tracker.Format, strings.Join(trackerformat.Formats[:len(trackerformat.Formats)-1], ", "), trackerformat.Formats[len(trackerformat.Formats)-1])
 	}
 	for _, p := range c.Tracker.Prefixes {
 		if p == "" || strings.ContainsAny(p, " -\t/") {

@@ -43,6 +43,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/codeline"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -170,7 +171,7 @@ func Compute(ctx context.Context, o Options) (Result, error) {
 		res.Decisions = append(res.Decisions, *d)
 	}
 	slices.SortFunc(res.Decisions, func(a, b Decision) int {
-		return cmp.Or(register.CompareIDs(a.ID, b.ID), strings.Compare(a.Path, b.Path))
+		return cmp.Or(decisionid.Compare(a.ID, b.ID), strings.Compare(a.Path, b.Path))
 	})
 	return res, nil
 }

@@ -3,13 +3,15 @@ package register
 import (
 	"bytes"
 	"fmt"
-	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
 	"path"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/ruleid"
 
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
@@ -490,7 +492,7 @@ func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
 	if v, ok := fm["id"]; ok && v != nil {
 		if s, ok := v.(string); ok {
 			d.ID = strings.TrimSpace(s)
-			if !IsID(d.ID) {
+			if !decisionid.Valid(d.ID) {
 				d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 				d.ID = ""
 			}
@@ -707,6 +709,6 @@ func (d *Decision) recordRefs(fm map[string]any) []srcLine {
 	return out
 }
 
-var refLikeRE = regexp.MustCompile(`^` + IDPattern + `(\([^)]*\))?$`)
+var refLikeRE = regexp.MustCompile(`^` + decisionid.Pattern + `(\([^)]*\))?$`)
 
 func refLike(s string) bool { return refLikeRE.MatchString(s) }

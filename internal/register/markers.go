@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/decisionid"
 )
 
 // MarkerGuess is a status marker read from a register's own words (D65):
@@ -37,7 +39,7 @@ var markerWords = []struct{ word, status string }{
 
 // byRefRE finds a status word followed by the decision that retired the
 // row: SUPERSEDED by D47, REJECTED in favour of **D12**.
-var byRefRE = regexp.MustCompile(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?` + IDPattern + `\b`)
+var byRefRE = regexp.MustCompile(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?` + decisionid.Pattern + `\b`)
 
 // clauseWords, before a status word in the same sentence, say it is
 // about part of a decision: "the six-triple clause is SUPERSEDED by D36".

@@ -11,12 +11,14 @@ package register
 import (
 	"bytes"
 	"fmt"
-	"github.com/claimslint/claimslint/internal/ruleid"
 	"go/token"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/ruleid"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/yuin/goldmark"
@@ -195,10 +197,10 @@ func (d *Decision) KeyPos(key string) token.Position {
 
 // FileNameRE matches a decision file name, D<n>-<slug>.md; its first
 // group is the id.
-var FileNameRE = regexp.MustCompile(`^(` + IDPattern + `)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
+var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
 
 var (
-	refRE    = regexp.MustCompile(`^(` + IDPattern + `)(?:\(([^()\s]+)\))?$`)
+	refRE    = regexp.MustCompile(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
 	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
 )
 
@@ -387,7 +389,7 @@ type StatusMarker struct {
 }
 
 // idCellRE reads the id cell: D12, **D12**, `D12`, [D12](…), _D12_.
-var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(" + IDPattern + ")(?:[^0-9A-Za-z]|$)")
+var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(" + decisionid.Pattern + ")(?:[^0-9A-Za-z]|$)")
 
 // ParseRegister parses the register file's source with a Status column
 // required. path is repository-relative.
@@ -462,7 +464,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
-		pid, _ := ParseID(m[1])
+		pid, _ := decisionid.Parse(m[1])
 		row := Row{ID: m[1], N: pid.N, Plain: pid.Plain(), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
 		if titleCol >= 0 && titleCol < len(cells) {
 			row.Title = cells[titleCol].text
@@ -628,7 +630,7 @@ func (d *Decision) readFrontMatter(fm map[string]any) {
 	d.Status = strings.ToLower(str("status"))
 	if d.ID == "" {
 		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Markdown, "front matter has no id: add id: %s", orDefault(d.FileID, "D<n>")))
-	} else if !IsID(d.ID) {
+	} else if !decisionid.Valid(d.ID) {
 		d.Findings = append(d.Findings, finding(d.KeyPos("id"), ruleid.Register, "front matter id %q is not a decision id D<n>", d.ID))
 	}
 	if d.Status == "" {

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/decisionid"
 )
 
 // Graph geometry, in SVG user units (CSS pixels).
@@ -160,7 +160,7 @@ func layout(edges []relEdge) graphView {
 }
 
 func cmpNode(a, b *gnode) int {
-	if c := register.CompareIDs(a.D.ID, b.D.ID); c != 0 {
+	if c := decisionid.Compare(a.D.ID, b.D.ID); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.D.Key, b.D.Key)

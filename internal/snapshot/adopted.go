@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -193,6 +194,6 @@ func relate(d *register.Decision, verb string, t *register.Decision) {
 
 func sortRelations(d *register.Decision) {
 	sort.SliceStable(d.Relations, func(i, j int) bool {
-		return register.CompareIDs(d.Relations[i].Ref.ID, d.Relations[j].Ref.ID) < 0
+		return decisionid.Compare(d.Relations[i].Ref.ID, d.Relations[j].Ref.ID) < 0
 	})
 }

@@ -29,13 +29,14 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/issueid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/tracker"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // MaxMarkdown bounds the size of a register, decision or range-site file.
@@ -303,7 +304,7 @@ func (s *Snapshot) load() error {
 	s.addDecisions(files)
 	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
-		if c := register.CompareIDs(s.Decisions[i].FileID, s.Decisions[j].FileID); c != 0 {
+		if c := decisionid.Compare(s.Decisions[i].FileID, s.Decisions[j].FileID); c != 0 {
 			return c < 0
 		}
 		return s.Decisions[i].Path < s.Decisions[j].Path
@@ -411,7 +412,7 @@ func (s *Snapshot) addInline() {
 	}
 	if len(added) > 0 {
 		sort.SliceStable(s.Decisions, func(i, j int) bool {
-			return register.CompareIDs(s.Decisions[i].FileID, s.Decisions[j].FileID) < 0
+			return decisionid.Compare(s.Decisions[i].FileID, s.Decisions[j].FileID) < 0
 		})
 	}
 	// A claims file whose id has no row, or whose decision has a file, is
@@ -422,7 +423,7 @@ func (s *Snapshot) addInline() {
 			continue
 		}
 		id := strings.TrimSuffix(f[len(prefix):], ".md")
-		if !register.IsID(id) || seen[id] {
+		if !decisionid.Valid(id) || seen[id] {
 			continue
 		}
 		pos := token.Position{Filename: f, Line: 1, Column: 1}
@@ -717,7 +718,7 @@ var (
 // IDPattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == codec.GitHub {
+	if cfg.Tracker.Format == trackerformat.GitHub {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
 	quoted := make([]string, len(cfg.Tracker.Prefixes))
@@ -735,7 +736,7 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 // started with docket init --prefix cli is known here from its first
 // issue on. The github format has no prefixes.
 func (s *Snapshot) Prefixes() []string {
-	if s.Config.Tracker.Format == codec.GitHub {
+	if s.Config.Tracker.Format == trackerformat.GitHub {
 		return nil
 	}
 	out := slices.Clone(s.Config.Tracker.Prefixes)
@@ -764,7 +765,7 @@ type ListedID struct {
 }
 
 // ListedIDs returns the entries of every decision's front matter tracker:
-// and residuals: lists that are ids (<prefix>-<rest>, vocab.SplitID) of a
+// and residuals: lists that are ids (<prefix>-<rest>, issueid.SplitID) of a
 // prefix tracker.prefixes does not list. Those lists hold nothing but
 // tracker ids, so an entry there is an id whatever its prefix. In prose a
 // hyphenated word (re-run, cli-tools, test-driven) is shaped like an id of
@@ -772,7 +773,7 @@ type ListedID struct {
 // prefixes of tracker.prefixes are looked for there (Mentions). The github
 // format, whose ids are #123, has none.
 func (s *Snapshot) ListedIDs() []ListedID {
-	if s.Config.Tracker.Format == codec.GitHub {
+	if s.Config.Tracker.Format == trackerformat.GitHub {
 		return nil
 	}
 	var out []ListedID
@@ -784,7 +785,7 @@ func (s *Snapshot) ListedIDs() []ListedID {
 			}
 			from := 0
 			for _, id := range list {
-				p, rest, ok := vocab.SplitID(id)
+				p, rest, ok := issueid.SplitID(id)
 				if !ok || slices.Contains(s.Config.Tracker.Prefixes, p) {
 					continue
 				}
@@ -874,7 +875,7 @@ type IDMention struct {
 // comments of code files. Fenced examples and the Path, Anchor and Require
 // cells of claim tables are not mention sites.
 func (s *Snapshot) Mentions() []IDMention {
-	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
+	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
 		return nil
 	}
 	re := IDPattern(s.Config)

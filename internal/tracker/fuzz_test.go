@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/workflow"
 )
 
 // FuzzParse: any bytes in any format, under a workflow that maps one more
@@ -19,8 +20,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("github", `[{"number":1,"title":"x","state":"CLOSED"}]`, "open")
 	f.Add("docket", strings.Repeat("[core]\n", 30), "done")
 	f.Fuzz(func(t *testing.T, format, data, done string) {
-		w := vocab.DefaultWorkflow
-		if vocab.ValidToken(done) {
+		w := workflow.DefaultWorkflow
+		if issueid.ValidToken(done) {
 			if ww, err := w.With(map[string]string{done: "closed"}); err == nil {
 				w = ww
 			}
@@ -29,13 +30,13 @@ func FuzzParse(f *testing.F) {
 		unmapped := map[string]bool{}
 		for _, i := range e.Issues {
 			raw := i.Status
-			if c, ok := w[vocab.Status(raw)]; ok && c != i.Class {
+			if c, ok := w[workflow.Status(raw)]; ok && c != i.Class {
 				t.Fatalf("%s: class %s, workflow says %s", i.ID, i.Class, c)
 			}
-			if i.Closed() != (i.Class == vocab.ClassClosed) {
+			if i.Closed() != (i.Class == workflow.ClassClosed) {
 				t.Fatalf("%s: Closed() disagrees with class %s", i.ID, i.Class)
 			}
-			if _, ok := w[vocab.Status(raw)]; !ok {
+			if _, ok := w[workflow.Status(raw)]; !ok {
 				unmapped[raw] = true
 			}
 		}

@@ -1,7 +1,7 @@
 // Package tracker reads a tracker's export so that claimslint can resolve the
 // issue ids a register names: docket's and beads' JSONL, and the JSON array
 // that `gh issue list --json number,title,state,labels` prints, walked by
-// server/codec, the one room of those formats.
+// internal/trackerformat, the one room of those formats.
 package tracker
 
 import (
@@ -17,9 +17,11 @@ import (
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/recordtext"
 	"github.com/claimslint/claimslint/internal/ruleid"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/trackerformat"
+	"github.com/claimslint/claimslint/internal/workflow"
 )
 
 // MaxExport bounds the size of a tracker export claimslint reads. An export
@@ -33,7 +35,7 @@ type Issue struct {
 	Title  string
 	Status string // lower case: open, in_progress, blocked, deferred, closed, tombstone...
 	// Class is where Status stands in the configured workflow (D57).
-	Class vocab.Class
+	Class workflow.Class
 	// Decisions lists the D-ids the issue says it carries (docket only).
 	Decisions []string
 	Line      int
@@ -42,7 +44,7 @@ type Issue struct {
 // Closed reports whether the issue is finished: its status is mapped onto
 // the closed class (closed, a beads tombstone, or whatever the repository's
 // tracker.workflow maps there).
-func (i Issue) Closed() bool { return i.Class == vocab.ClassClosed }
+func (i Issue) Closed() bool { return i.Class == workflow.ClassClosed }
 
 // Satisfies reports whether the issue's status meets a claim's Require:
 // "open" means any status that is not closed; a class name (closed,
@@ -58,8 +60,8 @@ func (i Issue) Satisfies(want string) bool {
 	case i.Status == want:
 		return true
 	default:
-		_, err := vocab.ParseClass(want)
-		return err == nil && i.Class == vocab.Class(want)
+		_, err := workflow.ParseClass(want)
+		return err == nil && i.Class == workflow.Class(want)
 	}
 }
 
@@ -103,34 +105,34 @@ type ghRecord struct {
 }
 
 // Parse reads an export's bytes in the given format, classing each status
-// with w (nil means vocab.DefaultWorkflow). Records that cannot be read
+// with w (nil means workflow.DefaultWorkflow). Records that cannot be read
 // are returned as findings at their line; the rest still resolve. A status
 // w does not map is a warning at its first line: it counts as unfinished.
-func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []diag.Finding) {
+func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs []diag.Finding) {
 	if w == nil {
-		w = vocab.DefaultWorkflow
+		w = workflow.DefaultWorkflow
 	}
 	e = &Export{Path: path, Issues: map[string]Issue{}}
 	type first struct{ line, n int }
-	unmapped := map[vocab.Status]*first{}
-	class := func(status string, line int) vocab.Class {
-		c, ok := w.Class(vocab.Status(status))
+	unmapped := map[workflow.Status]*first{}
+	class := func(status string, line int) workflow.Class {
+		c, ok := w.Class(workflow.Status(status))
 		if !ok {
-			if u := unmapped[vocab.Status(status)]; u != nil {
+			if u := unmapped[workflow.Status(status)]; u != nil {
 				u.n++
 			} else {
-				unmapped[vocab.Status(status)] = &first{line, 1}
+				unmapped[workflow.Status(status)] = &first{line, 1}
 			}
 		}
 		return c
 	}
 	defer func() {
 		sts := w.Unmapped(keys(unmapped))
-		slices.SortStableFunc(sts, func(a, b vocab.Status) int { return unmapped[a].line - unmapped[b].line })
+		slices.SortStableFunc(sts, func(a, b workflow.Status) int { return unmapped[a].line - unmapped[b].line })
 		for _, st := range sts {
 			u := unmapped[st]
 			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: u.line, Column: 1}, Check: ruleid.Tracker,
-				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", vocab.UnmappedNote([]vocab.Status{st}), u.n)})
+				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", workflow.UnmappedNote([]workflow.Status{st}), u.n)})
 		}
 	}()
 	nbad, more := 0, -1
@@ -154,9 +156,9 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 		})
 	}
 	switch format {
-	case codec.GitHub:
+	case trackerformat.GitHub:
 		n, open := 0, 0
-		err := codec.GitHubElements(data, func(line int, raw json.RawMessage) error {
+		err := trackerformat.GitHubElements(data, func(line int, raw json.RawMessage) error {
 			var r ghRecord
 			if err := json.Unmarshal(raw, &r); err != nil {
 				bad(line, "tracker export line %d is not a gh issue record: %s", line, jsonProblem(err))
@@ -164,7 +166,7 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			}
 			n++
 			id := "#" + strconv.Itoa(r.Number)
-			st, _ := codec.GitHubStatus(r.State)
+			st, _ := trackerformat.GitHubStatus(r.State)
 			if prev, dup := e.Issues[id]; dup {
 				bad(line, "tracker export line %d repeats issue %s (first on line %d)", line, id, prev.Line)
 				return nil
@@ -175,10 +177,10 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			}
 			return nil
 		})
-		var le *codec.LineError
+		var le *trackerformat.LineError
 		switch {
-		case errors.Is(err, codec.ErrNotGitHubArray):
-			bad(1, "tracker export is not the JSON array `%s` prints", codec.GitHubList)
+		case errors.Is(err, trackerformat.ErrNotGitHubArray):
+			bad(1, "tracker export is not the JSON array `%s` prints", trackerformat.GitHubList)
 			return e, fs
 		case errors.As(err, &le):
 			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
@@ -190,15 +192,15 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker,
 				Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
 		}
-		if n == codec.GitHubDefaultLimit {
+		if n == trackerformat.GitHubDefaultLimit {
 			hint := ""
 			if open == n {
 				hint = " and every issue in it is OPEN (open-only is gh's default)"
 			}
-			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with %s", codec.GitHubDefaultLimit, hint, codec.GitHubList)
+			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with %s", trackerformat.GitHubDefaultLimit, hint, trackerformat.GitHubList)
 		}
 	default:
-		err := codec.Lines(bytes.NewReader(data), func(n int, line []byte) error {
+		err := trackerformat.Lines(bytes.NewReader(data), func(n int, line []byte) error {
 			var r jsonlRecord
 			if err := json.Unmarshal(line, &r); err != nil {
 				bad(n, "tracker export line %d is not a JSON object: %s", n, jsonProblem(err))
@@ -213,12 +215,12 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 				return nil
 			}
 			title := r.Title
-			if format == codec.Docket {
+			if format == trackerformat.Docket {
 				// docket refuses this record, and so its whole export
 				// (D67): the rule is vocab's, one copy for both readers.
 				// The id still resolves; the title is not kept, so no
 				// report prints what docket would not store.
-				if err := vocab.CheckTitle(r.Title); err != nil {
+				if err := recordtext.CheckTitle(r.Title); err != nil {
 					bad(n, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", n, err)
 					title = ""
 				}
@@ -227,7 +229,7 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 			e.Issues[r.ID] = Issue{ID: r.ID, Title: title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
 			return nil
 		})
-		if le, ok := err.(*codec.LineError); ok {
+		if le, ok := err.(*trackerformat.LineError); ok {
 			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
 		} else if err != nil {
 			bad(1, "tracker export unreadable: %v", err)
@@ -244,11 +246,11 @@ func Parse(path, format string, data []byte, w vocab.Workflow) (e *Export, fs []
 
 // idPrefixes returns the prefixes of the issues' ids, sorted: the
 // MaxPrefixes most used (ties by name), and how many others were left out.
-// An id that is not <prefix>-<rest> (vocab.SplitID) has no prefix.
+// An id that is not <prefix>-<rest> (issueid.SplitID) has no prefix.
 func idPrefixes(issues map[string]Issue) (prefixes []string, dropped int) {
 	count := map[string]int{}
 	for id := range issues {
-		if p, _, ok := vocab.SplitID(id); ok {
+		if p, _, ok := issueid.SplitID(id); ok {
 			count[p]++
 		}
 	}
@@ -336,8 +338,8 @@ func jsonKind(k reflect.Kind) string {
 	return "an object"
 }
 
-func keys[V any](m map[vocab.Status]V) []vocab.Status {
-	out := make([]vocab.Status, 0, len(m))
+func keys[V any](m map[workflow.Status]V) []workflow.Status {
+	out := make([]workflow.Status, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
-	"github.com/claimslint/claimslint/server/codec"
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/recordtext"
+	"github.com/claimslint/claimslint/internal/trackerformat"
+	"github.com/claimslint/claimslint/internal/workflow"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,13 +26,13 @@ func TestParse(t *testing.T) {
 		{"github", "github", `[{"number":12,"title":"x","state":"OPEN","labels":[]}]`, "#12", "open", true, 0},
 		{"bad line keeps the rest", "docket", "nope\n" + `{"id":"dk-a1","title":"t","status":"closed"}`, "dk-a1", "closed", true, 1},
 		{"duplicate id", "docket", `{"id":"dk-a1","title":"t","status":"open"}` + "\n" + `{"id":"dk-a1","title":"t","status":"closed"}`, "dk-a1", "open", true, 1},
-		// A title docket refuses is refused here too (vocab.CheckTitle),
+		// A title docket refuses is refused here too (recordtext.CheckTitle),
 		// and the id still resolves; beads' own titles are beads' rules.
 		{"docket title with an escape", "docket", `{"id":"dk-a1","title":"x\u001b[2J","status":"open"}`, "dk-a1", "open", true, 1},
 		{"docket title with a line break", "docket", `{"id":"dk-a1","title":"x\ny","status":"open"}`, "dk-a1", "open", true, 1},
 		{"docket title blank", "docket", `{"id":"dk-a1","title":"  ","status":"open"}`, "dk-a1", "open", true, 1},
-		{"docket title too long", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", vocab.MaxTitleLen+1) + `","status":"open"}`, "dk-a1", "open", true, 1},
-		{"docket title at the limit", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", vocab.MaxTitleLen) + `","status":"open"}`, "dk-a1", "open", true, 0},
+		{"docket title too long", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", recordtext.MaxTitleLen+1) + `","status":"open"}`, "dk-a1", "open", true, 1},
+		{"docket title at the limit", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", recordtext.MaxTitleLen) + `","status":"open"}`, "dk-a1", "open", true, 0},
 		{"beads title with a line break", "beads", `{"id":"bd-1","title":"x\ny","status":"open"}`, "bd-1", "open", true, 0},
 		{"github not an array", "github", `{}`, "#1", "", false, 1},
 	} {
@@ -67,7 +68,7 @@ func TestSatisfies(t *testing.T) {
 		{"review", "open", true},
 		{"review", "closed", false},
 	} {
-		c, _ := vocab.DefaultWorkflow.Class(vocab.Status(tc.status))
+		c, _ := workflow.DefaultWorkflow.Class(workflow.Status(tc.status))
 		if got := (Issue{Status: tc.status, Class: c}).Satisfies(tc.want); got != tc.ok {
 			t.Errorf("%s satisfies %q = %v, want %v", tc.status, tc.want, got, tc.ok)
 		}
@@ -123,7 +124,7 @@ func TestRealShapes(t *testing.T) {
 // status it does not map is a warning at its first line, once per status,
 // with its count; the record still resolves and counts as unfinished.
 func TestWorkflow(t *testing.T) {
-	w, err := vocab.DefaultWorkflow.With(map[string]string{"done": "closed", "hooked": "open"})
+	w, err := workflow.DefaultWorkflow.With(map[string]string{"done": "closed", "hooked": "open"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,13 +234,13 @@ func TestPrefixes(t *testing.T) {
 		want               []string
 		warn               string
 	}{
-		{name: "docket", format: codec.Docket, data: "{\"id\":\"ub-lp9.25\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-7qx\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-8qx\",\"title\":\"t\",\"status\":\"open\"}\n",
+		{name: "docket", format: trackerformat.Docket, data: "{\"id\":\"ub-lp9.25\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-7qx\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-8qx\",\"title\":\"t\",\"status\":\"open\"}\n",
 			want: []string{"dk", "ub"}},
-		{name: "beads wisps", format: codec.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"noprefix\",\"title\":\"t\",\"status\":\"open\"}\n",
+		{name: "beads wisps", format: trackerformat.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"noprefix\",\"title\":\"t\",\"status\":\"open\"}\n",
 			want: []string{"bd"}},
-		{name: "empty", format: codec.Docket, data: ""},
-		{name: "github", format: codec.GitHub, data: `[{"number":1,"title":"t","state":"OPEN"}]`},
-		{name: "too many", format: codec.Docket, data: many.String(), warn: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores 3", MaxPrefixes+3, MaxPrefixes)},
+		{name: "empty", format: trackerformat.Docket, data: ""},
+		{name: "github", format: trackerformat.GitHub, data: `[{"number":1,"title":"t","state":"OPEN"}]`},
+		{name: "too many", format: trackerformat.Docket, data: many.String(), warn: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores 3", MaxPrefixes+3, MaxPrefixes)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -19,7 +19,7 @@ import (
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/config"
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/memindex"
@@ -316,7 +316,7 @@ func (r *runner) paths() (db, export, root string, err error) {
 			return "", "", "", err
 		}
 		exSet = place{filepath.Join(root, DefaultExport), "the default export " + DefaultExport}
-		if cfg.Tracker.Format == codec.Docket && cfg.Tracker.Export != "" {
+		if cfg.Tracker.Format == trackerformat.Docket && cfg.Tracker.Export != "" {
 			exSet = place{filepath.Join(root, filepath.FromSlash(cfg.Tracker.Export)), "tracker.export in " + config.FileName}
 		}
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/format"
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
 )
@@ -285,7 +285,7 @@ func (r *runner) prefixEdit(root, prefix string) (*config.PrefixEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Tracker.Format != codec.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
+	if cfg.Tracker.Format != trackerformat.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
 		return nil, nil
 	}
 	data, err := config.Read(root)
@@ -320,7 +320,7 @@ func (r *runner) agreePrefix(root, prefix string, edit *config.PrefixEdit) error
 		return nil
 	}
 	cfg, err := r.config(root)
-	if err != nil || cfg.Tracker.Format != codec.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
+	if err != nil || cfg.Tracker.Format != trackerformat.Docket || slices.Contains(cfg.Tracker.Prefixes, prefix) {
 		return nil // a bad file stopped docket before here
 	}
 	data, err := config.Read(root)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // ExportBeads writes issues as beads' issues.jsonl, the inverse of the
@@ -80,7 +80,7 @@ func ExportBeads(issues []Issue) []byte {
 				if n > 0 {
 					b.WriteByte(',')
 				}
-				writeOrdered(&b, d.m, codec.BeadsDepKeys)
+				writeOrdered(&b, d.m, trackerformat.BeadsDepKeys)
 			}
 			b.WriteByte(']')
 			m["dependencies"] = b.Bytes()
@@ -96,7 +96,7 @@ func ExportBeads(issues []Issue) []byte {
 				for key, v := range c.Extra.Map() {
 					cm[key] = v
 				}
-				writeOrdered(&b, cm, codec.BeadsCommentKeys)
+				writeOrdered(&b, cm, trackerformat.BeadsCommentKeys)
 			}
 			b.WriteByte(']')
 			m["comments"] = b.Bytes()
@@ -106,7 +106,7 @@ func ExportBeads(issues []Issue) []byte {
 		for key, v := range i.Extra.Map() {
 			m[key] = v
 		}
-		writeOrdered(&out, m, codec.BeadsKeys)
+		writeOrdered(&out, m, trackerformat.BeadsKeys)
 		out.WriteByte('\n')
 	}
 	return out.Bytes()

@@ -1,9 +1,10 @@
 // Package docket is docket's domain: the issue record and its rules
 // (validation, id allocation, status transitions, dependency cycles), its
 // canonical JSONL encoding, three-way merge of exports, imports from beads
-// and GitHub (over server/codec), and the Service that keeps a working
+// and GitHub (over internal/trackerformat), and the Service that keeps a working
 // index in line with the export (the export is the truth, the index a
-// cache). It speaks the vocabulary of server/vocab.
+// cache). It speaks the shared vocabulary of internal/ (workflow, issueid,
+// recordtext, decisionid, trackerformat; D100).
 //
 // An index is an adapter behind the narrow Index interface: server/sqlite
 // on SQLite, server/memindex in memory, both held to server/storetest.

@@ -14,14 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // Import formats.
 const (
-	FormatDocket = codec.Docket
-	FormatBeads  = codec.Beads
-	FormatGitHub = codec.GitHub
+	FormatDocket = trackerformat.Docket
+	FormatBeads  = trackerformat.Beads
+	FormatGitHub = trackerformat.GitHub
 )
 
 // MaxProblems caps how many problems (and how many warnings) an import
@@ -176,8 +176,8 @@ func (d *decoder) foreign(field, value string, known bool) {
 	d.set.Foreign[field][value]++
 }
 
-// DetectFormat names the format of an import file (codec.Detect).
-func DetectFormat(data []byte) (format string, ok bool) { return codec.Detect(data) }
+// DetectFormat names the format of an import file (trackerformat.Detect).
+func DetectFormat(data []byte) (format string, ok bool) { return trackerformat.Detect(data) }
 
 // DecodeImport reads an import file in one of the formats ("" detects it).
 // Every record is converted and validated before anything is returned, and
@@ -673,7 +673,7 @@ func (d *decoder) beads(data []byte) {
 // re-import updates the same records. state OPEN and CLOSED become open and
 // closed; every field docket has no key for is kept in extra.
 func (d *decoder) github(data []byte, prefix string) {
-	err := codec.GitHubElements(data, func(n int, raw json.RawMessage) error {
+	err := trackerformat.GitHubElements(data, func(n int, raw json.RawMessage) error {
 		f, ok := d.object(n, raw, "")
 		if !ok {
 			return nil
@@ -689,7 +689,7 @@ func (d *decoder) github(data []byte, prefix string) {
 		f.take("body", &i.Description)
 		var state string
 		f.take("state", &state)
-		if st, known := codec.GitHubStatus(state); !known {
+		if st, known := trackerformat.GitHubStatus(state); !known {
 			d.bad(n, "state", "%q: gh writes OPEN or CLOSED", state)
 		} else {
 			i.Status = Status(st)
@@ -770,9 +770,9 @@ func (d *decoder) github(data []byte, prefix string) {
 		d.add(n, i)
 		return nil
 	})
-	var le *codec.LineError
+	var le *trackerformat.LineError
 	switch {
-	case errors.Is(err, codec.ErrNotGitHubArray):
+	case errors.Is(err, trackerformat.ErrNotGitHubArray):
 		d.bad(1, "", "%v", err)
 	case errors.As(err, &le):
 		d.bad(le.Line, "", "%v", le.Err)

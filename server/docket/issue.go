@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/server/vocab"
+	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/recordtext"
+	"github.com/claimslint/claimslint/internal/workflow"
 )
 
 // Schema is the version of the export record. A reader refuses a record
@@ -17,40 +20,40 @@ import (
 const Schema = 1
 
 // The record speaks the vocabulary docket shares with claimslint
-// (server/vocab): these names are that package's, under docket's.
+// (internal/workflow): these names are that package's, under docket's.
 type (
 	// Status is where an issue stands.
-	Status = vocab.Status
+	Status = workflow.Status
 	// Class is where a status stands in the workflow.
-	Class = vocab.Class
+	Class = workflow.Class
 	// Workflow maps statuses onto classes.
-	Workflow = vocab.Workflow
+	Workflow = workflow.Workflow
 )
 
 // The statuses and classes (vocab's).
 const (
-	StatusOpen       = vocab.StatusOpen
-	StatusInProgress = vocab.StatusInProgress
-	StatusBlocked    = vocab.StatusBlocked
-	StatusDeferred   = vocab.StatusDeferred
-	StatusClosed     = vocab.StatusClosed
-	ClassOpen        = vocab.ClassOpen
-	ClassActive      = vocab.ClassActive
-	ClassBlocked     = vocab.ClassBlocked
-	ClassDeferred    = vocab.ClassDeferred
-	ClassClosed      = vocab.ClassClosed
-	WorkflowKey      = vocab.WorkflowKey
-	MaxIDLen         = vocab.MaxIDLen
+	StatusOpen       = workflow.StatusOpen
+	StatusInProgress = workflow.StatusInProgress
+	StatusBlocked    = workflow.StatusBlocked
+	StatusDeferred   = workflow.StatusDeferred
+	StatusClosed     = workflow.StatusClosed
+	ClassOpen        = workflow.ClassOpen
+	ClassActive      = workflow.ClassActive
+	ClassBlocked     = workflow.ClassBlocked
+	ClassDeferred    = workflow.ClassDeferred
+	ClassClosed      = workflow.ClassClosed
+	WorkflowKey      = workflow.WorkflowKey
+	MaxIDLen         = issueid.MaxIDLen
 )
 
 // The lists and functions of the vocabulary (vocab's).
 var (
-	Statuses        = vocab.Statuses
-	Classes         = vocab.Classes
-	DefaultWorkflow = vocab.DefaultWorkflow
-	ParseClass      = vocab.ParseClass
-	UnmappedNote    = vocab.UnmappedNote
-	SplitID         = vocab.SplitID
+	Statuses        = workflow.Statuses
+	Classes         = workflow.Classes
+	DefaultWorkflow = workflow.DefaultWorkflow
+	ParseClass      = workflow.ParseClass
+	UnmappedNote    = workflow.UnmappedNote
+	SplitID         = issueid.SplitID
 )
 
 // Unfinished lists every status but closed: what list shows by default.
@@ -190,14 +193,14 @@ const TimeFormat = time.RFC3339
 func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(TimeFormat) }
 
 var (
-	decisionRE = regexp.MustCompile(`^` + vocab.DecisionIDPattern + `$`)
+	decisionRE = regexp.MustCompile(`^` + decisionid.Pattern + `$`)
 	labelRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]*$`)
 )
 
-// ValidPrefix reports whether p can prefix ids (vocab.ValidPrefix), as an
+// ValidPrefix reports whether p can prefix ids (issueid.ValidPrefix), as an
 // invalid-input error.
 func ValidPrefix(p string) error {
-	if err := vocab.ValidPrefix(p); err != nil {
+	if err := issueid.ValidPrefix(p); err != nil {
 		return Invalidf("%v", err)
 	}
 	return nil
@@ -226,7 +229,7 @@ func CheckTypeToken(s string) error { return checkToken("type", s) }
 // an import: lower-case letters, digits, dashes and underscores, starting
 // with a letter, at most 64 bytes.
 func checkToken(what, s string) error {
-	if !vocab.ValidToken(s) {
+	if !issueid.ValidToken(s) {
 		return Invalidf("%s %q: use lower-case letters, digits, - and _ (at most 64), starting with a letter", what, s)
 	}
 	return nil
@@ -270,18 +273,18 @@ func joinStrings[T ~string](xs []T) string {
 	return strings.Join(s, ", ")
 }
 
-// CheckTitle rejects an empty title, a title over vocab.MaxTitleLen
+// CheckTitle rejects an empty title, a title over recordtext.MaxTitleLen
 // bytes, and control characters, which would make list output ambiguous:
-// vocab.CheckTitle, the rule claimslint's tracker reader applies too.
+// recordtext.CheckTitle, the rule claimslint's tracker reader applies too.
 func CheckTitle(t string) error {
-	if err := vocab.CheckTitle(t); err != nil {
+	if err := recordtext.CheckTitle(t); err != nil {
 		return Invalidf("%s", err)
 	}
 	return nil
 }
 
 func checkText(what, s string, newlines bool) error {
-	if err := vocab.CheckText(what, s, newlines); err != nil {
+	if err := recordtext.CheckText(what, s, newlines); err != nil {
 		return Invalidf("%s", err)
 	}
 	return nil

@@ -11,12 +11,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
-// MaxLine is the longest export line docket reads (codec.MaxLine, 16
+// MaxLine is the longest export line docket reads (trackerformat.MaxLine, 16
 // MiB). A longer line is reported, not truncated.
-const MaxLine = codec.MaxLine
+const MaxLine = trackerformat.MaxLine
 
 // MarshalLine returns the canonical one-line encoding of a normalized issue,
 // without the trailing newline. HTML escaping is off so that a title with
@@ -164,10 +164,10 @@ func trailing(dec *json.Decoder) bool {
 }
 
 // eachLine calls fn with each non-blank line and its 1-based number
-// (codec.Lines), a line codec cannot read reported as a *LineError.
+// (trackerformat.Lines), a line codec cannot read reported as a *LineError.
 func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
-	err := codec.Lines(r, fn)
-	if ce, ok := err.(*codec.LineError); ok {
+	err := trackerformat.Lines(r, fn)
+	if ce, ok := err.(*trackerformat.LineError); ok {
 		return &LineError{"", ce.Line, ce.Err}
 	}
 	return err

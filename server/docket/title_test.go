@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/recordtext"
 	"github.com/claimslint/claimslint/internal/tracker"
-	"github.com/claimslint/claimslint/server/codec"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/vocab"
 )
 
 // TestTitleRuleShared: docket's export reader and claimslint's tracker
@@ -21,7 +21,7 @@ func TestTitleRuleShared(t *testing.T) {
 	t.Parallel()
 	for _, title := range []string{
 		"plain", "x $(touch pwned)", "tab\there", "line\nbreak", "cr\rhere", "esc \x1b[2J", "bell\a", "del\x7f", "c1 \u0085",
-		"", "   ", "\u00a0", "ünïcödé ✓", "bidi \u202e", strings.Repeat("a", vocab.MaxTitleLen), strings.Repeat("a", vocab.MaxTitleLen+1),
+		"", "   ", "\u00a0", "ünïcödé ✓", "bidi \u202e", strings.Repeat("a", recordtext.MaxTitleLen), strings.Repeat("a", recordtext.MaxTitleLen+1),
 		"bad utf8 \xff",
 	} {
 		i := issue("dk-abc", title)
@@ -33,7 +33,7 @@ func TestTitleRuleShared(t *testing.T) {
 			t.Fatalf("%q: not JSON", title)
 		}
 		_, derr := docket.ReadJSONL("x.jsonl", bytes.NewReader(append(line, '\n')), "")
-		e, fs := tracker.Parse("x.jsonl", codec.Docket, append(line, '\n'), nil)
+		e, fs := tracker.Parse("x.jsonl", trackerformat.Docket, append(line, '\n'), nil)
 		errs := 0
 		for _, f := range fs {
 			if f.Severity == diag.SeverityError {

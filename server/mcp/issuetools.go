@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +49,7 @@ const (
 	idPattern       = `^[A-Za-z][A-Za-z0-9_]*-[A-Za-z0-9][A-Za-z0-9_.-]*$`
 	tokenPattern    = `^[a-z][a-z0-9_-]*$`
 	labelPattern    = `^[A-Za-z0-9][A-Za-z0-9._:/-]*$`
-	decisionPattern = `^` + register.IDPattern + `$`
+	decisionPattern = `^` + decisionid.Pattern + `$`
 )
 
 func idProp(p map[string]*jsonschema.Schema, name string) {

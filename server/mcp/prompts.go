@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,8 +94,8 @@ func (t *tools) authorPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*s
 func nextID(ds DecisionsOut) string {
 	top := -1
 	for _, d := range ds.Decisions {
-		if register.IsID(d.ID) {
-			top = max(top, register.IDNumber(d.ID))
+		if decisionid.Valid(d.ID) {
+			top = max(top, decisionid.Number(d.ID))
 		}
 	}
 	if top < 0 || top >= 1<<30 {

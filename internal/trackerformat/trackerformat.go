@@ -1,4 +1,4 @@
-// Package codec holds the facts of the tracker export formats docket and
+// Package trackerformat holds the facts of the tracker export formats docket and
 // claimslint read: docket's JSONL, beads' issues.jsonl and the JSON array
 // `gh issue list --json` prints. Their names, how a file's format is
 // detected, how its records are walked with their line numbers, and the
@@ -6,7 +6,7 @@
 // convert records to and from docket's record over these, and claimslint's
 // tracker reader resolves ids over the same walkers. It imports nothing of
 // docket's, so claimslint can import it.
-package codec
+package trackerformat
 
 import (
 	"bufio"

@@ -1,13 +1,13 @@
-// Package vocab is the vocabulary docket shares with claimslint: the
-// statuses a record carries, the classes a workflow maps them onto, and
-// the syntax of ids and prefixes. It is a leaf: claimslint's configuration
-// and tracker reader import it, never docket's service or its adapters,
-// and docket's record speaks it.
-package vocab
+// Package workflow is the workflow docket shares with claimslint: the
+// statuses a record carries and the classes a workflow maps them onto. It
+// is a leaf of internal/: claimslint's configuration and tracker reader
+// import it, and so does docket's record; it imports nothing of either.
+package workflow
 
 import (
 	"errors"
 	"fmt"
+	"github.com/claimslint/claimslint/internal/issueid"
 	"slices"
 	"sort"
 	"strings"
@@ -79,7 +79,7 @@ func (w Workflow) With(over map[string]string) (Workflow, error) {
 			errs = append(errs, fmt.Errorf("%s: %q: %w", WorkflowKey, k, err))
 			continue
 		}
-		if !ValidToken(k) {
+		if !issueid.ValidToken(k) {
 			errs = append(errs, fmt.Errorf("%s: %q is not a status a record can carry: use lower-case letters, digits, - and _, starting with a letter", WorkflowKey, k))
 			continue
 		}

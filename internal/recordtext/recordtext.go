@@ -1,4 +1,7 @@
-package vocab
+// Package recordtext holds the rules for the text a tracker record carries
+// (titles, descriptions): docket refuses a bad one at every write, and
+// claimslint's tracker reader refuses it in a docket export (D67).
+package recordtext
 
 import (
 	"errors"

@@ -1,24 +1,13 @@
-package vocab
+// Package issueid is the syntax of tracker ids, prefixes and tokens both
+// products read: docket checks every record it writes against it, and
+// claimslint's tracker reader checks every id of an export against the
+// same grammar, so an id one tool refuses the other refuses too.
+package issueid
 
 import (
 	"fmt"
 	"regexp"
 )
-
-// Status is where an issue stands.
-type Status string
-
-// The statuses an issue can have. Only closed counts as finished.
-const (
-	StatusOpen       Status = "open"
-	StatusInProgress Status = "in_progress"
-	StatusBlocked    Status = "blocked"
-	StatusDeferred   Status = "deferred"
-	StatusClosed     Status = "closed"
-)
-
-// Statuses lists every valid status in display order.
-var Statuses = []Status{StatusOpen, StatusInProgress, StatusBlocked, StatusDeferred, StatusClosed}
 
 var (
 	prefixRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
