@@ -829,11 +829,11 @@ func commentLine(dst, src []byte, r *codeline.Regions, start, end int) []byte {
 }
 
 func describeSkip(err error) string {
-	switch {
-	case errors.Is(err, repo.ErrTooLarge):
+	if errors.Is(err, repo.ErrTooLarge) {
 		return fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
-	case errors.Is(err, repo.ErrNotRegular):
-		return strings.TrimPrefix(err.Error(), repo.ErrNotRegular.Error()+": ") + ", not followed"
+	}
+	if e, ok := errors.AsType[*repo.NotRegularError](err); ok {
+		return e.What + ", not followed"
 	}
 	return snapshot.Describe(err).Error()
 }

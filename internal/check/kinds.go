@@ -1,9 +1,11 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
@@ -365,7 +367,10 @@ func (c *claim) compileRE(col, pat string) (*regexp.Regexp, bool) {
 }
 
 func unwrapRE(err error) string {
-	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	if e, ok := errors.AsType[*syntax.Error](err); ok {
+		return string(e.Code) + ": `" + e.Expr + "`"
+	}
+	return err.Error()
 }
 
 // prepareFiles validates the Path glob and lists the files it matches.

@@ -1,8 +1,10 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -374,7 +376,7 @@ func EREToRE2(p string) (string, error) {
 		}
 	}
 	if _, err := regexp.Compile(b.String()); err != nil {
-		return "", fmt.Errorf("not valid as RE2: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return "", fmt.Errorf("not valid as RE2: %s", reProblem(err))
 	}
 	return b.String(), nil
 }
@@ -420,4 +422,13 @@ func bracket(p string, i int) (string, int, error) {
 		}
 	}
 	return "", 0, fmt.Errorf("unmatched [ in %q", p)
+}
+
+// reProblem words a regexp compile error without Go's "error parsing
+// regexp" opening: its code and the expression, from the error's fields.
+func reProblem(err error) string {
+	if e, ok := errors.AsType[*syntax.Error](err); ok {
+		return string(e.Code) + ": `" + e.Expr + "`"
+	}
+	return err.Error()
 }

@@ -129,9 +129,9 @@ func (r *Repo) whichLink(rel string, err error) error {
 		prefix := strings.Join(parts[:k+1], "/")
 		if st, lerr := os.Lstat(r.Abs(prefix)); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			if k == len(parts)-1 {
-				return fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+				return notRegular("a symbolic link")
 			}
-			return fmt.Errorf("%w: a symbolic link at %s", ErrNotRegular, prefix)
+			return notRegular("a symbolic link at %s", prefix)
 		}
 	}
 	return &fs.PathError{Op: "open", Path: rel, Err: err}
@@ -200,9 +200,9 @@ func (r *Repo) linkOr(prefix string, parent bool, rel string, err error) error {
 	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
 		if st, lerr := os.Lstat(r.Abs(prefix)); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			if !parent {
-				return fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+				return notRegular("a symbolic link")
 			}
-			return fmt.Errorf("%w: a symbolic link at %s", ErrNotRegular, prefix)
+			return notRegular("a symbolic link at %s", prefix)
 		}
 	}
 	return &fs.PathError{Op: "open", Path: rel, Err: err}

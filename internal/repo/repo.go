@@ -225,6 +225,20 @@ func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.Fr
 // directories, which claimslint never reads as code.
 var ErrNotRegular = errors.New("not a regular file")
 
+// NotRegularError is an ErrNotRegular that says what the path is instead
+// (a symbolic link, a directory, a named pipe), so a message can say it
+// without reading the error's text (D101).
+type NotRegularError struct{ What string }
+
+func (e *NotRegularError) Error() string { return ErrNotRegular.Error() + ": " + e.What }
+
+// Is makes errors.Is(err, ErrNotRegular) true.
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+func notRegular(format string, args ...any) error {
+	return &NotRegularError{What: fmt.Sprintf(format, args...)}
+}
+
 // ReadFile reads rel without following a symbolic link in any component of
 // its path, so a link loop, or a link out of the repository at the file or
 // at any parent directory, can never be read as code. Files over max bytes
@@ -279,8 +293,12 @@ func (r *Repo) read(rel string, max int64, follow bool, buf []byte) ([]byte, err
 		return nil, err
 	}
 	data, err := ReadIn(root, name, max)
-	if err != nil && strings.Contains(err.Error(), "escapes") {
-		return nil, fmt.Errorf("%w: %s leads out through a symbolic link", ErrOutside, rel)
+	if err != nil && !errors.Is(err, ErrNotRegular) && !errors.Is(err, ErrTooLarge) {
+		// os.Root refuses a path that leaves it with an error it does not
+		// export; ask the question again by resolving the links.
+		if ierr := r.inside(rel); errors.Is(ierr, ErrOutside) {
+			return nil, fmt.Errorf("%w: %s leads out through a symbolic link", ErrOutside, rel)
+		}
 	}
 	return data, err
 }
@@ -334,7 +352,7 @@ func regular(m fs.FileMode) error {
 	if m.IsRegular() {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrNotRegular, kindName(m))
+	return notRegular("%s", kindName(m))
 }
 
 // kindName names a file type that is not a regular file, for messages.
@@ -366,9 +384,9 @@ func noLinks(root *os.Root, name string) error {
 		}
 		if st.Mode()&fs.ModeSymlink != 0 {
 			if k == len(parts)-1 {
-				return fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+				return notRegular("a symbolic link")
 			}
-			return fmt.Errorf("%w: a symbolic link at %s", ErrNotRegular, filepath.ToSlash(p))
+			return notRegular("a symbolic link at %s", filepath.ToSlash(p))
 		}
 	}
 	return nil
@@ -382,7 +400,7 @@ func (r *Repo) inside(rel string) error {
 	}
 	real, err := filepath.EvalSymlinks(r.Abs(rel))
 	if err != nil {
-		if strings.Contains(err.Error(), "too many links") {
+		if _, serr := os.Stat(r.Abs(rel)); errors.Is(serr, syscall.ELOOP) {
 			// EvalSymlinks words a loop its own way; report it as open does.
 			return &fs.PathError{Op: "open", Path: rel, Err: syscall.ELOOP}
 		}

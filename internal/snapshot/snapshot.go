@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/codeline"
@@ -162,7 +163,7 @@ func Describe(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return described{"no such file", fs.ErrNotExist}
-	case strings.Contains(err.Error(), "too many levels of symbolic links"):
+	case errors.Is(err, syscall.ELOOP):
 		return errors.New("symbolic link loop")
 	}
 	var pe *fs.PathError

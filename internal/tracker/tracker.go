@@ -183,7 +183,7 @@ func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs
 			bad(1, "tracker export is not the JSON array `%s` prints", trackerformat.GitHubList)
 			return e, fs
 		case errors.As(err, &le):
-			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
+			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
 		}
 		// gh issue list stops at 30 issues and lists open ones only unless
 		// told otherwise; an export of that shape is probably cut short, and
@@ -230,7 +230,7 @@ func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs
 			return nil
 		})
 		if le, ok := err.(*trackerformat.LineError); ok {
-			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le.Err))
+			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
 		} else if err != nil {
 			bad(1, "tracker export unreadable: %v", err)
 		}
@@ -301,13 +301,19 @@ func jsonProblem(err error) string {
 }
 
 // lineProblem is jsonProblem for the errors a walker stops at: a line over
-// the limit says so; a JSON error says where.
-func lineProblem(err error) string {
+// the limit says so; a JSON error says where, after what the line is not.
+func lineProblem(le *trackerformat.LineError) string {
+	err := le.Err
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		prefix, _, _ := strings.Cut(err.Error(), ": ")
-		return prefix + ": " + jsonProblem(err)
+		if le.What != "" {
+			return le.What + ": " + jsonProblem(err)
+		}
+		return jsonProblem(err)
+	}
+	if le.What != "" {
+		return le.What + ": " + err.Error()
 	}
 	return err.Error()
 }

@@ -39,13 +39,31 @@ const MaxLine = 16 << 20
 // LineError says which line of a file cannot be read and why.
 type LineError struct {
 	Line int
+	// What the line was found not to be ("not a gh issue record"), or ""
+	// when Err says it all; kept apart from Err so a reader can word the
+	// cause its own way without cutting text (D101).
+	What string
 	Err  error
 }
 
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Error() string {
+	if e.What != "" {
+		return fmt.Sprintf("line %d: %s: %v", e.Line, e.What, e.Err)
+	}
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
 
 // Unwrap returns the cause.
 func (e *LineError) Unwrap() error { return e.Err }
+
+// Cause is the line's problem without its number: what it is not, then
+// why.
+func (e *LineError) Cause() error {
+	if e.What != "" {
+		return fmt.Errorf("%s: %w", e.What, e.Err)
+	}
+	return e.Err
+}
 
 // Lines calls fn with each non-blank line of a JSONL file (docket's or
 // beads'), trimmed, and its 1-based number. A line over MaxLine stops the
@@ -59,7 +77,7 @@ func Lines(r io.Reader, fn func(n int, line []byte) error) error {
 			n++
 			if t := bytes.TrimSpace(line); len(t) > 0 {
 				if len(t) > MaxLine {
-					return &LineError{n, fmt.Errorf("line is %d bytes, over the %d limit", len(t), MaxLine)}
+					return &LineError{Line: n, Err: fmt.Errorf("line is %d bytes, over the %d limit", len(t), MaxLine)}
 				}
 				if ferr := fn(n, t); ferr != nil {
 					return ferr
@@ -163,14 +181,14 @@ func GitHubElements(data []byte, fn func(line int, raw json.RawMessage) error) e
 		n := lineAt(dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return &LineError{n, fmt.Errorf("not a gh issue record: %w", err)}
+			return &LineError{Line: n, What: "not a gh issue record", Err: err}
 		}
 		if err := fn(n, raw); err != nil {
 			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return &LineError{lineAt(dec.InputOffset()), fmt.Errorf("unterminated array: %w", err)}
+		return &LineError{Line: lineAt(dec.InputOffset()), What: "unterminated array", Err: err}
 	}
 	return nil
 }

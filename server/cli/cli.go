@@ -265,7 +265,7 @@ func (r *runner) exit(err error) int {
 		prefix += " " + r.name
 	}
 	if errors.Is(err, docket.ErrUnexported) {
-		fmt.Fprintf(r.env.Stderr, "%s: %v\n", prefix, err)
+		fmt.Fprintf(r.env.Stderr, "%s: %s\n", prefix, words(err))
 		return ExitUnexported
 	}
 	var ee *exitError
@@ -275,7 +275,7 @@ func (r *runner) exit(err error) int {
 		}
 		return ee.code
 	}
-	fmt.Fprintf(r.env.Stderr, "%s: %v\n", prefix, err)
+	fmt.Fprintf(r.env.Stderr, "%s: %s\n", prefix, words(err))
 	if errors.Is(err, docket.ErrConflict) {
 		return ExitNo
 	}
@@ -433,7 +433,7 @@ func (r *runner) options(prefix string) (sqlite.Backend, docket.Options, error) 
 	}
 	warn := func(msg string) { fmt.Fprintf(r.env.Stderr, "docket: note: %s\n", msg) }
 	b := sqlite.Backend{DB: db}
-	opts := docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Workflow: w,
+	opts := docket.Options{Export: export, Prefix: prefix, Now: r.now, Warn: warn, Hints: hints, Workflow: w,
 		Root: root, Fallback: func() docket.Index { return memindex.New() }}
 	if tracked := committedIndex(root, b); len(tracked) > 0 {
 		opts.Distrust = distrust(tracked)

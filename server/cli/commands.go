@@ -244,7 +244,7 @@ func runInit(ctx context.Context, r *runner, _ *clikit.Context, args []string) e
 	var edit *config.PrefixEdit
 	if r.o.writeConfig {
 		if edit, err = r.prefixEdit(root, r.o.prefix); err != nil {
-			return &exitError{ExitBadInput, err.Error()}
+			return &exitError{ExitBadInput, words(err)}
 		}
 	}
 	s, err := r.open(ctx, prefix)
@@ -550,10 +550,10 @@ func flagError(err error) error {
 			if ae.Arg == "query" {
 				flag = "QUERY"
 			}
-			msg := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
+			msg := docket.Say(ae.Err, hints)
 			msgs = append(msgs, flag+" "+strings.TrimPrefix(msg, ae.Arg+" "))
 		} else {
-			msgs = append(msgs, e.Error())
+			msgs = append(msgs, words(e))
 		}
 	}
 	return fmt.Errorf("%w: %s", docket.ErrInvalid, strings.Join(msgs, "; "))
@@ -1036,7 +1036,7 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 		BodyTimeout: r.o.mcp.bodyTimeout, MaxSessions: r.o.mcp.maxSessions, SessionIdle: r.o.mcp.sessionIdle}
 	if r.o.mcp.tokenFile != "" {
 		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
-			return &exitError{ExitBadInput, err.Error()}
+			return &exitError{ExitBadInput, words(err)}
 		}
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

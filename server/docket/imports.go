@@ -226,7 +226,7 @@ func (d *decoder) add(n int, i Issue) {
 		err = Invalidf("%s depends on itself", i.ID)
 	}
 	if err != nil {
-		d.bad(n, "", "%s", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+		d.bad(n, "", "%s", MessageOf(err))
 		return
 	}
 	if d.rec != nil {
@@ -775,7 +775,7 @@ func (d *decoder) github(data []byte, prefix string) {
 	case errors.Is(err, trackerformat.ErrNotGitHubArray):
 		d.bad(1, "", "%v", err)
 	case errors.As(err, &le):
-		d.bad(le.Line, "", "%v", le.Err)
+		d.bad(le.Line, "", "%v", le.Cause())
 	}
 }
 

@@ -157,20 +157,6 @@ type Issue struct {
 	Extra Raw `json:"extra,omitempty"`
 }
 
-// Errors a Store returns, tested with errors.Is. Each is a user mistake or a
-// lost race, not a failure of the tool.
-var (
-	ErrNotFound = errors.New("no such issue")
-	ErrConflict = errors.New("version conflict")
-	ErrInvalid  = errors.New("invalid input")
-)
-
-// Invalidf returns an error that wraps ErrInvalid with a message saying what
-// is wrong and how to fix it.
-func Invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
-}
-
 // ConflictError is returned when an update names a version that is no
 // longer current: someone else wrote the issue first.
 type ConflictError struct {
@@ -179,7 +165,7 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("%s is at version %d, not %d: it changed since you read it; show it again and retry", e.ID, e.Have, e.Want)
+	return fmt.Sprintf("%s is at version %d, not %d: it changed since you read it", e.ID, e.Have, e.Want)
 }
 
 // Unwrap makes errors.Is(err, ErrConflict) true.
@@ -243,11 +229,8 @@ func ParseSettable(s string) (Status, error) {
 	if Status(s) == StatusClosed || slices.Contains(Unfinished, Status(s)) {
 		return Status(s), nil
 	}
-	return "", Invalidf("status %q: use one of %s (%s)", s, joinStrings(Unfinished), closeHint)
+	return "", Hintf(HintCloseHow, "status %q: use one of %s", s, joinStrings(Unfinished))
 }
-
-// closeHint says how an issue is closed, where a status is set.
-const closeHint = "docket close ID --reason closes an issue"
 
 // ParseType checks s against the types.
 func ParseType(s string) (Type, error) {
@@ -356,8 +339,11 @@ func (i *Issue) Validate(prefix string) error {
 // unwrapInvalid strips the "invalid input: " of an error already wrapping
 // ErrInvalid, so that a wrapper adding the id keeps one prefix.
 func unwrapInvalid(err error) error {
+	if e, ok := err.(*Error); ok && e.Code == CodeInvalid {
+		return &Error{Code: CodeInvalid, Message: e.Message, Hint: e.Hint, Detail: e.Detail}
+	}
 	if errors.Is(err, ErrInvalid) {
-		return Invalidf("%s", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+		return Invalidf("%s", err.Error())
 	}
 	return err
 }

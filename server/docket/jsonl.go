@@ -168,7 +168,7 @@ func trailing(dec *json.Decoder) bool {
 func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
 	err := trackerformat.Lines(r, fn)
 	if ce, ok := err.(*trackerformat.LineError); ok {
-		return &LineError{"", ce.Line, ce.Err}
+		return &LineError{"", ce.Line, ce.Cause()}
 	}
 	return err
 }

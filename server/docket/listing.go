@@ -54,7 +54,7 @@ type ArgError struct {
 }
 
 func (e *ArgError) Error() string {
-	return e.Arg + ": " + strings.TrimPrefix(e.Err.Error(), ErrInvalid.Error()+": ")
+	return e.Arg + ": " + MessageOf(e.Err)
 }
 
 // Unwrap returns the cause (an ErrInvalid).

@@ -14,7 +14,7 @@ func (s *Service) now() string { return FormatTime(s.opts.Now()) }
 // new issue at version 1.
 func (s *Service) Create(ctx context.Context, n NewIssue) (Issue, error) {
 	if s.prefix == "" {
-		return Issue{}, Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+		return Issue{}, Hintf(HintInitPrefix, "this tracker has no id prefix yet")
 	}
 	if n.Type == "" {
 		n.Type = TypeTask
@@ -203,7 +203,7 @@ func (s *Service) Update(ctx context.Context, id string, p Patch) (Issue, error)
 		}
 		if p.Status != nil {
 			if *p.Status == StatusClosed || i.Status == StatusClosed {
-				return Invalidf("%s: use docket close ID --reason or docket reopen ID to change whether an issue is closed", id)
+				return Hintf(HintCloseOpen, "%s", id)
 			}
 			i.Status = *p.Status
 		}
@@ -258,7 +258,7 @@ func (s *Service) Claim(ctx context.Context, id, assignee string, ifVersion int6
 // decision names keeps resolving.
 func (s *Service) CloseIssue(ctx context.Context, id, reason string, ifVersion int64) (Issue, error) {
 	if strings.TrimSpace(reason) == "" {
-		return Issue{}, Invalidf("close %s: give a --reason, it is what a reader of the export will want to know", id)
+		return Issue{}, Hintf(HintGiveReason, "close %s", id)
 	}
 	return s.modify(ctx, id, ifVersion, func(_ Writer, i *Issue) error {
 		if i.Status == StatusClosed {
@@ -452,7 +452,7 @@ func (s *Service) DryRun(ctx context.Context, set *ImportSet) (ImportResult, err
 func (s *Service) importSet(ctx context.Context, set *ImportSet, dry bool) (ImportResult, error) {
 	var res ImportResult
 	if s.prefix == "" {
-		return res, Invalidf("this tracker has no id prefix yet: run docket init --prefix dk")
+		return res, Hintf(HintInitPrefix, "this tracker has no id prefix yet")
 	}
 	for _, i := range set.Issues {
 		if err := i.Validate(""); err != nil {

@@ -26,10 +26,10 @@ func decodeCursor(v View, s Sort, c string) (*Key, error) {
 		err = json.Unmarshal(b, &cur)
 	}
 	if err != nil || cur.ID == "" {
-		return nil, Invalidf("cursor %q is not one docket gave out: pass the next cursor of the previous page unchanged, or none for the first page", c)
+		return nil, ArgErr("cursor", Invalidf("cursor %q is not one docket gave out: pass the next cursor of the previous page unchanged, or none for the first page", c))
 	}
 	if cur.View != v || cur.Sort != s {
-		return nil, Invalidf("cursor is for %s sorted by %s, not %s sorted by %s: start again without a cursor", cur.View, cur.Sort, v, s)
+		return nil, ArgErr("cursor", Invalidf("cursor is for %s sorted by %s, not %s sorted by %s: start again without a cursor", cur.View, cur.Sort, v, s))
 	}
 	return &Key{Priority: cur.Priority, Time: cur.Time, ID: cur.ID}, nil
 }

@@ -167,7 +167,7 @@ func (s *Service) restorePending(ctx context.Context) {
 	case err == nil:
 		s.opts.Warn(msg + "; the export is rewritten with them")
 	case errors.Is(err, ErrUnexported):
-		s.opts.Warn(msg + "; " + err.Error())
+		s.opts.Warn(msg + "; " + Worded(err, s.opts.Hints))
 	default:
 		s.opts.Warn(fmt.Sprintf("the pending journal %s holds %d record(s) the index lacks, and they could not be put back (%v); it is kept, and the next command tries again", s.opts.Pending, len(ids), err))
 	}

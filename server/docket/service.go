@@ -31,6 +31,9 @@ type Options struct {
 	// (an export rewritten from the index, an export that stays stale while
 	// a read goes on); nil discards them.
 	Warn func(msg string)
+	// Hints words the hints of the errors a warning carries, in the front
+	// end's terms (D101); a hint it lacks is left out.
+	Hints map[Hint]string
 	// IDLog, when set, is a file every id Create draws is appended to
 	// before the transaction commits, so that ids drawn here outlive
 	// damage to the index (dk-vy8); the index's wiring reads it back when
@@ -310,7 +313,7 @@ func (s *Service) writeJournaled(ctx context.Context, changed, journal bool, fn 
 		if journal && len(put.lines) > 0 {
 			kept = s.keepPending(put.lines)
 		}
-		return fmt.Errorf("%w (%w); the next docket command rewrites it from the index%s, or run docket export once the cause is fixed", ErrUnexported, err, kept)
+		return &Error{Code: CodeUnexported, Hint: HintRewrite, Detail: kept, Err: err}
 	}
 	return nil
 }
@@ -617,7 +620,7 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		// The index is in sync and committed; only the export is behind.
 		// A read goes on (a full disk must not stop list or show), and the
 		// next command tries again.
-		s.opts.Warn(err.Error())
+		s.opts.Warn(Worded(err, s.opts.Hints))
 		s.setView(nil, "")
 		return nil
 	}

@@ -2,7 +2,6 @@ package docket
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"unicode"
 )
@@ -55,13 +54,6 @@ type ImportResult struct {
 	// tracker holds: kept, and reported.
 	Dangling []Edge
 }
-
-// ErrUnexported is wrapped by a write that committed to the index but could
-// not rewrite the export afterwards (a full disk, a read-only or immutable
-// file): the change is stored, the returned record is valid, and the next
-// docket command rewrites the export from the index. It is not a failure
-// to report as "nothing changed".
-var ErrUnexported = errors.New("committed to the index, but the export could not be rewritten")
 
 // Store is docket's working index. Every method that writes commits a
 // transaction and then rewrites the canonical export from the committed

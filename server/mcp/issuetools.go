@@ -83,6 +83,11 @@ func toolErr(tool string, err error) error {
 	if err == nil {
 		return nil
 	}
+	return fmt.Errorf("%s: %s", tool, toolText(err))
+}
+
+// toolText is err as a tool caller reads it, without the tool's name.
+func toolText(err error) string {
 	var msgs []string
 	var parts []error
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -92,25 +97,28 @@ func toolErr(tool string, err error) error {
 	}
 	for _, e := range parts {
 		var ae *docket.ArgError
-		msg := strings.TrimPrefix(e.Error(), docket.ErrInvalid.Error()+": ")
+		// A tool error names the tool where the CLI says "invalid input".
+		msg := docket.Say(e, toolHints)
 		if errors.As(e, &ae) {
-			m := strings.TrimPrefix(ae.Err.Error(), docket.ErrInvalid.Error()+": ")
+			m := docket.Say(ae.Err, toolHints)
 			msg = fmt.Sprintf("argument %q: ", ae.Arg) + strings.TrimPrefix(m, ae.Arg+" ")
 		}
-		msgs = append(msgs, cliToTools.Replace(msg))
+		msgs = append(msgs, msg)
 	}
-	return fmt.Errorf("%s: %s", tool, strings.Join(msgs, "; "))
+	return strings.Join(msgs, "; ")
 }
 
-// cliToTools rewrites the command-line hints of the domain's messages.
-var cliToTools = strings.NewReplacer(
-	"docket list shows the ids there are", "issue_list or issue_search shows the ids there are",
-	"use docket close ID --reason or docket reopen ID to change whether an issue is closed", "use issue_close (with a reason) or issue_reopen to change whether an issue is closed",
-	"docket close ID --reason closes an issue", "issue_close, with a reason, closes an issue",
-	"give a --reason", "give the argument reason",
-	"show it again and retry", "call issue_show again and retry with its version as if_version",
-	"the next docket command rewrites it", "the next docket call rewrites it",
-)
+// toolHints words each hint of the domain's errors for a tool caller
+// (D101): the tools and arguments to use, never the command line's.
+var toolHints = map[docket.Hint]string{
+	docket.HintListIDs:    "; issue_list or issue_search shows the ids there are",
+	docket.HintCloseOpen:  ": use issue_close (with a reason) or issue_reopen to change whether an issue is closed",
+	docket.HintCloseHow:   " (issue_close, with a reason, closes an issue)",
+	docket.HintGiveReason: ": give the argument reason, it is what a reader of the export will want to know",
+	docket.HintReread:     "; call issue_show again and retry with its version as if_version",
+	docket.HintRewrite:    "; the next docket call rewrites it from the index{detail}, or run docket export once the cause is fixed",
+	docket.HintInitPrefix: ": run docket init --prefix dk",
+}
 
 // IssueOut wraps one record, so structured content is always an object.
 type IssueOut struct {

@@ -60,7 +60,7 @@ func (t *tools) authorPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*s
 	sup := strings.TrimSpace(args["supersedes"])
 	if sup != "" {
 		if err := docket.CheckDecision(sup); err != nil {
-			return nil, promptArgErr("author_decision", "supersedes", strings.TrimPrefix(err.Error(), docket.ErrInvalid.Error()+": "))
+			return nil, promptArgErr("author_decision", "supersedes", docket.MessageOf(err))
 		}
 	}
 	next := "the next free id"
@@ -117,11 +117,7 @@ func (t *tools) triagePrompt(ctx context.Context, req *sdk.GetPromptRequest) (*s
 	label := strings.TrimSpace(args["label"])
 	page, err := t.store.Listing(ctx, docket.ViewReady, docket.ListParams{Label: label, Limit: n})
 	if err != nil {
-		var msg string
-		if e := toolErr("triage_ready", err); e != nil {
-			msg = strings.TrimPrefix(e.Error(), "triage_ready: ")
-		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "triage_ready: " + msg}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "triage_ready: " + toolText(err)}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Triage the ready queue: the %d of %d issues nothing unfinished blocks", len(page.Rows), page.Total)

@@ -63,7 +63,7 @@ func jsonContents(uri string, v any) (*sdk.ResourceContents, error) {
 // a missing resource: -32603 (a plain error would reach the client as code
 // 0), its message naming the resource.
 func resourceErr(uri string, err error) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("read %s: %s", uri, strings.TrimPrefix(toolErr("", err).Error(), ": "))}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("read %s: %s", uri, toolText(err))}
 }
 
 func (t *tools) readRegister(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
@@ -117,7 +117,7 @@ func (t *tools) readDecision(ctx context.Context, req *sdk.ReadResourceRequest) 
 	}
 	out, err := registerCall(ctx, t, "decision_show", DecisionIn{ID: id}, t.showDecision)
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "no decision ") {
+		if _, ok := errors.AsType[*noDecisionError](err); ok {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
 		return nil, resourceErr(uri, err)

@@ -382,7 +382,7 @@ func (t *tools) showDecision(ctx context.Context, in DecisionIn) (DecisionOut, e
 		}
 		return out, nil
 	}
-	return DecisionOut{}, fmt.Errorf("no decision %s in the register; decision_list shows the ids there are", in.ID)
+	return DecisionOut{}, &noDecisionError{in.ID}
 }
 
 // CheckIn is claims_check's input.
@@ -446,7 +446,7 @@ func (t *tools) checkWork(ctx context.Context, in CheckIn) (CheckOut, error) {
 	// A decision the register does not have is an error, as decision_show
 	// says: "0 claims, ok" would tell an agent it holds.
 	if in.Decision != "" && !res.HasDecision(in.Decision) {
-		return CheckOut{}, fmt.Errorf("no decision %s in the register; decision_list shows the ids there are", in.Decision)
+		return CheckOut{}, &noDecisionError{in.Decision}
 	}
 	out := CheckOut{OK: diag.Errors(res.Findings) == 0, Claims: res.Claims}
 	if out.Claims == nil {
@@ -550,4 +550,12 @@ func (t *tools) setStatus(_ context.Context, in StatusIn) (StatusOut, error) {
 	}
 	out.Status, out.Done = in.Status, true
 	return out, nil
+}
+
+// noDecisionError is the error of a decision id the register does not
+// hold: a tool error, and a resource that is not found.
+type noDecisionError struct{ id string }
+
+func (e *noDecisionError) Error() string {
+	return fmt.Sprintf("no decision %s in the register; decision_list shows the ids there are", e.id)
 }

@@ -8,7 +8,6 @@ package memindex
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -72,7 +71,7 @@ func (t *txn) SetMeta(key, value string) error { t.st.meta[key] = value; return 
 func (t *txn) Get(id string) (docket.Issue, error) {
 	i, ok := t.st.issues[id]
 	if !ok {
-		return docket.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", docket.ErrNotFound, id)
+		return docket.Issue{}, docket.NotFound(id)
 	}
 	return i.Clone(), nil
 }

@@ -81,8 +81,8 @@ func TestExitThreeThenCorruptHeader(t *testing.T) {
 	if !errors.Is(err, docket.ErrUnexported) || lost.ID == "" {
 		t.Fatalf("create with a failing rewrite: %+v, %v; want the record and ErrUnexported (exit 3)", lost, err)
 	}
-	if !strings.Contains(err.Error(), "pending journal "+docket.PendingLog(e.db)) {
-		t.Errorf("the exit 3 message does not name the journal: %v", err)
+	if de, ok := errors.AsType[*docket.Error](err); !ok || !strings.Contains(de.Detail, "pending journal "+docket.PendingLog(e.db)) {
+		t.Errorf("the exit 3 error does not name the journal in its detail: %#v", err)
 	}
 	s.Close()
 	restore()

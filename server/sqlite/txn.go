@@ -102,7 +102,7 @@ func (t *txn) Get(id string) (docket.Issue, error) {
 		err = r.Scan(&rec)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return docket.Issue{}, fmt.Errorf("%w: %s; docket list shows the ids there are", docket.ErrNotFound, id)
+		return docket.Issue{}, docket.NotFound(id)
 	}
 	if err != nil {
 		return docket.Issue{}, fmt.Errorf("read %s: %w", id, err)
