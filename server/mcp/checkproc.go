@@ -44,6 +44,10 @@ func SelfCheckProcess(argv0 string) (func(args ...string) *exec.Cmd, error) {
 type childReply struct {
 	Out    json.RawMessage `json:"out,omitempty"`
 	Errors []string        `json:"errors,omitempty"`
+	// NoDecision is the id the register does not hold, when that is the
+	// error: the parent rebuilds the typed error from it (D101), never
+	// from the text.
+	NoDecision string `json:"noDecision,omitempty"`
 }
 
 // registerCall runs one register tool's work (claims_check, decision_list,
@@ -137,6 +141,9 @@ func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.C
 	if err := json.Unmarshal(stdout.Bytes(), &reply); err != nil {
 		return nil, fmt.Errorf("read the check process's result: %w", err)
 	}
+	if reply.NoDecision != "" {
+		return nil, &noDecisionError{reply.NoDecision}
+	}
 	if len(reply.Errors) > 0 {
 		errs := make([]error, len(reply.Errors))
 		for i, m := range reply.Errors {
@@ -202,7 +209,9 @@ func RunCheckChild(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var reply childReply
-	if err != nil {
+	if nd, ok := errors.AsType[*noDecisionError](err); ok {
+		reply.NoDecision = nd.id
+	} else if err != nil {
 		parts := []error{err}
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			parts = j.Unwrap()
