@@ -45,6 +45,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/lintcmd"
 	"github.com/claimslint/claimslint/internal/register"
@@ -442,5 +443,33 @@ func TestDocketMCPGuideListsEveryTool(t *testing.T) {
 	listed := regexp.MustCompile("`((?:issue|dep|decision|claims)_[a-z]+)`").FindAllStringSubmatch(first, -1)
 	if len(listed) != len(names) {
 		t.Errorf("docs/guide/docket-mcp.md lists %d tools, the registry holds %d", len(listed), len(names))
+	}
+}
+
+// TestDocsIndexListsEveryKind: the guide's index names every claim kind of
+// the registry, in its order (issue 33: the hand-kept list missed allow).
+func TestDocsIndexListsEveryKind(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "| [Claim kinds and scopes]") {
+			row = l
+		}
+	}
+	if row == "" {
+		t.Fatal("docs/README.md has no row for the claim kinds")
+	}
+	cells := strings.Split(row, "|")
+	kindsPart, _, _ := strings.Cut(cells[2], ";")
+	var got []string
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(kindsPart, -1) {
+		got = append(got, m[1])
+	}
+	if want := check.KindNames(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("docs/README.md lists the kinds %v; the registry has %v", got, want)
 	}
 }

@@ -8,6 +8,8 @@ func init() { registerKind(27, absentKind{}) }
 
 func (absentKind) Name() string { return "absent" }
 
+func (absentKind) forbids() {}
+
 func (absentKind) scoped() {}
 
 func (absentKind) Doc() string {

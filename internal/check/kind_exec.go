@@ -10,6 +10,8 @@ func init() { registerKind(30, execKind{}) }
 
 func (execKind) Name() string { return "exec" }
 
+func (execKind) readsModes() {}
+
 func (execKind) Doc() string {
 	return `every file matched by Path is mode 100755 in the git index and
 executable on disk.`

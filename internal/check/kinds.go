@@ -100,6 +100,38 @@ func KindNames() []string {
 // kindList is "present, anchored, anchored-every, absent, allow, exec or tracker".
 func kindList() string { return orList(KindNames(), "or") }
 
+// modeKind is implemented by kinds that read files' modes in the git
+// index rather than their lines (exec): impact lists a mode change under
+// them.
+type modeKind interface {
+	readsModes()
+}
+
+// ReadsModes reports whether the kind a Kind cell names reads the modes of
+// the files of Path, so a change of mode touches its claims. An unknown
+// kind reads none. Callers ask the kind, never compare its name (D47).
+func ReadsModes(cell string) bool {
+	name, _ := SplitKind(cell)
+	_, ok := kindOf(name).(modeKind)
+	return ok
+}
+
+// forbiddingKind is implemented by kinds whose Anchor is forbidden rather
+// than required (absent): a line added that matches it is what breaks the
+// claim.
+type forbiddingKind interface {
+	forbids()
+}
+
+// Forbids reports whether the kind a Kind cell names forbids its Anchor, so
+// impact looks for added lines that match it. An unknown kind forbids
+// nothing.
+func Forbids(cell string) bool {
+	name, _ := SplitKind(cell)
+	_, ok := kindOf(name).(forbiddingKind)
+	return ok
+}
+
 // ReadsLines reports whether the kind a Kind cell names reads the lines of
 // the files of Path (it takes a scope): `list --lexers` lists the files of
 // those claims. An unknown kind reads nothing.

@@ -407,7 +407,7 @@ func (c *computation) scan() error {
 	for _, p := range c.decs {
 		if d := p.now; d != nil && live(d.Status) {
 			for _, row := range d.Claims {
-				if name, _ := check.SplitKind(row.Kind); name == "absent" {
+				if check.Forbids(row.Kind) {
 					headAbsent = append(headAbsent, claimAt{d.FileID, row, c.snap.MaxN()})
 				}
 			}
@@ -529,8 +529,8 @@ func (c *computation) matcher(ca claimAt, rel string) (matcher, bool) {
 	if err != nil || re == nil {
 		return matcher{}, false
 	}
-	name, scope := check.SplitKind(row.Kind)
-	return matcher{dec: ca.dec, claim: row.ID, absent: name == "absent", code: scope == "" || scope == check.ScopeCode, re: re}, true
+	_, scope := check.SplitKind(row.Kind)
+	return matcher{dec: ca.dec, claim: row.ID, absent: check.Forbids(row.Kind), code: scope == "" || scope == check.ScopeCode, re: re}, true
 }
 
 // compile compiles each pattern once per Compute.
@@ -663,7 +663,7 @@ func (c *computation) modes() {
 					continue
 				}
 				for _, row := range d.Claims {
-					if name, _ := check.SplitKind(row.Kind); name != "exec" || !(check.Reads(row.Kind, row.Path, fd.New) || check.Reads(row.Kind, row.Path, fd.Old)) {
+					if !check.ReadsModes(row.Kind) || !(check.Reads(row.Kind, row.Path, fd.New) || check.Reads(row.Kind, row.Path, fd.Old)) {
 						continue
 					}
 					c.add(p, Touch{Kind: PinnedLine, Path: fd.New, Side: SideHead, Claim: row.ID,
