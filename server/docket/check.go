@@ -39,16 +39,17 @@ func CheckExport(ctx context.Context, b Backend, opts Options) (*Drift, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
 	}
-	if opts.Pending == "" {
+	_, local := b.(LocalBackend)
+	if local && opts.Pending == "" {
 		opts.Pending = PendingLog(b.Path())
 	}
-	if opts.IDLog == "" {
+	if local && opts.IDLog == "" {
 		opts.IDLog = IDLog(b.Path())
 	}
 	// Every file a command opens is checked, read here or not: a tree
 	// every command refuses is refused by the gate too.
 	paths := []string{opts.Export}
-	if opts.Distrust == "" {
+	if opts.Distrust == "" && local {
 		paths = append(paths, opts.Pending, opts.IDLog, b.Path()+".lock")
 		paths = append(paths, indexFiles(b)...)
 	}
@@ -110,7 +111,11 @@ func CheckExport(ctx context.Context, b Backend, opts Options) (*Drift, error) {
 			return &Drift{Line: line, Reason: "behind the index, which holds a change committed here and never exported (a write that exited 3); run docket export to write it, then commit it"}, nil
 		}
 	}
-	recs, _, err := readPending(files, opts.Pending)
+	var recs []Issue
+	err = nil
+	if opts.Pending != "" {
+		recs, _, err = readPending(files, opts.Pending)
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		opts.Warn(fmt.Sprintf("the pending journal %s cannot be read (%v)", opts.Pending, err))
 	}

@@ -9,26 +9,44 @@ import (
 	"strings"
 )
 
-// Backend is what an index adapter gives Open: a way to open its index and
-// to set a damaged one aside. Everything else a command needs around an
-// index (the lock file, the id log, the in-memory fallback, the rebuild of
-// a damaged index) is Open's, the same for every backend, so a new backend
-// is one package and one line of wiring.
+// Backend is what every index adapter gives Open, whatever it stores its
+// index in: a way to open it, for writing or for reading only. It assumes
+// no local file: a backend on a shared server (a team's Postgres) is one
+// package that implements these four methods, and Open serves it as it
+// serves SQLite, less the duties that only a file beside the export has
+// (see LocalBackend). The recipe is server/storetest/BACKENDS.md.
 type Backend interface {
-	// Path names the index in messages; its lock (Path+".lock"), id log
-	// (IDLog(Path)) and pending journal (PendingLog(Path)) sit beside it.
+	// Path names the index in messages (a file path, a connection's
+	// name without its secrets). For a LocalBackend, its lock
+	// (Path+".lock"), id log (IDLog(Path)) and pending journal
+	// (PendingLog(Path)) sit beside it.
 	Path() string
+	// Exists reports whether the index is there already: a tracker
+	// with neither index nor export is not set up.
+	Exists() bool
+	// OpenIndex opens the index, creating it when missing. The index keeps
+	// whatever it precomputes (blocked flags) for w's closed class.
+	OpenIndex(ctx context.Context, w Workflow) (Index, error)
+	// Peek opens the index as it is, for reading only: it creates,
+	// migrates and writes nothing, and fails when there is no index or
+	// it cannot be read (docket export --check, D67).
+	Peek(ctx context.Context) (Index, error)
+}
+
+// LocalBackend is the capability of a backend whose index is files in the
+// clone, beside the export (SQLite). Open gives such a backend what only
+// local files need: the lock file that orders two processes of one clone,
+// the id log and the pending journal that survive damage to the index,
+// every path checked beneath the root before it is opened (D67), and a
+// damaged index set aside and rebuilt from the export (D39).
+type LocalBackend interface {
+	Backend
 	// Files lists the files beside Path that the backend opens, creates
 	// or moves by path (SQLite's -wal, -shm and -journal, the names a
 	// damaged index is moved to). Open checks each of them, and Path,
 	// right before every open: beneath the root, through no link, a
 	// regular file or none (D67).
 	Files() []string
-	// Exists reports whether the index is there already.
-	Exists() bool
-	// OpenIndex opens the index, creating it when missing. The index keeps
-	// whatever it precomputes (blocked flags) for w's closed class.
-	OpenIndex(ctx context.Context, w Workflow) (Index, error)
 	// Damaged reports whether err, from OpenIndex or from the service's
 	// first sync over it, says the index is damaged rather than busy or
 	// unwritable: a damaged index is set aside and rebuilt.
@@ -36,10 +54,6 @@ type Backend interface {
 	// SetAside moves a damaged index out of the way, to aside, and returns
 	// the drawn ids it could still read.
 	SetAside() (aside string, salvaged []string, err error)
-	// Peek opens the index as it is, for reading only: it creates,
-	// migrates and writes nothing, and fails when there is no index or
-	// it cannot be read (docket export --check, D67).
-	Peek(ctx context.Context) (Index, error)
 }
 
 // IDLog is the file beside the index at path that every drawn id is
@@ -67,6 +81,10 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 	if opts.Distrust != "" {
 		return openDistrusted(ctx, files, opts)
 	}
+	lb, local := b.(LocalBackend)
+	if !local {
+		return openShared(ctx, files, b, opts)
+	}
 	if opts.IDLog == "" {
 		opts.IDLog = IDLog(b.Path())
 	}
@@ -75,7 +93,7 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 	}
 	lock := b.Path() + ".lock"
 	// Every file, before any is opened: a refusal changes nothing.
-	for _, p := range append([]string{opts.Export, lock, opts.IDLog, opts.Pending}, indexFiles(b)...) {
+	for _, p := range append([]string{opts.Export, lock, opts.IDLog, opts.Pending}, indexFiles(lb)...) {
 		if err := files.Check(p); err != nil {
 			return nil, err
 		}
@@ -101,16 +119,16 @@ func Open(ctx context.Context, b Backend, opts Options) (*Service, error) {
 	}
 	s, err := openWith(ctx, files, b, opts, keep)
 	unlock()
-	if b.Damaged(err) && exErr == nil {
+	if lb.Damaged(err) && exErr == nil {
 		defer lockPath(files, lock, true)()
 		// Another process may have rebuilt it while this one waited.
-		if s, err = openWith(ctx, files, b, opts, nil); !b.Damaged(err) {
+		if s, err = openWith(ctx, files, b, opts, nil); !lb.Damaged(err) {
 			return restored(ctx, s, err)
 		}
 		if cerr := checkIndex(files, b); cerr != nil {
 			return nil, cerr
 		}
-		aside, salvaged, rerr := b.SetAside()
+		aside, salvaged, rerr := lb.SetAside()
 		if rerr != nil {
 			return nil, fmt.Errorf("the index %s is damaged (%v) and cannot be moved aside: %w; delete it, the export rebuilds it", b.Path(), err, rerr)
 		}
@@ -140,10 +158,30 @@ func restored(ctx context.Context, s *Service, err error) (*Service, error) {
 	return s, err
 }
 
-// indexFiles lists the index and every file beside it the backend opens
-// by path.
+// openShared opens a backend that keeps no file in the clone: the export
+// is checked beneath the root and read as for every backend; there is no
+// lock file, id log or pending journal (the backend's own transactions
+// order writers and keep drawn ids), and an index that fails to open is
+// an error, never set aside.
+func openShared(ctx context.Context, files Files, b Backend, opts Options) (*Service, error) {
+	if err := files.Check(opts.Export); err != nil {
+		return nil, err
+	}
+	opts.IDLog, opts.Pending = "", ""
+	if _, exErr := files.Stat(opts.Export); !b.Exists() && errors.Is(exErr, fs.ErrNotExist) && opts.Prefix == "" {
+		return nil, fmt.Errorf("%w: no index at %s and no export at %s; run docket init --prefix dk", ErrNoTracker, b.Path(), opts.Export)
+	}
+	return openWith(ctx, files, b, opts, nil)
+}
+
+// indexFiles lists the index and every file beside it a local backend
+// opens by path; a shared backend has none.
 func indexFiles(b Backend) []string {
-	return append([]string{b.Path()}, b.Files()...)
+	lb, ok := b.(LocalBackend)
+	if !ok {
+		return nil
+	}
+	return append([]string{lb.Path()}, lb.Files()...)
 }
 
 // checkIndex checks the index's files right before the backend opens or

@@ -95,7 +95,7 @@ type Backend struct {
 	BusyRetries int
 }
 
-var _ docket.Backend = Backend{}
+var _ docket.LocalBackend = Backend{}
 
 // Path returns DB.
 func (b Backend) Path() string { return b.DB }
