@@ -141,8 +141,8 @@ func Main(args []string, env Env) int {
 func (r *runner) app() *clikit.App {
 	var cmds []*clikit.Command
 	all := commands()
-	for _, n := range commandOrder {
-		cmds = append(cmds, r.command(all[n]))
+	for _, c := range all {
+		cmds = append(cmds, r.command(c))
 	}
 	return clikit.New(clikit.Spec{
 		Name:        "docket",
@@ -162,7 +162,7 @@ func (r *runner) app() *clikit.App {
 				return &exitError{code: ExitBadInput}
 			}
 			msg := err.Error()
-			if c, ok := all[cmd]; ok && c.args != "" {
+			if c, ok := commandNamed(cmd); ok && c.args != "" {
 				msg += "\nusage: docket " + cmd + " " + c.args
 			}
 			return &exitError{ExitBadInput, msg}

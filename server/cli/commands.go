@@ -26,15 +26,30 @@ import (
 	"github.com/claimslint/claimslint/server/mcp"
 )
 
-var commandOrder = []string{"init", "create", "list", "show", "update", "close", "reopen", "comment", "dep", "ready", "blocked", "search", "export", "import", "merge", "mcp"}
+// commandNamed returns the command called name.
+func commandNamed(name string) (command, bool) {
+	all := commands()
+	if i := slices.IndexFunc(all, func(c command) bool { return c.name == name }); i >= 0 {
+		return all[i], true
+	}
+	return command{}, false
+}
 
-func commands() map[string]command {
+// usage is the argument synopsis of the command called name.
+func usage(name string) string {
+	c, _ := commandNamed(name)
+	return c.args
+}
+
+// commands lists docket's commands in the order help shows them: one
+// value each, so the list is the order (issue 33).
+func commands() []command {
 	jsonFlag := func(o *opts) clikit.Flag {
 		return &clikit.BoolFlag{Name: "json", Destination: &o.json, Usage: "print records as JSON"}
 	}
 	jsonOnly := func(o *opts) []clikit.Flag { return []clikit.Flag{jsonFlag(o)} }
-	return map[string]command{
-		"init": {
+	return []command{
+		{
 			name: "init", args: "[--prefix dk [--write-config]]",
 			help: "Create the index (.docket/, ignored by git) and the export (.claimslint.yml's tracker.export, by default .knowledge/tracker/issues.jsonl).\nOn a clone whose export exists, the index is built from it.\nWhen .claimslint.yml's tracker.prefixes does not list the prefix, init says so on stderr and shows the edit; --write-config makes it.",
 			flags: func(o *opts) []clikit.Flag {
@@ -45,7 +60,7 @@ func commands() map[string]command {
 			},
 			run: runInit,
 		},
-		"create": {
+		{
 			name: "create", args: "TITLE|--title TITLE [-d TEXT] [-p N] [-t TYPE] [-l LABEL]... [--decision D12]...",
 			help: "Create an issue and print its id.",
 			flags: func(o *opts) []clikit.Flag {
@@ -61,7 +76,7 @@ func commands() map[string]command {
 			},
 			run: runCreate,
 		},
-		"list": {
+		{
 			name: "list", args: "[--status S[,S]] [--label L] [--decision D] [--type T] [--all] [--limit N] [--cursor C] [--sort S] [--fields F,F]",
 			help: "List issues, most urgent first, 50 at a time. Closed issues are left out unless --all or --status closed.",
 			flags: func(o *opts) []clikit.Flag {
@@ -75,21 +90,11 @@ func commands() map[string]command {
 			},
 			run: listing(docket.ViewList),
 		},
-		"blocked": {
-			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
-			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
-			flags: pageFlags, run: listing(docket.ViewBlocked),
-		},
-		"search": {
-			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
-			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
-			flags: pageFlags, run: listing(docket.ViewSearch),
-		},
-		"show": {
+		{
 			name: "show", args: "ID", help: "Show one issue.",
 			flags: jsonOnly, run: runShow,
 		},
-		"update": {
+		{
 			name: "update", args: "ID [--title T] [-d TEXT] [-p N] [-t TYPE] [--status S] [--add-label L] [--remove-label L] [--decision D] [--remove-decision D] [--if-version N]",
 			help: "Change fields of an issue. With --if-version it fails (exit 1) when someone else changed the issue first.",
 			flags: func(o *opts) []clikit.Flag {
@@ -109,7 +114,7 @@ func commands() map[string]command {
 			},
 			run: runUpdate,
 		},
-		"close": {
+		{
 			name: "close", args: "ID --reason TEXT [--if-version N]", help: "Close an issue. The record stays; ids are never deleted.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
@@ -120,7 +125,7 @@ func commands() map[string]command {
 			},
 			run: runClose,
 		},
-		"reopen": {
+		{
 			name: "reopen", args: "ID [--if-version N]", help: "Reopen a closed issue.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
@@ -130,7 +135,7 @@ func commands() map[string]command {
 			},
 			run: runReopen,
 		},
-		"comment": {
+		{
 			name: "comment", args: "ID TEXT [--author NAME]", help: "Add a comment (author: --author, $DOCKET_AUTHOR, $USER).",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
@@ -140,7 +145,7 @@ func commands() map[string]command {
 			},
 			run: runComment,
 		},
-		"dep": {
+		{
 			name: "dep", args: "add|remove ...",
 			help: "Add or remove a dependency: dep add A blocks B (B waits for A), dep add A parent B (B is A's parent), dep add A related B; dep remove A [TYPE] B.",
 			run:  runDep,
@@ -154,11 +159,21 @@ func commands() map[string]command {
 				flags: jsonOnly, run: runDepRemove,
 			}},
 		},
-		"ready": {
+		{
 			name: "ready", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]", help: "List open issues that nothing unfinished blocks, directly or through a parent, 50 at a time.",
 			flags: pageFlags, run: listing(docket.ViewReady),
 		},
-		"export": {
+		{
+			name: "blocked", args: "[--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List unfinished issues that something unfinished blocks (directly or through a parent), or whose status is a blocked one.",
+			flags: pageFlags, run: listing(docket.ViewBlocked),
+		},
+		{
+			name: "search", args: "QUERY [--limit N] [--cursor C] [--sort S] [--fields F,F]",
+			help:  "List issues of any status whose title or description contains every word of QUERY (case-insensitive).",
+			flags: pageFlags, run: listing(docket.ViewSearch),
+		},
+		{
 			name: "export", args: "[--check] [-o FILE|-] [--format docket|beads]",
 			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.\nWith --format beads, write the records in beads' issues.jsonl shape (to stdout, or -o FILE), every field an import kept included.",
 			flags: func(o *opts) []clikit.Flag {
@@ -170,7 +185,7 @@ func commands() map[string]command {
 			},
 			run: runExport,
 		},
-		"import": {
+		{
 			name: "import", args: "FILE|- [--format docket|beads|github] [--dry-run]",
 			help: "Upsert records from a file. Every bad line is reported (file:line: field: problem) and nothing is applied.\nFields, statuses, types and dependency types docket does not know are kept; what was changed is warned about.",
 			flags: func(o *opts) []clikit.Flag {
@@ -181,7 +196,12 @@ func commands() map[string]command {
 			},
 			run: runImport,
 		},
-		"mcp": {
+		{
+			name: "merge", args: "BASE OURS THEIRS",
+			help: "Three-way merge of exports keyed by id, as a git merge driver: the result replaces OURS.",
+			run:  runMerge,
+		},
+		{
 			name: "mcp", args: "[--http ADDR] [--read-only]",
 			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
 			flags: func(o *opts) []clikit.Flag {
@@ -198,11 +218,6 @@ func commands() map[string]command {
 				}
 			},
 			run: runMCP,
-		},
-		"merge": {
-			name: "merge", args: "BASE OURS THEIRS",
-			help: "Three-way merge of exports keyed by id, as a git merge driver: the result replaces OURS.",
-			run:  runMerge,
 		},
 	}
 }
@@ -424,7 +439,7 @@ func runCreate(ctx context.Context, r *runner, c *clikit.Context, args []string)
 		args = append(args, r.o.title)
 	}
 	if len(args) != 1 {
-		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), as an argument or --title, got %d\nusage: docket create %s", len(args), commands()["create"].args)}
+		return &exitError{ExitBadInput, fmt.Sprintf("want one TITLE (quote it), as an argument or --title, got %d\nusage: docket create %s", len(args), usage("create"))}
 	}
 	typ, err := docket.ParseType(r.o.typ)
 	if err != nil {
@@ -475,7 +490,7 @@ func listing(view docket.View) func(ctx context.Context, r *runner, c *clikit.Co
 				return &exitError{ExitBadInput, "want a QUERY\nusage: docket search QUERY [--limit N]"}
 			}
 			p.Text = strings.Join(args, " ")
-		} else if err := needArgs(args, 0, c.Command.Name+" "+commands()[c.Command.Name].args); err != nil {
+		} else if err := needArgs(args, 0, c.Command.Name+" "+usage(c.Command.Name)); err != nil {
 			return err
 		}
 		if r.o.status != "" {
