@@ -35,6 +35,14 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 	}
 	defaults := hasDefaults(tt.InputSchema)
 	schema, _ := tt.InputSchema.(*jsonschema.Schema)
+	// tools/list shows the portable spelling of both schemas; calls are
+	// validated against the resolved ones, which mean the same.
+	if schema != nil {
+		tt.InputSchema = portable(schema)
+	}
+	if o, ok := tt.OutputSchema.(*jsonschema.Schema); ok && o != nil {
+		tt.OutputSchema = portable(o)
+	}
 	s.AddTool(&tt, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		// The schema's validator and the decode into In decide, once per
 		// call; only a refusal is read again, by checkArgs, to say which

@@ -54,8 +54,62 @@ func sampleTool(_ context.Context, _ *sdk.CallToolRequest, in sampleIn) (*sdk.Ca
 // call's arguments, as the bytes the server wrote.
 func callBoth(t *testing.T, def sdk.Tool, args []string) (sdkOut, ours []string) {
 	t.Helper()
-	return callWith(t, func(s *sdk.Server, d *sdk.Tool) { sdk.AddTool(s, d, sampleTool) }, def, args),
-		callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, def, args)
+	sdkOut = callWith(t, func(s *sdk.Server, d *sdk.Tool) { sdk.AddTool(s, d, sampleTool) }, def, args)
+	ours = callWith(t, func(s *sdk.Server, d *sdk.Tool) { addTool(s, d, sampleTool) }, def, args)
+	// tools/list: the same schemas in their portable spelling, compared as
+	// JSON values (a schema read back loses its property order). A schema
+	// given as a map is listed as given.
+	keys := []string{"inputSchema", "outputSchema"}
+	if _, isMap := def.InputSchema.(map[string]any); isMap {
+		keys = keys[1:]
+	}
+	sdkOut[0], ours[0] = canonical(t, portableList(t, sdkOut[0], keys)), canonical(t, ours[0])
+	return sdkOut, ours
+}
+
+// canonical re-encodes a JSON document with its object keys sorted.
+func canonical(t *testing.T, doc string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// portableList is go-sdk's tools/list reply with each schema spelled as
+// addTool lists it (portable): the one difference addTool makes on
+// purpose (D81).
+func portableList(t *testing.T, line string, keys []string) string {
+	t.Helper()
+	var msg struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(line), &msg); err != nil || len(msg.Tools) == 0 {
+		t.Fatalf("tools/list result %s: %v", line, err)
+	}
+	for _, tool := range msg.Tools {
+		for _, key := range keys {
+			raw, ok := tool[key]
+			if !ok {
+				continue
+			}
+			var sch *jsonschema.Schema
+			if err := json.Unmarshal(raw, &sch); err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(portable(sch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			line = strings.Replace(line, string(raw), string(b), 1)
+		}
+	}
+	return line
 }
 
 // callWith serves def as register adds it and returns its tools/list
