@@ -17,6 +17,7 @@ import (
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/server/codec"
 	"github.com/claimslint/claimslint/server/vocab"
 )
 
@@ -71,12 +72,20 @@ func Init(o InitOptions) (*Plan, error) {
 		o.Date = time.Now()
 	}
 	if o.Source == "" {
-		o.Source = "claimslint/claimslint"
+		o.Source = DefaultSource
 	}
 	if o.Ref == "" {
 		o.Ref = "main"
 	}
 	cfg, err := config.Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	wo := WorkflowOptions{Source: o.Source, Ref: o.Ref}
+	if cfg.Tracker.Format == codec.Docket {
+		wo.Export = cfg.Tracker.Export
+	}
+	workflow, err := Workflow(wo)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +226,7 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 | C1 | anchored | ` + "`.github/workflows/doc-lint.yml`" + ` | ` + "`run: .*claimslint.* check`" + ` | | the gate runs in CI |
 | C2 | anchored | ` + "`.claimslint.yml`" + ` | ` + "`^register: `" + ` | ` + "`docs/PRD.md`" + ` | this register is the one checked |
 `)},
-		{Path: ".github/workflows/doc-lint.yml", New: []byte(Workflow(o.Source, o.Ref))},
+		{Path: ".github/workflows/doc-lint.yml", New: []byte(workflow)},
 	}
 	var exist []string
 	for _, f := range files {
@@ -244,41 +253,6 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		p.Summary = col.summary()
 	}
 	return p, nil
-}
-
-// Workflow is the doc-lint workflow init writes. claimslint has no public
-// release yet, so the workflow builds it from its source repository at a
-// pinned ref instead of `go install ...@latest`.
-func Workflow(source, ref string) string {
-	return `# The decision register gate: make it a required check on your main branch.
-# claimslint has no published release yet: this builds it from its source
-# at a pinned ref. Pin ref: to a commit or tag you have reviewed.
-name: doc-lint
-on:
-  push:
-  pull_request:
-permissions:
-  contents: read
-jobs:
-  doc-lint:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/checkout@v4
-        with:
-          repository: ` + source + `
-          ref: ` + ref + `
-          path: .claimslint-src
-      - uses: actions/setup-go@v5
-        with:
-          go-version: stable
-      - name: build claimslint
-        run: |
-          (cd .claimslint-src && go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint)
-          rm -rf .claimslint-src
-      - name: claimslint check
-        run: '"$RUNNER_TEMP/claimslint" check --format github'
-`
 }
 
 // linkDest writes a link destination: in angle brackets when the path has
