@@ -107,10 +107,10 @@ func Workflow(o WorkflowOptions) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(`# The decision register gate: make its job a required check on your main
-# branch, and have a code owner review .github/workflows/ (a pull request
-# runs its own copy of this file). claimslint has no published release yet:
-# this builds it from its source at a pinned ref, never from @latest. Pin
-# REF to a commit you have reviewed.
+# branch. A pull request runs its own copy of this file: have a code owner
+# review .github/workflows/.
+# claimslint has no published release yet: this builds it from its source
+# at a pinned ref. Pin REF to a commit you have reviewed.
 name: doc-lint
 on:
   push:
@@ -121,17 +121,35 @@ jobs:
   doc-lint:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/setup-go@v5
+`)
+	b.WriteString(buildSteps(url, o.Ref, usesDocket(o)))
+	b.WriteString(`      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+`)
+	for _, g := range Gates {
+		if g.Applies == nil || g.Applies(o) {
+			b.WriteString(gateStep(g, o, true))
+		}
+	}
+	return b.String(), nil
+}
+
+// buildSteps are the steps that build claimslint (and docket) from url at
+// ref, as list items at six spaces (D85).
+func buildSteps(url, ref string, docket bool) string {
+	var b strings.Builder
+	b.WriteString(`      - uses: actions/setup-go@v5
         with:
           go-version: stable
           cache: false
-      # The build comes before the checkout, outside the workspace, and reads
-      # no go.work, vendor/, Go env file or GOFLAGS: nothing a pull request
-      # commits is compiled into the gate that judges it.
+      # Built in $RUNNER_TEMP, outside the workspace, reading no go.work,
+      # vendor/, Go env file or GOFLAGS: nothing a pull request commits is
+      # compiled into the gate that judges it.
       - name: build claimslint
         env:
           SOURCE: ` + url + `
-          REF: ` + o.Ref + `
+          REF: ` + ref + `
         run: |
           src="$RUNNER_TEMP/claimslint-src"
           git init -q "$src"
@@ -141,37 +159,36 @@ jobs:
           export GOWORK=off GOENV=off GOFLAGS=-mod=readonly
           go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint
 `)
-	if usesDocket(o) {
+	if docket {
 		b.WriteString(`          go build -o "$RUNNER_TEMP/docket" ./cmd/docket
 `)
 	}
 	b.WriteString(`          "$RUNNER_TEMP/claimslint" version
-      - uses: actions/checkout@v4
-        with:
-          fetch-depth: 0
 `)
-	for _, g := range Gates {
-		if g.Applies != nil && !g.Applies(o) {
-			continue
-		}
-		b.WriteString("      - name: " + g.Name + "\n")
-		if g.If != nil {
-			b.WriteString("        if: " + g.If(o) + "\n")
-		}
-		if len(g.Env) > 0 {
-			b.WriteString("        env:\n")
-			for _, k := range sortedKeys(g.Env) {
-				b.WriteString("          " + k + ": " + g.Env[k] + "\n")
-			}
-		}
-		if strings.Contains(g.Run, "\n") {
-			b.WriteString("        run: |\n")
-			for _, l := range strings.Split(g.Run, "\n") {
-				b.WriteString("          " + l + "\n")
-			}
-		} else {
-			b.WriteString("        run: '" + strings.ReplaceAll(g.Run, "'", "''") + "'\n")
+	return b.String()
+}
+
+// gateStep writes g as a list item at six spaces, with its condition when
+// cond is set.
+func gateStep(g Gate, o WorkflowOptions, cond bool) string {
+	var b strings.Builder
+	b.WriteString("      - name: " + g.Name + "\n")
+	if cond && g.If != nil {
+		b.WriteString("        if: " + g.If(o) + "\n")
+	}
+	if len(g.Env) > 0 {
+		b.WriteString("        env:\n")
+		for _, k := range sortedKeys(g.Env) {
+			b.WriteString("          " + k + ": " + g.Env[k] + "\n")
 		}
 	}
-	return b.String(), nil
+	if strings.Contains(g.Run, "\n") {
+		b.WriteString("        run: |\n")
+		for _, l := range strings.Split(g.Run, "\n") {
+			b.WriteString("          " + l + "\n")
+		}
+	} else {
+		b.WriteString("        run: '" + strings.ReplaceAll(g.Run, "'", "''") + "'\n")
+	}
+	return b.String()
 }
