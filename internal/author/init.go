@@ -243,7 +243,11 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
 			hint = inlineHint(o.Dir, cfg)
 		}
-		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), hint)
+		it, verb := "it", "exists"
+		if len(exist) > 1 {
+			it, verb = "them", "exist"
+		}
+		return nil, fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
 	}
 	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
 	if col != nil {

@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,11 +251,15 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			},
 			{
 				Name:      "explain",
-				Usage:     "print the documentation of a rule",
-				ArgsUsage: "CL001",
+				Usage:     "print the documentation of a rule; with no id, list every rule with what it checks",
+				ArgsUsage: "[CL001]",
 				Action: func(c *clikit.Context) error {
+					if c.NArg() == 0 {
+						fmt.Fprint(stdout, check.Index(allRules()))
+						return nil
+					}
 					if c.NArg() != 1 {
-						return usageErr("explain takes one rule id, such as CL004")
+						return usageErr("explain takes one rule id, such as CL004, or none to list the rules")
 					}
 					doc, err := check.Explain(c.Args().First(), allRules())
 					if err != nil {
@@ -543,7 +548,7 @@ func runProve(c *clikit.Context, stdout, stderr io.Writer) error {
 				vacuous++
 			}
 		}
-		fmt.Fprintf(stderr, "claimslint: prove: %d claims, %d mutants, %d vacuous\n", len(proofs), mutants, vacuous)
+		fmt.Fprint(stderr, "claimslint: prove: "+format.Count(len(proofs), "claim")+", "+format.Count(mutants, "mutant")+", "+strconv.Itoa(vacuous)+" vacuous\n")
 	}
 	return findingsExit(res.Findings)
 }
@@ -772,7 +777,7 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 		if err != nil {
 			return &exitError{ExitError, err}
 		}
-		fmt.Fprintf(stdout, "wrote %d files into %s\n", len(files), format.Escape(out))
+		fmt.Fprintf(stdout, "wrote %s into %s\n", format.Count(len(files), "file"), format.Escape(out))
 		return nil
 	}
 	var buf strings.Builder
