@@ -82,8 +82,8 @@ func Init(o InitOptions) (*Plan, error) {
 		return nil, err
 	}
 	wo := WorkflowOptions{Source: o.Source, Ref: o.Ref}
-	if cfg.Tracker.Format == codec.Docket {
-		wo.Export = cfg.Tracker.Export
+	if cfg.Tracker.Format == codec.Docket && exportRE.MatchString(cfg.Tracker.Export) && !strings.Contains(cfg.Tracker.Export, "..") {
+		wo.Export = cfg.Tracker.Export // else no docket step: its path cannot be named in the expression
 	}
 	workflow, err := Workflow(wo)
 	if err != nil {

@@ -67,6 +67,9 @@ var (
 	sourceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*(/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+$`)
 	ownerRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
 	pinRefRE = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
+	// exportRE is a docket export path the workflow's hashFiles
+	// expression can name as a plain YAML scalar.
+	exportRE = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
 )
 
 // SourceURL is the https URL of source: a module path
@@ -104,6 +107,9 @@ func Workflow(o WorkflowOptions) (string, error) {
 	}
 	if msg := ValidRef(o.Ref); msg != "" {
 		return "", fmt.Errorf("%s", msg)
+	}
+	if o.Export != "" && (!exportRE.MatchString(o.Export) || strings.Contains(o.Export, "..")) {
+		return "", fmt.Errorf("tracker.export %q: the workflow's docket step names it in an expression; use letters, digits and . _ / - in its path", o.Export)
 	}
 	var b strings.Builder
 	b.WriteString(`# The decision register gate: make its job a required check on your main

@@ -260,3 +260,102 @@ replay:
 		t.Error("the workflow left the source in the workspace")
 	}
 }
+
+// TestWorkflowGates: every gate of Gates is a step where it applies, with
+// its condition, after the build and the checkout, and each claimslint
+// gate annotates (--format github); the docket build and step are written
+// only with a docket export (D86).
+func TestWorkflowGates(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		export string
+	}{{"docket's tracker", ".knowledge/tracker/issues.jsonl"}, {"another tracker", ""}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			o := WorkflowOptions{Source: DefaultSource, Ref: "v1.0.0", Export: c.export}
+			wf, err := Workflow(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := parseWorkflow(t, wf)
+			var names []string
+			for _, s := range steps {
+				names = append(names, s.Name+s.Uses)
+			}
+			want := []string{"actions/setup-go@v5", "build claimslint", "actions/checkout@v4"}
+			for _, g := range Gates {
+				if g.Applies == nil || g.Applies(o) {
+					want = append(want, g.Name)
+				}
+			}
+			if !slices.Equal(names, want) {
+				t.Fatalf("steps %q, want %q", names, want)
+			}
+			if got := steps[2].With["fetch-depth"]; got != "0" {
+				t.Errorf("checkout fetch-depth %q: check --base needs the merge base", got)
+			}
+			if steps[0].With["cache"] != "false" {
+				t.Errorf("setup-go restores a cache: %v", steps[0].With)
+			}
+			if got := strings.Contains(steps[1].Run, "./cmd/docket"); got != (c.export != "") {
+				t.Errorf("docket built: %v, want %v", got, c.export != "")
+			}
+			for i, g := range Gates {
+				if g.Applies != nil && !g.Applies(o) {
+					continue
+				}
+				s := steps[slices.Index(names, g.Name)]
+				if g.If != nil && s.If != g.If(o) {
+					t.Errorf("gate %d %q: if %q, want %q", i, g.Name, s.If, g.If(o))
+				}
+				if strings.Contains(s.Run, "/claimslint\" ") && !strings.HasSuffix(strings.TrimSpace(s.Run), "--format github") {
+					t.Errorf("gate %q does not annotate: %q", g.Name, s.Run)
+				}
+			}
+		})
+	}
+}
+
+// FuzzWorkflow: whatever --source, --ref and export init is given, the
+// workflow it writes reads as YAML whose build step carries exactly the
+// source's URL and the ref in its environment and runs the fixed script,
+// or init refuses them (D85).
+func FuzzWorkflow(f *testing.F) {
+	for _, s := range [][3]string{
+		{DefaultSource, "0123456789abcdef0123456789abcdef01234567", ".knowledge/tracker/issues.jsonl"},
+		{"me/fork", "v1.0", ""},
+		{"https://gitlab.example.com/a/b.git", "main", "x y.jsonl"},
+		{"evil\"; id #", "main\n  x: y", "a') || true || ('"},
+		{"github.com/a/b", "-x", "../e"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	ref, _ := Workflow(WorkflowOptions{Source: DefaultSource, Ref: "REF", Export: "EXPORT"})
+	f.Fuzz(func(t *testing.T, source, rev, export string) {
+		wf, err := Workflow(WorkflowOptions{Source: source, Ref: rev, Export: export})
+		if err != nil {
+			return
+		}
+		url, err := SourceURL(source)
+		if err != nil {
+			t.Fatalf("Workflow took --source %q that SourceURL refuses: %v", source, err)
+		}
+		var w workflowFile
+		if err := yaml.UnmarshalStrict([]byte(wf), &w); err != nil {
+			t.Fatalf("source %q ref %q export %q: not YAML: %v", source, rev, export, err)
+		}
+		steps := w.Jobs["doc-lint"].Steps
+		if len(steps) < 4 || steps[1].Env["SOURCE"] != url || steps[1].Env["REF"] != rev || len(steps[1].Env) != 2 {
+			t.Fatalf("source %q ref %q: the build step's environment is %v", source, rev, steps)
+		}
+		// Apart from the three values, the file is the reference one.
+		want := strings.NewReplacer("SOURCE: https://github.com/claimslint/claimslint", "SOURCE: "+url, "REF: REF", "REF: "+rev, "'EXPORT'", "'"+export+"'").Replace(ref)
+		if export == "" {
+			want, _ = Workflow(WorkflowOptions{Source: source, Ref: rev})
+		}
+		if wf != want {
+			t.Fatalf("source %q ref %q export %q changed more than its values:\n%s", source, rev, export, wf)
+		}
+	})
+}

@@ -645,33 +645,36 @@ var auditFormats = func() []string {
 	return out
 }()
 
+// pinWords are the notes init prints about a ref it read from the binary
+// (commit, "" when none is known) rather than one the user named: no commit
+// means main, which is not pinned; uncommitted changes mean the commit is
+// not the binary; and init cannot know that url publishes the commit (D85).
+func pinWords(url, commit string, modified bool, from string) []string {
+	if commit == "" {
+		return []string{"the workflow builds claimslint at main, which is not pinned: no commit is known for this binary; give --ref the commit you reviewed"}
+	}
+	var out []string
+	if modified {
+		out = append(out, fmt.Sprintf("the workflow pins commit %s, read from %s, which had uncommitted changes: CI will build that commit, not this binary; commit them or give --ref", commit, from))
+	}
+	// init asks no network: it cannot know the source publishes the commit.
+	return append(out, fmt.Sprintf("the workflow fetches commit %s from %s; init cannot know that it is published there (it was read from %s): if it is only in your clone or a fork, push it and give --source REPO --ref COMMIT", commit, url, from))
+}
+
 func runInit(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
 	o := author.InitOptions{Dir: dirOf(c), Prefix: c.String("prefix"), Adopt: c.Bool("adopt") || c.String("adopt-dir") != "", AdoptDir: c.String("adopt-dir"), Source: c.String("source"), Ref: c.String("ref")}
+	url, err := author.SourceURL(o.Source)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	var pinNotes []string
 	if o.Ref == "" {
 		commit, modified, from := buildinfo.Commit()
 		o.Ref = commit
-		switch {
-		case commit == "":
-			pinNotes = append(pinNotes, "the workflow builds claimslint at main, which is not pinned: no commit is known for this binary; give --ref the commit you reviewed")
-		case modified:
-			pinNotes = append(pinNotes, fmt.Sprintf("the workflow pins commit %s, read from %s, which had uncommitted changes: CI will build that commit, not this binary; commit them or give --ref", commit, from))
-		}
-		if commit != "" {
-			// The commit is this binary's, not one the user named: init
-			// asks no network, so it cannot know the source publishes it.
-			url, err := author.SourceURL(o.Source)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			pinNotes = append(pinNotes, fmt.Sprintf("the workflow fetches commit %s from %s; init cannot know that it is published there (it was read from %s): if it is only in your clone or a fork, push it and give --source REPO --ref COMMIT", commit, url, from))
-		}
-	}
-	if _, err := author.SourceURL(o.Source); err != nil {
-		return usageErr("%v", err)
+		pinNotes = pinWords(url, commit, modified, from)
 	}
 	if msg := author.ValidRef(o.Ref); o.Ref != "" && msg != "" {
 		return usageErr("%s", msg)
