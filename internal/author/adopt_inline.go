@@ -806,7 +806,7 @@ func findScripts(rp *repo.Repo) scripts {
 			sc.gateRuns = append(sc.gateRuns, s)
 		}
 	}
-	sc.gateAfter = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files); %s now builds claimslint and runs claimslint check after the gates", sc.glob, wset[0])
+	sc.gateAfter = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files); %s now builds claimslint first and runs claimslint check right after its checkout", sc.glob, wset[0])
 	return sc
 }
 

@@ -15,12 +15,15 @@ var (
 	stepItemRE   = regexp.MustCompile(`^( *)- `)
 	runsCheckRE  = regexp.MustCompile(`claimslint\S*"?\s+check\b`)
 	addedBuildRE = regexp.MustCompile(`(?m)^ *- `)
+	checkoutRE   = regexp.MustCompile(`(?m)^[ -]*uses:\s*["']?actions/checkout@`)
 )
 
-// addGateSteps appends claimslint's build and check steps (D85, D86) to the
+// addGateSteps adds claimslint's build and check steps (D85, D86) to the
 // job of the workflow src (file name) whose step runs one of scripts, the
 // register's old gates, at that job's indentation, for init --adopt on an
-// inline register (dk-iw1). Both are nil when the workflow already runs
+// inline register (dk-iw1): the build as the job's first steps, before any
+// step runs what a pull request commits, and the check step right after
+// the job's checkout. Both are nil when the workflow already runs
 // claimslint check. why says why the file is left as it is otherwise: no
 // step names a script outside a comment, the steps are not a block list,
 // or the edited file would not read as the same jobs with the steps added.
@@ -60,6 +63,7 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 	}
 	item := -1
 	end := len(lines)
+	var starts []int // the first line of each step
 	for i := steps + 1; i < len(lines); i++ {
 		if blank(i) {
 			continue
@@ -71,33 +75,64 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 				return nil, "its steps: is not a block list"
 			}
 			item = len(m[1])
+			starts = append(starts, i)
 			continue
 		}
 		if indent(l) < item || indent(l) == item && !stepItemRE.MatchString(l) {
 			end = i
 			break
 		}
-	}
-	// Blank and comment lines before what follows belong to it.
-	for end > steps+1 && blank(end-1) {
-		end--
-	}
-	block := buildSteps(url, ref, false) + gateStep(Gates[0], WorkflowOptions{}, false)
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(block, "\n") {
-		if l != "" {
-			b.WriteString(strings.Repeat(" ", item) + strings.TrimPrefix(l, "      "))
+		if indent(l) == item {
+			starts = append(starts, i)
 		}
 	}
-	add := b.String()
-	if bytes.Contains(src, []byte("\r\n")) {
-		add = strings.ReplaceAll(add, "\n", "\r\n")
+	// Blank and comment lines before a step (or what follows the job)
+	// belong to it.
+	back := func(i int) int {
+		for i > steps+1 && blank(i-1) {
+			i--
+		}
+		return i
 	}
-	head := strings.Join(lines[:end], "")
-	if head != "" && !strings.HasSuffix(head, "\n") {
-		head += "\n"
+	// The check step goes right after the job's checkout, before any step
+	// of the job runs what the pull request commits.
+	checkoutEnd := -1
+	for k, st := range starts {
+		next := end
+		if k+1 < len(starts) {
+			next = starts[k+1]
+		}
+		if checkoutRE.MatchString(strings.Join(mlines[st:next], "")) {
+			checkoutEnd = back(next)
+			break
+		}
 	}
-	out = []byte(head + add + strings.Join(lines[end:], ""))
+	if checkoutEnd < 0 {
+		return nil, "the job that runs the gate has no actions/checkout step"
+	}
+	reindent := func(block string) string {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(block, "\n") {
+			if l != "" {
+				b.WriteString(strings.Repeat(" ", item) + strings.TrimPrefix(l, "      "))
+			}
+		}
+		if bytes.Contains(src, []byte("\r\n")) {
+			return strings.ReplaceAll(b.String(), "\n", "\r\n")
+		}
+		return b.String()
+	}
+	build := buildSteps(url, ref, false)
+	check := gateStep(Gates[0], WorkflowOptions{}, false)
+	tail := strings.Join(lines[checkoutEnd:], "")
+	mid := strings.Join(lines[steps+1:checkoutEnd], "")
+	if mid != "" && !strings.HasSuffix(mid, "\n") {
+		mid += "\n"
+	}
+	// The build comes first of all: a step before it that ran the pull
+	// request's code could change the runner it builds on (D85).
+	out = []byte(strings.Join(lines[:steps+1], "") + reindent(build) + mid + reindent(check) + tail)
+	block := build + check
 	// The edit must read as the same jobs, one of them with the added
 	// steps: otherwise the file is left for the team to edit.
 	before, err1 := config.WorkflowSteps(src)

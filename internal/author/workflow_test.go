@@ -23,7 +23,7 @@ type step struct {
 
 type workflowFile struct {
 	Name        string            `yaml:"name"`
-	On          map[string]any    `yaml:"on"`
+	On          any               `yaml:"on"`
 	Permissions map[string]string `yaml:"permissions"`
 	Jobs        map[string]struct {
 		RunsOn string `yaml:"runs-on"`
