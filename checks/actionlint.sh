@@ -7,6 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 al="go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -shellcheck= -pyflakes="
 $al .github/workflows/*.yml
+# The workflow claimslint init writes (D86), for a fresh repository.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git init -q "$tmp"
+go run ./cmd/claimslint init --dir "$tmp" --ref 0123456789abcdef0123456789abcdef01234567 > /dev/null 2>&1
+$al "$tmp/.github/workflows/doc-lint.yml"
 # action.yml is checked through the ci.yml job that uses it (uses: ./):
 # actionlint validates the inputs given against the action's metadata. The
 # keys below are the ones a composite action needs.

@@ -45,6 +45,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/lintcmd"
@@ -57,6 +58,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"gopkg.in/yaml.v2"
 )
 
 // TestMain puts claimslint and docket on PATH (as copies of this test
@@ -471,5 +473,71 @@ func TestDocsIndexListsEveryKind(t *testing.T) {
 	}
 	if want := check.KindNames(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("docs/README.md lists the kinds %v; the registry has %v", got, want)
+	}
+}
+
+// TestCIGuideShowsTheWorkflowInitWrites: the workflow docs/guide/ci.md
+// shows is, byte for byte, the one init writes for the options its marker
+// names, and every gate of author.Gates is a step of it (D86, dk-ble).
+func TestCIGuideShowsTheWorkflowInitWrites(t *testing.T) {
+	t.Parallel()
+	const page, marker = "docs/guide/ci.md", "<!-- workflow: init --ref COMMIT -->\n```yaml\n"
+	src := string(readDoc(t, page).src)
+	i := strings.Index(src, marker)
+	if i < 0 {
+		t.Fatalf("%s: no %q block", page, marker)
+	}
+	shown, _, ok := strings.Cut(src[i+len(marker):], "```\n")
+	if !ok {
+		t.Fatalf("%s: the workflow block is not closed", page)
+	}
+	want, err := author.Workflow(author.WorkflowOptions{Source: author.DefaultSource, Ref: "COMMIT", Export: config.Default().Tracker.Export})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown != want {
+		t.Errorf("%s shows a workflow init does not write; paste this:\n%s", page, want)
+	}
+	for _, g := range author.Gates {
+		if !strings.Contains(shown, "- name: "+g.Name+"\n") {
+			t.Errorf("%s: the workflow has no step %q", page, g.Name)
+		}
+	}
+}
+
+// TestCIGuideNamesEveryActionInput: every input action.yml declares is
+// named in docs/guide/ci.md, and every input the guide's list names is
+// declared (dk-ble).
+func TestCIGuideNamesEveryActionInput(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]any `yaml:"inputs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	page := string(readDoc(t, "docs/guide/ci.md").src)
+	_, list, ok := strings.Cut(page, "Its inputs are ")
+	if !ok {
+		t.Fatal("docs/guide/ci.md: no sentence \"Its inputs are ...\"")
+	}
+	list, _, _ = strings.Cut(list, "\n\n")
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list, -1) {
+		named[m[1]] = true
+	}
+	for in := range action.Inputs {
+		if !named[in] {
+			t.Errorf("action.yml declares input %q; docs/guide/ci.md's list does not name it", in)
+		}
+		delete(named, in)
+	}
+	for in := range named {
+		t.Errorf("docs/guide/ci.md names input %q; action.yml does not declare it", in)
 	}
 }

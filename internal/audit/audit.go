@@ -186,8 +186,8 @@ func Build(res *snapshot.Snapshot) *Report {
 		}
 		if len(tracked) > 0 {
 			problem(token.Position{Filename: tracked[0], Line: 1, Column: 1}, ProblemIndex, "", "",
-				"%d file(s) of docket's index %s are committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
-				len(tracked), strings.TrimSuffix(IndexDir, "/"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
+				"%s of docket's index %s %s committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
+				format.Count(len(tracked), "file"), strings.TrimSuffix(IndexDir, "/"), format.Verb(len(tracked), "be"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
 		}
 	}
 	return rep

@@ -111,6 +111,11 @@ type inference struct {
 	frozen   []config.Frozen
 	notes    []string
 	next     []string
+	// gate is the workflow that runs the register's old gates, and the
+	// scripts of them it runs: init adds claimslint's steps to its job.
+	gate      string
+	gateRuns  []string
+	gateAfter string // what next says once the step is added
 }
 
 // yamlBlock is one top-level key of the configuration as init writes it.
@@ -140,10 +145,23 @@ func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegi
 	if _, err := config.Parse(out, config.Default()); err != nil {
 		return nil, fmt.Errorf("init --adopt wrote a configuration it cannot read (a bug): %w", err)
 	}
+	gate, err := gateEdit(o, rp, inf)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{Inferred: inf.settings, Notes: inf.notes, Next: inf.next}
+	if gate != nil {
+		p.Next = append([]string{inf.gateAfter}, p.Next[1:]...)
+	}
 	if !cfgExists {
 		p.Changes = []Change{{Path: config.FileName, New: out}}
+		if gate != nil {
+			p.Changes = append(p.Changes, *gate)
+		}
 		return p, nil
+	}
+	if gate != nil {
+		p.Changes = append(p.Changes, *gate)
 	}
 	// Never overwrite: say what the file lacks, and where it differs.
 	old, err := readIn(o.Dir, config.FileName)
@@ -396,6 +414,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 	set("workflows", yamlQuote(sc.workflows), sc.workflowsWhy)
 	block("workflows", yamlQuote(sc.workflows), comment("", sc.workflowsWhy)+"workflows: "+yamlQuote(sc.workflows)+"\n")
 	inf.notes = append(inf.notes, sc.notes...)
+	inf.gate, inf.gateRuns, inf.gateAfter = sc.gate, sc.gateRuns, sc.gateAfter
 
 	// Range sites, frozen ranges and mention sites: one pass over the
 	// text files of the tree.
@@ -680,6 +699,8 @@ type scripts struct {
 	workflows          string
 	workflowsWhy, next string
 	notes              []string
+	gate, gateAfter    string
+	gateRuns           []string
 }
 
 // runRE finds a path a workflow step names.
@@ -780,6 +801,13 @@ func findScripts(rp *repo.Repo) scripts {
 		}
 	}
 	sc.next = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files), then add a claimslint check step to %s", sc.glob, wset[0])
+	sc.gate = wset[0]
+	for _, s := range run {
+		if slices.Contains(runBy[s], sc.gate) {
+			sc.gateRuns = append(sc.gateRuns, s)
+		}
+	}
+	sc.gateAfter = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files); %s now builds claimslint first and runs claimslint check right after its checkout", sc.glob, wset[0])
 	return sc
 }
 
@@ -923,4 +951,33 @@ func inlineHint(dir string, cfg config.Config) string {
 		return fmt.Sprintf("; %s is an inline register (rows without decision files): claimslint init --adopt writes the configuration that reads it", in.path)
 	}
 	return ""
+}
+
+// gateEdit plans the edit that adds claimslint's build and check steps to
+// the job that runs the register's old gates (D86, dk-iw1); nil, with a
+// note saying why, when the workflow cannot be edited safely.
+func gateEdit(o InitOptions, rp *repo.Repo, inf *inference) (*Change, error) {
+	if inf.gate == "" {
+		return nil, nil
+	}
+	url, err := SourceURL(o.Source)
+	if err != nil {
+		return nil, err
+	}
+	if msg := ValidRef(o.Ref); msg != "" {
+		return nil, errors.New(msg)
+	}
+	src, err := rp.ReadFile(inf.gate, snapshot.MaxMarkdown)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", inf.gate, snapshot.Describe(err))
+	}
+	out, why := addGateSteps(inf.gate, src, inf.gateRuns, url, o.Ref)
+	if out == nil && why == "" {
+		return nil, nil // it runs claimslint check already
+	}
+	if why != "" {
+		inf.notes = append(inf.notes, fmt.Sprintf("%s is left as it is (%s): add claimslint's build and check steps to it by hand, as docs/guide/ci.md shows", inf.gate, why))
+		return nil, nil
+	}
+	return &Change{Path: inf.gate, Old: src, New: out}, nil
 }

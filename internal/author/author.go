@@ -325,7 +325,7 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 	return notes, nil
 }
 
-func sortedKeys(m map[string][]byte) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
 // InitOptions are the inputs of Init.
@@ -72,12 +73,20 @@ func Init(o InitOptions) (*Plan, error) {
 		o.Date = time.Now()
 	}
 	if o.Source == "" {
-		o.Source = "claimslint/claimslint"
+		o.Source = DefaultSource
 	}
 	if o.Ref == "" {
 		o.Ref = "main"
 	}
 	cfg, err := config.Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	wo := WorkflowOptions{Source: o.Source, Ref: o.Ref}
+	if cfg.Tracker.Format == trackerformat.Docket && exportRE.MatchString(cfg.Tracker.Export) && !strings.Contains(cfg.Tracker.Export, "..") {
+		wo.Export = cfg.Tracker.Export // else no docket step: its path cannot be named in the expression
+	}
+	workflow, err := Workflow(wo)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +227,7 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 | C1 | anchored | ` + "`.github/workflows/doc-lint.yml`" + ` | ` + "`run: .*claimslint.* check`" + ` | | the gate runs in CI |
 | C2 | anchored | ` + "`.claimslint.yml`" + ` | ` + "`^register: `" + ` | ` + "`docs/PRD.md`" + ` | this register is the one checked |
 `)},
-		{Path: ".github/workflows/doc-lint.yml", New: []byte(Workflow(o.Source, o.Ref))},
+		{Path: ".github/workflows/doc-lint.yml", New: []byte(workflow)},
 	}
 	var exist []string
 	for _, f := range files {
@@ -235,7 +244,11 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
 			hint = inlineHint(o.Dir, cfg)
 		}
-		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), hint)
+		it, verb := "it", "exists"
+		if len(exist) > 1 {
+			it, verb = "them", "exist"
+		}
+		return nil, fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
 	}
 	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
 	if col != nil {
@@ -245,41 +258,6 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		p.Summary = col.summary()
 	}
 	return p, nil
-}
-
-// Workflow is the doc-lint workflow init writes. claimslint has no public
-// release yet, so the workflow builds it from its source repository at a
-// pinned ref instead of `go install ...@latest`.
-func Workflow(source, ref string) string {
-	return `# The decision register gate: make it a required check on your main branch.
-# claimslint has no published release yet: this builds it from its source
-# at a pinned ref. Pin ref: to a commit or tag you have reviewed.
-name: doc-lint
-on:
-  push:
-  pull_request:
-permissions:
-  contents: read
-jobs:
-  doc-lint:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/checkout@v4
-        with:
-          repository: ` + source + `
-          ref: ` + ref + `
-          path: .claimslint-src
-      - uses: actions/setup-go@v5
-        with:
-          go-version: stable
-      - name: build claimslint
-        run: |
-          (cd .claimslint-src && go build -o "$RUNNER_TEMP/claimslint" ./cmd/claimslint)
-          rm -rf .claimslint-src
-      - name: claimslint check
-        run: '"$RUNNER_TEMP/claimslint" check --format github'
-`
 }
 
 // linkDest writes a link destination: in angle brackets when the path has

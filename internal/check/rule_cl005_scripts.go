@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -16,11 +17,15 @@ import (
 // scriptRule is CL005.
 var scriptRule = &Rule{ID: ruleid.Scripts, Name: "scripts", Run: scriptRun, Doc: `Check scripts are executable in the git index and run by a workflow.
 
-Every file matched by scripts: (default checks/**) must be mode 100755 in the
-git index and executable on disk (a script that passes "sh script" locally but
-is 100644 in the index dies in CI as a bare path), and at least one workflow
-file matched by workflows: must name it outside a comment. Every script path
-under the scripts directory that a workflow names must exist.
+Every script among the files scripts: matches (default checks/**) must be
+mode 100755 in the git index and executable on disk (a script that passes
+"sh script" locally but is 100644 in the index dies in CI as a bare path), and
+at least one workflow file matched by workflows: must name it outside a
+comment. A script is a file that begins with #! or is 100755 in the index
+(executable on disk outside git): a Go package, a README or data beside the
+scripts is not one. Every script path under the scripts directory that a
+workflow names must exist. Narrow it (scripts: 'checks/*.sh') or turn the rule
+off (scripts: '').
 
 Fix: git update-index --chmod=+x PATH (and chmod +x PATH); add a workflow step
 that runs the script, or remove the stale step.`}
@@ -42,6 +47,18 @@ func execProblem(s *snapshot.Snapshot, rel string) string {
 	return ""
 }
 
+// isScript says whether rel, a file scripts: matches, is a script (D86): it
+// begins with #!, or it is executable (100755 in the git index; on disk
+// outside git). A file that cannot be read is claimed, so CL005 says what
+// is wrong with it.
+func isScript(s *snapshot.Snapshot, rel string) bool {
+	if s.Repo.Git && s.Repo.IndexMode(rel) == "100755" || !s.Repo.Git && s.Repo.Executable(rel) {
+		return true
+	}
+	data, err := s.Repo.ReadFile(rel, snapshot.MaxMarkdown)
+	return err != nil || bytes.HasPrefix(data, []byte("#!"))
+}
+
 // scriptRun (CL005): check scripts are executable and run by a workflow.
 func scriptRun(p *Pass) error {
 	r := p.Snap
@@ -52,7 +69,12 @@ func scriptRun(p *Pass) error {
 		p.Reportf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, "scripts: %s", msg)
 		return nil
 	}
-	scripts := r.Match(r.Config.Scripts)
+	var scripts []string
+	for _, f := range r.Match(r.Config.Scripts) {
+		if isScript(r, f) {
+			scripts = append(scripts, f)
+		}
+	}
 	var workflows []string
 	if r.Config.Workflows != "" && snapshot.ValidGlob(r.Config.Workflows) == "" {
 		workflows = r.Match(r.Config.Workflows)

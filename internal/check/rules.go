@@ -181,3 +181,26 @@ func Explain(id string, rules []*Rule) (string, error) {
 	sort.Strings(ids)
 	return "", fmt.Errorf("unknown rule %q: known rules are %s", id, strings.Join(ids, ", "))
 }
+
+// Summary is the first line of the rule's documentation: what it checks.
+func (r *Rule) Summary() string {
+	s, _, _ := strings.Cut(r.Doc, "\n")
+	return s
+}
+
+// Index is what `claimslint explain` prints with no id: every rule of
+// rules, by id, with its name and summary, one a line (issue 36).
+func Index(rules []*Rule) string {
+	sorted := append([]*Rule(nil), rules...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	width := 0
+	for _, r := range sorted {
+		width = max(width, len(r.Name))
+	}
+	var b strings.Builder
+	for _, r := range sorted {
+		fmt.Fprintf(&b, "%s  %-*s  %s\n", r.ID, width, r.Name, r.Summary())
+	}
+	b.WriteString("\nclaimslint explain ID prints a rule's documentation.\n")
+	return b.String()
+}

@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,8 +130,8 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
 					&clikit.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory; run again to register new ones), or configure an inline register of rows without decision files, inferring its settings from the tree"},
 					&clikit.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
-					&clikit.StringFlag{Name: "source", Value: "claimslint/claimslint", Usage: "GitHub repository the generated workflow builds claimslint from"},
-					&clikit.StringFlag{Name: "ref", Usage: "commit or tag the generated workflow builds claimslint at (default: this binary's commit, else main)"},
+					&clikit.StringFlag{Name: "source", Value: author.DefaultSource, Usage: "repository the generated workflow builds claimslint (and docket) from: a module path, GitHub's owner/name or an https URL; a fork's, if you build from one"},
+					&clikit.StringFlag{Name: "ref", Usage: "commit or tag of --source the generated workflow builds claimslint at (default: this binary's commit, else main)"},
 					&clikit.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
 					&clikit.BoolFlag{Name: "dry-run", Usage: "print what init would infer and write, as a diff, and change nothing"},
 				},
@@ -250,11 +251,15 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			},
 			{
 				Name:      "explain",
-				Usage:     "print the documentation of a rule",
-				ArgsUsage: "CL001",
+				Usage:     "print the documentation of a rule; with no id, list every rule with what it checks",
+				ArgsUsage: "[CL001]",
 				Action: func(c *clikit.Context) error {
+					if c.NArg() == 0 {
+						fmt.Fprint(stdout, check.Index(allRules()))
+						return nil
+					}
 					if c.NArg() != 1 {
-						return usageErr("explain takes one rule id, such as CL004")
+						return usageErr("explain takes one rule id, such as CL004, or none to list the rules")
 					}
 					doc, err := check.Explain(c.Args().First(), allRules())
 					if err != nil {
@@ -543,7 +548,7 @@ func runProve(c *clikit.Context, stdout, stderr io.Writer) error {
 				vacuous++
 			}
 		}
-		fmt.Fprintf(stderr, "claimslint: prove: %d claims, %d mutants, %d vacuous\n", len(proofs), mutants, vacuous)
+		fmt.Fprint(stderr, "claimslint: prove: "+format.Count(len(proofs), "claim")+", "+format.Count(mutants, "mutant")+", "+strconv.Itoa(vacuous)+" vacuous\n")
 	}
 	return findingsExit(res.Findings)
 }
@@ -640,21 +645,39 @@ var auditFormats = func() []string {
 	return out
 }()
 
+// pinWords are the notes init prints about a ref it read from the binary
+// (commit, "" when none is known) rather than one the user named: no commit
+// means main, which is not pinned; uncommitted changes mean the commit is
+// not the binary; and init cannot know that url publishes the commit (D85).
+func pinWords(url, commit string, modified bool, from string) []string {
+	if commit == "" {
+		return []string{"the workflow builds claimslint at main, which is not pinned: no commit is known for this binary; give --ref the commit you reviewed"}
+	}
+	var out []string
+	if modified {
+		out = append(out, fmt.Sprintf("the workflow pins commit %s, read from %s, which had uncommitted changes: CI will build that commit, not this binary; commit them or give --ref", commit, from))
+	}
+	// init asks no network: it cannot know the source publishes the commit.
+	return append(out, fmt.Sprintf("the workflow fetches commit %s from %s; init cannot know that it is published there (it was read from %s): if it is only in your clone or a fork, push it and give --source REPO --ref COMMIT", commit, url, from))
+}
+
 func runInit(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() > 0 {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
 	o := author.InitOptions{Dir: dirOf(c), Prefix: c.String("prefix"), Adopt: c.Bool("adopt") || c.String("adopt-dir") != "", AdoptDir: c.String("adopt-dir"), Source: c.String("source"), Ref: c.String("ref")}
-	var pinNote string
+	url, err := author.SourceURL(o.Source)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var pinNotes []string
 	if o.Ref == "" {
 		commit, modified, from := buildinfo.Commit()
 		o.Ref = commit
-		switch {
-		case commit == "":
-			pinNote = "the workflow builds claimslint at main, which is not pinned: no commit is known for this binary; give --ref the commit you reviewed"
-		case modified:
-			pinNote = fmt.Sprintf("the workflow pins commit %s, read from %s, which had uncommitted changes: CI will build that commit, not this binary; commit them or give --ref", commit, from)
-		}
+		pinNotes = pinWords(url, commit, modified, from)
+	}
+	if msg := author.ValidRef(o.Ref); o.Ref != "" && msg != "" {
+		return usageErr("%s", msg)
 	}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
@@ -687,10 +710,20 @@ func runInit(c *clikit.Context, stdout io.Writer) error {
 	if err := plan.Apply(o.Dir); err != nil {
 		return &exitError{ExitError, err}
 	}
+	if plan.WritesWorkflow() {
+		for _, n := range pinNotes {
+			fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", format.Escape(n))
+		}
+	}
 	if plan.Inferred != nil {
-		// init --adopt on an inline register: the configuration alone.
+		// init --adopt on an inline register: the configuration, and the
+		// steps added to the workflow that runs the old gates.
 		for _, ch := range plan.Changes {
-			fmt.Fprintf(stdout, "created %s\n", format.Escape(ch.Path))
+			verb := "created"
+			if ch.Old != nil {
+				verb = "updated"
+			}
+			fmt.Fprintf(stdout, "%s %s\n", verb, format.Escape(ch.Path))
 		}
 		for _, n := range plan.Notes {
 			fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
@@ -700,9 +733,6 @@ func runInit(c *clikit.Context, stdout io.Writer) error {
 			fmt.Fprintln(stdout, format.Escape(n))
 		}
 		return nil
-	}
-	if pinNote != "" && plan.WritesWorkflow() {
-		fmt.Fprintf(c.App.ErrWriter, "claimslint: note: %s\n", format.Escape(pinNote))
 	}
 	for _, a := range plan.Adopted {
 		fmt.Fprintf(stdout, "adopted %s\n", format.Escape(a))
@@ -750,7 +780,7 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 		if err != nil {
 			return &exitError{ExitError, err}
 		}
-		fmt.Fprintf(stdout, "wrote %d files into %s\n", len(files), format.Escape(out))
+		fmt.Fprintf(stdout, "wrote %s into %s\n", format.Count(len(files), "file"), format.Escape(out))
 		return nil
 	}
 	var buf strings.Builder

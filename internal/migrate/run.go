@@ -83,7 +83,7 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 		// apart (D63).
 		counts := g.counts()
 		rows := counts[""]
-		fmt.Fprintf(w, "%s: %s, %d rows, %d translated, %d not translated\n", rel, g.Decision, rows.n, rows.n-rows.not, rows.not)
+		fmt.Fprintf(w, "%s: %s, %s, %d translated, %d not translated\n", rel, g.Decision, plural(rows.n, "row"), rows.n-rows.not, rows.not)
 		for _, rule := range []string{RuleSweep, RuleAllow, RuleCheck} {
 			if c := counts[rule]; c.n > 0 {
 				fmt.Fprintf(w, "  %s, %d translated, %d not translated\n", plural(c.n, rule), c.n-c.not, c.not)
@@ -115,9 +115,9 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 				}
 			}
 			if allows > 0 {
-				fmt.Fprintf(w, "  wrote %s (%d claims, %d of them allow rows)\n", t.File, len(t.Claims), allows)
+				fmt.Fprintf(w, "  wrote %s (%s, %d of them %s)\n", t.File, plural(len(t.Claims), "claim"), allows, strings.TrimPrefix(plural(allows, "allow row"), fmt.Sprint(allows)+" "))
 			} else {
-				fmt.Fprintf(w, "  wrote %s (%d claims)\n", t.File, len(t.Claims))
+				fmt.Fprintf(w, "  wrote %s (%s)\n", t.File, plural(len(t.Claims), "claim"))
 			}
 		}
 		for _, h := range hits {
@@ -232,7 +232,7 @@ func Compare(opts Options, scripts []string, check CheckFunc, w io.Writer) (bool
 		if err := tw.Flush(); err != nil {
 			return false, err
 		}
-		fmt.Fprintf(w, "%d rows agree, %d differ", nAgree, nDiffer)
+		fmt.Fprintf(w, "%s %s, %d %s", plural(nAgree, "row"), agreeVerb(nAgree), nDiffer, differVerb(nDiffer))
 		if nUnknown > 0 {
 			fmt.Fprintf(w, ", %d cannot tell from the script's output", nUnknown)
 		}
@@ -323,3 +323,18 @@ func runScript(dir, rel string) (string, int, string) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// agreeVerb and differVerb are the verbs of migrate --compare's count line.
+func agreeVerb(n int) string {
+	if n == 1 {
+		return "agrees"
+	}
+	return "agree"
+}
+
+func differVerb(n int) string {
+	if n == 1 {
+		return "differs"
+	}
+	return "differ"
+}

@@ -141,7 +141,11 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	if err := ctx.Err(); err != nil {
 		if s.stoppedAt != "" {
 			// Some decision files were skipped: name where (D70).
-			return nil, fmt.Errorf("stopped at %s, with %d decision file(s) unread: %w", s.stoppedAt, s.unread, err)
+			files := "decision files"
+			if s.unread == 1 {
+				files = "decision file"
+			}
+			return nil, fmt.Errorf("stopped at %s, with %d %s unread: %w", s.stoppedAt, s.unread, files, err)
 		}
 		return nil, err
 	}

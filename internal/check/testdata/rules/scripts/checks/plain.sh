@@ -1,1 +1,2 @@
-# want `checks/plain.sh is mode 100644 in the git index, not 100755: git update-index --chmod=\+x checks/plain.sh`
+#!/bin/sh
+# want@1 `checks/plain.sh is mode 100644 in the git index, not 100755: git update-index --chmod=\+x checks/plain.sh`
