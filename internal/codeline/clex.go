@@ -5,6 +5,9 @@ import "bytes"
 // dialect is what sets apart the members of the C family.
 type dialect struct {
 	special *[256]bool
+	// holeBrace and holeParen add to special the brackets that end a hole
+	// of code in a string: ${…} and {…} ('}'), Swift's \(…) (')').
+	holeBrace, holeParen *[256]bool
 	// charLit: ' opens a char literal (C, C++, Java); otherwise a string
 	// (JavaScript, TypeScript and the rest).
 	charLit bool
@@ -15,23 +18,45 @@ type dialect struct {
 	// regex: a / where an operand is expected opens a regular expression
 	// literal (JavaScript, TypeScript).
 	regex bool
-	// textBlock: """ opens a string that may span lines (Java, Kotlin,
-	// Swift, Scala, C#).
+	// textBlock: """ opens a string that may span lines (Java, Scala and
+	// the rest of clike).
 	textBlock bool
 	// raw: R"delim( … )delim" raw strings (C++).
 	raw bool
 	// digitSep: ' between digits separates them (C++14, C23).
 	digitSep bool
+	// splice: a backslash at the end of a line joins it to the next
+	// before comments and strings are read (C, C++; blanks between the
+	// backslash and the newline too, as gcc and clang read them).
+	splice bool
+	// interp: the string forms whose holes are code (interpKotlin,
+	// interpSwift, interpCSharp); 0 for none.
+	interp byte
+}
+
+// The string interpolations of dialect.interp.
+const (
+	interpKotlin = 'k' // "…${…}…", "…$name…", raw """…"""
+	interpSwift  = 's' // "…\(…)…", """…""", raw #"…\#(…)…"#
+	interpCSharp = 'c' // $"…{…}…", @"…", $@"…", raw """…""", $$"""…{{…}}…"""
+)
+
+func newDialect(d dialect, special string) *dialect {
+	d.special = table(special)
+	d.holeBrace = table(special + "{}")
+	d.holeParen = table(special + "()")
+	return &d
 }
 
 var (
-	cDialect     = &dialect{special: table("/\"'"), charLit: true, digitSep: true}
-	cppDialect   = &dialect{special: table("/\"'"), charLit: true, raw: true, digitSep: true}
-	javaDialect  = &dialect{special: table("/\"'"), charLit: true, textBlock: true}
-	jsDialect    = &dialect{special: table("/\"'`"), template: true, regex: true}
-	clikeDialect = &dialect{special: table("/\"'`"), backtick: true, textBlock: true}
-	// jsHole adds the braces that end a template literal's ${…} hole.
-	jsHole = table("/\"'`{}")
+	cDialect      = newDialect(dialect{charLit: true, digitSep: true, splice: true}, "/\"'")
+	cppDialect    = newDialect(dialect{charLit: true, raw: true, digitSep: true, splice: true}, "/\"'")
+	javaDialect   = newDialect(dialect{charLit: true, textBlock: true}, "/\"'")
+	jsDialect     = newDialect(dialect{template: true, regex: true}, "/\"'`()")
+	clikeDialect  = newDialect(dialect{backtick: true, textBlock: true}, "/\"'`")
+	kotlinDialect = newDialect(dialect{charLit: true, backtick: true, interp: interpKotlin}, "/\"'`")
+	swiftDialect  = newDialect(dialect{backtick: true, interp: interpSwift}, "/\"'`")
+	csDialect     = newDialect(dialect{charLit: true, interp: interpCSharp}, "/\"'")
 )
 
 // maxNest bounds the nesting of template holes; deeper input is read as
@@ -41,38 +66,52 @@ const maxNest = 200
 // scanC reads a member of the C family: `//` and `/* */` comments, and the
 // dialect's string, char, template, regular-expression and raw literals.
 func scanC(src []byte, r *Regions, d *dialect) {
-	cCode(src, 0, r, d, false, 0)
+	cCode(src, 0, r, d, 0, 0)
 }
 
-// cCode reads code from i. In a template hole (hole) it stops after the
-// '}' that closes the hole and returns the index after it; otherwise it
-// reads to the end of src.
-func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
+// cCode reads code from i. In a hole of code inside a string (closer '}'
+// or ')') it stops after the closer that ends the hole and returns the
+// index after it; otherwise (closer 0) it reads to the end of src.
+func cCode(src []byte, i int, r *Regions, d *dialect, closer byte, nest int) int {
 	n := len(src)
 	special := d.special
-	depth := 0
-	if hole {
-		special = jsHole
+	switch closer {
+	case '}':
+		special = d.holeBrace
+	case ')':
+		special = d.holeParen
 	}
+	depth := 0
+	var ps parens
 	for i < n {
 		if i = skip(src, i, special); i >= n {
 			break
 		}
 		switch c := src[i]; c {
 		case '/':
-			if i+1 < n && src[i+1] == '/' {
-				e := lineEnd(src, i+2)
+			j := i + 1
+			if d.splice {
+				j = spliced(src, j)
+			}
+			if j < n && src[j] == '/' {
+				e := lineEnd(src, j+1)
+				if d.splice {
+					e = spliceLineEnd(src, j+1)
+				}
 				r.add(Comment, i, e)
 				i = e
 				continue
 			}
-			if i+1 < n && src[i+1] == '*' {
-				e := closeEnd(src, i+2, "*/")
+			if j < n && src[j] == '*' {
+				e := closeEnd(src, j+1, "*/")
+				if d.splice {
+					e = spliceBlockEnd(src, j+1)
+				}
 				r.add(Comment, i, e)
 				i = e
 				continue
 			}
-			if d.regex && regexAllowed(src, i) {
+			if d.regex && regexAllowed(src, i, r, &ps) {
 				e := regexEnd(src, i)
 				r.add(String, i, e)
 				i = e
@@ -80,6 +119,10 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 			}
 			i++
 		case '"':
+			if d.interp != 0 {
+				i = interpString(src, i, r, d, nest)
+				continue
+			}
 			if d.textBlock && hasAt(src, i, `"""`) {
 				e := indexFrom(src, i+3, `"""`)
 				for e > 0 && backslashed(src, e) {
@@ -101,7 +144,7 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 					continue
 				}
 			}
-			e := cQuoted(src, i)
+			e := cQuoted(src, i, d.splice)
 			r.add(String, i, e)
 			i = e
 		case '\'':
@@ -109,7 +152,7 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 				i++
 				continue
 			}
-			e := cQuoted(src, i)
+			e := cQuoted(src, i, d.splice)
 			r.add(String, i, e)
 			i = e
 		case '`':
@@ -129,18 +172,95 @@ func cCode(src []byte, i int, r *Regions, d *dialect, hole bool, nest int) int {
 			}
 			r.add(String, i, e)
 			i = e
-		case '{':
-			depth++
-			i++
-		case '}':
-			i++
-			if depth == 0 {
-				return i
+		case '(', '{':
+			if c == '(' && d.regex {
+				ps.open(src, i)
 			}
-			depth--
+			if c == opener(closer) {
+				depth++
+			}
+			i++
+		case ')', '}':
+			if c == ')' && d.regex {
+				ps.close(i)
+			}
+			i++
+			if c == closer {
+				if depth == 0 {
+					return i
+				}
+				depth--
+			}
 		}
 	}
 	return n
+}
+
+// opener is the bracket that a hole's closer closes, so nested pairs are
+// counted; 0 outside a hole.
+func opener(closer byte) byte {
+	switch closer {
+	case '}':
+		return '{'
+	case ')':
+		return '('
+	}
+	return 0
+}
+
+// parens tracks, in JavaScript, which open parenthesis follows if, while,
+// for or with: a '/' after the ')' that closes one starts a statement, so
+// it opens a regular expression; after any other ')' it divides. Deeper
+// than 64 the answer is unknown and the file is read both ways.
+type parens struct {
+	kw     uint64 // bit d: the parenthesis at depth d follows a keyword
+	depth  int
+	lastAt int // the last ')' read, and what it closed
+	known  bool
+	lastKw bool
+}
+
+func (p *parens) open(src []byte, i int) {
+	if p.depth < 64 {
+		if keywordBefore(src, i) {
+			p.kw |= 1 << p.depth
+		} else {
+			p.kw &^= 1 << p.depth
+		}
+	}
+	p.depth++
+}
+
+func (p *parens) close(i int) {
+	p.lastAt, p.known = i, false
+	if p.depth == 0 {
+		return // unbalanced: unknown
+	}
+	p.depth--
+	if p.depth < 64 {
+		p.known, p.lastKw = true, p.kw>>p.depth&1 == 1
+	}
+}
+
+// keywordBefore reports whether the word before the '(' at i is if,
+// while, for or with (and not a property named so).
+func keywordBefore(src []byte, i int) bool {
+	k := i - 1
+	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+		k--
+	}
+	e := k + 1
+	for k >= 0 && isIdent(src[k]) {
+		k--
+	}
+	if k >= 0 && src[k] == '.' {
+		return false
+	}
+	switch string(src[k+1 : e]) {
+	case "if", "while", "for", "with":
+		return true
+	}
+	return false
 }
 
 // template reads the template literal at i: its text is string, each
@@ -158,7 +278,7 @@ func template(src []byte, i int, r *Regions, d *dialect, nest int) int {
 		case '$':
 			if j+1 < n && src[j+1] == '{' {
 				r.add(String, start, j+2)
-				j = cCode(src, j+2, r, d, true, nest)
+				j = cCode(src, j+2, r, d, '}', nest)
 				if j >= n {
 					return n
 				}
@@ -172,10 +292,229 @@ func template(src []byte, i int, r *Regions, d *dialect, nest int) int {
 	return n
 }
 
+// strForm is how one string literal of an interpolating language reads.
+type strForm struct {
+	close   string // the closing delimiter: `"`, `"""`, `"##`
+	run     bool   // a longer run of quotes closes on its last ones (Kotlin and C# raw strings)
+	esc     string // what opens an escape (`\`, Swift's `\##`); "" for none
+	doubled bool   // "" is a quote in the text (C# verbatim strings)
+	multi   bool   // the literal may span lines
+	holes   bool   // the literal has holes of code
+	braces  int    // C#: the braces that open a hole; 0: one, and {{ is a brace
+}
+
+// interpString reads the string literal of an interpolating language
+// whose first quote is at i (Kotlin, Swift, C#): its text is string, its
+// holes code. It returns the index after the literal.
+func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
+	n := len(src)
+	q := i
+	for q < n && src[q] == '"' {
+		q++
+	}
+	quotes := q - i
+	start, body := i, i+1
+	var f strForm
+	switch d.interp {
+	case interpKotlin:
+		f = strForm{close: `"`, esc: `\`, holes: true}
+		if quotes >= 3 {
+			f = strForm{close: `"""`, run: true, multi: true, holes: true}
+			body = i + 3
+		}
+	case interpSwift:
+		h := 0
+		for i-h > 0 && src[i-h-1] == '#' {
+			h++
+		}
+		hashes := string(src[i-h : i])
+		start = i - h
+		f = strForm{close: `"` + hashes, esc: `\` + hashes, holes: true}
+		if quotes >= 3 {
+			f.close, f.multi, body = `"""`+hashes, true, i+3
+		}
+	case interpCSharp:
+		dollars, at, k := 0, false, i
+		for k > 0 && (src[k-1] == '$' || src[k-1] == '@') {
+			k--
+			if src[k] == '$' {
+				dollars++
+			} else {
+				at = true
+			}
+		}
+		start = k
+		switch {
+		case quotes >= 3:
+			f = strForm{close: string(src[i:q]), multi: true, holes: dollars > 0, braces: max(dollars, 1)}
+			body = q
+		case at:
+			f = strForm{close: `"`, doubled: true, multi: true, holes: dollars > 0}
+		default:
+			f = strForm{close: `"`, esc: `\`, holes: dollars > 0}
+		}
+		if quotes == 2 {
+			// "" is an empty string, not the start of a raw one.
+			r.add(String, start, i+2)
+			return i + 2
+		}
+	}
+	if quotes == 2 && d.interp != interpCSharp {
+		r.add(String, start, i+2)
+		return i + 2
+	}
+	return interpBody(src, start, body, r, d, &f, nest)
+}
+
+// interpBody reads the text of a string literal that opened at start,
+// from body, by f.
+func interpBody(src []byte, start, body int, r *Regions, d *dialect, f *strForm, nest int) int {
+	n := len(src)
+	from := start
+	for j := body; j < n; {
+		c := src[j]
+		hole, closers := -1, 1
+		switch {
+		case c == '\n' && !f.multi:
+			r.add(String, from, j)
+			return j
+		case c == '\\' && f.esc != "" && hasAt(src, j, f.esc):
+			k := j + len(f.esc)
+			if d.interp == interpSwift && k < n && src[k] == '(' {
+				hole = k + 1
+				break
+			}
+			j = k + 1
+			continue
+		case c == '"':
+			if f.doubled && j+1 < n && src[j+1] == '"' {
+				j += 2
+				continue
+			}
+			if hasAt(src, j, f.close) {
+				e := j + len(f.close)
+				if f.run {
+					for e < n && src[e] == '"' {
+						e++
+					}
+				}
+				r.add(String, from, e)
+				return e
+			}
+			j++
+			continue
+		case c == '$' && d.interp == interpKotlin && j+1 < n:
+			if src[j+1] == '{' {
+				hole = j + 2
+				break
+			}
+			if b := src[j+1]; b == '_' || 'a' <= b|0x20 && b|0x20 <= 'z' {
+				// $name: the name is code.
+				r.add(String, from, j+1)
+				k := j + 1
+				for k < n && isIdent(src[k]) {
+					k++
+				}
+				from, j = k, k
+				continue
+			}
+			j++
+			continue
+		case c == '{' && f.holes && d.interp == interpCSharp:
+			k := j
+			for k < n && src[k] == '{' {
+				k++
+			}
+			if run := k - j; f.braces == 0 && run%2 == 0 || f.braces > 1 && run < f.braces {
+				j = k // {{ is a brace; in a raw string, fewer braces than $ are text
+				continue
+			}
+			hole, closers = k, max(f.braces, 1)
+		default:
+			j++
+			continue
+		}
+		// A hole of code from hole to its closer.
+		r.add(String, from, hole)
+		if nest >= maxNest {
+			r.add(String, hole, n)
+			return n
+		}
+		closer := byte('}')
+		if d.interp == interpSwift {
+			closer = ')'
+		}
+		j = cCode(src, hole, r, d, closer, nest+1)
+		for k := 1; k < closers && j < n && src[j] == '}'; k++ {
+			j++
+		}
+		if j >= n {
+			return n
+		}
+		// The closer that ended the hole starts the next piece.
+		from = j - 1
+	}
+	r.add(String, from, n)
+	return n
+}
+
+// spliced returns i moved past the line splices at i: a backslash, blanks,
+// and a newline, which C's translation phase 2 deletes.
+func spliced(src []byte, i int) int {
+	for i < len(src) && src[i] == '\\' {
+		k := i + 1
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\f' || src[k] == '\v' || src[k] == '\r') {
+			k++
+		}
+		if k >= len(src) || src[k] != '\n' {
+			break
+		}
+		i = k + 1
+	}
+	return i
+}
+
+// spliceLineEnd returns the end of a C line comment whose text starts at
+// i: the newline of the first line that does not end in a splice.
+func spliceLineEnd(src []byte, i int) int {
+	for {
+		e := lineEnd(src, i)
+		if e >= len(src) {
+			return e
+		}
+		k := e - 1
+		for k >= i && (src[k] == ' ' || src[k] == '\t' || src[k] == '\f' || src[k] == '\v' || src[k] == '\r') {
+			k--
+		}
+		if k < i || src[k] != '\\' {
+			return e
+		}
+		i = e + 1
+	}
+}
+
+// spliceBlockEnd returns the end of a C block comment whose text starts
+// at from: past a '*' and '/', splices between them allowed.
+func spliceBlockEnd(src []byte, from int) int {
+	for j := from; j < len(src); {
+		k := bytes.IndexByte(src[j:], '*')
+		if k < 0 {
+			break
+		}
+		j += k + 1
+		if m := spliced(src, j); m < len(src) && src[m] == '/' {
+			return m + 1
+		}
+	}
+	return len(src)
+}
+
 // cQuoted returns the end of the string or char literal at i: past its
 // closing quote, or at the newline (not escaped) that leaves it
-// unterminated.
-func cQuoted(src []byte, i int) int {
+// unterminated. With splice (C, C++) a backslash-newline is deleted
+// before the literal is read, so the escape after `\\` and a newline is
+// the first byte of the next line.
+func cQuoted(src []byte, i int, splice bool) int {
 	q := src[i]
 	for j := i + 1; j < len(src); j++ {
 		switch src[j] {
@@ -184,6 +523,14 @@ func cQuoted(src []byte, i int) int {
 		case '\n':
 			return j
 		case '\\':
+			if splice {
+				if k := spliced(src, j); k > j {
+					j = k - 1 // a splice, not an escape
+					continue
+				}
+				j = spliced(src, j+1) // the escaped byte, after any splice
+				continue
+			}
 			j++
 			if j+1 < len(src) && src[j] == '\r' && src[j+1] == '\n' {
 				j++
@@ -247,24 +594,50 @@ func isHex(c byte) bool {
 }
 
 // regexAllowed reports whether a '/' at i stands where an operand is
-// expected, so it opens a regular expression rather than dividing: after
-// an operator, an opening bracket, a comma or semicolon, a keyword such as
-// return, or at the start of the file.
-func regexAllowed(src []byte, i int) bool {
+// expected, so it opens a regular expression rather than dividing, by the
+// token before it (as a JavaScript parser decides): after an operator, an
+// opening bracket, a comma or semicolon, a keyword such as return, the ')'
+// of if (…), while (…), for (…) or with (…), or at the start of the file;
+// not after a name, a literal, ++ or --, or the ')' of a call. After a
+// '}' (the end of a block, or of an object literal) and after a ')' whose
+// '(' is not known it cannot be decided here: the file is read both ways
+// (Regions.Other), a regular expression first.
+func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 	k := i - 1
-	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
-		k--
+	for {
+		for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+			k--
+		}
+		// A comment before the '/' is not the token before it.
+		if n := len(r.Spans); k >= 0 && n > 0 && r.Spans[n-1].End == k+1 && r.Spans[n-1].Kind == Comment && r.Spans[n-1].Start < k {
+			k = r.Spans[n-1].Start - 1
+			continue
+		}
+		break
 	}
 	if k < 0 {
 		return true
 	}
 	switch c := src[k]; {
-	case bytes.IndexByte([]byte("(,=:[!&|?{};+-*%<>~^"), c) >= 0:
+	case c == ')':
+		if ps.lastAt == k && ps.known {
+			return ps.lastKw
+		}
+		return !r.choose()
+	case c == '}':
+		return !r.choose()
+	case c == '+' || c == '-':
+		// After ++ or -- an operand ended (a postfix operator).
+		return k == 0 || src[k-1] != c
+	case bytes.IndexByte([]byte("(,=:[!&|?{;*%<>~^"), c) >= 0:
 		return true
 	case isIdent(c):
 		e := k + 1
 		for k >= 0 && isIdent(src[k]) {
 			k--
+		}
+		if k >= 0 && src[k] == '.' {
+			return false // a property named like a keyword
 		}
 		switch string(src[k+1 : e]) {
 		case "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await", "instanceof":

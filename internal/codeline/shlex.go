@@ -12,12 +12,16 @@ var (
 type heredoc struct {
 	delim []byte
 	tabs  bool // <<-: leading tabs of the body and delimiter are stripped
+	// quoted: part of the word is quoted (<<'EOF', <<"EOF", <<\EOF), so
+	// the body is data; otherwise its $(…) and `…` are run.
+	quoted bool
 }
 
 // scanShell reads shell (POSIX sh, bash, zsh) in src[i:end]: `#` comments
 // where a word starts (so $# and ${#x} are not), single quotes, $'…'
 // quotes, double quotes whose $(…) is code, backslash escapes, and here-
-// documents (<<, <<-, quoted or not) whose bodies are strings. embedded:
+// documents (<<, <<-, quoted or not) whose bodies are strings, except
+// that an unquoted one's $(…) and `…` are code, as the shell runs them. embedded:
 // the text is a block inside another file (a YAML `run: |` block), whose
 // lines carry that file's indentation, so a here-document's delimiter
 // line may be indented.
@@ -100,7 +104,7 @@ func shCode(src []byte, i int, r *Regions, embedded, sub bool, nest int) int {
 		case '\n':
 			i++
 			for _, h := range pending {
-				i = heredocBody(src, i, h, r, embedded)
+				i = heredocBody(src, i, h, r, embedded, nest)
 			}
 			pending = pending[:0]
 			special = shSpecial
@@ -188,9 +192,11 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 			}
 			word = append(word, src[j+1:j+1+e]...)
 			j += e + 2
+			h.quoted = true
 			continue
 		case c == '\\':
 			j++
+			h.quoted = true
 			continue
 		case shBreak(c) || c == '"' || c == '\'':
 		default:
@@ -207,9 +213,11 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 	return h, j, true
 }
 
-// heredocBody marks the body of h, which starts at i, as a string and
-// returns the index after its delimiter line.
-func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
+// heredocBody marks the body of h, which starts at i, as a string (an
+// unquoted one's substitutions as code) and returns the index after its
+// delimiter line. As the shell does, the body ends at the first line that
+// is the delimiter, whatever a substitution before it left open.
+func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool, nest int) int {
 	n := len(src)
 	// The region opens on the newline before the body, as a quoted
 	// string opens on its quote: the body's lines lie wholly inside it.
@@ -217,6 +225,7 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 	if i > 0 && src[i-1] == '\n' && (len(r.Spans) == 0 || r.Spans[len(r.Spans)-1].End < i) {
 		from = i - 1
 	}
+	end, next := n, n
 	for j := i; j < n; {
 		e := lineEnd(src, j)
 		line := src[j:e]
@@ -229,11 +238,39 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 			line = bytes.TrimLeft(line, "\t")
 		}
 		if bytes.Equal(line, h.delim) {
-			r.add(String, from, j)
-			return min(e+1, n)
+			end, next = j, min(e+1, n)
+			break
 		}
 		j = e + 1
 	}
-	r.add(String, from, n)
-	return n
+	if h.quoted || nest >= maxNest {
+		r.add(String, from, end)
+		return next
+	}
+	body := src[:end]
+	for j := i; j < end; j++ {
+		switch body[j] {
+		case '\\':
+			j++
+		case '`':
+			e := j + 1
+			for e < end && body[e] != '`' {
+				if body[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			r.add(String, from, j)
+			from = min(e+1, end)
+			j = from - 1
+		case '$':
+			if j+1 < end && body[j+1] == '(' {
+				r.add(String, from, j)
+				from = shCode(body, j+2, r, embedded, true, nest+1)
+				j = from - 1
+			}
+		}
+	}
+	r.add(String, from, end)
+	return next
 }
