@@ -314,6 +314,12 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 	}
 	quotes := q - i
 	start, body := i, i+1
+	// The bytes before the quote that belong to the literal (Swift's #,
+	// C#'s $ and @) are not in the literal before it.
+	floor := 0
+	if k := len(r.Spans); k > 0 {
+		floor = r.Spans[k-1].End
+	}
 	var f strForm
 	switch d.interp {
 	case interpKotlin:
@@ -324,7 +330,7 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 		}
 	case interpSwift:
 		h := 0
-		for i-h > 0 && src[i-h-1] == '#' {
+		for i-h > floor && src[i-h-1] == '#' {
 			h++
 		}
 		hashes := string(src[i-h : i])
@@ -335,7 +341,7 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 		}
 	case interpCSharp:
 		dollars, at, k := 0, false, i
-		for k > 0 && (src[k-1] == '$' || src[k-1] == '@') {
+		for k > floor && (src[k-1] == '$' || src[k-1] == '@') {
 			k--
 			if src[k] == '$' {
 				dollars++
@@ -359,7 +365,8 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 			return i + 2
 		}
 	}
-	if quotes == 2 && d.interp != interpCSharp {
+	if quotes == 2 && d.interp != interpCSharp && start == i {
+		// "" is an empty string (in Swift #""…"# is not).
 		r.add(String, start, i+2)
 		return i + 2
 	}
@@ -626,6 +633,11 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 		return !r.choose()
 	case c == '}':
 		return !r.choose()
+	case c == '/':
+		// After a division, an operand; after a regular expression (the
+		// span that ends here), an operator.
+		n := len(r.Spans)
+		return n == 0 || r.Spans[n-1].End != k+1
 	case c == '+' || c == '-':
 		// After ++ or -- an operand ended (a postfix operator).
 		return k == 0 || src[k-1] != c

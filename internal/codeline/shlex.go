@@ -195,8 +195,14 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 			h.quoted = true
 			continue
 		case c == '\\':
+			// A backslash-newline joins the word's lines; any other
+			// backslash quotes the word and the byte after it.
 			j++
-			h.quoted = true
+			if j < n && src[j] != '\n' {
+				h.quoted = true
+				word = append(word, src[j])
+			}
+			j = min(j+1, n)
 			continue
 		case shBreak(c) || c == '"' || c == '\'':
 		default:
@@ -226,9 +232,17 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool, nest i
 		from = i - 1
 	}
 	end, next := n, n
+	var joined []byte
 	for j := i; j < n; {
 		e := lineEnd(src, j)
 		line := src[j:e]
+		// In an unquoted here-document a backslash-newline joins lines,
+		// the delimiter's too (bash's tests/heredoc.tests).
+		for !h.quoted && e < n && backslashed(src, e) && len(joined) < 1<<16 {
+			joined = append(append(joined[:0], line[:len(line)-1]...), src[e+1:lineEnd(src, e+1)]...)
+			e = lineEnd(src, e+1)
+			line = joined
+		}
 		if len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
