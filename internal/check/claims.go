@@ -763,8 +763,11 @@ func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 		// code for a comment claim) is kept for the message.
 		if len(cc.comment) < maxHits {
 			if raw := spec.find(src[start:end]); raw != nil {
-				h := hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end]), twoWays: twoWays}
-				h.inString = !twoWays && f.inString(spec.scope, start, end, raw[0])
+				h := hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end])}
+				h.inString = f.inString(spec.scope, start, end, raw[0])
+				if twoWays {
+					h.inString, h.twoWays = false, true
+				}
 				cc.record(&cc.comment, h)
 			}
 		}

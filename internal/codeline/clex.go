@@ -253,7 +253,7 @@ func keywordBefore(src []byte, i int) bool {
 	for k >= 0 && isIdent(src[k]) {
 		k--
 	}
-	if k >= 0 && src[k] == '.' {
+	if dotBefore(src, k) {
 		return false
 	}
 	switch string(src[k+1 : e]) {
@@ -261,6 +261,15 @@ func keywordBefore(src []byte, i int) bool {
 		return true
 	}
 	return false
+}
+
+// dotBefore reports whether the last byte before src[k+1:] that is not
+// a blank is a '.': the word after it is a property, never a keyword.
+func dotBefore(src []byte, k int) bool {
+	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+		k--
+	}
+	return k >= 0 && src[k] == '.'
 }
 
 // template reads the template literal at i: its text is string, each
@@ -626,12 +635,10 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 		return true
 	}
 	switch c := src[k]; {
-	case c == ')':
-		if ps.lastAt == k && ps.known {
-			return ps.lastKw
-		}
-		return !r.choose()
-	case c == '}':
+	case c == ')' && ps.lastAt == k && ps.known:
+		return ps.lastKw
+	case c == ')' || c == '}':
+		// Undecided: read both ways, a regular expression first.
 		return !r.choose()
 	case c == '/':
 		// After a division, an operand; after a regular expression (the
@@ -648,7 +655,7 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 		for k >= 0 && isIdent(src[k]) {
 			k--
 		}
-		if k >= 0 && src[k] == '.' {
+		if dotBefore(src, k) {
 			return false // a property named like a keyword
 		}
 		switch string(src[k+1 : e]) {

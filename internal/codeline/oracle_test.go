@@ -326,7 +326,7 @@ rl.on('line', l => {
 });`
 
 type acornAnswer struct {
-	OK   bool                `json:"ok"`
+	OK   bool                 `json:"ok"`
 	Toks [][3]json.RawMessage `json:"toks"`
 }
 
