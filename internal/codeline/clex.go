@@ -52,12 +52,15 @@ var (
 	cDialect      = newDialect(dialect{charLit: true, digitSep: true, splice: true}, "/\"'")
 	cppDialect    = newDialect(dialect{charLit: true, raw: true, digitSep: true, splice: true}, "/\"'")
 	javaDialect   = newDialect(dialect{charLit: true, textBlock: true}, "/\"'")
-	jsDialect     = newDialect(dialect{template: true, regex: true}, "/\"'`()")
+	jsDialect     = newDialect(dialect{template: true, regex: true}, "/\"'`")
 	clikeDialect  = newDialect(dialect{backtick: true, textBlock: true}, "/\"'`")
 	kotlinDialect = newDialect(dialect{charLit: true, backtick: true, interp: interpKotlin}, "/\"'`")
 	swiftDialect  = newDialect(dialect{backtick: true, interp: interpSwift}, "/\"'`")
 	csDialect     = newDialect(dialect{charLit: true, interp: interpCSharp}, "/\"'")
 )
+
+// brackets are what parens.advance reads.
+var brackets = table("(){}")
 
 // maxNest bounds the nesting of template holes; deeper input is read as
 // one string.
@@ -82,7 +85,7 @@ func cCode(src []byte, i int, r *Regions, d *dialect, closer byte, nest int) int
 		special = d.holeParen
 	}
 	depth := 0
-	var ps parens
+	ps := parens{pos: i, span: len(r.Spans)}
 	for i < n {
 		if i = skip(src, i, special); i >= n {
 			break
@@ -173,17 +176,11 @@ func cCode(src []byte, i int, r *Regions, d *dialect, closer byte, nest int) int
 			r.add(String, i, e)
 			i = e
 		case '(', '{':
-			if c == '(' && d.regex {
-				ps.open(src, i)
-			}
 			if c == opener(closer) {
 				depth++
 			}
 			i++
 		case ')', '}':
-			if c == ')' && d.regex {
-				ps.close(i)
-			}
 			i++
 			if c == closer {
 				if depth == 0 {
@@ -208,16 +205,142 @@ func opener(closer byte) byte {
 	return 0
 }
 
+// advance reads the brackets of the code before to that it has not read
+// yet, skipping the spans (all recorded, as they lie before to). It runs
+// only when a '/' follows a ')' or '}', so a file without one pays
+// nothing, and it reads each byte once.
+func (p *parens) advance(src []byte, r *Regions, to int) {
+	for j := p.pos; j < to; j++ {
+		lim := to
+		if p.span < len(r.Spans) && r.Spans[p.span].Start < lim {
+			lim = r.Spans[p.span].Start
+		}
+		if j = skip(src[:lim], j, brackets); j >= lim {
+			if lim == to {
+				break
+			}
+			j = max(j, r.Spans[p.span].End) - 1 // past the span
+			p.span++
+			continue
+		}
+		switch src[j] {
+		case '(':
+			p.open(src, j)
+		case ')':
+			p.close(j)
+		case '{':
+			p.openBrace(braceKind(src, j, r.Spans[:p.span]))
+		case '}':
+			p.closeBrace(j)
+		}
+	}
+	p.pos = max(p.pos, to)
+}
+
 // parens tracks, in JavaScript, which open parenthesis follows if, while,
 // for or with: a '/' after the ')' that closes one starts a statement, so
-// it opens a regular expression; after any other ')' it divides. Deeper
-// than 64 the answer is unknown and the file is read both ways.
+// it opens a regular expression; after any other ')' it divides. It
+// tracks braces too: a '/' after the '}' of a block opens a regular
+// expression, after the '}' of an object literal it divides. Deeper than
+// 64, or a brace that opens either (after a ':'), the answer is unknown
+// and the file is read both ways.
 type parens struct {
-	kw     uint64 // bit d: the parenthesis at depth d follows a keyword
-	depth  int
-	lastAt int // the last ')' read, and what it closed
-	known  bool
-	lastKw bool
+	// pos: the brackets before it are read; span: the first span at or
+	// after pos.
+	pos, span int
+	kw        uint64 // bit d: the parenthesis at depth d follows a keyword
+	depth     int
+	lastAt    int // the last ')' read, and what it closed
+	known     bool
+	lastKw    bool
+	// block, braceKnown: bit d: the brace at depth d opens a block, and
+	// whether that is known; braceAt: the last '}' read.
+	block, braceKnown      uint64
+	bdepth, braceAt        int
+	lastKnown, lastIsBlock bool
+}
+
+// The kinds of '{' (braceKind).
+const (
+	braceObject = iota
+	braceBlock
+	braceUnknown
+)
+
+func (p *parens) openBrace(kind int) {
+	if p.bdepth < 64 {
+		bit := uint64(1) << p.bdepth
+		p.block &^= bit
+		p.braceKnown &^= bit
+		if kind != braceUnknown {
+			p.braceKnown |= bit
+			if kind == braceBlock {
+				p.block |= bit
+			}
+		}
+	}
+	p.bdepth++
+}
+
+func (p *parens) closeBrace(i int) {
+	p.braceAt, p.lastKnown = i, false
+	if p.bdepth == 0 {
+		return
+	}
+	p.bdepth--
+	if p.bdepth < 64 {
+		bit := uint64(1) << p.bdepth
+		p.lastKnown, p.lastIsBlock = p.braceKnown&bit != 0, p.block&bit != 0
+	}
+}
+
+// braceKind tells, by the token before the '{' at i, whether it opens a
+// block (at the start, after ')', ';', a brace, '=>', else, do, try,
+// finally or a name, as in class X {), an object literal (after an
+// operator, '(', ',', '[' or a keyword such as return), or either (after
+// ':', a label's or a property's).
+func braceKind(src []byte, i int, spans []Region) int {
+	k := prevToken(src, i, spans)
+	if k < 0 {
+		return braceBlock
+	}
+	switch c := src[k]; {
+	case c == ')' || c == ';' || c == '{' || c == '}':
+		return braceBlock
+	case c == '>' && k > 0 && src[k-1] == '=':
+		return braceBlock
+	case c == ':':
+		return braceUnknown
+	case isIdent(c):
+		e := k + 1
+		for k >= 0 && isIdent(src[k]) {
+			k--
+		}
+		switch string(src[k+1 : e]) {
+		case "return", "typeof", "case", "in", "of", "new", "delete", "void", "throw", "yield", "await", "instanceof":
+			return braceObject
+		}
+		return braceBlock
+	}
+	return braceObject
+}
+
+// prevToken returns the index of the last byte before i that is neither
+// blank nor in a comment, or -1; spans are the spans before i.
+func prevToken(src []byte, i int, spans []Region) int {
+	k := i - 1
+	for {
+		for k >= 0 && jsBlank(src[k]) {
+			k--
+		}
+		// A comment before the '/' is not the token before it.
+		if n := len(spans); k >= 0 && n > 0 && spans[n-1].End == k+1 && spans[n-1].Kind == Comment && spans[n-1].Start < k {
+			k = spans[n-1].Start - 1
+			spans = spans[:n-1]
+			continue
+		}
+		return k
+	}
 }
 
 func (p *parens) open(src []byte, i int) {
@@ -246,8 +369,11 @@ func (p *parens) close(i int) {
 // while, for or with (and not a property named so).
 func keywordBefore(src []byte, i int) bool {
 	k := i - 1
-	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+	for k >= 0 && jsBlank(src[k]) {
 		k--
+	}
+	if k < 1 || src[k] != 'f' && src[k] != 'e' && src[k] != 'r' && src[k] != 'h' {
+		return false // the last letter of none of the keywords
 	}
 	e := k + 1
 	for k >= 0 && isIdent(src[k]) {
@@ -263,10 +389,16 @@ func keywordBefore(src []byte, i int) bool {
 	return false
 }
 
+// jsBlank reports whether c is JavaScript's white space or a line end,
+// in ASCII.
+func jsBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
 // dotBefore reports whether the last byte before src[k+1:] that is not
 // a blank is a '.': the word after it is a property, never a keyword.
 func dotBefore(src []byte, k int) bool {
-	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+	for k >= 0 && jsBlank(src[k]) {
 		k--
 	}
 	return k >= 0 && src[k] == '.'
@@ -619,24 +751,18 @@ func isHex(c byte) bool {
 // '(' is not known it cannot be decided here: the file is read both ways
 // (Regions.Other), a regular expression first.
 func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
-	k := i - 1
-	for {
-		for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
-			k--
-		}
-		// A comment before the '/' is not the token before it.
-		if n := len(r.Spans); k >= 0 && n > 0 && r.Spans[n-1].End == k+1 && r.Spans[n-1].Kind == Comment && r.Spans[n-1].Start < k {
-			k = r.Spans[n-1].Start - 1
-			continue
-		}
-		break
-	}
+	k := prevToken(src, i, r.Spans)
 	if k < 0 {
 		return true
+	}
+	if c := src[k]; c == ')' || c == '}' {
+		ps.advance(src, r, k+1)
 	}
 	switch c := src[k]; {
 	case c == ')' && ps.lastAt == k && ps.known:
 		return ps.lastKw
+	case c == '}' && ps.braceAt == k && ps.lastKnown:
+		return ps.lastIsBlock
 	case c == ')' || c == '}':
 		// Undecided: read both ways, a regular expression first.
 		return !r.choose()

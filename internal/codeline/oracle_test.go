@@ -412,6 +412,9 @@ func checkAcorn(t *testing.T, src string) {
 	if !isASCII(src) || strings.HasPrefix(src, "#!") {
 		t.Skip("input outside the comparison (offsets are UTF-16 in acorn)")
 	}
+	if strings.Contains(src, "<!--") || strings.Contains(src, "-->") {
+		t.Skip("HTML-like comments (Annex B, scripts only): not read by the lexer (dk-ofm)")
+	}
 	toks, ok := nodeAcorn.parse(t, src)
 	if !ok {
 		t.Skip("not JavaScript: acorn refuses it")

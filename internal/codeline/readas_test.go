@@ -2,6 +2,7 @@ package codeline
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -80,5 +81,24 @@ func TestReadAsTheLanguage(t *testing.T) {
 		if got != tc.want || other != tc.other {
 			t.Errorf("%s %q: needle is code on lines %s (other reading %s), want %s (%s)\nspans %q", tc.name, tc.src, got, other, tc.want, tc.other, spans(tc.src, &r))
 		}
+	}
+}
+
+// TestHeredocJoinLinear: a here-document body of backslash-newline
+// lines is read in time linear in its size.
+func TestHeredocJoinLinear(t *testing.T) {
+	t.Parallel()
+	src := []byte("cat <<EOF\n" + strings.Repeat("0123456789\\\n", 200000) + "EOF\n")
+	var r Regions
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, ok := threadCPU()
+	Scan("a.sh", src, &r)
+	cpu1, _ := threadCPU()
+	if ok && (cpu1-cpu0).Seconds() > 2 {
+		t.Errorf("a 2.4 MB joined here-document took %s of CPU", cpu1-cpu0)
+	}
+	if len(r.Spans) != 1 || r.Spans[0].End != len(src) {
+		t.Errorf("spans %v, want one string to the end", r.Spans)
 	}
 }

@@ -219,6 +219,10 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 	return h, j, true
 }
 
+// maxJoin bounds the bytes of a here-document's joined line that are
+// compared with its delimiter, beyond the delimiter's own length.
+const maxJoin = 256
+
 // heredocBody marks the body of h, which starts at i, as a string (an
 // unquoted one's substitutions as code) and returns the index after its
 // delimiter line. As the shell does, the body ends at the first line that
@@ -238,9 +242,16 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool, nest i
 		line := src[j:e]
 		// In an unquoted here-document a backslash-newline joins lines,
 		// the delimiter's too (bash's tests/heredoc.tests).
-		for !h.quoted && e < n && backslashed(src, e) && len(joined) < 1<<16 {
-			joined = append(append(joined[:0], line[:len(line)-1]...), src[e+1:lineEnd(src, e+1)]...)
-			e = lineEnd(src, e+1)
+		if !h.quoted && e < n && backslashed(src, e) {
+			joined = append(joined[:0], line...)
+			for e < n && backslashed(src, e) {
+				ne := lineEnd(src, e+1)
+				if len(joined) <= len(h.delim)+maxJoin {
+					// Past that it is no delimiter: stop copying.
+					joined = append(joined[:len(joined)-1], src[e+1:ne]...)
+				}
+				e = ne
+			}
 			line = joined
 		}
 		if len(line) > 0 && line[len(line)-1] == '\r' {
