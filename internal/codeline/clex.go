@@ -225,11 +225,11 @@ func (p *parens) advance(src []byte, r *Regions, to int) {
 		}
 		switch src[j] {
 		case '(':
-			p.open(src, j)
+			p.open(j)
 		case ')':
 			p.close(j)
 		case '{':
-			p.openBrace(braceKind(src, j, r.Spans[:p.span]))
+			p.openBrace(j, p.span)
 		case '}':
 			p.closeBrace(j)
 		}
@@ -248,16 +248,16 @@ type parens struct {
 	// pos: the brackets before it are read; span: the first span at or
 	// after pos.
 	pos, span int
-	kw        uint64 // bit d: the parenthesis at depth d follows a keyword
-	depth     int
-	lastAt    int // the last ')' read, and what it closed
-	known     bool
-	lastKw    bool
-	// block, braceKnown: bit d: the brace at depth d opens a block, and
-	// whether that is known; braceAt: the last '}' read.
-	block, braceKnown      uint64
-	bdepth, braceAt        int
-	lastKnown, lastIsBlock bool
+	// popen: where the open parenthesis at each depth is; bopen and
+	// bspan: where the open brace is, and the spans before it.
+	popen, bopen, bspan [64]int32
+	depth, bdepth       int
+	// The last ')' read, and its '(' when known; the last '}', and its
+	// '{' when known.
+	lastAt, lastOpen              int
+	known                         bool
+	braceAt, braceOpen, braceSpan int
+	braceKnown                    bool
 }
 
 // The kinds of '{' (braceKind).
@@ -267,30 +267,22 @@ const (
 	braceUnknown
 )
 
-func (p *parens) openBrace(kind int) {
-	if p.bdepth < 64 {
-		bit := uint64(1) << p.bdepth
-		p.block &^= bit
-		p.braceKnown &^= bit
-		if kind != braceUnknown {
-			p.braceKnown |= bit
-			if kind == braceBlock {
-				p.block |= bit
-			}
-		}
+func (p *parens) openBrace(i, spans int) {
+	if p.bdepth < len(p.bopen) {
+		p.bopen[p.bdepth], p.bspan[p.bdepth] = int32(i), int32(spans)
 	}
 	p.bdepth++
 }
 
 func (p *parens) closeBrace(i int) {
-	p.braceAt, p.lastKnown = i, false
+	p.braceAt, p.braceKnown = i, false
 	if p.bdepth == 0 {
-		return
+		return // unbalanced: unknown
 	}
 	p.bdepth--
-	if p.bdepth < 64 {
-		bit := uint64(1) << p.bdepth
-		p.lastKnown, p.lastIsBlock = p.braceKnown&bit != 0, p.block&bit != 0
+	if p.bdepth < len(p.bopen) {
+		p.braceKnown = true
+		p.braceOpen, p.braceSpan = int(p.bopen[p.bdepth]), int(p.bspan[p.bdepth])
 	}
 }
 
@@ -311,9 +303,9 @@ func braceKind(src []byte, i int, spans []Region) int {
 		return braceBlock
 	case c == ':':
 		return braceUnknown
-	case isIdent(c):
+	case jsIdent(c):
 		e := k + 1
-		for k >= 0 && isIdent(src[k]) {
+		for k >= 0 && jsIdent(src[k]) {
 			k--
 		}
 		switch string(src[k+1 : e]) {
@@ -343,13 +335,9 @@ func prevToken(src []byte, i int, spans []Region) int {
 	}
 }
 
-func (p *parens) open(src []byte, i int) {
-	if p.depth < 64 {
-		if keywordBefore(src, i) {
-			p.kw |= 1 << p.depth
-		} else {
-			p.kw &^= 1 << p.depth
-		}
+func (p *parens) open(i int) {
+	if p.depth < len(p.popen) {
+		p.popen[p.depth] = int32(i)
 	}
 	p.depth++
 }
@@ -360,8 +348,8 @@ func (p *parens) close(i int) {
 		return // unbalanced: unknown
 	}
 	p.depth--
-	if p.depth < 64 {
-		p.known, p.lastKw = true, p.kw>>p.depth&1 == 1
+	if p.depth < len(p.popen) {
+		p.known, p.lastOpen = true, int(p.popen[p.depth])
 	}
 }
 
@@ -376,7 +364,7 @@ func keywordBefore(src []byte, i int) bool {
 		return false // the last letter of none of the keywords
 	}
 	e := k + 1
-	for k >= 0 && isIdent(src[k]) {
+	for k >= 0 && jsIdent(src[k]) {
 		k--
 	}
 	if dotBefore(src, k) {
@@ -388,6 +376,9 @@ func keywordBefore(src []byte, i int) bool {
 	}
 	return false
 }
+
+// jsIdent reports whether c is part of a JavaScript name ($ is).
+func jsIdent(c byte) bool { return c == '$' || isIdent(c) }
 
 // jsBlank reports whether c is JavaScript's white space or a line end,
 // in ASCII.
@@ -760,9 +751,9 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 	}
 	switch c := src[k]; {
 	case c == ')' && ps.lastAt == k && ps.known:
-		return ps.lastKw
-	case c == '}' && ps.braceAt == k && ps.lastKnown:
-		return ps.lastIsBlock
+		return keywordBefore(src, ps.lastOpen)
+	case c == '}' && ps.braceAt == k && ps.braceKnown && braceKind(src, ps.braceOpen, r.Spans[:ps.braceSpan]) != braceUnknown:
+		return braceKind(src, ps.braceOpen, r.Spans[:ps.braceSpan]) == braceBlock
 	case c == ')' || c == '}':
 		// Undecided: read both ways, a regular expression first.
 		return !r.choose()
@@ -776,9 +767,9 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 		return k == 0 || src[k-1] != c
 	case bytes.IndexByte([]byte("(,=:[!&|?{;*%<>~^"), c) >= 0:
 		return true
-	case isIdent(c):
+	case jsIdent(c):
 		e := k + 1
-		for k >= 0 && isIdent(src[k]) {
+		for k >= 0 && jsIdent(src[k]) {
 			k--
 		}
 		if dotBefore(src, k) {
