@@ -30,6 +30,9 @@ func TestLexerAttacks(t *testing.T) {
 			"absent", `needle\(`, "src/A.cs:2"},
 		{"ruby-interpolation", "src/a.rb", "s = \"a\n#{needle}\nb\"\n",
 			"absent", `needle`, "src/a.rb:2"},
+		// A lone carriage return ends a JavaScript line comment.
+		{"js-cr-ends-comment", "src/d.js", "// note\rneedle()\n",
+			"absent", `needle\(\)`, "src/d.js:1"},
 		// A '/' after a '}' is read both ways: the claim holds only if it
 		// holds both ways.
 		{"js-two-ways-present", "src/b.js", "}\n/`/.test(s)\nneedle()\n// `\n",

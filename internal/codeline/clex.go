@@ -98,8 +98,11 @@ func cCode(src []byte, i int, r *Regions, d *dialect, closer byte, nest int) int
 			}
 			if j < n && src[j] == '/' {
 				e := lineEnd(src, j+1)
-				if d.splice {
+				switch {
+				case d.splice:
 					e = spliceLineEnd(src, j+1)
+				case d.regex:
+					e = jsLineEnd(src, j+1, e)
 				}
 				r.add(Comment, i, e)
 				i = e
@@ -375,6 +378,25 @@ func keywordBefore(src []byte, i int) bool {
 		return true
 	}
 	return false
+}
+
+// jsLineEnd returns where a JavaScript line comment whose text starts at
+// i ends, e being the next newline: a lone carriage return, U+2028 and
+// U+2029 end a line too, so the code after one is not in the comment.
+func jsLineEnd(src []byte, i, e int) int {
+	line := src[i:e]
+	if k := bytes.IndexByte(line, '\r'); k >= 0 && i+k+1 < e {
+		e = i + k // a CR before the line's own CRLF
+	}
+	if bytes.IndexByte(src[i:e], 0xe2) < 0 {
+		return e
+	}
+	for _, sep := range []string{"\u2028", "\u2029"} {
+		if k := bytes.Index(src[i:e], []byte(sep)); k >= 0 {
+			e = i + k
+		}
+	}
+	return e
 }
 
 // jsIdent reports whether c is part of a JavaScript name ($ is).

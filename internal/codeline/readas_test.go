@@ -53,6 +53,10 @@ func TestReadAsTheLanguage(t *testing.T) {
 		{"a.js", "x = a++ / 2 / `\nneedle()\n`\n", "[]", "-"},
 		{"a.js", "x = o.return / 2 / `\nneedle()\n`\n", "[]", "-"},
 		{"a.js", "}\n/`/.test(s)\nneedle()\n// `\n", "[3]", "[]"},
+		{"a.js", "x = {} / 2 / `\nneedle()\n`\n", "[]", "-"},
+		{"a.js", "if (a) {}\n/`/.test(s)\nneedle()\n// `\n", "[3]", "-"},
+		// A lone CR, U+2028 and U+2029 end a JavaScript line comment.
+		{"a.js", "// x\rneedle()\n// y\u2028needle()\n// z\r\n", "[1 2]", "-"},
 		// Kotlin: ${…} and $name in strings are code.
 		{"a.kt", "val s = \"\"\"\n${ needle(\"}\") }\n$needle\n\"\"\"\n", "[2 3]", "-"},
 		{"a.kt", "val s = \"${ \"\\\"\" }\" // \"\nneedle()\n", "[2]", "-"},
