@@ -213,29 +213,34 @@ func opener(closer byte) byte {
 // only when a '/' follows a ')' or '}', so a file without one pays
 // nothing, and it reads each byte once.
 func (p *parens) advance(src []byte, r *Regions, to int) {
-	for j := p.pos; j < to; j++ {
+	j := p.pos
+	for j < to {
 		lim := to
 		if p.span < len(r.Spans) && r.Spans[p.span].Start < lim {
 			lim = r.Spans[p.span].Start
 		}
-		if j = skip(src[:lim], j, brackets); j >= lim {
-			if lim == to {
+		code := src[:lim] // up to the next span
+		for {
+			if j = skip(code, j, brackets); j >= lim {
 				break
 			}
-			j = max(j, r.Spans[p.span].End) - 1 // past the span
-			p.span++
-			continue
+			switch code[j] {
+			case '(':
+				p.open(j)
+			case ')':
+				p.close(j)
+			case '{':
+				p.openBrace(j, p.span)
+			case '}':
+				p.closeBrace(j)
+			}
+			j++
 		}
-		switch src[j] {
-		case '(':
-			p.open(j)
-		case ')':
-			p.close(j)
-		case '{':
-			p.openBrace(j, p.span)
-		case '}':
-			p.closeBrace(j)
+		if lim == to {
+			break
 		}
+		j = max(j, r.Spans[p.span].End) // past the span
+		p.span++
 	}
 	p.pos = max(p.pos, to)
 }
@@ -455,6 +460,7 @@ type strForm struct {
 	multi   bool   // the literal may span lines
 	holes   bool   // the literal has holes of code
 	braces  int    // C#: the braces that open a hole; 0: one, and {{ is a brace
+	dollars int    // Kotlin: the $ that open a hole
 }
 
 // interpString reads the string literal of an interpolating language
@@ -477,11 +483,18 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 	var f strForm
 	switch d.interp {
 	case interpKotlin:
-		f = strForm{close: `"`, esc: `\`, holes: true}
+		// $$"…" (Kotlin 2.1): a hole takes as many $ as prefix the
+		// literal.
+		k := i
+		for k > floor && src[k-1] == '$' {
+			k--
+		}
+		f = strForm{close: `"`, esc: `\`, holes: true, dollars: max(i-k, 1)}
 		if quotes >= 3 {
-			f = strForm{close: `"""`, run: true, multi: true, holes: true}
+			f = strForm{close: `"""`, run: true, multi: true, holes: true, dollars: max(i-k, 1)}
 			body = i + 3
 		}
+		start = k
 	case interpSwift:
 		h := 0
 		for i-h > floor && src[i-h-1] == '#' {
@@ -564,22 +577,30 @@ func interpBody(src []byte, start, body int, r *Regions, d *dialect, f *strForm,
 			}
 			j++
 			continue
-		case c == '$' && d.interp == interpKotlin && j+1 < n:
-			if src[j+1] == '{' {
-				hole = j + 2
-				break
+		case c == '$' && d.interp == interpKotlin:
+			k := j
+			for k < n && src[k] == '$' {
+				k++
 			}
-			if b := src[j+1]; b == '_' || 'a' <= b|0x20 && b|0x20 <= 'z' {
-				// $name: the name is code.
-				r.add(String, from, j+1)
-				k := j + 1
-				for k < n && isIdent(src[k]) {
-					k++
-				}
-				from, j = k, k
+			if k-j < f.dollars || k >= n {
+				j = k // fewer $ than a hole takes: text
 				continue
 			}
-			j++
+			if src[k] == '{' {
+				hole = k + 1
+				break
+			}
+			if b := src[k]; b == '_' || 'a' <= b|0x20 && b|0x20 <= 'z' {
+				// $name: the name is code.
+				r.add(String, from, k)
+				e := k
+				for e < n && isIdent(src[e]) {
+					e++
+				}
+				from, j = e, e
+				continue
+			}
+			j = k
 			continue
 		case c == '{' && f.holes && d.interp == interpCSharp:
 			k := j
@@ -657,6 +678,10 @@ func spliceLineEnd(src []byte, i int) int {
 // spliceBlockEnd returns the end of a C block comment whose text starts
 // at from: past a '*' and '/', splices between them allowed.
 func spliceBlockEnd(src []byte, from int) int {
+	e := closeEnd(src, from, "*/")
+	if bytes.Index(src[from:e], []byte("*\\")) < 0 {
+		return e // no '*' before a backslash: no spliced closer before e
+	}
 	for j := from; j < len(src); {
 		k := bytes.IndexByte(src[j:], '*')
 		if k < 0 {

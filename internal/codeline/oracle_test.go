@@ -457,3 +457,53 @@ func FuzzAcornRegex(f *testing.F) {
 		checkAcorn(t, src)
 	})
 }
+
+// TestCorpus reads files of the languages' own test suites
+// (testdata/corpus/SOURCES) and checks what their authors state of them:
+// in Swift's raw-string test every `// CHECK` line, and no other, is a
+// comment, whatever the raw strings around it hold; in Kotlin's
+// multi-dollar test only $$x and $${x} are code; in prism's dstring
+// fixture the #{bar} of a string that spans lines is code.
+func TestCorpus(t *testing.T) {
+	t.Parallel()
+	swift := corpusFile(t, "swift-raw_string.swift")
+	var r Regions
+	Scan("raw_string.swift", swift, &r)
+	commentLines := map[int]bool{}
+	for _, s := range r.Spans {
+		if s.Kind == Comment {
+			ln := bytes.Count(swift[:s.Start], []byte{'\n'}) + 1
+			if s.Start > 0 && swift[s.Start-1] != '\n' {
+				t.Errorf("raw_string.swift:%d: a comment that does not start its line: %q", ln, swift[s.Start:s.End])
+			}
+			commentLines[ln] = true
+		}
+	}
+	for ln, line := range strings.Split(string(swift), "\n") {
+		if want := strings.HasPrefix(line, "//"); want != commentLines[ln+1] {
+			t.Errorf("raw_string.swift:%d: comment %v, want %v: %q", ln+1, commentLines[ln+1], want, line)
+		}
+	}
+
+	for _, tc := range []struct {
+		file, name, word, want string
+	}{
+		{"kotlin-MultiDollarInterpolation.kt", "a.kt", "x", "[6 7]"},
+		{"prism-dstring.rb", "a.rb", "bar", "[5]"},
+	} {
+		src := string(corpusFile(t, tc.file))
+		var r Regions
+		Scan(tc.name, []byte(src), &r)
+		// The lines on which word is code: outside every span.
+		var got []int
+		for ln, line := range strings.Split(src, "\n") {
+			off := strings.Index(src, line) // lines are distinct in these files
+			if k := strings.Index(line, tc.word); k >= 0 && r.KindAt(off+k) == Code {
+				got = append(got, ln+1)
+			}
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s: %s is code on lines %v, want %s; spans %q", tc.file, tc.word, got, tc.want, spans(src, &r))
+		}
+	}
+}

@@ -60,6 +60,7 @@ func TestReadAsTheLanguage(t *testing.T) {
 		// Kotlin: ${…} and $name in strings are code.
 		{"a.kt", "val s = \"\"\"\n${ needle(\"}\") }\n$needle\n\"\"\"\n", "[2 3]", "-"},
 		{"a.kt", "val s = \"${ \"\\\"\" }\" // \"\nneedle()\n", "[2]", "-"},
+		{"a.kt", "val s = $$\"\"\"\n$needle ${needle}\n$$needle\n$${needle}\n\"\"\"\n", "[3 4]", "-"},
 		// Swift: \(…) in strings is code; in #"…"# only \#(…).
 		{"a.swift", "let s = \"\"\"\n\\(needle(\")\"))\n\"\"\"\n", "[2]", "-"},
 		{"a.swift", "let s = #\"\"\"\n\\(needle)\n\\#(needle)\n\"\"\"#\n", "[3]", "-"},
