@@ -328,6 +328,13 @@ func braceKind(src []byte, i int, spans []Region) int {
 // prevToken returns the index of the last byte before i that is neither
 // blank nor in a comment, or -1; spans are the spans before i.
 func prevToken(src []byte, i int, spans []Region) int {
+	k, _ := prevTokenSpans(src, i, spans)
+	return k
+}
+
+// prevTokenSpans is prevToken that also returns the spans before the
+// token's end (the comments between it and i dropped).
+func prevTokenSpans(src []byte, i int, spans []Region) (int, []Region) {
 	k := i - 1
 	for {
 		for k >= 0 && jsBlank(src[k]) {
@@ -339,7 +346,7 @@ func prevToken(src []byte, i int, spans []Region) int {
 			spans = spans[:n-1]
 			continue
 		}
-		return k
+		return k, spans
 	}
 }
 
@@ -789,7 +796,7 @@ func isHex(c byte) bool {
 // '(' is not known it cannot be decided here: the file is read both ways
 // (Regions.Other), a regular expression first.
 func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
-	k := prevToken(src, i, r.Spans)
+	k, before := prevTokenSpans(src, i, r.Spans)
 	if k < 0 {
 		return true
 	}
@@ -807,8 +814,8 @@ func regexAllowed(src []byte, i int, r *Regions, ps *parens) bool {
 	case c == '/':
 		// After a division, an operand; after a regular expression (the
 		// span that ends here), an operator.
-		n := len(r.Spans)
-		return n == 0 || r.Spans[n-1].End != k+1
+		n := len(before)
+		return n == 0 || before[n-1].End != k+1
 	case c == '+' || c == '-':
 		// After ++ or -- an operand ended (a postfix operator).
 		return k == 0 || src[k-1] != c
