@@ -686,7 +686,7 @@ func spliceLineEnd(src []byte, i int) int {
 // at from: past a '*' and '/', splices between them allowed.
 func spliceBlockEnd(src []byte, from int) int {
 	e := closeEnd(src, from, "*/")
-	if bytes.Index(src[from:e], []byte("*\\")) < 0 {
+	if !bytes.Contains(src[from:e], []byte("*\\")) {
 		return e // no '*' before a backslash: no spliced closer before e
 	}
 	for j := from; j < len(src); {
