@@ -525,11 +525,12 @@ func interpString(src []byte, i int, r *Regions, d *dialect, nest int) int {
 		}
 		start = k
 		switch {
+		case at:
+			// Verbatim: "" is a quote, so @"""" holds one.
+			f = strForm{close: `"`, doubled: true, multi: true, holes: dollars > 0}
 		case quotes >= 3:
 			f = strForm{close: string(src[i:q]), multi: true, holes: dollars > 0, braces: max(dollars, 1)}
 			body = q
-		case at:
-			f = strForm{close: `"`, doubled: true, multi: true, holes: dollars > 0}
 		default:
 			f = strForm{close: `"`, esc: `\`, holes: dollars > 0}
 		}

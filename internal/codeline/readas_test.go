@@ -69,6 +69,7 @@ func TestReadAsTheLanguage(t *testing.T) {
 		{"a.cs", "var p = @\"C:\\\"; needle();\nvar s = \"\"; needle();\n", "[1 2]", "-"},
 		{"a.cs", "var s = $$\"\"\"\n{needle}\n{{needle()}}\n\"\"\";\n", "[3]", "-"},
 		{"a.cs", "var s = \"\"\"\n{needle}\n\"\"\";\n", "[]", "-"},
+		{"a.cs", "var q = @\"\"\"\";\nneedle();\nvar r = 1;\n", "[2]", "-"},
 		// Ruby: #{…} in "…", `…`, %Q and here-documents is code.
 		{"a.rb", "s = \"a\n#{needle}\nb\"\n", "[2]", "-"},
 		{"a.rb", "s = <<~EOS\n  #{needle(\"}\")}\n  needle\nEOS\nt = <<~'EOS'\n  #{needle}\nEOS\n", "[2]", "-"},
