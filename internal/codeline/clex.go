@@ -687,8 +687,8 @@ func spliceLineEnd(src []byte, i int) int {
 // at from: past a '*' and '/', splices between them allowed.
 func spliceBlockEnd(src []byte, from int) int {
 	e := closeEnd(src, from, "*/")
-	if !bytes.Contains(src[from:e], []byte("*\\")) {
-		return e // no '*' before a backslash: no spliced closer before e
+	if bytes.IndexByte(src[from:e], '\\') < 0 {
+		return e // no backslash, so no spliced closer before e
 	}
 	for j := from; j < len(src); {
 		k := bytes.IndexByte(src[j:], '*')
