@@ -47,6 +47,9 @@ type hit struct {
 	// a string the scope does not read (a here-document, a multi-line
 	// string), not in a comment or on a code line (D76).
 	inString bool
+	// twoWays marks a match on a line of a file the lexer read two ways
+	// that only one reading counts as in scope (D89).
+	twoWays bool
 	// why says, for a line or file the anchor was not run on, why not;
 	// all is set when it was not run on the file at all.
 	why string
@@ -355,6 +358,7 @@ type scratch struct {
 	regions codeline.Regions
 	mask    []byte
 	line    []byte
+	alt     []byte // a line as the file's other reading masks it (D89)
 	starts  []int
 	cand    []bool // fileScan.cand
 	first   []int  // fileScan.first
@@ -737,6 +741,23 @@ func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 	}
 	scoped := f.scoped(spec.scope, start, end)
 	loc := spec.find(scoped)
+	twoWays := false
+	if o := sc.regions.Other(); o != nil && spec.scope != ScopeAny && spec.scope != ScopeAll {
+		// The lexer read the file two ways (D89): a claim holds only if
+		// it holds both ways. A line that matches in one reading only
+		// breaks a claim that forbids the match and supports none.
+		alt := f.scopedBy(o, spec.scope, start, end)
+		if altLoc := spec.find(alt); (altLoc == nil) != (loc == nil) {
+			switch cc.kind.(type) {
+			case absentKind, everyKind:
+				if loc == nil {
+					scoped, loc = alt, altLoc
+				}
+			default:
+				loc, twoWays = nil, true
+			}
+		}
+	}
 	if loc == nil {
 		// A match outside the scope (in a comment for a code claim, in
 		// code for a comment claim) is kept for the message.
@@ -744,6 +765,9 @@ func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 			if raw := spec.find(src[start:end]); raw != nil {
 				h := hit{file: f.rel, line: f.ln.number(start), col: 1, text: string(src[start:end])}
 				h.inString = f.inString(spec.scope, start, end, raw[0])
+				if twoWays {
+					h.inString, h.twoWays = false, true
+				}
 				cc.record(&cc.comment, h)
 			}
 		}
@@ -771,6 +795,19 @@ func (f *fileScan) inString(scope string, start, end, at int) bool {
 		return true // the code view (masked) did not match
 	}
 	return f.sc.regions.MaskLine(nil, f.src, start, end)[at] == ' '
+}
+
+// scopedBy returns the line src[start:end] as a claim of scope reads it
+// in the file's other reading o (codeline.Regions.Other), in its own
+// storage.
+func (f *fileScan) scopedBy(o *codeline.Regions, scope string, start, end int) []byte {
+	sc := f.sc
+	if scope == ScopeComment {
+		sc.alt = commentLine(sc.alt, f.src, o, start, end)
+	} else {
+		sc.alt = o.MaskLine(sc.alt, f.src, start, end)
+	}
+	return sc.alt
 }
 
 // scoped returns the line src[start:end] as a claim of scope reads it: as

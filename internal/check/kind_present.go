@@ -44,6 +44,8 @@ func (presentKind) Evaluate(c *claim) {
 		switch {
 		case where == stringWhere:
 			c.fail(row.Pos, "Anchor %s appears %s at %s; no %s of %s matches it (%s: present:any)", quoteRE(row.Anchor), where, listHits(hits, 3), c.unit(), quoteRE(row.Path), anyAdvice)
+		case where == twoWaysWhere:
+			c.fail(row.Pos, "Anchor %s appears %s (%s); a claim holds only if it holds both ways (D89)", quoteRE(row.Anchor), where, listHits(hits, 3))
 		case c.scope == ScopeCode:
 			c.fail(row.Pos, "Anchor %s appears only in comments (%s)%s; a claim needs a code line (or a scope: present:comment)", quoteRE(row.Anchor), listHits(hits, 3), also)
 		default:

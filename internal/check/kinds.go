@@ -244,28 +244,40 @@ func (c *claim) unit() string {
 // multi-line string: scope any reads them), else the comments or code
 // lines, and also, in also, the strings among them.
 func (c *claim) outside() (where string, hits []hit, also string) {
-	var str, other []hit
+	var str, other, two []hit
 	for _, h := range c.comment {
-		if h.inString {
+		switch {
+		case h.twoWays:
+			two = append(two, h)
+		case h.inString:
 			str = append(str, h)
-		} else {
+		default:
 			other = append(other, h)
 		}
 	}
 	switch {
 	case c.scope == ScopeProse:
 		return "only outside prose", c.comment, ""
-	case len(other) == 0:
-		return stringWhere, str, ""
+	case len(other) == 0 && len(str) == 0:
+		return twoWaysWhere, two, ""
+	case len(two) > 0:
+		also = fmt.Sprintf(" and %s (%s)", twoWaysWhere, listHits(two, 3))
+	}
+	if len(other) == 0 {
+		return stringWhere, str, also
 	}
 	if len(str) > 0 {
-		also = fmt.Sprintf(" and inside a string (%s)", listHits(str, 3))
+		also += fmt.Sprintf(" and inside a string (%s)", listHits(str, 3))
 	}
 	if c.scope == ScopeComment {
 		return "only on code lines, outside comments", other, also
 	}
 	return "only in comments", other, also
 }
+
+// twoWaysWhere is where an anchor is that only one of a file's two
+// readings carries (D89).
+const twoWaysWhere = "only on a line the lexer reads two ways, and in scope in one reading only"
 
 // stringWhere is where an anchor is that only a string carries, a string
 // that code lines do not read; anyAdvice is the scope that reads it (D76).

@@ -64,6 +64,33 @@ type Regions struct {
 	Tests []Region
 	// codeStrings: lines inside strings are code (Go, for compatibility).
 	codeStrings bool
+	// second: the lexer is reading the file the second way; ambiguous:
+	// it met a construct it cannot decide locally (choose); other holds
+	// the second reading when the first was ambiguous (Other).
+	second, ambiguous, hasOther bool
+	other                       *Regions
+}
+
+// choose is asked by a lexer at a construct it cannot decide locally (in
+// JavaScript, a '/' after a '}': a regular expression after a block, a
+// division after an object literal). It answers false in the first
+// reading and true in the second, which Scan makes only when the first
+// asked.
+func (r *Regions) choose() bool {
+	r.ambiguous = true
+	return r.second
+}
+
+// Other returns the file's second reading when the lexer met a construct
+// it cannot decide locally, else nil: every such construct read the other
+// way. A claim holds only if it holds both ways: a line whose match
+// differs between r and Other supports no claim and breaks any that
+// forbids the match.
+func (r *Regions) Other() *Regions {
+	if !r.hasOther {
+		return nil
+	}
+	return r.other
 }
 
 func (r *Regions) reset(lx *Lexer) {
@@ -71,6 +98,7 @@ func (r *Regions) reset(lx *Lexer) {
 	r.Spans = r.Spans[:0]
 	r.Tests = r.Tests[:0]
 	r.codeStrings = lx.codeStrings
+	r.ambiguous, r.hasOther = false, false
 }
 
 // add appends a span; empty spans are dropped. Lexers add in order.
@@ -131,6 +159,20 @@ func (l *Lexer) Scan(src []byte, r *Regions) {
 			r.Spans = make([]Region, 0, max(hint, 2*cap(r.Spans)))
 		}
 		l.scan(src, r)
+		if r.ambiguous && !r.second {
+			// Read it again, every undecided construct the other way.
+			if r.other == nil {
+				r.other = &Regions{}
+			}
+			o := r.other
+			o.reset(l)
+			o.second = true
+			if cap(o.Spans) < cap(r.Spans) {
+				o.Spans = make([]Region, 0, cap(r.Spans))
+			}
+			l.scan(src, o)
+			r.hasOther = true
+		}
 	}
 }
 
@@ -141,6 +183,9 @@ func Scan(name string, src []byte, r *Regions) {
 	lx.Scan(src, r)
 	if lx == goLexer && isGoTest(name) {
 		r.addTest(0, len(src))
+		if o := r.Other(); o != nil {
+			o.addTest(0, len(src))
+		}
 	}
 }
 

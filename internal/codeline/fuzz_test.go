@@ -95,9 +95,12 @@ func FuzzRegions(f *testing.F) {
 		"#[cfg(test)]\nmod t { fn a() { r#\"}\"#; } }\n", "/* /* */ */", "br##\"x\"##", "'a 'b' c'",
 		"x = f'{a[\"}\"]}'\n\"\"\"doc\"\"\"\n", "cat <<EOF\n$(x)\nEOF\n", "a: |\n  # x\n  cat <<E\n  E\n",
 		"`${`${x}`}`", "R\"d(x)d\"", "$$ a $$", "```\n<!--\n```\n", "<![CDATA[ ]]>", "'''x'''",
+		"// a \\\nb\n", "cat <<E\\\nE\n$(x\nE\n", "if (a) /`/\n}\n/`/", "\"${ \"}\" }\" $x", "#\"\\#(\")\")\"#",
+		"$$\"\"\"{{x}}\"\"\" @\"\\\"", "\"#{ \"}\" }\" <<~E\n#{x}\nE\n %Q(#{)}) ?# x /#/",
 	}
 	names := []string{"a.go", "a_test.go", "a.rs", "a.c", "a.cpp", "A.java", "a.js", "a.ts", "a.kt", "a.py",
-		"a.sh", "a.yml", "a.toml", "a.sql", "a.md", "a.html", "a.css", "a.php", "a.rb", "a.lua", "a.bin", "run"}
+		"a.sh", "a.yml", "a.toml", "a.sql", "a.md", "a.html", "a.css", "a.php", "a.rb", "a.lua", "a.bin", "run",
+		"a.swift", "a.cs", "a.scala"}
 	for _, s := range seeds {
 		for k := range names {
 			f.Add(uint8(k), s)
@@ -110,6 +113,10 @@ func FuzzRegions(f *testing.F) {
 		Scan(name, b, &r)
 		checkOrdered(t, name, r.Spans, len(b))
 		checkOrdered(t, name, r.Tests, len(b))
+		if o := r.Other(); o != nil {
+			checkOrdered(t, name, o.Spans, len(b))
+			checkOrdered(t, name, o.Tests, len(b))
+		}
 		got := r.Masked(b)
 		if len(got) != len(b) {
 			t.Fatalf("%s: mask length %d, want %d", name, len(got), len(b))

@@ -15,6 +15,10 @@ var (
 	jsLexer       = &Lexer{name: "js", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }}
 	tsLexer       = &Lexer{name: "ts", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }}
 	clikeLexer    = &Lexer{name: "clike", scan: func(s []byte, r *Regions) { scanC(s, r, clikeDialect) }}
+	kotlinLexer   = &Lexer{name: "kotlin", scan: func(s []byte, r *Regions) { scanC(s, r, kotlinDialect) }}
+	swiftLexer    = &Lexer{name: "swift", scan: func(s []byte, r *Regions) { scanC(s, r, swiftDialect) }}
+	csharpLexer   = &Lexer{name: "csharp", scan: func(s []byte, r *Regions) { scanC(s, r, csDialect) }}
+	rubyLexer     = &Lexer{name: "ruby", scan: scanRuby}
 	pythonLexer   = &Lexer{name: "python", scan: scanPython}
 	shellLexer    = &Lexer{name: "shell", scan: func(s []byte, r *Regions) { scanShell(s, 0, len(s), r, false) }}
 	yamlLexer     = &Lexer{name: "yaml", scan: scanYAML}
@@ -37,7 +41,7 @@ var byExt = map[string]*Lexer{
 	".java": javaLexer,
 	".js":   jsLexer, ".mjs": jsLexer, ".cjs": jsLexer, ".jsx": jsLexer,
 	".ts": tsLexer, ".tsx": tsLexer, ".mts": tsLexer, ".cts": tsLexer,
-	".swift": clikeLexer, ".kt": clikeLexer, ".kts": clikeLexer, ".scala": clikeLexer, ".cs": clikeLexer,
+	".swift": swiftLexer, ".kt": kotlinLexer, ".kts": kotlinLexer, ".cs": csharpLexer, ".scala": clikeLexer,
 	".proto": clikeLexer, ".dart": clikeLexer, ".zig": clikeLexer, ".jsonc": clikeLexer,
 	".scss": clikeLexer, ".less": clikeLexer,
 	".py": pythonLexer, ".pyi": pythonLexer,
@@ -49,14 +53,14 @@ var byExt = map[string]*Lexer{
 	".html": htmlLexer, ".htm": htmlLexer, ".xml": htmlLexer, ".svg": htmlLexer,
 	".css": cssLexer,
 	".php": phpLexer,
-	".rb":  hashLexer, ".pl": hashLexer, ".mk": hashLexer, ".r": hashLexer, ".tf": hashLexer, ".cfg": hashLexer,
+	".rb":  rubyLexer, ".pl": hashLexer, ".mk": hashLexer, ".r": hashLexer, ".tf": hashLexer, ".cfg": hashLexer,
 	".conf": hashLexer, ".ini": hashLexer, ".nix": hashLexer, ".ps1": hashLexer, ".awk": hashLexer, ".cmake": hashLexer,
 	".lua": dashLexer, ".hs": dashLexer,
 }
 
 var byName = map[string]*Lexer{
 	"Makefile": hashLexer, "GNUmakefile": hashLexer, "Dockerfile": hashLexer, "Containerfile": hashLexer,
-	"Gemfile": hashLexer, "Rakefile": hashLexer, "Jenkinsfile": clikeLexer, ".gitignore": hashLexer, ".gitattributes": hashLexer,
+	"Gemfile": rubyLexer, "Rakefile": rubyLexer, "Jenkinsfile": clikeLexer, ".gitignore": hashLexer, ".gitattributes": hashLexer,
 	"go.mod": clikeLexer, "go.work": clikeLexer, "Cargo.lock": tomlLexer,
 }
 

@@ -12,12 +12,16 @@ var (
 type heredoc struct {
 	delim []byte
 	tabs  bool // <<-: leading tabs of the body and delimiter are stripped
+	// quoted: part of the word is quoted (<<'EOF', <<"EOF", <<\EOF), so
+	// the body is data; otherwise its $(…) and `…` are run.
+	quoted bool
 }
 
 // scanShell reads shell (POSIX sh, bash, zsh) in src[i:end]: `#` comments
 // where a word starts (so $# and ${#x} are not), single quotes, $'…'
 // quotes, double quotes whose $(…) is code, backslash escapes, and here-
-// documents (<<, <<-, quoted or not) whose bodies are strings. embedded:
+// documents (<<, <<-, quoted or not) whose bodies are strings, except
+// that an unquoted one's $(…) and `…` are code, as the shell runs them. embedded:
 // the text is a block inside another file (a YAML `run: |` block), whose
 // lines carry that file's indentation, so a here-document's delimiter
 // line may be indented.
@@ -100,7 +104,7 @@ func shCode(src []byte, i int, r *Regions, embedded, sub bool, nest int) int {
 		case '\n':
 			i++
 			for _, h := range pending {
-				i = heredocBody(src, i, h, r, embedded)
+				i = heredocBody(src, i, h, r, embedded, nest)
 			}
 			pending = pending[:0]
 			special = shSpecial
@@ -188,9 +192,17 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 			}
 			word = append(word, src[j+1:j+1+e]...)
 			j += e + 2
+			h.quoted = true
 			continue
 		case c == '\\':
+			// A backslash-newline joins the word's lines; any other
+			// backslash quotes the word and the byte after it.
 			j++
+			if j < n && src[j] != '\n' {
+				h.quoted = true
+				word = append(word, src[j])
+			}
+			j = min(j+1, n)
 			continue
 		case shBreak(c) || c == '"' || c == '\'':
 		default:
@@ -207,9 +219,15 @@ func heredocAt(src []byte, i int) (heredoc, int, bool) {
 	return h, j, true
 }
 
-// heredocBody marks the body of h, which starts at i, as a string and
-// returns the index after its delimiter line.
-func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
+// maxJoin bounds the bytes of a here-document's joined line that are
+// compared with its delimiter, beyond the delimiter's own length.
+const maxJoin = 256
+
+// heredocBody marks the body of h, which starts at i, as a string (an
+// unquoted one's substitutions as code) and returns the index after its
+// delimiter line. As the shell does, the body ends at the first line that
+// is the delimiter, whatever a substitution before it left open.
+func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool, nest int) int {
 	n := len(src)
 	// The region opens on the newline before the body, as a quoted
 	// string opens on its quote: the body's lines lie wholly inside it.
@@ -217,9 +235,25 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 	if i > 0 && src[i-1] == '\n' && (len(r.Spans) == 0 || r.Spans[len(r.Spans)-1].End < i) {
 		from = i - 1
 	}
+	end, next := n, n
+	var joined []byte
 	for j := i; j < n; {
 		e := lineEnd(src, j)
 		line := src[j:e]
+		// In an unquoted here-document a backslash-newline joins lines,
+		// the delimiter's too (bash's tests/heredoc.tests).
+		if !h.quoted && e < n && backslashed(src, e) {
+			joined = append(joined[:0], line...)
+			for e < n && backslashed(src, e) {
+				ne := lineEnd(src, e+1)
+				if len(joined) <= len(h.delim)+maxJoin {
+					// Past that it is no delimiter: stop copying.
+					joined = append(joined[:len(joined)-1], src[e+1:ne]...)
+				}
+				e = ne
+			}
+			line = joined
+		}
 		if len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
@@ -229,11 +263,39 @@ func heredocBody(src []byte, i int, h heredoc, r *Regions, embedded bool) int {
 			line = bytes.TrimLeft(line, "\t")
 		}
 		if bytes.Equal(line, h.delim) {
-			r.add(String, from, j)
-			return min(e+1, n)
+			end, next = j, min(e+1, n)
+			break
 		}
 		j = e + 1
 	}
-	r.add(String, from, n)
-	return n
+	if h.quoted || nest >= maxNest {
+		r.add(String, from, end)
+		return next
+	}
+	body := src[:end]
+	for j := i; j < end; j++ {
+		switch body[j] {
+		case '\\':
+			j++
+		case '`':
+			e := j + 1
+			for e < end && body[e] != '`' {
+				if body[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			r.add(String, from, j)
+			from = min(e+1, end)
+			j = from - 1
+		case '$':
+			if j+1 < end && body[j+1] == '(' {
+				r.add(String, from, j)
+				from = shCode(body, j+2, r, embedded, true, nest+1)
+				j = from - 1
+			}
+		}
+	}
+	r.add(String, from, end)
+	return next
 }
