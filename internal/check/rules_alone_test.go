@@ -37,6 +37,7 @@ var ruleFixtures = map[string]struct {
 	ruleid.Deleted:  {dir: "base-deleted", opts: check.Options{Base: "base"}},
 	ruleid.Retired:  {dir: "base-retired", opts: check.Options{Base: "base"}},
 	ruleid.Narrowed: {dir: "base-narrowed", opts: check.Options{Base: "base"}},
+	ruleid.Here:     {dir: "base-here", opts: check.Options{Base: "base"}},
 }
 
 // TestEachRuleAloneOnItsFixture runs every rule of check.Rules alone on its
@@ -152,6 +153,7 @@ func TestRequiredRulesRunFirst(t *testing.T) {
 		{ruleid.Deleted, "base-deleted", check.Options{Base: "base"}},
 		{ruleid.Retired, "base-retired", check.Options{Base: "base"}},
 		{ruleid.Narrowed, "base-narrowed", check.Options{Base: "base"}},
+		{ruleid.Here, "base-here", check.Options{Base: "base"}},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			var rule *check.Rule

@@ -109,7 +109,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			{
 				Name:  "check",
 				Usage: "check the register and every claim; exit 1 on findings",
-				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare the register with (CL011, CL012, CL014, CL015), e.g. origin/main"}, budgetFlag()},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare the register with (CL011, CL012, CL014-CL016), e.g. origin/main"}, budgetFlag()},
 				Action: func(c *clikit.Context) error {
 					return runCheck(c, stdout, stderr)
 				},

@@ -21,4 +21,5 @@ const (
 	Backlinks = "CL013" // tracker and register name each other (audit)
 	Retired   = "CL014" // an accepted decision retires by supersession (--base)
 	Narrowed  = "CL015" // the configuration reads no less than at --base
+	Here      = "CL016" // a claim the change broke, at the line it removed or moved (--base)
 )

@@ -1,0 +1,189 @@
+package check
+
+import (
+	"fmt"
+	"go/token"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/repo"
+	"github.com/claimslint/claimslint/internal/ruleid"
+)
+
+// hereRule is CL016.
+var hereRule = &Rule{ID: ruleid.Here, Name: "claim-broken-here", Requires: []*Rule{claimRule, baseThenRule}, Run: baseHereRun, Doc: `A claim the change broke is also reported where the change broke it.
+
+With check --base REV, a claim of an accepted decision that held a line at
+REV and now finds none (its anchor vanished) is CL007 at its row, in the
+decision's file, which a pull request may not touch. CL016 reports it a
+second time in the diff, where a reviewer reads the change and where a
+code-scanning annotation lands:
+
+- moved: a line the change added matches the claim's Anchor, but the
+  claim does not read it (a file outside its Path, a comment, a test):
+  reported at that added line;
+- removed: a line the change removed matched the Anchor at REV: reported
+  at the nearest line of the working tree, the first line of the hunk that
+  replaced it (the line before, for a pure deletion); GitHub annotations
+  need a line of the new file.
+
+The message names the decision's title, the claim and the line at REV.
+A claim new since REV, an absent claim (CL007 reports the line that
+matches) and a claim that fails for another reason are not reported here.
+
+Fix: restore or move back the line, or change the claim row with the
+code (claimslint impact --base REV shows both).`}
+
+// maxHere bounds the positions CL016 reports for one claim.
+const maxHere = 3
+
+// broken is one claim CL016 looks for in the diff.
+type broken struct {
+	d        *register.Decision
+	row      register.Claim // now
+	then     register.Claim // at the base
+	was, now *regexp.Regexp // its Anchor at the base, and now
+	moved    []token.Position
+	removed  []token.Position
+	oldLines map[token.Position][]string // head position -> base lines removed there
+}
+
+// baseHereRun (CL016) reads the diff since --base once, when a claim that
+// held there lost its anchor, and reports it where the change removed or
+// moved the line.
+func baseHereRun(p *Pass) error {
+	v, _ := p.ResultOf[baseThenRule].(*baseView)
+	if p.Opts.Base == "" || v == nil || v.Snap == nil {
+		return nil
+	}
+	bs := brokenClaims(p, v)
+	if len(bs) == 0 {
+		return nil // nothing broke: no diff is read
+	}
+	r := p.res
+	var hunks []repo.Hunk
+	var lastOld, lastNew string
+	lines, stopped := 0, false
+	err := repo.Diff(p.Snap.Dir, v.Commit, []string{"--text", "--unified=0", "--inter-hunk-context=0"}, func(rd io.Reader) error {
+		return repo.ReadPatch(rd, repo.PatchVisitor{
+			Hunk: func(old, new string, h repo.Hunk) {
+				if old != lastOld || new != lastNew {
+					hunks, lastOld, lastNew = hunks[:0], old, new
+				}
+				hunks = append(hunks, h)
+			},
+			Line: func(old, new string, deleted bool, n int, text []byte) {
+				if lines++; stopped || lines%4096 == 0 && r.budget.stop(overrun{file: new, doing: "reading the diff since " + p.Opts.Base}) {
+					stopped = true
+					return
+				}
+				for _, b := range bs {
+					switch {
+					case deleted && new != "" && len(hunks) > 0 && Reads(b.then.Kind, b.then.Path, old) && b.was.Match(text):
+						h := hunks[len(hunks)-1]
+						pos := token.Position{Filename: new, Line: max(h.NewStart, 1), Column: 1}
+						if _, seen := b.oldLines[pos]; !seen {
+							b.removed = append(b.removed, pos)
+						}
+						b.oldLines[pos] = append(b.oldLines[pos], fmt.Sprintf("%s:%d", old, n))
+					case !deleted && b.now.Match(text) && len(b.moved) < maxHere:
+						b.moved = append(b.moved, token.Position{Filename: new, Line: n, Column: 1})
+					}
+				}
+			},
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if stopped {
+		r.budgetFinding(p, ruleid.Here, "the diff since "+p.Opts.Base+" not read whole")
+	}
+	for _, b := range bs {
+		b.report(p)
+	}
+	return nil
+}
+
+// brokenClaims lists the claims of accepted decisions that read lines,
+// fail now resting on no line, and had the same id at the base: the ones
+// whose anchor vanished. An absent claim is not among them.
+func brokenClaims(p *Pass, v *baseView) []*broken {
+	then := v.Snap.ByID()
+	now := p.Snap.ByID()
+	var out []*broken
+	for _, st := range p.ResultOf[claimRule].(claimStates) {
+		if st.State != StateFailed || st.Status != "accepted" || len(st.Where) != 0 || !ReadsLines(st.Kind) {
+			continue
+		}
+		if name, scope := SplitKind(st.Kind); name == "absent" || scope == ScopeProse {
+			continue
+		}
+		d, td := now[st.Decision], then[st.Decision]
+		if d == nil || td == nil {
+			continue
+		}
+		row, ok1 := claimByID(d, st.Claim)
+		old, ok2 := claimByID(td, st.Claim)
+		if !ok1 || !ok2 || !ReadsLines(old.Kind) {
+			continue // a claim new since the base never held there
+		}
+		was, err1 := anchorRE(old.Anchor, v.Snap.MaxN())
+		cur, err2 := anchorRE(row.Anchor, p.Snap.MaxN())
+		if err1 != nil || err2 != nil {
+			continue // CL006 reports a bad pattern
+		}
+		out = append(out, &broken{d: d, row: row, then: old, was: was, now: cur, oldLines: map[token.Position][]string{}})
+	}
+	return out
+}
+
+// claimByID finds a decision's claim row by id.
+func claimByID(d *register.Decision, id string) (register.Claim, bool) {
+	for _, c := range d.Claims {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return register.Claim{}, false
+}
+
+// anchorRE compiles a claim's Anchor as check reads it: placeholders
+// expanded, at most MaxPattern bytes.
+func anchorRE(anchor string, maxN int) (*regexp.Regexp, error) {
+	if anchor == "" || len(anchor) > MaxPattern {
+		return nil, fmt.Errorf("no anchor to match")
+	}
+	pat, err := ExpandPlaceholders(anchor, maxN)
+	if err != nil {
+		return nil, err
+	}
+	return regexp.Compile(pat)
+}
+
+// report reports a broken claim where it moved, else where its line was
+// removed; nowhere when the diff shows neither (CL007's finding stands).
+func (b *broken) report(p *Pass) {
+	name := fmt.Sprintf("%s %s %s", b.d.FileID, quoteTitle(b.d), b.row.ID)
+	if len(b.moved) > 0 {
+		for _, pos := range b.moved {
+			why := "a comment, a string or a test, which its Kind " + quoteRE(b.row.Kind) + " does not read"
+			if !Reads(b.row.Kind, b.row.Path, pos.Filename) {
+				why = "outside its Path " + quoteRE(b.row.Path)
+			}
+			p.Report(diag.Finding{Pos: pos, Message: fmt.Sprintf("%s: the change moved the line its Anchor %s matched at %s here, %s, so the claim fails: move it back, or change the row's Path with it",
+				name, quoteRE(b.row.Anchor), p.Opts.Base, why)})
+		}
+		return
+	}
+	for i, pos := range b.removed {
+		if i == maxHere {
+			break
+		}
+		p.Report(diag.Finding{Pos: pos, Message: fmt.Sprintf("%s: the change removed the line its Anchor %s matched at %s (%s), so the claim fails: restore it, or change the claim row with the code",
+			name, quoteRE(b.then.Anchor), p.Opts.Base, strings.Join(b.oldLines[pos], ", "))})
+	}
+}

@@ -1,0 +1,7 @@
+package src
+
+const maxLine = 16 << 20
+
+func screen() {}
+
+func frame() {}
