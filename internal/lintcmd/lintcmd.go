@@ -222,6 +222,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.StringFlag{Name: "base", Usage: "git revision the change starts from, e.g. origin/main (required)"},
 					&clikit.StringFlag{Name: "head", Usage: "the checked-out commit, with no tracked file changed (default: the working tree)"},
 					&clikit.BoolFlag{Name: "fail-on-impact", Usage: "exit 1 when the change touches a decision"},
+					&clikit.StringFlag{Name: "links", Usage: "markdown: link decisions, claims and lines to URL{commit}/path#Lline, e.g. https://github.com/OWNER/REPO/blob/{commit}/"},
 				},
 				Action: func(c *clikit.Context) error {
 					return runImpact(c, stdout)
@@ -857,7 +858,11 @@ func runImpact(c *clikit.Context, stdout io.Writer) error {
 	if c.String("base") == "" {
 		return usageErr("impact needs --base REV: the revision the change starts from, such as origin/main")
 	}
-	res, err := impact.Compute(context.Background(), impact.Options{Dir: dirOf(c), Base: c.String("base"), Head: c.String("head")})
+	links := c.String("links")
+	if err := impact.ValidLinks(links); err != nil {
+		return usageErr("--links %s", err)
+	}
+	res, err := impact.Compute(context.Background(), impact.Options{Dir: dirOf(c), Base: c.String("base"), Head: c.String("head"), Links: links})
 	if err != nil {
 		return &exitError{ExitError, err}
 	}
