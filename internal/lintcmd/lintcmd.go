@@ -78,14 +78,29 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return ExitError
 }
 
-// printError writes err on stderr, each of its lines after "claimslint: "
-// and escaped (D69): a message that lists several problems stays
-// readable, and a path or a value in it holding a newline, an ESC or a
-// workflow command cannot start a line of its own.
+// printError writes err on stderr after "claimslint: ", on one line,
+// escaped (D69): a path or a value in it holding a newline, an ESC or a
+// workflow command is printed as \n, \x1b, never over several lines
+// (issue 31: a folder name holding two newlines printed three). An error
+// that lists several problems (errors.Join, wrapped or not) prints one
+// line each, the first after what wraps it.
 func printError(stderr io.Writer, err error) {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(line))
+	msg := err.Error()
+	var j interface {
+		error
+		Unwrap() []error
 	}
+	if errors.As(err, &j) && strings.HasSuffix(msg, j.Error()) {
+		prefix := msg[:len(msg)-len(j.Error())]
+		for _, e := range j.Unwrap() {
+			if e != nil {
+				fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(prefix+e.Error()))
+				prefix = ""
+			}
+		}
+		return
+	}
+	fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(msg))
 }
 
 func newApp(stdout, stderr io.Writer) *clikit.App {
