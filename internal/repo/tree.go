@@ -38,34 +38,17 @@ func Extract(repoDir, commit string, roots []string, dir string, max, total int6
 	if err != nil {
 		return fmt.Errorf("list the files of %s: git ls-tree: %v: %s", commit, err, strings.TrimSpace(stderr.String()))
 	}
-	type entry struct {
-		oid, path string
-		size      int64
-	}
-	var want []entry
+	var want []treeEntry
 	sum := int64(0)
 	for _, rec := range bytes.Split(out, []byte{0}) {
-		// "<mode> SP <type> SP <object> SP+ <size> TAB <path>"
-		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
-			continue
+		e, ok := parseTreeEntry(rec)
+		if !ok || e.size > max {
+			continue // a link, a submodule, a file over max
 		}
-		f := strings.Fields(string(meta))
-		if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
-			continue // a link, a submodule
-		}
-		size, err := strconv.ParseInt(f[3], 10, 64)
-		if err != nil || size > max {
-			continue
-		}
-		name := filepath.FromSlash(string(p))
-		if !filepath.IsLocal(name) || inGitDir(string(p)) {
-			continue
-		}
-		if sum += size; sum > total {
+		if sum += e.size; sum > total {
 			return fmt.Errorf("%w: more than %d MiB under %s", ErrTreeTooLarge, total>>20, strings.Join(roots, ", "))
 		}
-		want = append(want, entry{oid: f[2], path: name, size: size})
+		want = append(want, e)
 	}
 	if len(want) == 0 {
 		return nil
@@ -131,4 +114,34 @@ func Extract(repoDir, commit string, roots []string, dir string, max, total int6
 		return fmt.Errorf("git cat-file: %v: %s", err, strings.TrimSpace(catErr.String()))
 	}
 	return nil
+}
+
+// treeEntry is one regular file git ls-tree -l listed.
+type treeEntry struct {
+	oid, path string // path in the OS's form, local
+	size      int64
+}
+
+// parseTreeEntry reads one record of `git ls-tree -r -z -l`: "<mode> SP
+// <type> SP <object> SP+ <size> TAB <path>". Only a regular file (mode
+// 100644 or 100755, a blob) whose path is local and outside .git is
+// kept: a link, a submodule, a record it cannot read are not.
+func parseTreeEntry(rec []byte) (treeEntry, bool) {
+	meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+	if !ok || len(p) == 0 {
+		return treeEntry{}, false
+	}
+	f := strings.Fields(string(meta))
+	if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+		return treeEntry{}, false
+	}
+	size, err := strconv.ParseInt(f[3], 10, 64)
+	if err != nil || size < 0 {
+		return treeEntry{}, false
+	}
+	name := filepath.FromSlash(string(p))
+	if !filepath.IsLocal(name) || inGitDir(string(p)) || bytes.IndexByte(p, 0) >= 0 {
+		return treeEntry{}, false
+	}
+	return treeEntry{oid: f[2], path: name, size: size}, true
 }
