@@ -35,11 +35,18 @@ func Write(w io.Writer, name string, r Result) error {
 
 // WriteText writes one line a touch, `path:line: D3 C1: detail` (no
 // `:line` for a whole file, no claim for a decision's text), the
-// decisions in id order; nothing when the change touches none. Every
+// decisions in id order; nothing when the change touches none. A touch
+// of a claim that fails now says so, and why (D88). Every
 // field from the repository goes through format.Escape (D69).
 func WriteText(w io.Writer, r Result) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range r.Decisions {
+		failing := map[string]string{}
+		for _, c := range d.Claims {
+			if c.State == check.StateFailed {
+				failing[c.ID] = c.Message
+			}
+		}
 		for _, t := range d.Touches {
 			where := format.Escape(t.Path)
 			if t.Line > 0 {
@@ -49,7 +56,11 @@ func WriteText(w io.Writer, r Result) error {
 			if t.Claim != "" {
 				who += " " + format.Escape(t.Claim)
 			}
-			fmt.Fprintf(bw, "%s: %s: %s\n", where, who, format.Escape(t.Detail))
+			detail := t.Detail
+			if why, ok := failing[t.Claim]; ok {
+				detail += "; the claim fails now: " + why // D88
+			}
+			fmt.Fprintf(bw, "%s: %s: %s\n", where, who, format.Escape(detail))
 		}
 	}
 	return bw.Flush()
