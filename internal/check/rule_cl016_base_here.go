@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"io"
@@ -45,7 +46,7 @@ type broken struct {
 	d        *register.Decision
 	row      register.Claim // now
 	then     register.Claim // at the base
-	was, now *regexp.Regexp // its Anchor at the base, and now
+	was, now *lineRE        // its Anchor at the base, and now
 	moved    []token.Position
 	removed  []token.Position
 	oldLines map[token.Position][]string // head position -> base lines removed there
@@ -151,9 +152,30 @@ func claimByID(d *register.Decision, id string) (register.Claim, bool) {
 	return register.Claim{}, false
 }
 
+// lineRE is an Anchor CL016 matches against the lines of the diff, with
+// the literal every match holds and the size of its program, so a line is
+// matched only when it holds the literal and within D70's bound on one
+// call (maxMatchCost): the extra finding is skipped, never the budget.
+type lineRE struct {
+	re    *regexp.Regexp
+	lit   []byte
+	insts int
+}
+
+// Match reports whether the Anchor matches line, within maxMatchCost.
+func (l *lineRE) Match(line []byte) bool {
+	if len(l.lit) > 0 && !bytes.Contains(line, l.lit) {
+		return false
+	}
+	if len(line)*max(l.insts, 1) > maxMatchCost {
+		return false
+	}
+	return l.re.Match(line)
+}
+
 // anchorRE compiles a claim's Anchor as check reads it: placeholders
 // expanded, at most MaxPattern bytes.
-func anchorRE(anchor string, maxN int) (*regexp.Regexp, error) {
+func anchorRE(anchor string, maxN int) (*lineRE, error) {
 	if anchor == "" || len(anchor) > MaxPattern {
 		return nil, fmt.Errorf("no anchor to match")
 	}
@@ -161,7 +183,12 @@ func anchorRE(anchor string, maxN int) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return regexp.Compile(pat)
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil, err
+	}
+	lit, insts := analyse(pat)
+	return &lineRE{re: re, lit: []byte(lit), insts: insts}, nil
 }
 
 // report reports a broken claim where it moved, else where its line was
