@@ -929,9 +929,10 @@ func (c *computation) keep(old, new string, deleted bool, n int, text []byte) {
 	c.textBytes += len(s) + len(k.path)
 }
 
-// shown cuts a line at maxShown bytes, on a rune boundary, and trims its
-// trailing space.
+// shown cuts a line at maxShown bytes, on a rune boundary, and trims the
+// space around it (its indentation is not what changed).
 func shown(b []byte) string {
+	b = bytes.TrimLeft(b, " \t")
 	if len(b) > maxShown {
 		cut := maxShown
 		for cut > 0 && b[cut]&0xC0 == 0x80 {
