@@ -174,7 +174,7 @@ func validRetired(rs []Retirement) error {
 		id := strings.TrimSpace(r.ID)
 		dec, claim, isClaim := strings.Cut(id, "/")
 		switch {
-		case register.IsID(id), isClaim && register.IsID(dec) && claim != "" && !strings.ContainsAny(claim, " \t/"):
+		case isDecisionID(id), isClaim && isDecisionID(dec) && claim != "" && !strings.ContainsAny(claim, " \t/"):
 		case slices.Contains(keys, id):
 		default:
 			return fmt.Errorf("retired[%d].id %q: want a decision (D7), a claim row (D7/C2) or a setting (%s)", i, r.ID, strings.Join(keys, ", "))
@@ -185,6 +185,13 @@ func validRetired(rs []Retirement) error {
 		rs[i].ID = id
 	}
 	return nil
+}
+
+// isDecisionID reports whether s is a decision id, by the register's
+// own grammar: the id part of a decision file's name (D7, D12a).
+func isDecisionID(s string) bool {
+	m := register.FileNameRE.FindStringSubmatch(s + "-r.md")
+	return m != nil && m[1] == s
 }
 
 // Acknowledges reports whether an entry of now's retired: that base's
