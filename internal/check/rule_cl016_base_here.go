@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
@@ -48,9 +49,19 @@ type broken struct {
 	then     register.Claim // at the base
 	was, now *lineRE        // its Anchor at the base, and now
 	moved    []token.Position
-	removed  []token.Position
-	oldLines map[token.Position][]string // head position -> base lines removed there
+	removed  []removedLine
 }
+
+// removedLine is a line the change removed that the Anchor matched at
+// the base, and the head line it is reported at.
+type removedLine struct {
+	old string
+	n   int
+	at  token.Position
+}
+
+// maxRemoved bounds the removed lines CL016 keeps for one claim.
+const maxRemoved = 64
 
 // baseHereRun (CL016) reads the diff since --base once, when a claim that
 // held there lost its anchor, and reports it where the change removed or
@@ -83,13 +94,10 @@ func baseHereRun(p *Pass) error {
 				}
 				for _, b := range bs {
 					switch {
-					case deleted && new != "" && len(hunks) > 0 && Reads(b.then.Kind, b.then.Path, old) && b.was.Match(text):
+					case deleted && new != "" && len(hunks) > 0 && len(b.removed) < maxRemoved && Reads(b.then.Kind, b.then.Path, old) && b.was.Match(text):
 						h := hunks[len(hunks)-1]
 						pos := token.Position{Filename: new, Line: max(h.NewStart, 1), Column: 1}
-						if _, seen := b.oldLines[pos]; !seen {
-							b.removed = append(b.removed, pos)
-						}
-						b.oldLines[pos] = append(b.oldLines[pos], fmt.Sprintf("%s:%d", old, n))
+						b.removed = append(b.removed, removedLine{old: old, n: n, at: pos})
 					case !deleted && b.now.Match(text) && len(b.moved) < maxHere:
 						b.moved = append(b.moved, token.Position{Filename: new, Line: n, Column: 1})
 					}
@@ -103,10 +111,38 @@ func baseHereRun(p *Pass) error {
 	if stopped {
 		r.budgetFinding(p, ruleid.Here, "the diff since "+p.Opts.Base+" not read whole")
 	}
+	masked := map[string][][]byte{}
 	for _, b := range bs {
+		b.codeOnly(p.Snap.Dir, v.Commit, masked)
 		b.report(p)
 	}
 	return nil
+}
+
+// codeOnly keeps, for a claim of code lines (scope code or test), the
+// removed lines that match its Anchor once the base file's comments are
+// masked as check masks them (codeline.Mask): a deleted comment that
+// names the anchor is not the line the claim rested on. A base file that
+// cannot be read, or is over MaxFileSize, keeps its lines. masked caches
+// each base file's masked lines.
+func (b *broken) codeOnly(dir, commit string, masked map[string][][]byte) {
+	if _, scope := SplitKind(b.then.Kind); scope != "" && scope != ScopeCode && scope != ScopeTest {
+		return
+	}
+	kept := b.removed[:0]
+	for _, rl := range b.removed {
+		lines, ok := masked[rl.old]
+		if !ok {
+			if src, found := repo.ShowAt(dir, commit, rl.old); found && len(src) <= MaxFileSize {
+				lines = bytes.Split(codeline.Mask(rl.old, src), []byte{'\n'})
+			}
+			masked[rl.old] = lines
+		}
+		if lines == nil || rl.n > len(lines) || b.was.Match(lines[rl.n-1]) {
+			kept = append(kept, rl)
+		}
+	}
+	b.removed = kept
 }
 
 // brokenClaims lists the claims of accepted decisions that read lines,
@@ -137,7 +173,7 @@ func brokenClaims(p *Pass, v *baseView) []*broken {
 		if err1 != nil || err2 != nil {
 			continue // CL006 reports a bad pattern
 		}
-		out = append(out, &broken{d: d, row: row, then: old, was: was, now: cur, oldLines: map[token.Position][]string{}})
+		out = append(out, &broken{d: d, row: row, then: old, was: was, now: cur})
 	}
 	return out
 }
@@ -206,11 +242,19 @@ func (b *broken) report(p *Pass) {
 		}
 		return
 	}
-	for i, pos := range b.removed {
+	var at []token.Position
+	olds := map[token.Position][]string{}
+	for _, rl := range b.removed {
+		if _, seen := olds[rl.at]; !seen {
+			at = append(at, rl.at)
+		}
+		olds[rl.at] = append(olds[rl.at], fmt.Sprintf("%s:%d", rl.old, rl.n))
+	}
+	for i, pos := range at {
 		if i == maxHere {
 			break
 		}
 		p.Report(diag.Finding{Pos: pos, Message: fmt.Sprintf("%s: the change removed the line its Anchor %s matched at %s (%s), so the claim fails: restore it, or change the claim row with the code",
-			name, quoteRE(b.then.Anchor), p.Opts.Base, strings.Join(b.oldLines[pos], ", "))})
+			name, quoteRE(b.then.Anchor), p.Opts.Base, strings.Join(olds[pos], ", "))})
 	}
 }
