@@ -27,10 +27,11 @@ code-scanning annotation lands:
 - moved: a line the change added matches the claim's Anchor, but the
   claim does not read it (a file outside its Path, a comment, a test):
   reported at that added line;
-- removed: a line the change removed matched the Anchor at REV: reported
-  at the nearest line of the working tree, the first line of the hunk that
-  replaced it (the line before, for a pure deletion); GitHub annotations
-  need a line of the new file.
+- removed: a line the change removed matched the Anchor at REV (outside
+  a comment, for a claim of code lines): reported at the nearest line of
+  the working tree, the first line of the hunk that replaced it (the line
+  before, for a pure deletion); GitHub annotations need a line of the new
+  file.
 
 The message names the decision's title, the claim and the line at REV.
 A claim new since REV, an absent claim (CL007 reports the line that
