@@ -35,6 +35,9 @@ var ruleFixtures = map[string]struct {
 	ruleid.Count:    {dir: "count"},
 	ruleid.Base:     {dir: "base-changed", opts: check.Options{Base: "base"}},
 	ruleid.Deleted:  {dir: "base-deleted", opts: check.Options{Base: "base"}},
+	ruleid.Retired:  {dir: "base-retired", opts: check.Options{Base: "base"}},
+	ruleid.Narrowed: {dir: "base-narrowed", opts: check.Options{Base: "base"}},
+	ruleid.Here:     {dir: "base-here", opts: check.Options{Base: "base"}},
 }
 
 // TestEachRuleAloneOnItsFixture runs every rule of check.Rules alone on its
@@ -148,6 +151,9 @@ func TestRequiredRulesRunFirst(t *testing.T) {
 		{ruleid.Vacuous, "vacuous", check.Options{Prove: true}},
 		{ruleid.Base, "base-changed", check.Options{Base: "base"}},
 		{ruleid.Deleted, "base-deleted", check.Options{Base: "base"}},
+		{ruleid.Retired, "base-retired", check.Options{Base: "base"}},
+		{ruleid.Narrowed, "base-narrowed", check.Options{Base: "base"}},
+		{ruleid.Here, "base-here", check.Options{Base: "base"}},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			var rule *check.Rule

@@ -33,8 +33,9 @@ func TestPlanRunsRequiredRulesFirstOnce(t *testing.T) {
 		{[]*Rule{d, c, b}, "d a b c"},
 		{[]*Rule{c, c, a}, "a b c"},
 		{[]*Rule{vacuousRule}, "CL007 CL009"},
-		{[]*Rule{deletedRule, baseRule}, "base-rows CL012 CL007 CL011"},
-		{Rules, ruleNames(Rules[:10]) + " base-rows CL011 CL012"},
+		{[]*Rule{deletedRule, baseRule}, "base-register base-rows CL012 CL007 CL011"},
+		{[]*Rule{narrowedRule, retiredRule}, "base-register CL015 CL014"},
+		{Rules, ruleNames(Rules[:10]) + " base-register base-rows CL011 CL012 CL014 CL015 CL016"},
 	} {
 		got, err := plan(tc.asked)
 		if err != nil {

@@ -68,6 +68,20 @@ type Config struct {
 	Mentions []string `yaml:"mentions"`
 	// FrozenRanges are older live ranges kept on purpose at a site (D37).
 	FrozenRanges []Frozen `yaml:"frozen_ranges"`
+	// Retired acknowledges what a change retires without a successor
+	// (D87): check --base lets an accepted decision, a claim row or a
+	// narrowed setting go only when an entry new in the change names it.
+	Retired []Retirement `yaml:"retired"`
+}
+
+// Retirement is one entry of retired:, written in the change that
+// retires what it names and reviewed with it.
+type Retirement struct {
+	// ID names what retires: a decision (D7), a claim row (D7/C2) or a
+	// setting (register, tracker.prefixes; see SettingKeys).
+	ID string `yaml:"id"`
+	// Reason says why, for the reviewer; it must not be empty.
+	Reason string `yaml:"reason"`
 }
 
 // Adopt is the adopt: setting: the folders of an adopted collection.
@@ -478,6 +492,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if err := check("scripts", c.Scripts, false); err != nil {
+		return err
+	}
+	if err := validRetired(c.Retired); err != nil {
 		return err
 	}
 	return check("workflows", c.Workflows, false)

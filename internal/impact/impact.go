@@ -73,6 +73,12 @@ type Options struct {
 	// commit checked out (HEAD), with no tracked file changed since: the
 	// lines claims rest on are read from the working tree.
 	Head string
+	// Links, when set, is where the Markdown output links decisions,
+	// claims and lines: a URL in which {commit} stands for the commit a
+	// file is read at (the checked-out commit, or the base's for a line
+	// the change deleted), followed by the file's path and #L<line>, such
+	// as https://github.com/OWNER/REPO/blob/{commit}/ (D88).
+	Links string
 }
 
 // Result is what the change touches.
@@ -80,11 +86,15 @@ type Result struct {
 	// Base is Options.Base; BaseCommit the commit it named.
 	Base       string `json:"base"`
 	BaseCommit string `json:"base_commit"`
-	// Head is "working tree", or Options.Head.
-	Head string `json:"head"`
+	// Head is "working tree", or Options.Head; HeadCommit the commit
+	// checked out, when there is one.
+	Head       string `json:"head"`
+	HeadCommit string `json:"head_commit,omitempty"`
 	// Decisions are those touched, in the register's id order; empty when
 	// the change touches none.
 	Decisions []Decision `json:"decisions"`
+
+	links string // Options.Links
 }
 
 // Touched counts the touches of every decision.
@@ -104,7 +114,25 @@ type Decision struct {
 	// Path is its file now (at the base, for a decision the change deleted).
 	Path    string  `json:"path"`
 	Touches []Touch `json:"touches"`
+	// Claims are the claims its touches name, each once, in id order,
+	// with whether each still holds (D88).
+	Claims []Claim `json:"claims"`
 }
+
+// Claim is one touched claim and its state now.
+type Claim struct {
+	ID string `json:"id"`
+	// State is check's (ok, failed, pending, retired), or "deleted" for a
+	// row the change deleted.
+	State string `json:"state"`
+	// Line is its row in the decision's file now (0 when deleted).
+	Line int `json:"line,omitempty"`
+	// Message says why it fails.
+	Message string `json:"message,omitempty"`
+}
+
+// Claim states beyond check's.
+const StateDeleted = "deleted"
 
 // Touch is one thing the change touched.
 type Touch struct {
@@ -118,6 +146,12 @@ type Touch struct {
 	Claim string `json:"claim,omitempty"`
 	// Detail says what changed, in words.
 	Detail string `json:"detail"`
+	// Old and New are the line as it was at the base and as it is now,
+	// for a pinned line or a claim row the change edited, added or
+	// deleted (empty on the side where there is none); cut at maxShown
+	// bytes.
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
 }
 
 // Compute compares the working tree with o.Base. An error means the
@@ -134,7 +168,10 @@ func Compute(ctx context.Context, o Options) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("--base %w", err)
 	}
-	res := Result{Base: o.Base, BaseCommit: sha, Head: "working tree", Decisions: []Decision{}}
+	res := Result{Base: o.Base, BaseCommit: sha, Head: "working tree", Decisions: []Decision{}, links: o.Links}
+	if head, err := repo.Commit(o.Dir, "HEAD"); err == nil {
+		res.HeadCommit = head
+	}
 	if o.Head != "" {
 		if err := checkHead(o.Dir, o.Head); err != nil {
 			return Result{}, err
@@ -149,7 +186,7 @@ func Compute(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 	states := check.Claims(snap, "").Claims
-	c := &computation{o: o, sha: sha, snap: snap, touched: map[string]*Decision{}, ids: map[string]int{}, compiled: map[string]*regexp.Regexp{}}
+	c := &computation{o: o, sha: sha, snap: snap, touched: map[string]*Decision{}, ids: map[string]int{}, compiled: map[string]*regexp.Regexp{}, text: map[lineKey]string{}}
 	if err := c.readDiff(); err != nil {
 		return Result{}, err
 	}
@@ -165,9 +202,11 @@ func Compute(ctx context.Context, o Options) (Result, error) {
 	c.baseLines()
 	c.texts()
 	c.registerRows()
+	c.lines()
 	for _, d := range c.touched {
 		slices.SortFunc(d.Touches, touchCmp)
 		d.Touches = slices.Compact(d.Touches)
+		d.Claims = c.claims(d, states)
 		res.Decisions = append(res.Decisions, *d)
 	}
 	slices.SortFunc(res.Decisions, func(a, b Decision) int {
@@ -230,6 +269,16 @@ type computation struct {
 	touched  map[string]*Decision
 	ids      map[string]int // decision id -> index in decs
 	compiled map[string]*regexp.Regexp
+
+	text      map[lineKey]string // the lines of the patch, cut at maxShown
+	textBytes int
+}
+
+// lineKey names a line of the patch: its path and number on its side.
+type lineKey struct {
+	path    string
+	deleted bool
+	n       int
 }
 
 // pairing is one decision now and as it was at the base.
@@ -439,6 +488,7 @@ func (c *computation) scan() error {
 				hunks[k] = append(hunks[k], h)
 			},
 			line: func(old, new string, deleted bool, n int, text []byte) {
+				c.keep(old, new, deleted, n, text)
 				if deleted {
 					for _, m := range c.matchers[old] {
 						if m.re.Match(text) {
@@ -857,4 +907,116 @@ func splitWhere(w string) (string, int) {
 		return w, 0
 	}
 	return w[:i], n
+}
+
+// maxShown bounds a line Old and New show; maxText the lines of the patch
+// kept for them.
+const (
+	maxShown = 200
+	maxText  = 8 << 20
+)
+
+// keep records a line of the patch for Old and New, up to maxText bytes.
+func (c *computation) keep(old, new string, deleted bool, n int, text []byte) {
+	if c.textBytes > maxText {
+		return
+	}
+	k := lineKey{path: new, n: n}
+	if deleted {
+		k = lineKey{path: old, deleted: true, n: n}
+	}
+	s := shown(text)
+	c.text[k] = s
+	c.textBytes += len(s) + len(k.path)
+}
+
+// shown cuts a line at maxShown bytes, on a rune boundary, and trims the
+// space around it (its indentation is not what changed).
+func shown(b []byte) string {
+	b = bytes.TrimLeft(b, " \t")
+	if len(b) > maxShown {
+		cut := maxShown
+		for cut > 0 && b[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		return strings.TrimRight(string(b[:cut]), " \t\r") + "…"
+	}
+	return strings.TrimRight(string(b), " \t\r")
+}
+
+// lines fills Old and New of each pinned-line and claim-row touch at a
+// line inside a hunk: the line on its own side, and the line of the other
+// side at the same offset in the hunk (its last line past it).
+func (c *computation) lines() {
+	for _, d := range c.touched {
+		for i := range d.Touches {
+			t := &d.Touches[i]
+			if t.Line == 0 || (t.Kind != PinnedLine && t.Kind != ClaimRow) {
+				continue
+			}
+			if t.Side == SideBase {
+				t.Old = c.text[lineKey{path: t.Path, deleted: true, n: t.Line}]
+				if fd := c.byOld[t.Path]; fd != nil && fd.New != "" {
+					if j := slices.IndexFunc(fd.Hunks, func(h hunk) bool { return h.OldHas(t.Line) }); j >= 0 && fd.Hunks[j].NewLines > 0 {
+						h := fd.Hunks[j]
+						t.New = c.text[lineKey{path: fd.New, n: h.NewStart + min(t.Line-h.OldStart, h.NewLines-1)}]
+					}
+				}
+				continue
+			}
+			t.New = c.text[lineKey{path: t.Path, n: t.Line}]
+			if fd := c.byNew[t.Path]; fd != nil && fd.Old != "" {
+				if j := slices.IndexFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(t.Line) }); j >= 0 && fd.Hunks[j].OldLines > 0 {
+					h := fd.Hunks[j]
+					t.Old = c.text[lineKey{path: fd.Old, deleted: true, n: h.OldStart + min(t.Line-h.NewStart, h.OldLines-1)}]
+				}
+			}
+		}
+	}
+}
+
+// claims lists the claims d's touches name, each with its state now: a
+// claim the change deleted is StateDeleted.
+func (c *computation) claims(d *Decision, states []check.ClaimState) []Claim {
+	byID := map[string]check.ClaimState{}
+	for _, st := range states {
+		if st.Decision == d.ID {
+			byID[st.Claim] = st
+		}
+	}
+	rows := map[string]int{}
+	if p, ok := c.byID(d.ID); ok && p.now != nil && p.now.Path == d.Path {
+		for _, r := range p.now.Claims {
+			rows[r.ID] = r.Pos.Line
+		}
+	}
+	out := []Claim{}
+	seen := map[string]bool{}
+	for _, t := range d.Touches {
+		if t.Claim == "" || seen[t.Claim] {
+			continue
+		}
+		seen[t.Claim] = true
+		cl := Claim{ID: t.Claim, State: StateDeleted, Line: rows[t.Claim]}
+		if st, ok := byID[t.Claim]; ok {
+			cl.State = st.State
+			if st.State == check.StateFailed {
+				cl.Message = st.Message
+			}
+		}
+		out = append(out, cl)
+	}
+	slices.SortFunc(out, func(a, b Claim) int {
+		return cmp.Or(cmp.Compare(claimNumber(a.ID), claimNumber(b.ID)), strings.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+// claimNumber is n of C<n>, for ordering C2 before C10.
+func claimNumber(id string) int {
+	n, err := strconv.Atoi(strings.TrimLeft(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
+	if err != nil {
+		return 0
+	}
+	return n
 }

@@ -79,14 +79,29 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return ExitError
 }
 
-// printError writes err on stderr, each of its lines after "claimslint: "
-// and escaped (D69): a message that lists several problems stays
-// readable, and a path or a value in it holding a newline, an ESC or a
-// workflow command cannot start a line of its own.
+// printError writes err on stderr after "claimslint: ", on one line,
+// escaped (D69): a path or a value in it holding a newline, an ESC or a
+// workflow command is printed as \n, \x1b, never over several lines
+// (issue 31: a folder name holding two newlines printed three). An error
+// that lists several problems (errors.Join, wrapped or not) prints one
+// line each, the first after what wraps it.
 func printError(stderr io.Writer, err error) {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(line))
+	msg := err.Error()
+	var j interface {
+		error
+		Unwrap() []error
 	}
+	if errors.As(err, &j) && strings.HasSuffix(msg, j.Error()) {
+		prefix := msg[:len(msg)-len(j.Error())]
+		for _, e := range j.Unwrap() {
+			if e != nil {
+				fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(prefix+e.Error()))
+				prefix = ""
+			}
+		}
+		return
+	}
+	fmt.Fprintf(stderr, "claimslint: %s\n", format.Escape(msg))
 }
 
 func newApp(stdout, stderr io.Writer) *clikit.App {
@@ -110,7 +125,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			{
 				Name:  "check",
 				Usage: "check the register and every claim; exit 1 on findings",
-				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare claim rows with (CL011, CL012), e.g. origin/main"}, budgetFlag()},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "base", Usage: "git revision to compare the register with (CL011, CL012, CL014-CL016), e.g. origin/main"}, budgetFlag()},
 				Action: func(c *clikit.Context) error {
 					return runCheck(c, stdout, stderr)
 				},
@@ -223,6 +238,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.StringFlag{Name: "base", Usage: "git revision the change starts from, e.g. origin/main (required)"},
 					&clikit.StringFlag{Name: "head", Usage: "the checked-out commit, with no tracked file changed (default: the working tree)"},
 					&clikit.BoolFlag{Name: "fail-on-impact", Usage: "exit 1 when the change touches a decision"},
+					&clikit.StringFlag{Name: "links", Usage: "markdown: link decisions, claims and lines to URL{commit}/path#Lline, e.g. https://github.com/OWNER/REPO/blob/{commit}/"},
 				},
 				Action: func(c *clikit.Context) error {
 					return runImpact(c, stdout)
@@ -887,7 +903,11 @@ func runImpact(c *clikit.Context, stdout io.Writer) error {
 	if c.String("base") == "" {
 		return usageErr("impact needs --base REV: the revision the change starts from, such as origin/main")
 	}
-	res, err := impact.Compute(context.Background(), impact.Options{Dir: dirOf(c), Base: c.String("base"), Head: c.String("head")})
+	links := c.String("links")
+	if err := impact.ValidLinks(links); err != nil {
+		return usageErr("--links %s", err)
+	}
+	res, err := impact.Compute(context.Background(), impact.Options{Dir: dirOf(c), Base: c.String("base"), Head: c.String("head"), Links: links})
 	if err != nil {
 		return &exitError{ExitError, err}
 	}

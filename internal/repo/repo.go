@@ -443,25 +443,9 @@ func (r *Repo) Executable(rel string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
-// Show returns the content of rel at revision rev (git show rev:rel), and
-// whether it existed there.
-func Show(dir, rev, rel string) ([]byte, bool, error) {
-	r := &Repo{Root: dir}
-	if strings.HasPrefix(rev, "-") {
-		return nil, false, fmt.Errorf("--base %q begins with '-', which git would read as an option: name a branch, a tag or a commit", rev)
-	}
-	if _, err := r.git("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		return nil, false, fmt.Errorf("--base %s is not a commit here: %w", rev, err)
-	}
-	out, err := r.git("show", rev+":./"+rel)
-	if err != nil {
-		return nil, false, nil
-	}
-	return out, true, nil
-}
-
-// ShowAt is Show at a commit Commit resolved: one git run, no check of
-// the revision.
+// ShowAt returns the content of rel at a commit Commit resolved (git
+// show commit:rel), and whether it existed there: one git run, no check
+// of the revision.
 func ShowAt(dir, commit, rel string) ([]byte, bool) {
 	r := &Repo{Root: dir}
 	out, err := r.git("show", commit+":./"+rel)
@@ -475,10 +459,15 @@ func ShowAt(dir, commit, rel string) ([]byte, bool) {
 // differ from revision rev (added or modified lines), and whether the
 // file is new since rev.
 func ChangedLines(dir, rev, rel string) (map[int]bool, error) {
-	r := &Repo{Root: dir}
-	out, err := r.git("diff", "-U0", "--no-color", "--no-ext-diff", rev, "--", rel)
+	cmd := exec.Command("git", "diff", "-U0", "--no-color", "--no-ext-diff", rev, "--", rel)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, err
+		// git's words, never its command line (issue 36)
+		why, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return nil, fmt.Errorf("git could not list the lines of %q changed since %s: %s", rel, rev, why)
 	}
 	changed := map[int]bool{}
 	for _, l := range strings.Split(string(out), "\n") {
@@ -580,7 +569,9 @@ func Diff(dir, commit string, extra []string, read func(io.Reader) error) error 
 		return rerr
 	}
 	if werr := cmd.Wait(); werr != nil {
-		return fmt.Errorf("git diff %s: %v: %s", commit, werr, strings.TrimSpace(stderr.String()))
+		// git's words, never its command line (issue 36)
+		why, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return fmt.Errorf("git could not compare the working tree with %s: %v: %s", commit, werr, why)
 	}
 	return nil
 }

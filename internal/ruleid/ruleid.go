@@ -19,4 +19,7 @@ const (
 	Base      = "CL011" // a claim row changed since --base changes code too
 	Deleted   = "CL012" // claims of accepted decisions are not deleted
 	Backlinks = "CL013" // tracker and register name each other (audit)
+	Retired   = "CL014" // an accepted decision retires by supersession (--base)
+	Narrowed  = "CL015" // the configuration reads no less than at --base
+	Here      = "CL016" // a claim the change broke, at the line it removed or moved (--base)
 )

@@ -1,0 +1,3 @@
+package src
+
+func screen() {}

@@ -1,0 +1,5 @@
+package src
+
+func screen() {}
+
+func frame() {}
