@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/codeline"
@@ -23,7 +24,8 @@ mode 100755 in the git index and executable on disk (a script that passes
 at least one workflow file matched by workflows: must name it outside a
 comment. A script is a file that begins with #! or is 100755 in the index
 (executable on disk outside git): a Go package, a README or data beside the
-scripts is not one. Every script path under the scripts directory that a
+scripts is not one, and neither is a file under a testdata/ folder (a
+fixture a test reads, as the go tool treats testdata/). Every script path under the scripts directory that a
 workflow names must exist. Narrow it (scripts: 'checks/*.sh') or turn the rule
 off (scripts: '').
 
@@ -52,6 +54,9 @@ func execProblem(s *snapshot.Snapshot, rel string) string {
 // outside git). A file that cannot be read is claimed, so CL005 says what
 // is wrong with it.
 func isScript(s *snapshot.Snapshot, rel string) bool {
+	if slices.Contains(strings.Split(rel, "/"), "testdata") {
+		return false
+	}
 	if s.Repo.Git && s.Repo.IndexMode(rel) == "100755" || !s.Repo.Git && s.Repo.Executable(rel) {
 		return true
 	}

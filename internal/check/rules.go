@@ -165,12 +165,14 @@ func plan(rules []*Rule) ([]*Rule, error) {
 	return order, nil
 }
 
-// Explain returns the documentation of rule id (case-insensitive) among
-// rules.
+// Explain returns the documentation of the rule among rules whose id
+// (CL007) or name (claims) is given, case-insensitive: explain's list
+// shows both, so either finds it.
 func Explain(id string, rules []*Rule) (string, error) {
-	id = strings.ToUpper(strings.TrimSpace(id))
+	given := strings.TrimSpace(id)
+	id = strings.ToUpper(given)
 	for _, r := range rules {
-		if r.ID == id {
+		if r.ID == id || strings.EqualFold(r.Name, given) {
 			return fmt.Sprintf("%s %s\n\n%s\n", r.ID, r.Name, r.Doc), nil
 		}
 	}

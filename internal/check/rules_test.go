@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/check"
@@ -51,5 +52,23 @@ func TestRuleAlone(t *testing.T) {
 	}
 	if len(res.Findings) == 0 {
 		t.Fatal("CL007 reported nothing on a fixture with failing claims")
+	}
+}
+
+// TestExplainByName: explain finds a rule by the name its list shows as
+// well as by its id, in any case (a stranger's `explain claims` was an
+// unknown rule).
+func TestExplainByName(t *testing.T) {
+	t.Parallel()
+	for _, r := range check.Rules {
+		for _, q := range []string{r.ID, strings.ToLower(r.ID), r.Name, strings.ToUpper(r.Name)} {
+			doc, err := check.Explain(q, check.Rules)
+			if err != nil || !strings.HasPrefix(doc, r.ID+" "+r.Name+"\n") {
+				t.Errorf("Explain(%q) = %q, %v", q, doc, err)
+			}
+		}
+	}
+	if _, err := check.Explain("no-such-rule", check.Rules); err == nil {
+		t.Error("an unknown name was explained")
 	}
 }
