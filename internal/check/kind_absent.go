@@ -27,7 +27,7 @@ func (absentKind) Prepare(c *claim) bool {
 }
 
 func (absentKind) Evaluate(c *claim) {
-	if c.noFiles() {
+	if c.noFiles() || c.regionFailed() {
 		return
 	}
 	c.notRead() // a file it could not read may hold the line that breaks it (D68)
@@ -39,7 +39,7 @@ func (absentKind) Evaluate(c *claim) {
 		cond = " on a line that also matches " + quoteRE(req)
 	}
 	for _, h := range c.code {
-		c.fail(h.pos(), "forbidden %s is present%s: it must match no %s of %s", quoteRE(c.c.Anchor), cond, c.unit(), quoteRE(c.c.Path))
+		c.fail(h.pos(), "forbidden %s is present%s: it must match no %s of %s", quoteRE(c.c.Anchor), cond, c.unit(), c.pathIn())
 	}
 	c.notRun() // a line the anchor was not run on may hold a match (D70)
 }

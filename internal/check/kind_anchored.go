@@ -29,7 +29,7 @@ func (anchoredKind) Prepare(c *claim) bool {
 }
 
 func (anchoredKind) Evaluate(c *claim) {
-	if c.noFiles() {
+	if c.noFiles() || c.regionFailed() {
 		return
 	}
 	c.notRead() // a file it could not read may hold the line that breaks it (D68)
@@ -39,7 +39,7 @@ func (anchoredKind) Evaluate(c *claim) {
 	}
 	switch {
 	case c.nCode == 0:
-		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), c.pathIn(), quoteRE(row.Anchor), c.vanishedWhere())
 	case c.nCode > 1:
 		// One finding at the first hit; every other hit is a related
 		// position, so the problem is counted and fixed once (D46).
@@ -63,7 +63,9 @@ func (anchoredKind) Evaluate(c *claim) {
 	}
 }
 
-func (anchoredKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }
+func (anchoredKind) Mutants(c *claim) ([]mutant, bool) {
+	return append(lineMutants(c), regionMutants(c)...), true
+}
 
 // vanishedWhere says where a vanished anchor still matches: outside the
 // scope, or in tests only.

@@ -1,0 +1,446 @@
+// Package region finds the block a line opens (D94): braces for the C
+// family, indentation for Python and YAML, keyword pairs and braces for
+// shell, a heading's section for Markdown. It reads a file through the
+// regions its lexer found (codeline.Regions), so a brace, keyword or
+// heading inside a comment or a string opens and closes nothing.
+//
+// An Index is built once per file in one pass, with a stack of openers, so
+// the block any line opens is then a binary search (braces, shell) or a
+// lookup (indentation, headings): no file, however it nests, makes finding
+// its blocks superlinear.
+package region
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/claimslint/claimslint/internal/codeline"
+)
+
+// Family is how a language delimits its blocks.
+type Family uint8
+
+// The families. None is a language whose blocks claimslint does not know.
+const (
+	None Family = iota
+	Braces
+	Indent
+	Shell
+	Headings
+)
+
+func (f Family) String() string {
+	switch f {
+	case Braces:
+		return "braces"
+	case Indent:
+		return "indentation"
+	case Shell:
+		return "shell keywords"
+	case Headings:
+		return "headings"
+	}
+	return "none"
+}
+
+// FamilyOf returns the family of the lexer named lexer (codeline.Name).
+func FamilyOf(lexer string) Family {
+	switch lexer {
+	case "go", "rust", "c", "cpp", "java", "js", "ts", "clike", "css", "php":
+		return Braces
+	case "python", "yaml":
+		return Indent
+	case "shell":
+		return Shell
+	case "markdown":
+		return Headings
+	}
+	return None
+}
+
+// Block is the lines a block holds: First..Last, 1-based and inclusive
+// (Last = First-1 for an empty block). Open is the line of the match that
+// opened it.
+type Block struct {
+	Open, First, Last int
+}
+
+// Empty reports whether the block holds no line.
+func (b Block) Empty() bool { return b.Last < b.First }
+
+// maxSkip is how many unclosed openers of another class a closer looks
+// past for its own.
+const maxSkip = 8
+
+// tok is one structural token of a braces or shell file: an opener or a
+// closer (or, for braces, a statement-ending ';'), and for an opener the
+// index of its closer (-1 while unclosed).
+type tok struct {
+	off   int
+	open  bool
+	semi  bool
+	class byte // the pair class: a closer closes an opener of its class
+	match int
+}
+
+// Index is the block structure of one file.
+type Index struct {
+	fam    Family
+	src    []byte
+	code   []byte // src with every comment and string byte blanked
+	starts []int  // line starts
+	toks   []tok  // braces and shell
+	// next[l] is, for indentation and headings, the 0-based line at which
+	// the block line l opens ends (the first line not in it); hdr[l] the
+	// last line of l's header (Python's bracketed continuation).
+	next []int32
+	hdr  []int32
+}
+
+// New indexes src, whose regions (lexer, comments and strings) r holds.
+func New(src []byte, r *codeline.Regions) *Index {
+	x := &Index{fam: FamilyOf(r.Lexer), src: src}
+	if x.fam == None {
+		return x
+	}
+	x.code = append([]byte(nil), src...)
+	for _, s := range r.Spans {
+		for i := s.Start; i < s.End && i < len(x.code); i++ {
+			if x.code[i] != '\n' && x.code[i] != '\r' {
+				x.code[i] = ' '
+			}
+		}
+	}
+	x.starts = append(x.starts, 0)
+	for i, c := range src {
+		if c == '\n' {
+			x.starts = append(x.starts, i+1)
+		}
+	}
+	switch x.fam {
+	case Braces:
+		x.braces()
+	case Shell:
+		x.shell()
+	case Indent:
+		x.indent(r.Lexer == "yaml")
+	case Headings:
+		x.headings()
+	}
+	return x
+}
+
+// Family returns the file's family.
+func (x *Index) Family() Family { return x.fam }
+
+// Lines returns the number of lines of the file.
+func (x *Index) Lines() int { return len(x.starts) }
+
+// line returns the 0-based line holding byte off.
+func (x *Index) line(off int) int {
+	return sort.SearchInts(x.starts, off+1) - 1
+}
+
+// lineText returns line l (0-based) of the code view, without its newline.
+func (x *Index) lineText(l int) []byte {
+	s := x.starts[l]
+	e := len(x.code)
+	if l+1 < len(x.starts) {
+		e = x.starts[l+1] - 1
+	}
+	if e > s && x.code[e-1] == '\r' {
+		e--
+	}
+	return x.code[s:e]
+}
+
+// blank reports whether line l holds no code.
+func (x *Index) blank(l int) bool {
+	return len(bytes.TrimSpace(x.lineText(l))) == 0
+}
+
+// pair links the openers and closers of toks with a stack: a closer closes
+// the innermost opener of its class; openers of other classes left inside
+// it stay unclosed.
+func (x *Index) pair() {
+	var stack []int
+	for i, t := range x.toks {
+		switch {
+		case t.semi:
+		case t.open:
+			stack = append(stack, i)
+		default:
+			c := t.class
+			// A closer looks a few openers down for its own (an if left
+			// open inside a loop), no further: an unmatched closer costs
+			// a bounded search, so no nesting makes pairing quadratic.
+			for k := len(stack) - 1; k >= 0 && k >= len(stack)-maxSkip; k-- {
+				if x.toks[stack[k]].class == c {
+					x.toks[stack[k]].match = i
+					stack = stack[:k]
+					break
+				}
+			}
+		}
+	}
+}
+
+func (x *Index) braces() {
+	depth := 0
+	code := x.code
+	for i, c := range code {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '{':
+			x.toks = append(x.toks, tok{off: i, open: true, match: -1})
+		case '}':
+			x.toks = append(x.toks, tok{off: i, match: -1})
+		case ';':
+			// A statement ends here (a declaration without a body), unless
+			// inside parentheses (C's for) or followed by more on its line
+			// (Go's if x := f(); x {).
+			if depth == 0 {
+				k := i + 1
+				for k < len(code) && (code[k] == ' ' || code[k] == '\t' || code[k] == '\r') {
+					k++
+				}
+				if k == len(code) || code[k] == '\n' {
+					x.toks = append(x.toks, tok{off: i, semi: true, match: -1})
+				}
+			}
+		}
+	}
+	x.pair()
+}
+
+// shell words: openers and the closers that close them.
+var shellPairs = map[string]string{"if": "fi", "case": "esac", "do": "done", "{": "}"}
+
+var shellClass = map[string]byte{"if": 'i', "fi": 'i', "case": 'c', "esac": 'c', "do": 'd', "done": 'd', "{": 'b', "}": 'b'}
+
+func shellDelim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ';', '&', '|', '(', ')':
+		return true
+	}
+	return false
+}
+
+func (x *Index) shell() {
+	code := x.code
+	for i := 0; i < len(code); {
+		if shellDelim(code[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(code) && !shellDelim(code[j]) {
+			j++
+		}
+		w := string(code[i:j])
+		if cl, ok := shellClass[w]; ok {
+			_, open := shellPairs[w]
+			x.toks = append(x.toks, tok{off: i, open: open, class: cl, match: -1})
+		}
+		i = j
+	}
+	x.pair()
+}
+
+// indentOf returns the indentation of line l: its leading blanks, and in
+// YAML the "- " of a sequence entry too.
+func (x *Index) indentOf(l int, yaml bool) int {
+	t := x.lineText(l)
+	n := 0
+	for n < len(t) {
+		switch {
+		case t[n] == ' ' || t[n] == '\t':
+			n++
+		case yaml && t[n] == '-' && (n+1 == len(t) || t[n+1] == ' '):
+			n++
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func (x *Index) indent(yaml bool) {
+	nl := len(x.starts)
+	x.next = make([]int32, nl)
+	x.hdr = make([]int32, nl)
+	// depth[l] is the bracket depth at the start of line l: a line that
+	// starts inside brackets continues the statement above it.
+	cont := make([]bool, nl)
+	depth := 0
+	for l := 0; l < nl; l++ {
+		cont[l] = depth > 0
+		for _, c := range x.lineText(l) {
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth = max(depth-1, 0)
+			}
+		}
+	}
+	for l := nl - 1; l >= 0; l-- {
+		x.hdr[l] = int32(l)
+		if l+1 < nl && cont[l+1] {
+			x.hdr[l] = x.hdr[l+1]
+		}
+	}
+	type open struct{ line, ind int }
+	var stack []open
+	for l := 0; l < nl; l++ {
+		x.next[l] = int32(nl)
+		if cont[l] || x.blank(l) {
+			continue
+		}
+		ind := x.indentOf(l, yaml)
+		for len(stack) > 0 && stack[len(stack)-1].ind >= ind {
+			x.next[stack[len(stack)-1].line] = int32(l)
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, open{l, ind})
+	}
+}
+
+// heading returns the level of an ATX heading on line l, or 0.
+func (x *Index) heading(l int) int {
+	t := x.lineText(l)
+	k := 0
+	for k < len(t) && k < 3 && t[k] == ' ' {
+		k++
+	}
+	n := 0
+	for k+n < len(t) && t[k+n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || k+n < len(t) && t[k+n] != ' ' && t[k+n] != '\t' {
+		return 0
+	}
+	return n
+}
+
+// fence returns the fence marker a line opens or closes with, or "".
+func (x *Index) fence(l int) string {
+	t := bytes.TrimLeft(x.lineText(l), " ")
+	if len(x.lineText(l))-len(t) > 3 {
+		return ""
+	}
+	for _, m := range []string{"```", "~~~"} {
+		if bytes.HasPrefix(t, []byte(m)) {
+			return m
+		}
+	}
+	return ""
+}
+
+func (x *Index) headings() {
+	nl := len(x.starts)
+	x.next = make([]int32, nl)
+	x.hdr = make([]int32, nl)
+	type open struct{ line, level int }
+	var stack []open
+	inFence := ""
+	for l := 0; l < nl; l++ {
+		x.next[l] = int32(nl)
+		x.hdr[l] = int32(l)
+		if f := x.fence(l); f != "" {
+			switch inFence {
+			case "":
+				inFence = f
+			case f:
+				inFence = ""
+			}
+			continue
+		}
+		if inFence != "" {
+			continue
+		}
+		lv := x.heading(l)
+		if lv == 0 {
+			continue
+		}
+		for len(stack) > 0 && stack[len(stack)-1].level >= lv {
+			x.next[stack[len(stack)-1].line] = int32(l)
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, open{l, lv})
+	}
+}
+
+// Open returns the block opened by a match at byte at, on the line whose
+// 0-based number is the line holding at. ok is false when the line opens
+// no block: no opener follows before the statement ends (braces), no
+// opener word on it or the next line (shell), a line that is no heading
+// (Markdown), or a language without blocks.
+func (x *Index) Open(at int) (b Block, ok bool) {
+	if at < 0 || at > len(x.src) {
+		return Block{}, false
+	}
+	l := x.line(at)
+	b.Open = l + 1
+	switch x.fam {
+	case Braces, Shell:
+		i := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at })
+		if i == len(x.toks) || !x.toks[i].open {
+			return b, false
+		}
+		ol := x.line(x.toks[i].off)
+		if x.fam == Shell && ol > l+1 {
+			return b, false
+		}
+		end := len(x.src)
+		if m := x.toks[i].match; m >= 0 {
+			end = x.toks[m].off
+		}
+		cl := x.line(end)
+		if end == len(x.src) {
+			cl = len(x.starts) // unclosed: to the end of the file
+		}
+		if cl == ol {
+			b.First, b.Last = ol+1, ol+1 // opened and closed on one line
+			return b, true
+		}
+		b.First, b.Last = ol+2, cl
+		if cl < len(x.starts) && len(bytes.TrimSpace(x.code[x.starts[cl]:end])) > 0 {
+			b.Last = cl + 1 // code before the closer on its line
+		}
+		return b, true
+	case Indent, Headings:
+		if x.fam == Headings && x.heading(l) == 0 {
+			return b, false
+		}
+		h := int(x.hdr[l])
+		nx := int(x.next[l])
+		last := nx - 1
+		for last > h && x.blank(last) {
+			last--
+		}
+		b.First, b.Last = h+2, last+1
+		return b, true
+	}
+	return b, false
+}
+
+// LineOf returns the 1-based line holding byte off.
+func (x *Index) LineOf(off int) int { return x.line(off) + 1 }
+
+// LineBounds returns the bytes [start, end) of 1-based line l, without its
+// newline or a '\r' before it.
+func (x *Index) LineBounds(l int) (start, end int) {
+	start = x.starts[l-1]
+	end = len(x.src)
+	if l < len(x.starts) {
+		end = x.starts[l] - 1
+	}
+	if end > start && x.src[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
