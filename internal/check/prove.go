@@ -33,6 +33,10 @@ type Proof struct {
 	KilledBy string `json:"killed_by,omitempty"`
 }
 
+// mustMutate is implemented by the kinds whose claim is vacuous when
+// they list no mutant (D95): no new kind is proved by listing nothing.
+type mustMutate interface{ mustMutate() }
+
 // mutant is one in-memory edit of one file (or, for anchored-every's
 // every-line deletion, of several: extra).
 type mutant struct {
@@ -104,6 +108,15 @@ func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, prova
 	ms, ok := base.kind.Mutants(base)
 	if !ok {
 		return p, false
+	}
+	if _, must := base.kind.(mustMutate); must && len(ms) == 0 {
+		// A kind of D95 that finds no change to make cannot show the
+		// claim can fail: it is vacuous, never silently proved.
+		p.State, p.Survivor = ProofVacuous, "prove finds no line to change"
+		if len(base.where) > 0 {
+			p.Witness = base.where[0]
+		}
+		return p, true
 	}
 	for _, m := range ms {
 		if r.budget.spent() {

@@ -95,7 +95,14 @@ type Index struct {
 	// last line of l's header (Python's bracketed continuation).
 	next []int32
 	hdr  []int32
+	// depth[l] is the parenthesis depth at the end of 0-based line l
+	// (braces).
+	depth []int32
 }
+
+// maxHeader is how many lines a block's header (a signature over several
+// lines) may take between the line that opens it and its brace.
+const maxHeader = 64
 
 // New indexes src, whose regions (lexer, comments and strings) r holds.
 func New(src []byte, r *codeline.Regions) *Index {
@@ -188,8 +195,11 @@ func (x *Index) pair() {
 func (x *Index) braces() {
 	depth := 0
 	code := x.code
+	x.depth = make([]int32, 0, len(x.starts))
 	for i, c := range code {
 		switch c {
+		case '\n':
+			x.depth = append(x.depth, int32(depth))
 		case '(':
 			depth++
 		case ')':
@@ -213,7 +223,50 @@ func (x *Index) braces() {
 			}
 		}
 	}
+	x.depth = append(x.depth, int32(depth))
 	x.pair()
+}
+
+// braceAfter returns the index in toks of the brace that opens the block
+// of a match at byte at on 0-based line l, or -1: the first structural
+// token from at on must be a '{' (not a '}' or a statement's ';'), on the
+// line where the header's parentheses close (within maxHeader lines), or
+// first on the line after it (a brace on its own line).
+func (x *Index) braceAfter(at, l int) int {
+	i := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at })
+	if i == len(x.toks) || !x.toks[i].open {
+		return -1
+	}
+	d := int32(0)
+	if l > 0 {
+		d = x.depth[l-1]
+	}
+	for _, c := range x.code[x.starts[l]:at] {
+		switch c {
+		case '(':
+			d++
+		case ')':
+			d = max(d-1, 0)
+		}
+	}
+	h := -1
+	for k := l; k < len(x.depth) && k <= l+maxHeader; k++ {
+		if x.depth[k] <= d {
+			h = k
+			break
+		}
+	}
+	if h < 0 {
+		return -1
+	}
+	bl := x.line(x.toks[i].off)
+	switch {
+	case bl <= h:
+		return i
+	case bl == h+1 && len(bytes.TrimSpace(x.code[x.starts[bl]:x.toks[i].off])) == 0:
+		return i
+	}
+	return -1
 }
 
 // shell words: openers and the closers that close them.
@@ -387,8 +440,13 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 	b.Open = l + 1
 	switch x.fam {
 	case Braces, Shell:
-		i := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at })
-		if i == len(x.toks) || !x.toks[i].open {
+		i := -1
+		if x.fam == Braces {
+			i = x.braceAfter(at, l)
+		} else if k := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at }); k < len(x.toks) && x.toks[k].open {
+			i = k
+		}
+		if i < 0 {
 			return b, false
 		}
 		ol := x.line(x.toks[i].off)
