@@ -10,7 +10,7 @@ import (
 // as a value (valueOf); Require `= v` pins it (D95).
 type agreeKind struct{}
 
-func init() { registerKind(34, agreeKind{}) }
+func init() { registerKind(63, agreeKind{}) }
 
 func (agreeKind) Name() string { return "agree" }
 

@@ -13,7 +13,7 @@ import (
 // cell (D95).
 type beforeKind struct{}
 
-func init() { registerKind(32, beforeKind{}) }
+func init() { registerKind(61, beforeKind{}) }
 
 func (beforeKind) Name() string { return "before" }
 

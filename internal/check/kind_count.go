@@ -10,7 +10,7 @@ import (
 // in each file) number exactly, at least or at most n (D95).
 type countKind struct{}
 
-func init() { registerKind(30, countKind{}) }
+func init() { registerKind(60, countKind{}) }
 
 func (countKind) Name() string { return "count" }
 

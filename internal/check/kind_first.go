@@ -10,7 +10,7 @@ import (
 // first statement of a function (D95).
 type firstKind struct{}
 
-func init() { registerKind(33, firstKind{}) }
+func init() { registerKind(62, firstKind{}) }
 
 func (firstKind) Name() string { return "first" }
 

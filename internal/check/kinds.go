@@ -95,7 +95,7 @@ func KindNames() []string {
 	return out
 }
 
-// kindList is "present, anchored, anchored-every, absent, allow, exec or tracker".
+// kindList is "present, anchored, anchored-every, absent, allow, exec, tracker, count, before, first or agree".
 func kindList() string { return orList(KindNames(), "or") }
 
 // ReadsLines reports whether the kind a Kind cell names reads the lines of
