@@ -62,6 +62,9 @@ func parseWithin(cell string) (pats []regionPat, why string) {
 				return nil, fmt.Sprintf("%q follows a pattern where > or the end of the cell was expected", clip(s))
 			}
 			s = strings.TrimSpace(s[1:])
+			if s == "" {
+				return nil, "no pattern follows its last >"
+			}
 		}
 		p := regionPat{}
 		if rest, ok := strings.CutPrefix(s, "each"); ok && strings.HasPrefix(strings.TrimSpace(rest), "`") {

@@ -130,7 +130,7 @@ func New(src []byte, r *codeline.Regions) *Index {
 	case Shell:
 		x.shell()
 	case Indent:
-		x.indent(r.Lexer == "yaml")
+		x.indent()
 	case Headings:
 		x.headings()
 	}
@@ -303,25 +303,19 @@ func (x *Index) shell() {
 	x.pair()
 }
 
-// indentOf returns the indentation of line l: its leading blanks, and in
-// YAML the "- " of a sequence entry too.
-func (x *Index) indentOf(l int, yaml bool) int {
+// indentOf returns the indentation of line l: its leading blanks (a YAML
+// sequence entry "- a: 1" is at its dash, so the keys under it, aligned
+// with a, are inside it).
+func (x *Index) indentOf(l int) int {
 	t := x.lineText(l)
 	n := 0
-	for n < len(t) {
-		switch {
-		case t[n] == ' ' || t[n] == '\t':
-			n++
-		case yaml && t[n] == '-' && (n+1 == len(t) || t[n+1] == ' '):
-			n++
-		default:
-			return n
-		}
+	for n < len(t) && (t[n] == ' ' || t[n] == '\t') {
+		n++
 	}
 	return n
 }
 
-func (x *Index) indent(yaml bool) {
+func (x *Index) indent() {
 	nl := len(x.starts)
 	x.next = make([]int32, nl)
 	x.hdr = make([]int32, nl)
@@ -353,7 +347,7 @@ func (x *Index) indent(yaml bool) {
 		if cont[l] || x.blank(l) {
 			continue
 		}
-		ind := x.indentOf(l, yaml)
+		ind := x.indentOf(l)
 		for len(stack) > 0 && stack[len(stack)-1].ind >= ind {
 			x.next[stack[len(stack)-1].line] = int32(l)
 			stack = stack[:len(stack)-1]
