@@ -98,6 +98,9 @@ type Index struct {
 	// depth[l] is the parenthesis depth at the end of 0-based line l
 	// (braces).
 	depth []int32
+	// groups maps the offset of a '(' that ends its line to its ')': Go's
+	// grouped declarations, const ( ... ), open blocks too.
+	groups map[int]int
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -196,14 +199,26 @@ func (x *Index) braces() {
 	depth := 0
 	code := x.code
 	x.depth = make([]int32, 0, len(x.starts))
+	var parens []int // offsets of the open '(', innermost last
 	for i, c := range code {
 		switch c {
 		case '\n':
 			x.depth = append(x.depth, int32(depth))
 		case '(':
 			depth++
+			parens = append(parens, i)
 		case ')':
 			depth = max(depth-1, 0)
+			if n := len(parens); n > 0 {
+				open := parens[n-1]
+				parens = parens[:n-1]
+				if endsLine(code, open+1) {
+					if x.groups == nil {
+						x.groups = map[int]int{}
+					}
+					x.groups[open] = i
+				}
+			}
 		case '{':
 			x.toks = append(x.toks, tok{off: i, open: true, match: -1})
 		case '}':
@@ -225,6 +240,28 @@ func (x *Index) braces() {
 	}
 	x.depth = append(x.depth, int32(depth))
 	x.pair()
+}
+
+// endsLine reports whether only blanks follow byte i on its line.
+func endsLine(code []byte, i int) bool {
+	for ; i < len(code) && code[i] != '\n'; i++ {
+		if code[i] != ' ' && code[i] != '\t' && code[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// group returns the offsets of the '(' that ends line l and its ')',
+// when line l opens a grouped declaration, const ( or var (.
+func (x *Index) group(l int) (open, close int, ok bool) {
+	t := bytes.TrimRight(x.lineText(l), " \t")
+	if len(t) == 0 || t[len(t)-1] != '(' {
+		return 0, 0, false
+	}
+	open = x.starts[l] + len(t) - 1
+	close, ok = x.groups[open]
+	return open, close, ok
 }
 
 // braceAfter returns the index in toks of the brace that opens the block
@@ -437,6 +474,11 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 		i := -1
 		if x.fam == Braces {
 			i = x.braceAfter(at, l)
+			if i < 0 {
+				if open, close, ok := x.group(l); ok && open >= at {
+					return x.span(b, l, close), true
+				}
+			}
 		} else if k := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at }); k < len(x.toks) && x.toks[k].open {
 			i = k
 		}
@@ -451,19 +493,7 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 		if m := x.toks[i].match; m >= 0 {
 			end = x.toks[m].off
 		}
-		cl := x.line(end)
-		if end == len(x.src) {
-			cl = len(x.starts) // unclosed: to the end of the file
-		}
-		if cl == ol {
-			b.First, b.Last = ol+1, ol+1 // opened and closed on one line
-			return b, true
-		}
-		b.First, b.Last = ol+2, cl
-		if cl < len(x.starts) && len(bytes.TrimSpace(x.code[x.starts[cl]:end])) > 0 {
-			b.Last = cl + 1 // code before the closer on its line
-		}
-		return b, true
+		return x.span(b, ol, end), true
 	case Indent, Headings:
 		if x.fam == Headings && x.heading(l) == 0 {
 			return b, false
@@ -478,6 +508,24 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 		return b, true
 	}
 	return b, false
+}
+
+// span sets b to the lines of a block opened on 0-based line ol and
+// closed at byte end (len(src): unclosed, to the end of the file).
+func (x *Index) span(b Block, ol, end int) Block {
+	cl := x.line(end)
+	if end >= len(x.src) {
+		cl = len(x.starts) // unclosed: to the end of the file
+	}
+	if cl == ol {
+		b.First, b.Last = ol+1, ol+1 // opened and closed on one line
+		return b
+	}
+	b.First, b.Last = ol+2, cl
+	if cl < len(x.starts) && len(bytes.TrimSpace(x.code[x.starts[cl]:end])) > 0 {
+		b.Last = cl + 1 // code before the closer on its line
+	}
+	return b
 }
 
 // LineOf returns the 1-based line holding byte off.
