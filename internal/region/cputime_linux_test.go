@@ -15,4 +15,3 @@ func threadCPU() (time.Duration, bool) {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
-
