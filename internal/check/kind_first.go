@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/codeline"
 )
 
 // first: the first code line of each block a Within cell opens matches
@@ -73,9 +75,11 @@ func (firstKind) Mutants(c *claim) ([]mutant, bool) {
 		if !ok || !ok2 || h.line > len(src) {
 			continue
 		}
+		// The next code line: comments and blank lines are not members.
+		code := strings.SplitAfter(string(codeline.Mask(h.file, []byte(strings.Join(src, "")))), "\n")
 		next := 0
-		for l := h.line + 1; l <= b.Last && l <= len(src); l++ {
-			if strings.TrimSpace(src[l-1]) != "" {
+		for l := h.line + 1; l <= b.Last && l <= len(src) && l <= len(code); l++ {
+			if strings.TrimSpace(code[l-1]) != "" {
 				next = l
 				break
 			}
