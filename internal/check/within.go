@@ -111,7 +111,7 @@ func clip(s string) string {
 func (c *claim) prepareWithin(spec *lineSpec) bool {
 	pats, why := parseWithin(c.c.Within)
 	if why != "" {
-		c.malformed(c.c.CellPos("within"), "%s: Within %s: %s; %s", c.name(), quoteRE(c.c.Within), why, withinAdvice)
+		c.malformed(c.c.CellPos("within"), "%s: Within cell %q: %s; %s", c.name(), c.c.Within, why, withinAdvice)
 		return false
 	}
 	if c.scope == ScopeProse {
