@@ -81,6 +81,7 @@ type tok struct {
 	semi  bool
 	class byte // the pair class: a closer closes an opener of its class
 	match int
+	depth int32 // braces: the parenthesis depth at the token
 }
 
 // Index is the block structure of one file.
@@ -115,17 +116,21 @@ func New(src []byte, r *codeline.Regions) *Index {
 	}
 	x.code = append([]byte(nil), src...)
 	for _, s := range r.Spans {
-		for i := s.Start; i < s.End && i < len(x.code); i++ {
-			if x.code[i] != '\n' && x.code[i] != '\r' {
-				x.code[i] = ' '
+		blank := x.code[min(s.Start, len(x.code)):min(s.End, len(x.code))]
+		for i, c := range blank {
+			if c != '\n' && c != '\r' {
+				blank[i] = ' '
 			}
 		}
 	}
-	x.starts = append(x.starts, 0)
-	for i, c := range src {
-		if c == '\n' {
-			x.starts = append(x.starts, i+1)
+	x.starts = make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 {
+			break
 		}
+		i += k + 1
+		x.starts = append(x.starts, i)
 	}
 	switch x.fam {
 	case Braces:
@@ -201,6 +206,9 @@ func (x *Index) braces() {
 	x.depth = make([]int32, 0, len(x.starts))
 	var parens []int // offsets of the open '(', innermost last
 	for i, c := range code {
+		if !braceBytes[c] {
+			continue
+		}
 		switch c {
 		case '\n':
 			x.depth = append(x.depth, int32(depth))
@@ -220,9 +228,9 @@ func (x *Index) braces() {
 				}
 			}
 		case '{':
-			x.toks = append(x.toks, tok{off: i, open: true, match: -1})
+			x.toks = append(x.toks, tok{off: i, open: true, match: -1, depth: int32(depth)})
 		case '}':
-			x.toks = append(x.toks, tok{off: i, match: -1})
+			x.toks = append(x.toks, tok{off: i, match: -1, depth: int32(depth)})
 		case ';':
 			// A statement ends here (a declaration without a body), unless
 			// inside parentheses (C's for) or followed by more on its line
@@ -233,7 +241,7 @@ func (x *Index) braces() {
 					k++
 				}
 				if k == len(code) || code[k] == '\n' {
-					x.toks = append(x.toks, tok{off: i, semi: true, match: -1})
+					x.toks = append(x.toks, tok{off: i, semi: true, match: -1, depth: int32(depth)})
 				}
 			}
 		}
@@ -241,6 +249,9 @@ func (x *Index) braces() {
 	x.depth = append(x.depth, int32(depth))
 	x.pair()
 }
+
+// braceBytes are the bytes braces reads; the rest are skipped.
+var braceBytes = [256]bool{'\n': true, '(': true, ')': true, '{': true, '}': true, ';': true}
 
 // endsLine reports whether only blanks follow byte i on its line.
 func endsLine(code []byte, i int) bool {
@@ -266,14 +277,11 @@ func (x *Index) group(l int) (open, close int, ok bool) {
 
 // braceAfter returns the index in toks of the brace that opens the block
 // of a match at byte at on 0-based line l, or -1: the first structural
-// token from at on must be a '{' (not a '}' or a statement's ';'), on the
-// line where the header's parentheses close (within maxHeader lines), or
-// first on the line after it (a brace on its own line).
+// token from at on, outside the header's parentheses, must be a '{' (not
+// a '}' or a statement's ';'), on the line where the header's parentheses
+// close (within maxHeader lines), or first on the line after it (a brace
+// on its own line).
 func (x *Index) braceAfter(at, l int) int {
-	i := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at })
-	if i == len(x.toks) || !x.toks[i].open {
-		return -1
-	}
 	d := int32(0)
 	if l > 0 {
 		d = x.depth[l-1]
@@ -296,12 +304,30 @@ func (x *Index) braceAfter(at, l int) int {
 	if h < 0 {
 		return -1
 	}
-	bl := x.line(x.toks[i].off)
-	switch {
-	case bl <= h:
-		return i
-	case bl == h+1 && len(bytes.TrimSpace(x.code[x.starts[bl]:x.toks[i].off])) == 0:
-		return i
+	// The first token at the header's own depth: braces inside its
+	// parentheses (func f(x interface{ M() }) {) are the parameters'.
+	// The tokens looked at lie within the header's lines, so the search
+	// is bounded by them.
+	limit := len(x.src)
+	if h+2 < len(x.starts) {
+		limit = x.starts[h+2]
+	}
+	i := sort.Search(len(x.toks), func(i int) bool { return x.toks[i].off >= at })
+	for ; i < len(x.toks) && x.toks[i].off < limit; i++ {
+		if x.toks[i].depth > d {
+			continue
+		}
+		if !x.toks[i].open {
+			return -1
+		}
+		bl := x.line(x.toks[i].off)
+		switch {
+		case bl <= h:
+			return i
+		case bl == h+1 && len(bytes.TrimSpace(x.code[x.starts[bl]:x.toks[i].off])) == 0:
+			return i
+		}
+		return -1
 	}
 	return -1
 }

@@ -40,6 +40,7 @@ func TestOpen(t *testing.T) {
 		{"go type without block", "a.go", "type State int\n\nconst (\n\ta State = iota\n)\n\ntype T struct {\n\tx int\n}\n", `type State`, "none"},
 		{"go const group", "a.go", "const (\n\ta = iota\n\tb\n)\n\nfunc f() {\n}\n", `^const`, "2-3"},
 		{"go signature is no group", "a.go", "func f(\n\ta int,\n) {\n\tx()\n}\n", `func f`, "4-4"},
+		{"go braces in parameters", "a.go", "func f(x interface{ M() }, m map[int]struct{}) *T {\n\tx.M()\n}\n", `func f`, "2-2"},
 		{"c declaration", "a.c", "void f(void);\nint g(void) {\n\treturn 0;\n}\n", `void f`, "none"},
 		{"c allman", "a.c", "int g(void)\n{\n\treturn 0;\n}\n", `int g`, "3-3"},
 		{"c for header", "a.c", "for (i = 0; i < n; i++) {\n\tx();\n}\n", `for`, "2-2"},
