@@ -765,6 +765,9 @@ func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 		}
 		return true
 	}
+	if spec.skipCells && spec.skip.Covers(f.rel, start+loc[0], start+loc[1]) {
+		return true // a claim's own pattern cell is not text
+	}
 	h := hit{file: f.rel, line: f.ln.number(start), col: loc[0] + 1, text: string(scoped)}
 	if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 		cc.record(&cc.test, h)

@@ -328,6 +328,9 @@ type lineSpec struct {
 	// ownRequire: the kind reads the Require cell itself (D95); it is no
 	// pattern of the line.
 	ownRequire bool
+	// skipCells: a match inside a claim table's pattern cell (skip) is
+	// not a hit (absent).
+	skipCells bool
 	// onHit is called, holding the claim's lock, for each line in scope
 	// the anchor matched (D95's tallies).
 	onHit func(c *claim, h hit)
