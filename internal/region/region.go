@@ -102,6 +102,12 @@ type Index struct {
 	// groups maps the offset of a '(' that ends its line to its ')': Go's
 	// grouped declarations, const ( ... ), open blocks too.
 	groups map[int]int
+	// spans are the file's comments and strings (codeline.Regions); full
+	// is set once the whole structure is built; scanned counts the bytes
+	// the block scans read before it was (lazy.go).
+	spans   []codeline.Region
+	full    bool
+	scanned int
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -110,18 +116,9 @@ const maxHeader = 64
 
 // New indexes src, whose regions (lexer, comments and strings) r holds.
 func New(src []byte, r *codeline.Regions) *Index {
-	x := &Index{fam: FamilyOf(r.Lexer), src: src}
+	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans}
 	if x.fam == None {
 		return x
-	}
-	x.code = append([]byte(nil), src...)
-	for _, s := range r.Spans {
-		blank := x.code[min(s.Start, len(x.code)):min(s.End, len(x.code))]
-		for i, c := range blank {
-			if c != '\n' && c != '\r' {
-				blank[i] = ' '
-			}
-		}
 	}
 	x.starts = make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i := 0; ; {
@@ -131,6 +128,26 @@ func New(src []byte, r *codeline.Regions) *Index {
 		}
 		i += k + 1
 		x.starts = append(x.starts, i)
+	}
+	if x.fam == Braces {
+		return x // the whole structure is built only if scans cost too much (lazy.go)
+	}
+	x.build()
+	return x
+}
+
+// build computes the whole block structure of the file in one pass.
+func (x *Index) build() {
+	x.full = true
+	src := x.src
+	x.code = append([]byte(nil), src...)
+	for _, s := range x.spans {
+		blank := x.code[min(s.Start, len(x.code)):min(s.End, len(x.code))]
+		for i, c := range blank {
+			if c != '\n' && c != '\r' {
+				blank[i] = ' '
+			}
+		}
 	}
 	switch x.fam {
 	case Braces:
@@ -142,7 +159,6 @@ func New(src []byte, r *codeline.Regions) *Index {
 	case Headings:
 		x.headings()
 	}
-	return x
 }
 
 // Family returns the file's family.
@@ -216,7 +232,7 @@ func (x *Index) braces() {
 			depth++
 			parens = append(parens, i)
 		case ')':
-			depth = max(depth-1, 0)
+			depth-- // unclamped: depths are compared, relative to the match's
 			if n := len(parens); n > 0 {
 				open := parens[n-1]
 				parens = parens[:n-1]
@@ -291,18 +307,18 @@ func (x *Index) braceAfter(at, l int) int {
 		case '(':
 			d++
 		case ')':
-			d = max(d-1, 0)
+			d--
 		}
 	}
-	h := -1
+	// h is the line the header ends on: the first whose end is back at
+	// the match's depth. A header still open after maxHeader lines takes
+	// a brace on any of its lines up to there, and none on the next.
+	h, closed := l+maxHeader+1, false
 	for k := l; k < len(x.depth) && k <= l+maxHeader; k++ {
 		if x.depth[k] <= d {
-			h = k
+			h, closed = k, true
 			break
 		}
-	}
-	if h < 0 {
-		return -1
 	}
 	// The first token at the header's own depth: braces inside its
 	// parentheses (func f(x interface{ M() }) {) are the parameters'.
@@ -324,7 +340,7 @@ func (x *Index) braceAfter(at, l int) int {
 		switch {
 		case bl <= h:
 			return i
-		case bl == h+1 && len(bytes.TrimSpace(x.code[x.starts[bl]:x.toks[i].off])) == 0:
+		case closed && bl == h+1 && len(bytes.TrimSpace(x.code[x.starts[bl]:x.toks[i].off])) == 0:
 			return i
 		}
 		return -1
@@ -497,6 +513,12 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 	b.Open = l + 1
 	switch x.fam {
 	case Braces, Shell:
+		if x.fam == Braces && !x.full {
+			if x.scanned <= 2*len(x.src)+lazyFloor {
+				return x.openScan(at, l)
+			}
+			x.build() // scans cost more than building: build once
+		}
 		i := -1
 		if x.fam == Braces {
 			i = x.braceAfter(at, l)
@@ -548,7 +570,7 @@ func (x *Index) span(b Block, ol, end int) Block {
 		return b
 	}
 	b.First, b.Last = ol+2, cl
-	if cl < len(x.starts) && len(bytes.TrimSpace(x.code[x.starts[cl]:end])) > 0 {
+	if cl < len(x.starts) && !x.blankRange(x.starts[cl], end) {
 		b.Last = cl + 1 // code before the closer on its line
 	}
 	return b

@@ -22,6 +22,13 @@ func open(name, src, pat string) string {
 		return "no match"
 	}
 	b, ok := x.Open(loc[0])
+	// A braces file is scanned lazily; the index built in one pass must
+	// find the same block.
+	full := New([]byte(src), &r)
+	full.build()
+	if fb, fok := full.Open(loc[0]); fok != ok || ok && fb != b {
+		return fmt.Sprintf("lazy %v %v, built %v %v", b, ok, fb, fok)
+	}
 	if !ok {
 		return "none"
 	}
@@ -138,7 +145,8 @@ func TestHostileNestingIsLinear(t *testing.T) {
 }
 
 // FuzzBlocks: any file, any language: indexing never panics, every block
-// lies within the file, and opens after the line that opened it.
+// lies within the file and opens after the line that opened it, and a
+// braces file scanned lazily finds the blocks the built index finds.
 func FuzzBlocks(f *testing.F) {
 	f.Add("a.go", "func f() {\n\tswitch x {\n\tdefault:\n\t}\n}\n")
 	f.Add("a.py", "def f(a,\n b):\n    return 1\n")
@@ -153,12 +161,17 @@ func FuzzBlocks(f *testing.F) {
 		var r codeline.Regions
 		codeline.Scan(name, []byte(src), &r)
 		x := New([]byte(src), &r)
+		full := New([]byte(src), &r)
+		full.build()
 		for l := 1; l <= x.Lines(); l++ {
 			s, e := x.LineBounds(l)
 			if s > e || e > len(src) {
 				t.Fatalf("line %d bounds %d..%d in %d bytes", l, s, e, len(src))
 			}
 			b, ok := x.Open(s)
+			if fb, fok := full.Open(s); fok != ok || ok && fb != b {
+				t.Fatalf("line %d: scanned %+v %v, built %+v %v", l, b, ok, fb, fok)
+			}
 			if !ok {
 				continue
 			}
