@@ -17,11 +17,22 @@ import (
 type regionPat struct {
 	pattern string
 	re      *regexp.Regexp
+	// exact is the pattern when it is a literal: matched as bytes, never
+	// compiled (as a literal Anchor is, D56).
+	exact   *exactAnchor
 	literal []byte
 	cost    int
 	// each confines the claim to every block the pattern opens; without
 	// it, the pattern must open exactly one.
 	each bool
+}
+
+// find returns where the pattern first matches line, or nil.
+func (p *regionPat) find(line []byte) []int {
+	if p.exact != nil {
+		return p.exact.find(line)
+	}
+	return p.re.FindIndex(line)
 }
 
 func (p *regionPat) String() string {
@@ -124,6 +135,11 @@ func (c *claim) prepareWithin(spec *lineSpec) bool {
 			c.malformed(c.c.CellPos("within"), "%s: a Within pattern is %d bytes long, over the %d-byte limit for a pattern", c.name(), len(p.pattern), MaxPattern)
 			return false
 		}
+		if exact, isLit := exactLiteral(p.pattern); isLit {
+			p.exact, p.literal, p.cost = &exact, exact.text, 1
+			spec.within = append(spec.within, p)
+			continue
+		}
 		re, ok := c.compileRE("within", p.pattern)
 		if !ok {
 			return false
@@ -205,7 +221,7 @@ func (f *fileScan) regions(cell string, spec *lineSpec) *withinRes {
 				}
 				f.sc.meter.tick((end - start) * p.cost)
 				text := f.scoped(ScopeCode, start, end)
-				loc := p.re.FindIndex(text)
+				loc := p.find(text)
 				if loc == nil {
 					return
 				}
