@@ -54,10 +54,13 @@ func (anchoredKind) Evaluate(c *claim) {
 		h := c.code[0]
 		c.hold(h.String())
 		if !c.requireOK(h.text) {
+			// The line as it reads now, so the fix (of the code or of
+			// the Require) starts from what is there (issue 34).
+			now := clipN(strings.TrimSpace(h.text), 120)
 			if c.lines.negate {
-				c.fail(h.pos(), "anchored line matches forbidden %s", quoteRE(strings.TrimPrefix(row.Require, "!")))
+				c.fail(h.pos(), "anchored line matches forbidden %s; it reads %q", quoteRE(strings.TrimPrefix(row.Require, "!")), now)
 			} else {
-				c.fail(h.pos(), "anchored line does not match Require %s", quoteRE(row.Require))
+				c.fail(h.pos(), "anchored line does not match Require %s; it reads %q", quoteRE(row.Require), now)
 			}
 		}
 	}

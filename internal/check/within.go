@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/region"
@@ -110,11 +111,17 @@ func leadingTicks(s string) int {
 	return n
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+func clip(s string) string { return clipN(s, 40) }
+
+// clipN cuts s to at most n bytes, at a rune boundary, marking the cut.
+func clipN(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // prepareWithin compiles the claim's Within cell into spec, reporting a
