@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/region"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -182,6 +183,8 @@ func (c *claim) prepareRow() bool {
 // conclude lets the claim's kind evaluate it and returns its state.
 func (c *claim) conclude() ClaimState {
 	c.fails, c.where = nil, nil
+	c.rg.sort()
+	c.t.sort()
 	c.kind.Evaluate(c)
 	st := ClaimState{Decision: c.d.FileID, Status: c.d.Status, Claim: c.c.ID, Kind: c.c.Kind,
 		Row: fmt.Sprintf("%s:%d", c.c.Pos.Filename, c.c.Pos.Line), Where: append([]string{}, c.where...), lines: c.lines != nil}
@@ -514,6 +517,10 @@ type fileScan struct {
 	over  bool
 	// cut is set when the run's budget ran out in this file.
 	cut bool
+	// rx is the file's block structure, once a region claim asked; within
+	// what each Within cell found in it (D94).
+	rx     *region.Index
+	within map[string]*withinRes
 }
 
 // candidates marks the claims the file can match, and reports whether
@@ -542,6 +549,13 @@ func (f *fileScan) candidate(k int, spec *lineSpec) bool {
 	if f.test && !spec.tests && spec.skipTests {
 		return false
 	}
+	if spec.within != nil {
+		// A file that opens the region counts even without the anchor's
+		// literal: an absent claim holds there, a missing region is a
+		// finding (D94).
+		lit := spec.within[0].literal
+		return len(lit) == 0 || bytes.Contains(f.src, lit)
+	}
 	if len(spec.literal) == 0 || spec.scope == ScopeProse {
 		return true
 	}
@@ -567,6 +581,8 @@ func (f *fileScan) match(k int, cc *claim) {
 	defer cc.mu.Unlock()
 	f.spent, f.over = 0, false
 	switch {
+	case spec.within != nil:
+		f.matchWithin(cc)
 	case spec.scope == ScopeProse:
 		f.matchProse(cc)
 	case len(spec.literal) > 0:
@@ -773,6 +789,9 @@ func (f *fileScan) tryLine(cc *claim, start, end int) bool {
 		}
 		return true
 	}
+	if spec.skipCells && spec.skip.Covers(f.rel, start+loc[0], start+loc[1]) {
+		return true // a claim's own pattern cell is not text
+	}
 	h := hit{file: f.rel, line: f.ln.number(start), col: loc[0] + 1, text: string(scoped)}
 	if (test || sc.regions.InTest(start+loc[0])) && !spec.tests {
 		cc.record(&cc.test, h)
@@ -839,6 +858,9 @@ func (cc *claim) inScope(h hit) {
 		}
 	}
 	cc.nCode++
+	if cc.lines.onHit != nil {
+		cc.lines.onHit(cc, h)
+	}
 	if !cc.lines.requireAtScan || cc.requireOK(h.text) {
 		cc.record(&cc.code, h)
 	} else {

@@ -29,7 +29,7 @@ func (anchoredKind) Prepare(c *claim) bool {
 }
 
 func (anchoredKind) Evaluate(c *claim) {
-	if c.noFiles() {
+	if c.noFiles() || c.regionFailed() {
 		return
 	}
 	c.notRead() // a file it could not read may hold the line that breaks it (D68)
@@ -39,7 +39,7 @@ func (anchoredKind) Evaluate(c *claim) {
 	}
 	switch {
 	case c.nCode == 0:
-		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), c.pathIn(), quoteRE(row.Anchor), c.vanishedWhere())
 	case c.nCode > 1:
 		// One finding at the first hit; every other hit is a related
 		// position, so the problem is counted and fixed once (D46).
@@ -54,16 +54,21 @@ func (anchoredKind) Evaluate(c *claim) {
 		h := c.code[0]
 		c.hold(h.String())
 		if !c.requireOK(h.text) {
+			// The line as it reads now, so the fix (of the code or of
+			// the Require) starts from what is there (issue 34).
+			now := clipN(strings.TrimSpace(h.text), 120)
 			if c.lines.negate {
-				c.fail(h.pos(), "anchored line matches forbidden %s", quoteRE(strings.TrimPrefix(row.Require, "!")))
+				c.fail(h.pos(), "anchored line matches forbidden %s; it reads %q", quoteRE(strings.TrimPrefix(row.Require, "!")), now)
 			} else {
-				c.fail(h.pos(), "anchored line does not match Require %s", quoteRE(row.Require))
+				c.fail(h.pos(), "anchored line does not match Require %s; it reads %q", quoteRE(row.Require), now)
 			}
 		}
 	}
 }
 
-func (anchoredKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }
+func (anchoredKind) Mutants(c *claim) ([]mutant, bool) {
+	return append(lineMutants(c), regionMutants(c)...), true
+}
 
 // vanishedWhere says where a vanished anchor still matches: outside the
 // scope, or in tests only.

@@ -24,7 +24,7 @@ func (everyKind) Prepare(c *claim) bool {
 }
 
 func (everyKind) Evaluate(c *claim) {
-	if c.noFiles() {
+	if c.noFiles() || c.regionFailed() {
 		return
 	}
 	c.notRead() // a file it could not read may hold the line that breaks it (D68)
@@ -33,7 +33,7 @@ func (everyKind) Evaluate(c *claim) {
 		return // a line the anchor was not run on may break Require (D70)
 	}
 	if c.nCode == 0 {
-		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor), c.vanishedWhere())
+		c.fail(row.Pos, "anchor vanished: no %s of %s matches %s%s", c.unit(), c.pathIn(), quoteRE(row.Anchor), c.vanishedWhere())
 		return
 	}
 	for _, h := range c.code {
@@ -49,4 +49,6 @@ func (everyKind) Evaluate(c *claim) {
 	}
 }
 
-func (everyKind) Mutants(c *claim) ([]mutant, bool) { return everyMutants(c), true }
+func (everyKind) Mutants(c *claim) ([]mutant, bool) {
+	return append(everyMutants(c), regionMutants(c)...), true
+}

@@ -93,13 +93,13 @@ func TestFifthKindIsOneFile(t *testing.T) {
 	if !strings.Contains(doc, "nonempty  every file matched by Path has at least one byte.") {
 		t.Errorf("CL007 does not document the kind:\n%s", doc)
 	}
-	if kindList() != "present, anchored, anchored-every, absent, allow, exec, tracker or nonempty" {
+	if kindList() != "present, anchored, anchored-every, absent, allow, exec, tracker, nonempty, count, before, first or agree" {
 		t.Errorf("kind list %q", kindList())
 	}
 }
 
 func TestUnknownKindsListTheRegistry(t *testing.T) {
-	if got := kindList(); got != "present, anchored, anchored-every, absent, allow, exec or tracker" {
+	if got := kindList(); got != "present, anchored, anchored-every, absent, allow, exec, tracker, count, before, first or agree" {
 		t.Errorf("kind list %q", got)
 	}
 }

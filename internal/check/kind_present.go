@@ -23,7 +23,7 @@ func (presentKind) Prepare(c *claim) bool {
 }
 
 func (presentKind) Evaluate(c *claim) {
-	if c.noFiles() {
+	if c.noFiles() || c.regionFailed() {
 		return
 	}
 	if len(c.code) > 0 {
@@ -52,8 +52,10 @@ func (presentKind) Evaluate(c *claim) {
 			c.fail(row.Pos, "Anchor %s appears %s (%s)%s; no %s of %s matches it", quoteRE(row.Anchor), where, listHits(hits, 3), also, c.unit(), quoteRE(row.Path))
 		}
 	default:
-		c.fail(row.Pos, "no %s of %s matches Anchor %s", c.unit(), quoteRE(row.Path), quoteRE(row.Anchor))
+		c.fail(row.Pos, "no %s of %s matches Anchor %s", c.unit(), c.pathIn(), quoteRE(row.Anchor))
 	}
 }
 
-func (presentKind) Mutants(c *claim) ([]mutant, bool) { return lineMutants(c), true }
+func (presentKind) Mutants(c *claim) ([]mutant, bool) {
+	return append(lineMutants(c), regionMutants(c)...), true
+}

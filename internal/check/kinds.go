@@ -97,7 +97,7 @@ func KindNames() []string {
 	return out
 }
 
-// kindList is "present, anchored, anchored-every, absent, allow, exec or tracker".
+// kindList is "present, anchored, anchored-every, absent, allow, exec, tracker, count, before, first or agree".
 func kindList() string { return orList(KindNames(), "or") }
 
 // modeKind is implemented by kinds that read files' modes in the git
@@ -325,6 +325,11 @@ type claim struct {
 	cutAt  overrun
 	done   atomic.Int64
 
+	// rg is what the scan found of the claim's regions (D94); t is what
+	// the kinds of D95 tally as lines are recorded.
+	rg regionState
+	t  tally
+
 	bad   []diag.Finding // CL006
 	fails []diag.Finding // CL007
 	where []string
@@ -361,6 +366,20 @@ type lineSpec struct {
 	// allows are the allow rows that excuse lines of an absent claim
 	// (D66), applied as each line is recorded.
 	allows []exception
+	// within are the claim's regions, outer first (D94): it reads the
+	// lines of the innermost blocks only.
+	within []*regionPat
+	// first: the kind reads the first code line of each block (D95).
+	first bool
+	// ownRequire: the kind reads the Require cell itself (D95); it is no
+	// pattern of the line.
+	ownRequire bool
+	// skipCells: a match inside a claim table's pattern cell (skip) is
+	// not a hit (absent).
+	skipCells bool
+	// onHit is called, holding the claim's lock, for each line in scope
+	// the anchor matched (D95's tallies).
+	onHit func(c *claim, h hit)
 }
 
 func newClaim(s *snapshot.Snapshot, d *register.Decision, c register.Claim) *claim {
@@ -466,7 +485,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		// as much on a line of a's as `[a-y]{500}[A-P]` does (D70).
 		spec.anchorCost = max(insts, 1)
 	}
-	if req := row.Require; req != "" {
+	if req := row.Require; req != "" && !spec.ownRequire {
 		if strings.HasPrefix(req, "!") {
 			spec.negate = true
 			req = req[1:]
@@ -478,6 +497,9 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		spec.cost = max(insts, 1)
 	}
 	spec.cost += spec.anchorCost
+	if row.Within != "" && !c.prepareWithin(spec) {
+		return false
+	}
 	if !c.prepareFiles() {
 		return false
 	}

@@ -28,7 +28,14 @@ type Proof struct {
 	// and Witness the line that still satisfied it.
 	Survivor string `json:"survivor,omitempty"`
 	Witness  string `json:"witness,omitempty"`
+	// KilledBy describes the first mutant that turned the claim red: the
+	// change prove showed it catches (D95).
+	KilledBy string `json:"killed_by,omitempty"`
 }
+
+// mustMutate is implemented by the kinds whose claim is vacuous when
+// they list no mutant (D95): no new kind is proved by listing nothing.
+type mustMutate interface{ mustMutate() }
 
 // mutant is one in-memory edit of one file (or, for anchored-every's
 // every-line deletion, of several: extra).
@@ -102,6 +109,15 @@ func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, prova
 	if !ok {
 		return p, false
 	}
+	if _, must := base.kind.(mustMutate); must && len(ms) == 0 {
+		// A kind of D95 that finds no change to make cannot show the
+		// claim can fail: it is vacuous, never silently proved.
+		p.State, p.Survivor = ProofVacuous, "prove finds no line to change"
+		if len(base.where) > 0 {
+			p.Witness = base.where[0]
+		}
+		return p, true
+	}
 	for _, m := range ms {
 		if r.budget.spent() {
 			return p, true // proveRun reports the budget's finding
@@ -109,6 +125,9 @@ func (r *Result) prove(d *register.Decision, row register.Claim) (p Proof, prova
 		p.Mutants++
 		cc, st := r.evalOne(d, row, &m)
 		if st.State != StateOK {
+			if p.Killed == 0 {
+				p.KilledBy = m.desc
+			}
 			p.Killed++
 			continue
 		}
@@ -231,27 +250,12 @@ func everyMutants(cc *claim) []mutant {
 // absentMutants insert one sample of the forbidden pattern into the first
 // file of the claim's Path, where the claim's scope reads it.
 func absentMutants(cc *claim) []mutant {
-	sample, ok := sampleMatch(cc.lines.re())
+	if len(cc.lines.within) > 0 {
+		return regionMutants(cc) // added inside the region, not at the end (D94)
+	}
+	sample, ok := absentSample(cc)
 	if !ok || len(cc.files) == 0 {
 		return nil
-	}
-	// The sample must count (D66): a positive Require is added beside it,
-	// a line an escape clears is no mutant, and the file is the first no
-	// allow row excuses wholly.
-	if spec := cc.lines; spec.require != nil {
-		switch {
-		case !spec.negate:
-			req, ok := sampleMatch(spec.require)
-			if !ok {
-				return nil
-			}
-			sample += " " + req
-		case spec.require.MatchString(sample):
-			return nil
-		}
-		if !cc.requireOK(sample) {
-			return nil
-		}
 	}
 	f := ""
 	for _, cand := range cc.files {
@@ -355,4 +359,30 @@ func sampleMatch(re *regexp.Regexp) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// absentSample is a line an absent claim forbids: a sample of its anchor,
+// which must count (D66): a positive Require is added beside it, and a
+// line an escape clears is no sample.
+func absentSample(cc *claim) (string, bool) {
+	sample, ok := sampleMatch(cc.lines.re())
+	if !ok {
+		return "", false
+	}
+	if spec := cc.lines; spec.require != nil {
+		switch {
+		case !spec.negate:
+			req, ok := sampleMatch(spec.require)
+			if !ok {
+				return "", false
+			}
+			sample += " " + req
+		case spec.require.MatchString(sample):
+			return "", false
+		}
+		if !cc.requireOK(sample) {
+			return "", false
+		}
+	}
+	return sample, true
 }

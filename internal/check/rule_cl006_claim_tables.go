@@ -31,11 +31,13 @@ func claimTablesDoc() string {
 	}
 	scopes := ":" + strings.Join(Scopes, ", :")
 	body := fmt.Sprintf(`The claims of a decision are the first table after its "Confirmation" heading,
-with columns Claim, Kind, Path, Anchor, Require (Why is optional). Claim ids
+with columns Claim, Kind, Path, Anchor, Require (Why and Within are optional;
+Within holds region patterns in backticks, outer first, separated by >, D94). Claim ids
 are unique within a decision; Kind is %s, and the kinds that read lines
 (%s) take a scope suffix (%s);
 Anchor and Require are Go RE2 regular expressions (a Require starting with !
-must not match; a | inside a table cell is written \|); Path is a doublestar
+must not match, \! is a literal !; count, agree and before read Require as
+their doc says; a | inside a table cell is written \|); Path is a doublestar
 glob relative to the repository root that must not escape it and must match at
 least one file. Each finding points at the row or cell in the Markdown. A glob
 that matches nothing is pending, not an error, in a proposed decision.`, orList(names, "or"), orList(scoped, "and"), scopes)

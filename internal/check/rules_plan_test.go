@@ -126,7 +126,7 @@ func TestResultsThroughThePass(t *testing.T) {
 func TestClaimTablesDocListsTheKinds(t *testing.T) {
 	doc, _ := Explain("CL006", Rules)
 	flat := strings.Join(strings.Fields(doc), " ")
-	if !strings.Contains(flat, "Kind is "+kindList()+", and the kinds that read lines (present, anchored, anchored-every and absent) take a scope suffix (:code, :test, :any, :all, :comment, :prose);") {
+	if !strings.Contains(flat, "Kind is "+kindList()+", and the kinds that read lines (present, anchored, anchored-every, absent, count, before, first and agree) take a scope suffix (:code, :test, :any, :all, :comment, :prose);") {
 		t.Errorf("CL006 does not list the kinds:\n%s", doc)
 	}
 	for _, l := range strings.Split(doc, "\n") {
@@ -137,7 +137,7 @@ func TestClaimTablesDocListsTheKinds(t *testing.T) {
 	registerKind(50, nonemptyKind{})
 	doc, _ = Explain("CL006", Rules)
 	unregisterKind("nonempty")
-	if !strings.Contains(strings.Join(strings.Fields(doc), " "), "exec, tracker or nonempty") {
+	if !strings.Contains(strings.Join(strings.Fields(doc), " "), "exec, tracker, nonempty, count,") {
 		t.Errorf("CL006 does not list a registered kind:\n%s", doc)
 	}
 	if doc, _ = Explain("CL006", Rules); strings.Contains(doc, "nonempty") {

@@ -133,7 +133,8 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 			{
 				Name:  "prove",
 				Usage: "prove every claim of accepted decisions can fail by mutating its lines in memory; exit 1 on a vacuous claim or any check finding",
-				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag()},
+				Flags: []clikit.Flag{dirFlag, formatFlag("text", format.Names...), &clikit.StringFlag{Name: "decision", Usage: "prove only this decision (D12)"}, budgetFlag(),
+					&clikit.BoolFlag{Name: "verbose", Usage: "print, per claim, the mutation that killed it (D95)"}},
 				Action: func(c *clikit.Context) error {
 					return runProve(c, stdout, stderr)
 				},
@@ -562,6 +563,15 @@ func runProve(c *clikit.Context, stdout, stderr io.Writer) error {
 			mutants += p.Mutants
 			if p.State == check.ProofVacuous {
 				vacuous++
+			}
+		}
+		if c.Bool("verbose") {
+			for _, p := range proofs {
+				if p.State == check.ProofVacuous {
+					fmt.Fprintf(stderr, "%s/%s\t%s\tvacuous: green when %s\n", p.Decision, p.Claim, format.Escape(p.Kind), format.Escape(p.Survivor))
+					continue
+				}
+				fmt.Fprintf(stderr, "%s/%s\t%s\tkilled by: %s (%d of %d mutants)\n", p.Decision, p.Claim, format.Escape(p.Kind), format.Escape(p.KilledBy), p.Killed, p.Mutants)
 			}
 		}
 		fmt.Fprint(stderr, "claimslint: prove: "+format.Count(len(proofs), "claim")+", "+format.Count(mutants, "mutant")+", "+strconv.Itoa(vacuous)+" vacuous\n")

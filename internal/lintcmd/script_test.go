@@ -32,7 +32,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"grow": cmdGrow, "writeq": cmdWriteq, "repeat": repeat},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"grow": cmdGrow, "writeq": cmdWriteq, "repeat": repeat, "replace": cmdReplace},
 		Setup: func(env *testscript.Env) error {
 			// git needs an identity and must not read the user's config.
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -89,6 +89,26 @@ func cmdWriteq(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(name)
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
 	ts.Check(os.WriteFile(p, []byte(content), 0o644))
+}
+
+// cmdReplace is the script command `replace FILE OLD NEW`: it replaces
+// the one occurrence of OLD in FILE by NEW, both Go string literals
+// without their quotes (\n, \t), so a script breaks a fact in a real
+// file as a change would, without carrying a second copy of it. OLD must
+// occur exactly once.
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	old, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	repl, err := strconv.Unquote(`"` + args[2] + `"`)
+	ts.Check(err)
+	src := ts.ReadFile(args[0])
+	if n := strings.Count(src, old); n != 1 {
+		ts.Fatalf("replace: %q occurs %d times in %s, want once", old, n, args[0])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(src, old, repl, 1)), 0o644))
 }
 
 // repeat appends text to a file n times, for the hostile inputs that are

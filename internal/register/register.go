@@ -116,6 +116,10 @@ type Claim struct {
 	Anchor   string
 	Require  string
 	Why      string
+	// Within is the optional Within cell as written, code spans and all
+	// (D94): the regions the claim is confined to, outer first. A table
+	// without the column leaves it empty.
+	Within string
 	// Pos is the row; Cells holds the position of each cell by lower-case
 	// column name, so a bad regex is reported at its own cell.
 	Pos   token.Position
@@ -807,7 +811,7 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			return cells[i].text, p
 		}
 		c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}, Spans: map[string][2]int{}}
-		for _, name := range []string{"path", "anchor", "require"} {
+		for _, name := range []string{"path", "anchor", "require", "within"} {
 			if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
 				c.Spans[name] = [2]int{cells[i].start, cells[i].end}
 			}
@@ -825,6 +829,11 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 		c.Require, p = get("require")
 		c.Cells["require"] = p
 		c.Why, _ = get("why")
+		if i, ok := col["within"]; ok && i < len(cells) {
+			// Within keeps its code spans: one per region pattern (D94).
+			c.Within = strings.TrimSpace(cells[i].raw)
+			c.Cells["within"] = cells[i].pos
+		}
 		if c.ID == "" {
 			d.Findings = append(d.Findings, finding(pos, ruleid.Claims, "claim row has no id in the Claim column: write C1, C2..."))
 			continue

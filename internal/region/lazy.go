@@ -1,0 +1,160 @@
+package region
+
+import (
+	"bytes"
+	"sort"
+)
+
+// lazyFloor is the bytes the block scans of a braces file may read beyond
+// twice its size before its whole structure is built instead.
+const lazyFloor = 1 << 16
+
+// A braces file is not indexed up front: a claim reads a few blocks of
+// it, and scanning from the line that opens one to its closing brace
+// costs the block, not the file. Once the scans have read twice the
+// file, the whole structure is built in one pass (build), so no file,
+// however it nests, costs more than a few passes over it.
+
+// spanAt returns the index of the first span ending after off.
+func (x *Index) spanAt(off int) int {
+	return sort.Search(len(x.spans), func(i int) bool { return x.spans[i].End > off })
+}
+
+// blankRange reports whether src[a:b] holds nothing but blanks, comments
+// and strings.
+func (x *Index) blankRange(a, b int) bool {
+	si := x.spanAt(a)
+	for i := a; i < b; {
+		if si < len(x.spans) && i >= x.spans[si].Start {
+			i = x.spans[si].End
+			si++
+			continue
+		}
+		if c := x.src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
+// lineEnd returns the offset of the newline ending the line holding off,
+// or len(src).
+func (x *Index) lineEnd(off int) int {
+	if k := bytes.IndexByte(x.src[off:], '\n'); k >= 0 {
+		return off + k
+	}
+	return len(x.src)
+}
+
+// openScan is Open for a braces file not built: braceAfter's rules, read
+// forward from at.
+func (x *Index) openScan(at, l int) (Block, bool) {
+	b := Block{Open: l + 1}
+	src := x.src
+	si := x.spanAt(at)
+	d, line, hdr := 0, l, -1
+	for i := at; i < len(src); {
+		if si < len(x.spans) && i >= x.spans[si].Start {
+			e := min(x.spans[si].End, len(src))
+			if nl := bytes.Count(src[i:e], []byte{'\n'}); nl > 0 {
+				if hdr < 0 && d <= 0 {
+					hdr = line
+				}
+				line += nl
+			}
+			x.scanned += e - i
+			i, si = e, si+1
+			if hdr >= 0 && line > hdr+1 || line > l+maxHeader+1 {
+				return b, false
+			}
+			continue
+		}
+		x.scanned++
+		switch src[i] {
+		case '\n':
+			if hdr < 0 && d <= 0 {
+				hdr = line
+			}
+			line++
+			if hdr >= 0 && line > hdr+1 || line > l+maxHeader+1 {
+				return x.groupScan(b, at, l)
+			}
+		case '(':
+			d++
+		case ')':
+			d--
+		case '{':
+			if d > 0 {
+				break
+			}
+			if hdr < 0 || line == hdr+1 && x.blankRange(x.starts[line], i) {
+				blk, _ := x.closeScan(b, i, line, '{', '}')
+				return blk, true // an unclosed brace runs to the end of the file
+			}
+			return x.groupScan(b, at, l)
+		case '}':
+			if d <= 0 {
+				return x.groupScan(b, at, l)
+			}
+		case ';':
+			if d <= 0 && x.blankRange(i+1, x.lineEnd(i)) {
+				return x.groupScan(b, at, l)
+			}
+		}
+		i++
+	}
+	return x.groupScan(b, at, l)
+}
+
+// groupScan is the block of a line that ends with '(' (Go's const ( ...
+// )), when no brace opens one.
+func (x *Index) groupScan(b Block, at, l int) (Block, bool) {
+	// The last code byte of the line, comments, strings and blanks
+	// aside, must be a '(' at or after the match.
+	e := x.lineEnd(x.starts[l])
+	k := e - 1
+	for k >= x.starts[l] {
+		if si := x.spanAt(k); si < len(x.spans) && x.spans[si].Start <= k {
+			k = x.spans[si].Start - 1
+			continue
+		}
+		if c := x.src[k]; c != ' ' && c != '\t' && c != '\r' {
+			break
+		}
+		k--
+	}
+	if k < at || x.src[k] != '(' {
+		return b, false
+	}
+	// An unclosed group opens nothing, as in the built index.
+	return x.closeScan(b, k, l, '(', ')')
+}
+
+// closeScan returns the block opened by the opener at byte o on 0-based
+// line ol, closed by its matching closer, or, unclosed (closed false), to
+// the end of the file.
+func (x *Index) closeScan(b Block, o, ol int, open, close byte) (blk Block, closed bool) {
+	src := x.src
+	si := x.spanAt(o + 1)
+	depth := 1
+	for i := o + 1; i < len(src); {
+		if si < len(x.spans) && i >= x.spans[si].Start {
+			e := min(x.spans[si].End, len(src))
+			x.scanned += e - i
+			i, si = e, si+1
+			continue
+		}
+		x.scanned++
+		switch src[i] {
+		case open:
+			depth++
+		case close:
+			if depth--; depth == 0 {
+				return x.span(b, ol, i), true
+			}
+		}
+		i++
+	}
+	return x.span(b, ol, len(src)), false
+}
