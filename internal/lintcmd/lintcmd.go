@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -753,16 +752,16 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %d files into %s\n", len(files), format.Escape(out))
 		return nil
 	}
-	var buf strings.Builder
-	if err := report.Write(&buf, o); err != nil {
-		return &exitError{ExitError, err}
-	}
 	if single != "-" {
-		if err := os.WriteFile(single, []byte(buf.String()), 0o644); err != nil {
-			return &exitError{ExitError, fmt.Errorf("write report: %w", err)}
+		if err := report.WriteSingle(single, o); err != nil {
+			return &exitError{ExitError, err}
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", format.Escape(single))
 		return nil
+	}
+	var buf strings.Builder
+	if err := report.Write(&buf, o); err != nil {
+		return &exitError{ExitError, err}
 	}
 	_, err := io.WriteString(stdout, buf.String())
 	return err

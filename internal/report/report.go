@@ -826,13 +826,13 @@ func manifestName(s string) bool {
 	return s != "" && len(s) <= 255 && !strings.ContainsAny(s, "/\\\x00") && !strings.HasPrefix(s, ".") && s != Manifest
 }
 
-// readManifest returns the names the manifest in dir lists, and whether
-// dir has one. A manifest that is not a regular file (a symlink, a
-// directory) or is too large is refused; lines that are not plain file
-// names are ignored.
-func readManifest(dir string) (map[string]bool, bool, error) {
+// readManifest returns the names the manifest in the site's directory
+// (root; shown to the user as dir) lists, and whether it has one. A
+// manifest that is not a regular file (a symlink, a directory) or is too
+// large is refused; lines that are not plain file names are ignored.
+func readManifest(root *os.Root, dir string) (map[string]bool, bool, error) {
 	p := filepath.Join(dir, Manifest)
-	fi, err := os.Lstat(p)
+	fi, err := root.Lstat(Manifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -845,7 +845,7 @@ func readManifest(dir string) (map[string]bool, bool, error) {
 	if fi.Size() > maxManifest {
 		return nil, false, fmt.Errorf("%s is %d bytes, more than a report writes (at most %d): remove it, or give a new or empty directory", format.Escape(p), fi.Size(), maxManifest)
 	}
-	f, err := os.Open(p)
+	f, err := root.Open(Manifest)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
 	}
@@ -874,30 +874,6 @@ func parseManifest(b []byte) map[string]bool {
 	return names
 }
 
-// writeFile writes data as dir/name through a temporary file renamed over
-// it, so a symlink at name is replaced, never followed.
-func writeFile(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".claimslint-report-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
-
 func manifest(names []string) []byte {
 	return []byte(manifestHead + strings.Join(names, "\n") + "\n")
 }
@@ -914,14 +890,33 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create the site's directory: %w", err)
-	}
-	old, has, err := readManifest(dir)
+	// The directory and every file in it are opened beneath the directory
+	// that holds it, through no link (D98).
+	parent, name, err := openOut(dir, true)
 	if err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(dir)
+	defer parent.Close()
+	if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
+		if err := parent.Mkdir(name, 0o755); err != nil {
+			return nil, fmt.Errorf("create the site's directory: %w", err)
+		}
+	}
+	root, err := openSame(parent, name)
+	if err != nil {
+		return nil, fmt.Errorf("open the site's directory: %w", err)
+	}
+	defer root.Close()
+	old, has, err := readManifest(root, dir)
+	if err != nil {
+		return nil, err
+	}
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("read the site's directory: %w", err)
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read the site's directory: %w", err)
 	}
@@ -950,11 +945,11 @@ func WriteDir(dir string, o Options) ([]File, error) {
 			all = append(all, n)
 		}
 	}
-	if err := writeFile(dir, Manifest, manifest(all)); err != nil {
+	if err := createIn(root, Manifest, manifest(all), 0o644); err != nil {
 		return nil, fmt.Errorf("write the site: %w", err)
 	}
 	for _, f := range files {
-		if err := writeFile(dir, f.Name, f.Data); err != nil {
+		if err := createIn(root, f.Name, f.Data, 0o644); err != nil {
 			return nil, fmt.Errorf("write the site: %w", err)
 		}
 	}
@@ -963,13 +958,13 @@ func WriteDir(dir string, o Options) ([]File, error) {
 			continue
 		}
 		p := filepath.Join(dir, n)
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-			if err := os.Remove(p); err != nil {
+		if fi, err := root.Lstat(n); err == nil && fi.Mode().IsRegular() {
+			if err := root.Remove(n); err != nil {
 				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
 			}
 		}
 	}
-	if err := writeFile(dir, Manifest, manifest(names)); err != nil {
+	if err := createIn(root, Manifest, manifest(names), 0o644); err != nil {
 		return nil, fmt.Errorf("write the site: %w", err)
 	}
 	return files, nil
