@@ -27,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
@@ -51,12 +52,12 @@ type Options struct {
 
 // Limits of what one page shows, so a hostile register cannot make a page
 // unbounded (D83): excerpts per claim, lines around an anchor, the runes of
-// one code line, and the words of one decision in the search index.
+// one code line, and the bytes of one decision's text in the search index.
 const (
 	maxExcerpts    = 3
 	excerptContext = 2
 	maxLineRunes   = 240
-	maxIndexWords  = 400
+	maxIndexBytes  = 8 << 10 // of one decision's text in the search index
 	maxPinnedRows  = 1000 // pinned lines on one file's page
 )
 
@@ -104,7 +105,7 @@ type dview struct {
 	Claims                  []*claimView
 	Failed                  int
 	Adopted                 bool
-	words                   []string // what the search finds it by
+	text                    string // what the search finds it by: its text as written
 	Touches                 []impact.Touch
 }
 
@@ -171,6 +172,11 @@ type model struct {
 	// Findings are check's findings, each exactly as check prints it.
 	Findings  []finding
 	Attention []attention
+	// Needs attention shows errors first, then warnings, then notes
+	// (D99): check's findings by severity, each group in check's order;
+	// prove's vacuous claims and the audit's problems are errors.
+	Errors, Warnings, Notes []finding
+	NErrors                 int
 	Decisions []*dview
 	Statuses  []statusCount
 	Timeline  []dateGroup
@@ -306,7 +312,7 @@ func build(o Options, single bool) (*model, error) {
 				return nil, fmt.Errorf("render %s: %w", d.Path, err)
 			}
 			dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
-			dv.words = register.PlainWords(doc.Src, maxIndexWords)
+			dv.text = plainText(doc.Src)
 			if dv.Date == "" {
 				dv.Date = dateIn(doc.Src)
 			}
@@ -451,6 +457,17 @@ func build(o Options, single bool) (*model, error) {
 	p.Timeline, p.Undated = timeline(p.Decisions)
 	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
 	linkFindings(p, byID, single)
+	for _, f := range p.Findings {
+		switch diag.Severity(f.Severity) {
+		case diag.SeverityError:
+			p.Errors = append(p.Errors, f)
+		case diag.SeverityWarning:
+			p.Warnings = append(p.Warnings, f)
+		default:
+			p.Notes = append(p.Notes, f)
+		}
+	}
+	p.NErrors = len(p.Errors) + len(p.Attention)
 	return p, nil
 }
 
@@ -736,15 +753,48 @@ func cleanHead(dir string) (string, string) {
 	return strings.TrimSpace(string(out)), ""
 }
 
-// searchIndex is the index the search box reads: per decision, its page
-// key and the words it is found by, built when the site is.
+// searchIndex is the index the search boxes read (D99): per decision, its
+// page key, its link, id, title and status, what it refers to as written
+// (its file, the paths, anchors and requires of its claims, the tracker ids
+// it names) and its text as written, whitespace collapsed, at most
+// maxIndexBytes. The script matches a query's words whole and split, so
+// `dk-1vo`, `internal/impact`, `--base` and `16 << 20` find what names them.
 func searchIndex(res []*dview) []byte {
-	idx := make([][2]string, 0, len(res))
+	idx := make([][7]string, 0, len(res))
 	for _, d := range res {
-		idx = append(idx, [2]string{d.Key, strings.ToLower(d.ID+" "+d.Title+" "+d.Status) + " " + strings.Join(d.words, " ")})
+		refs := []string{d.File}
+		for _, c := range d.Claims {
+			refs = append(refs, c.Path, c.Anchor, c.Require)
+		}
+		for _, t := range d.Tracker {
+			refs = append(refs, t.ID)
+		}
+		refs = append(refs, d.Residuals...)
+		idx = append(idx, [7]string{d.Key, d.Href, d.ID, d.Title, d.Status, strings.Join(slices.DeleteFunc(refs, func(s string) bool { return s == "" }), " "), d.text})
 	}
 	b, _ := json.Marshal(idx) // strings only: cannot fail; <, > and & are escaped for a script
 	return b
+}
+
+// plainText is a decision's Markdown as the search reads it: the front
+// matter dropped, whitespace collapsed, at most maxIndexBytes, cut at a
+// rune.
+func plainText(src []byte) string {
+	s := string(bytes.ToValidUTF8(src, []byte("\uFFFD")))
+	if rest, ok := strings.CutPrefix(s, "---\n"); ok {
+		if i := strings.Index(rest, "\n---\n"); i >= 0 {
+			s = rest[i+5:]
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxIndexBytes {
+		cut := maxIndexBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
 }
 
 // File is one file of the site: its name in the output directory and its
@@ -773,14 +823,15 @@ func Site(o Options) ([]File, error) {
 	}
 	jobs := []job{
 		{"index.html", p.Title, "index", p, true},
-		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, false},
-		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, false},
+		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, true},
+		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, true},
 	}
+	// Every page carries the search (D99).
 	for _, d := range p.Decisions {
-		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, false})
+		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, true})
 	}
 	for _, f := range p.Files {
-		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, false})
+		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, true})
 	}
 	files := make([]File, len(jobs), len(jobs)+1)
 	errs := make([]error, len(jobs))
