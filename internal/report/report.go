@@ -58,7 +58,7 @@ const (
 	excerptContext = 2
 	maxLineRunes   = 240
 	maxIndexBytes  = 8 << 10 // of one decision's text in the search index
-	maxPinnedRows  = 1000 // pinned lines on one file's page
+	maxPinnedRows  = 1000    // pinned lines on one file's page
 )
 
 type link struct {
@@ -73,7 +73,12 @@ type xline struct {
 
 type excerpt struct {
 	Where, Href string
-	Lines       []xline
+	// CodeHref is the line in the site's code view, which links back
+	// (D99).
+	CodeHref string
+	Lines    []xline
+	file     string
+	line     int
 }
 
 type claimView struct {
@@ -97,6 +102,7 @@ type dview struct {
 	Key, Href               string
 	ID, Title, Status, File string
 	Date                    string
+	DateFromGit             bool // the record states no date: git's, when it was added
 	Supersedes, SupersededB []link
 	Relations               []link
 	Tracker                 []trackerView
@@ -105,15 +111,20 @@ type dview struct {
 	Claims                  []*claimView
 	Failed                  int
 	Adopted                 bool
-	text                    string // what the search finds it by: its text as written
-	Touches                 []impact.Touch
+	// States counts its claims by state, for the summary at the top of
+	// its page (D99).
+	States  []statusCount
+	text    string // what the search finds it by: its text as written
+	Touches []impact.Touch
 }
 
 type pinRef struct {
 	Text, Href string
+	Failed     bool // the claim fails: its pin is marked in the code view (D99)
 }
 
 type pinnedLine struct {
+	Failed bool // a claim that pins it fails
 	N      int
 	Text   string
 	Href   string
@@ -177,17 +188,17 @@ type model struct {
 	// prove's vacuous claims and the audit's problems are errors.
 	Errors, Warnings, Notes []finding
 	NErrors                 int
-	Decisions []*dview
-	Statuses  []statusCount
-	Timeline  []dateGroup
-	Undated   []*dview
-	Edges     []string
-	Graph     graphView
-	Tracker   []audit.Row
-	Problems  []audit.Problem
-	Counts    map[string]int
-	Files     []*fileView
-	Single    bool
+	Decisions               []*dview
+	Statuses                []statusCount
+	Timeline                []dateGroup
+	Undated                 []*dview
+	Edges                   []string
+	Graph                   graphView
+	Tracker                 []audit.Row
+	Problems                []audit.Problem
+	Counts                  map[string]int
+	Files                   []*fileView
+	Single                  bool
 	// Impact is what the change since Options.Base touches, when asked.
 	Impact  *impact.Result
 	Touched []touchedView
@@ -298,6 +309,12 @@ func build(o Options, single bool) (*model, error) {
 		}
 		p.Decisions = append(p.Decisions, dv)
 	}
+	refHref := func(id string) string {
+		if t := byID[id]; t != nil {
+			return t.Href
+		}
+		return ""
+	}
 	// The text, once every decision has its page, so a link to another
 	// decision's file becomes a link to its page.
 	for i, d := range res.Decisions {
@@ -307,14 +324,35 @@ func build(o Options, single bool) (*model, error) {
 			if single {
 				shift = 2 // under the section's h3
 			}
-			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, byFile))
+			prefix := ""
+			if single {
+				prefix = dv.Key + "-h-" // one page for all: each decision's heading ids its own
+			}
+			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, prefix, byFile, single))
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", d.Path, err)
 			}
+			// D<n> is a link, and every heading has GitHub's id (D99).
+			body = headingIDs(linkDecisionRefs(body, d.FileID, refHref), prefix)
 			dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
 			dv.text = plainText(doc.Src)
 			if dv.Date == "" {
 				dv.Date = dateIn(doc.Src)
+			}
+		}
+	}
+	// A record that states no date is dated by git: the commit that added
+	// it (D99).
+	var undated []string
+	for _, dv := range p.Decisions {
+		if dv.Date == "" {
+			undated = append(undated, dv.File)
+		}
+	}
+	if dates := gitDates(o.Dir, undated); len(dates) > 0 {
+		for _, dv := range p.Decisions {
+			if dv.Date == "" && dates[dv.File] != "" {
+				dv.Date, dv.DateFromGit = dates[dv.File], true
 			}
 		}
 	}
@@ -414,9 +452,9 @@ func build(o Options, single bool) (*model, error) {
 				if pins[file] == nil {
 					pins[file] = map[int][]pinRef{}
 				}
-				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref})
+				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref, Failed: st.State == check.StateFailed})
 				if k < maxExcerpts {
-					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line)})
+					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line), file: file, line: line})
 				} else {
 					cv.More++
 				}
@@ -457,6 +495,22 @@ func build(o Options, single bool) (*model, error) {
 	p.Timeline, p.Undated = timeline(p.Decisions)
 	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
 	linkFindings(p, byID, single)
+	linkExcerpts(p, single)
+	for _, d := range p.Decisions {
+		n := map[string]int{}
+		for _, cv := range d.Claims {
+			n[cv.State]++
+		}
+		for _, st := range []string{check.StateFailed, check.StatePending, check.StateOK, check.StateRetired} {
+			if n[st] > 0 {
+				d.States = append(d.States, statusCount{st, n[st]})
+				delete(n, st)
+			}
+		}
+		for _, st := range sortedKeys(n) {
+			d.States = append(d.States, statusCount{st, n[st]})
+		}
+	}
 	for _, f := range p.Findings {
 		switch diag.Severity(f.Severity) {
 		case diag.SeverityError:
@@ -477,10 +531,13 @@ func build(o Options, single bool) (*model, error) {
 // that file at the commit, with --repo-url on a clean tree; otherwise, and
 // for a link that leaves the repository or names no file, the link's text
 // is written alone. Absolute URLs and fragments are kept.
-func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) register.Links {
+func textLinks(dir, from, repoURL, commit, prefix string, byFile map[string]*dview, single bool) register.Links {
 	return func(dest string) (string, bool) {
-		if dest == "" || strings.HasPrefix(dest, "#") {
+		if dest == "" {
 			return dest, true
+		}
+		if frag, ok := strings.CutPrefix(dest, "#"); ok {
+			return "#" + prefix + frag, true // the heading's id on this page (D99)
 		}
 		u, err := url.Parse(dest)
 		if err != nil {
@@ -502,7 +559,13 @@ func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) regi
 			return "", false
 		}
 		if dv := byFile[rel]; dv != nil {
-			return dv.Href, true
+			switch {
+			case u.Fragment == "":
+				return dv.Href, true
+			case single:
+				return "#" + dv.Key + "-" + u.EscapedFragment(), true
+			}
+			return dv.Href + "#" + u.EscapedFragment(), true
 		}
 		if repoURL == "" || commit == "" {
 			return "", false
@@ -523,6 +586,29 @@ func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) regi
 			out += "#" + u.EscapedFragment()
 		}
 		return out, true
+	}
+}
+
+// linkExcerpts links each line an excerpt of a claim rests on to that
+// line in the code view, whose row links back to the claim (D99).
+func linkExcerpts(p *model, single bool) {
+	rows := map[string]string{}
+	for _, fv := range p.Files {
+		for _, pl := range fv.Lines {
+			h := fv.Href + "#" + pl.Anchor
+			if single {
+				h = "#" + pl.Anchor
+			}
+			rows[fv.Path+":"+strconv.Itoa(pl.N)] = h
+		}
+	}
+	for _, d := range p.Decisions {
+		for _, cv := range d.Claims {
+			for i := range cv.Excerpts {
+				x := &cv.Excerpts[i]
+				x.CodeHref = rows[x.file+":"+strconv.Itoa(x.line)]
+			}
+		}
 	}
 }
 
@@ -703,6 +789,9 @@ func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src
 		}
 		for _, n := range ns {
 			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n)), Anchor: fv.Key + "-L" + strconv.Itoa(n)}
+			for _, c := range pl.Claims {
+				pl.Failed = pl.Failed || c.Failed
+			}
 			if n <= len(lines) {
 				pl.Text = clip(lines[n-1])
 			}

@@ -81,7 +81,7 @@ func TestReportContent(t *testing.T) {
 		t.Errorf("report lists %d findings, check prints %d", n, len(lines))
 	}
 	for _, want := range []string{
-		`<ul id="findings">`,
+		`<ul class="findings" id="findings">`,
 		`id="D2"`, `<span class="badge accepted">accepted</span>`,
 		`claims: 2 ok, 1 failed`,
 	} {

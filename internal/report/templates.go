@@ -132,6 +132,9 @@ th{background:#f6f8fa} code,pre{font:13px ui-monospace,SFMono-Regular,Menlo,mono
 #search-results{max-width:72rem;margin:.5rem auto 0} #results{padding-left:1.5rem} #results li{margin:.4rem 0} #results .snippet{margin:.1rem 0;color:#1f2328;overflow-wrap:anywhere}
 mark{background:#fff8c5;color:inherit;font-weight:600}
 .counts .badge{font-size:14px;margin-right:.3rem}
+.banner{border:2px solid #9a6700;background:#fff8c5;border-radius:6px;padding:.5rem 1rem}
+.summary{border:1px solid #d0d7de;border-radius:6px;padding:.2rem 1rem;margin:.8rem 0} .claim-list{padding-left:1.2rem;margin:.3rem 0} .claim-list li{overflow-wrap:anywhere}
+table.pins tr.failed{background:#ffebe9}
 .timeline{list-style:none;padding:0} .timeline li{margin:.2rem 0} .timeline time{font-weight:600;margin-right:.5rem} .timeline ul{list-style:none;margin:0 0 .4rem;padding-left:1.5rem}
 svg .n rect{fill:#57606a} svg .n.accepted rect{fill:#1a7f37} svg .n.proposed rect{fill:#9a6700} svg .n.failed rect{fill:#cf222e}
 svg .n text{fill:#fff;font:600 13px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central}
@@ -248,12 +251,13 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{define "file"}}{{with .F}}{{heading $.H "" .Path}}
 <p class="meta">Read by: {{range .ReadBy}}<a href="{{.Href}}">{{.Text}}</a> {{else}}no claim's path; lines below are where claims anchor{{end}}</p>
 {{if .Lines}}<div class="wide" tabindex="0"><table class="pins"><thead><tr><th scope="col">Line</th><th scope="col">Code</th><th scope="col">Pinned by</th></tr></thead><tbody>
-{{range .Lines}}<tr id="{{.Anchor}}"><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a> {{end}}</td></tr>
+{{range .Lines}}<tr id="{{.Anchor}}"{{if .Failed}} class="failed"{{end}}><td>{{if .Href}}<a href="{{.Href}}">{{.N}}</a>{{else}}{{.N}}{{end}}</td><td><code>{{.Text}}</code></td><td>{{range .Claims}}<a href="{{.Href}}">{{.Text}}</a>{{if .Failed}} <span class="badge failed">failed</span>{{end}} {{end}}</td></tr>
 {{end}}</tbody></table></div>{{if .More}}<p class="meta">and {{plural .More "more pinned line"}}, not listed: a page shows at most 1,000.</p>{{end}}{{else}}<p class="meta">No line of this file is pinned: the claims that read it find no line here, or forbid one.</p>{{end}}
 {{end}}{{end}}
 
 {{define "decision"}}{{with .D}}{{heading $.H .Key (print .ID ": " .Title)}}
-<p class="meta"><span class="badge {{.Status}}">{{.Status}}</span>{{if .Date}} · <time datetime="{{.Date}}">{{.Date}}</time>{{end}} · <code>{{.File}}</code>{{if .Adopted}} · adopted record{{end}}</p>
+{{if or .SupersededB (eq .Status "superseded") (eq .Status "deprecated")}}<p class="banner" role="note"><strong>This decision is {{.Status}}{{if .SupersededB}} by {{range $i, $l := .SupersededB}}{{if $i}}, {{end}}{{if $l.Href}}<a href="{{$l.Href}}">{{$l.Text}}</a>{{else}}{{$l.Text}}{{end}}{{end}}{{end}}.</strong>{{if .SupersededB}} Read {{with index .SupersededB 0}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}} for what holds now.{{end}}</p>{{end}}
+<p class="meta"><span class="badge {{.Status}}">{{.Status}}</span>{{if .Date}} · <time datetime="{{.Date}}">{{.Date}}</time>{{if .DateFromGit}} (from git: the commit that added the record){{end}}{{end}} · <code>{{.File}}</code>{{if .Adopted}} · adopted record{{end}}</p>
 {{if or .Supersedes .SupersededB .Relations}}<ul class="relations">
 {{range .Supersedes}}<li>supersedes {{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</li>{{end}}
 {{range .SupersededB}}<li>superseded by {{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</li>{{end}}
@@ -263,6 +267,8 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 <ul class="impact">{{range .Touches}}<li>{{.Kind}}{{if .Claim}} of {{.Claim}}{{end}}: <code>{{.Path}}{{if .Line}}:{{.Line}}{{end}}</code>{{if eq .Side "base"}} (at the base){{end}}: {{.Detail}}</li>{{end}}</ul>{{end}}
 {{if .Tracker}}{{heading (inc $.H) (print .Key "-tracker") "Tracker issues"}}
 <ul class="tracker">{{range .Tracker}}<li><code>{{.ID}}</code> <span class="badge {{if .Status}}{{.Status}}{{else}}missing{{end}}">{{if .Status}}{{.Status}}{{else}}missing{{end}}</span> {{.Role}}{{if .Title}}: {{.Title}}{{end}}</li>{{end}}</ul>{{end}}
+{{if .Claims}}<div class="summary" id="{{.Key}}-summary"><p><strong>{{plural (len .Claims) "claim"}}:</strong> {{range .States}}<span class="badge {{.Status}}">{{.N}} {{.Status}}</span> {{end}}</p>
+<ul class="claim-list">{{range .Claims}}<li><a href="#{{.HTMLID}}">{{.ID}}</a> <span class="badge {{.State}}">{{.State}}</span>{{if .Vacuous}} <span class="badge vacuous">vacuous</span>{{end}} {{.Kind}}{{if .Why}}: {{.Why}}{{end}}</li>{{end}}</ul></div>{{end}}
 {{if .Body}}<div class="text">{{.Body}}</div>{{end}}
 {{heading (inc $.H) (print .Key "-claims") (print "Claims (" (len .Claims) ")")}}
 {{range .Claims}}<article class="claim{{if .Failed}} failed{{end}}" id="{{.HTMLID}}">
@@ -272,7 +278,7 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{if .Path}}<dt>Path</dt><dd><code>{{.Path}}</code></dd>{{end}}
 {{if .Anchor}}<dt>Anchor</dt><dd><code>{{.Anchor}}</code></dd>{{end}}
 {{if .Require}}<dt>Require</dt><dd><code>{{.Require}}</code></dd>{{end}}</dl>
-{{range .Excerpts}}<figure class="excerpt" tabindex="0"><p>{{if .Href}}<a href="{{.Href}}"><code>{{.Where}}</code></a>{{else}}<code>{{.Where}}</code>{{end}}</p><ol>{{range .Lines}}<li{{if .Hit}} class="hit"{{end}}><span class="n">{{.N}}</span>{{.Text}}</li>{{end}}</ol></figure>
+{{range .Excerpts}}<figure class="excerpt" tabindex="0"><p>{{if .Href}}<a href="{{.Href}}"><code>{{.Where}}</code></a>{{else}}<code>{{.Where}}</code>{{end}}{{if .CodeHref}} · <a class="to-code" href="{{.CodeHref}}">in the code view</a>{{end}}</p><ol>{{range .Lines}}<li{{if .Hit}} class="hit"{{end}}><span class="n">{{.N}}</span>{{.Text}}</li>{{end}}</ol></figure>
 {{end}}{{if .More}}<p class="meta">and {{plural .More "more line"}}: see the <a href="{{$.M.CodeHref}}">code view</a>.</p>{{end}}
 </article>
 {{else}}<p class="meta">No claims.</p>{{end}}
