@@ -139,6 +139,12 @@ type fileView struct {
 	More            int // pinned lines past maxPinnedRows
 }
 
+// relation is one line of the relation list: two decisions and a verb.
+type relation struct {
+	From, To link
+	Verb     string
+}
+
 type relEdge struct {
 	From, To *dview
 	Verb     string
@@ -192,7 +198,7 @@ type model struct {
 	Statuses                []statusCount
 	Timeline                []dateGroup
 	Undated                 []*dview
-	Edges                   []string
+	Edges                   []relation
 	Graph                   graphView
 	Tracker                 []audit.Row
 	Problems                []audit.Problem
@@ -375,12 +381,21 @@ func build(o Options, single bool) (*model, error) {
 
 	edges := map[string]bool{}
 	var relEdges []relEdge
+	// Each relation once, its decisions linked (D99).
 	edge := func(s string, from, to string, verb string) {
 		if edges[s] {
 			return
 		}
 		edges[s] = true
-		p.Edges = append(p.Edges, s)
+		fromText, rest, _ := strings.Cut(s, " "+verb+" ")
+		rl := relation{From: link{Text: fromText}, Verb: verb, To: link{Text: rest}}
+		if f := byID[from]; f != nil {
+			rl.From.Href = f.Href
+		}
+		if t := byID[to]; t != nil {
+			rl.To.Href = t.Href
+		}
+		p.Edges = append(p.Edges, rl)
 		if f, t := byID[from], byID[to]; f != nil && t != nil {
 			relEdges = append(relEdges, relEdge{f, t, verb})
 		}

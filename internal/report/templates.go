@@ -137,7 +137,10 @@ mark{background:#fff8c5;color:inherit;font-weight:600}
 table.pins tr.failed{background:#ffebe9}
 .timeline{list-style:none;padding:0} .timeline li{margin:.2rem 0} .timeline time{font-weight:600;margin-right:.5rem} .timeline ul{list-style:none;margin:0 0 .4rem;padding-left:1.5rem}
 svg .n rect{fill:#57606a} svg .n.accepted rect{fill:#1a7f37} svg .n.proposed rect{fill:#9a6700} svg .n.failed rect{fill:#cf222e}
-svg .n text{fill:#fff;font:600 13px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central}
+svg .n text{fill:#fff;font:12px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central} svg .n text.id{font-weight:700;font-size:13px}
+.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;margin:.4rem 0} .legend .sw{display:inline-block;width:1.1em;height:.9em;border-radius:3px;vertical-align:middle;background:#57606a}
+.legend .sw.accepted{background:#1a7f37} .legend .sw.proposed{background:#9a6700} .legend .sw.failed{background:#cf222e}
+.legend .ln{display:inline-block;width:2.2em;border-top:2px solid #1f2328;vertical-align:middle} .legend .ln.dashed{border-top:2px dashed #0550ae}
 svg a:focus rect,svg a:hover rect{stroke:#0550ae;stroke-width:3}
 svg .e{fill:none;stroke:#1f2328;stroke-width:1.5} svg .e.other{stroke:#0550ae;stroke-dasharray:5 4}
 @media (max-width:40rem){body{font-size:14px} th,td{padding:.2rem .3rem} h1{font-size:1.3rem}}
@@ -231,14 +234,15 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 {{end}}
 
 {{define "graph"}}{{heading .H "graph-h" "Supersession graph"}}
-{{with .M.Graph}}{{if .Nodes}}<p class="meta">Older decisions above the ones that supersede, amend or clarify them; solid: supersedes, dashed: another relation. Each box links to its decision.</p>
+{{with .M.Graph}}{{if .Nodes}}<p class="meta">Older decisions above the ones that supersede, amend or clarify them; decisions that relate to one another are drawn together, each group on its own. Each box links to its decision.</p>
+<ul class="legend" aria-label="Legend"><li><span class="sw accepted"></span> accepted</li><li><span class="sw proposed"></span> proposed</li><li><span class="sw failed"></span> a claim fails</li><li><span class="sw other"></span> superseded, deprecated, other</li><li><span class="ln"></span> supersedes</li><li><span class="ln dashed"></span> amends, clarifies or another relation</li></ul>
 <div class="wide" tabindex="0"><svg id="graph-svg" role="group" aria-label="Supersession graph" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#1f2328"/></marker></defs>
 {{range .Edges}}<path class="e{{if ne .Verb "supersedes"}} other{{end}}" d="{{.Path}}" marker-end="url(#arrow)"><title>{{.From.D.ID}} {{.Verb}} {{.To.D.ID}}</title></path>
-{{end}}{{range .Nodes}}<a class="n {{.D.Status}}" href="{{.D.Href}}" aria-label="{{.D.ID}}: {{.D.Title}} ({{.D.Status}})"><title>{{.D.ID}}: {{.D.Title}} ({{.D.Status}})</title><rect x="{{.X}}" y="{{.Y}}" width="76" height="28" rx="5"/><text x="{{.X}}" y="{{.Y}}" dx="38" dy="14">{{.D.ID}}</text></a>
+{{end}}{{range .Nodes}}<a class="n {{if .D.Failed}}failed{{else}}{{.D.Status}}{{end}}" href="{{.D.Href}}" aria-label="{{.D.ID}}: {{.D.Title}} ({{.D.Status}})"><title>{{.D.ID}}: {{.D.Title}} ({{.D.Status}})</title><rect x="{{.X}}" y="{{.Y}}" width="168" height="40" rx="5"/><text class="id" x="{{.X}}" y="{{.Y}}" dx="84" dy="13">{{.D.ID}}</text><text x="{{.X}}" y="{{.Y}}" dx="84" dy="29">{{.Short}}</text></a>
 {{end}}</svg></div>{{end}}{{end}}
 {{heading (inc .H) "relations" "Relations"}}
-{{if .M.Edges}}<ul id="supersession">{{range .M.Edges}}<li>{{.}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes, amends or clarifies another.</p>{{end}}
+{{if .M.Edges}}<ul id="supersession">{{range .M.Edges}}<li>{{if .From.Href}}<a href="{{.From.Href}}">{{.From.Text}}</a>{{else}}{{.From.Text}}{{end}} {{.Verb}} {{if .To.Href}}<a href="{{.To.Href}}">{{.To.Text}}</a>{{else}}{{.To.Text}}{{end}}</li>{{end}}</ul>{{else}}<p class="meta">No decision supersedes, amends or clarifies another.</p>{{end}}
 {{end}}
 
 {{define "code"}}{{heading .H "code-h" "Code view"}}
