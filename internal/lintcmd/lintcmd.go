@@ -738,7 +738,7 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 	if (single == "") == (out == "") {
 		return usageErr("report writes a site: give --out DIR (a directory of pages) or --single FILE (one file), not both and not neither")
 	}
-	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base")}
+	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base"), Notes: c.App.ErrWriter}
 	if o.RepoURL != "" {
 		if err := report.CheckRepoURL(o.RepoURL); err != nil {
 			return &exitError{ExitError, err}

@@ -48,6 +48,9 @@ type Options struct {
 	// what the change touches (internal/impact, D84), on the index and on
 	// each touched decision's page.
 	Base string
+	// Notes, when set, takes report's notes: a site directory inside the
+	// work tree that git does not ignore.
+	Notes io.Writer
 }
 
 // Limits of what one page shows, so a hostile register cannot make a page
@@ -963,6 +966,25 @@ func Site(o Options) ([]File, error) {
 	return files, nil
 }
 
+// siteGitignore is the .gitignore report writes into a site directory it
+// makes inside a git work tree: everything in it, itself included.
+const siteGitignore = "# Written by claimslint report: the site is built, not committed.\n*\n"
+
+// inWorkTree reports whether git sees dir inside a work tree.
+func inWorkTree(dir string) bool {
+	cmd := exec.Command("git", "rev-parse", "--is-inside-work-tree")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// gitIgnores reports whether git ignores name in dir.
+func gitIgnores(dir, name string) bool {
+	cmd := exec.Command("git", "check-ignore", "-q", "--", name)
+	cmd.Dir = dir
+	return cmd.Run() == nil
+}
+
 // Manifest is the file in a site's directory that lists, one a line, the
 // files the report wrote there. The next report into the directory removes
 // the files it lists that it does not write again, and nothing else (D83).
@@ -1052,10 +1074,12 @@ func WriteDir(dir string, o Options) ([]File, error) {
 		return nil, err
 	}
 	defer parent.Close()
+	created := false
 	if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
 		if err := parent.Mkdir(name, 0o755); err != nil {
 			return nil, fmt.Errorf("create the site's directory: %w", err)
 		}
+		created = true
 	}
 	root, err := openSame(parent, name)
 	if err != nil {
@@ -1121,6 +1145,19 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	}
 	if err := createIn(root, Manifest, manifest(names), 0o644); err != nil {
 		return nil, fmt.Errorf("write the site: %w", err)
+	}
+	// A site inside a git work tree is built, not committed: a directory
+	// report made gets a .gitignore of its own that ignores it all; one it
+	// did not make, and git does not ignore, gets a note (D99).
+	if inWorkTree(dir) {
+		switch {
+		case created:
+			if err := createIn(root, ".gitignore", []byte(siteGitignore), 0o644); err != nil {
+				return nil, fmt.Errorf("write the site: %w", err)
+			}
+		case o.Notes != nil && !gitIgnores(dir, "index.html"):
+			fmt.Fprintf(o.Notes, "claimslint: note: %s is inside the git work tree and git does not ignore it: add it to .gitignore, or write the site outside the repository\n", format.Escape(dir))
+		}
 	}
 	return files, nil
 }
