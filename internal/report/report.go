@@ -1068,22 +1068,29 @@ func WriteDir(dir string, o Options) ([]File, error) {
 		return nil, err
 	}
 	// The directory and every file in it are opened beneath the directory
-	// that holds it, through no link (D98).
-	parent, name, err := openOut(dir, true)
-	if err != nil {
-		return nil, err
-	}
-	defer parent.Close()
+	// that holds it, through no link (D98); "." and ".." are the user's
+	// own directories, opened as given.
+	var root *os.Root
 	created := false
-	if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
-		if err := parent.Mkdir(name, 0o755); err != nil {
-			return nil, fmt.Errorf("create the site's directory: %w", err)
+	if b := filepath.Base(filepath.Clean(dir)); b == "." || b == ".." {
+		if root, err = os.OpenRoot(dir); err != nil {
+			return nil, fmt.Errorf("open the site's directory: %w", err)
 		}
-		created = true
-	}
-	root, err := openSame(parent, name)
-	if err != nil {
-		return nil, fmt.Errorf("open the site's directory: %w", err)
+	} else {
+		parent, name, err := openOut(dir, true)
+		if err != nil {
+			return nil, err
+		}
+		defer parent.Close()
+		if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			if err := parent.Mkdir(name, 0o755); err != nil {
+				return nil, fmt.Errorf("create the site's directory: %w", err)
+			}
+			created = true
+		}
+		if root, err = openSame(parent, name); err != nil {
+			return nil, fmt.Errorf("open the site's directory: %w", err)
+		}
 	}
 	defer root.Close()
 	old, has, err := readManifest(root, dir)

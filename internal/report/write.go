@@ -30,9 +30,7 @@ func openOut(p string, mkdir bool) (*os.Root, string, error) {
 	dir, name := filepath.Split(clean)
 	dir = filepath.Clean(dir)
 	if name == "" || name == "." || name == ".." {
-		// The working directory, or a path ending in "..": the directory
-		// itself is the output, opened as given.
-		return nil, "", fmt.Errorf("%s names no file or directory of its own: give a name, such as site or report.html", format.Escape(p))
+		return nil, "", fmt.Errorf("%s names a directory, not a file: give a file name, such as report.html", format.Escape(p))
 	}
 	var root *os.Root
 	if !filepath.IsAbs(clean) && filepath.IsLocal(clean) {
