@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,7 +94,7 @@ var frameResultRE = regexp.MustCompile(`(?s)<pre id="frame-result">(.*?)</pre>`)
 
 // searchCase is a query typed into the search box of a page, and the
 // decision it must rank first.
-type searchCase struct{ page, query, first string }
+type searchCase struct{ Page, Query, first string }
 
 var searchCases = map[string][]searchCase{
 	"this-repository": {
@@ -112,6 +111,17 @@ var searchCases = map[string][]searchCase{
 		{"D500", "src/f49.go", "D491"},
 	},
 }
+
+// searches opens each page of QUERIES (a JSON list of searchCase) in an
+// iframe with its query in the fragment, and writes what each search box
+// listed: the decisions' keys in order, the count line, and whether a
+// snippet marks the words.
+const searches = `<!DOCTYPE html><html lang="en"><head><title>searches</title></head><body><script>
+var qs=QUERIES,out=[],left=qs.length;function done(){var p=document.createElement('pre');p.id='frame-result';p.textContent=JSON.stringify(out);document.body.appendChild(p)}
+qs.forEach(function(q,i){var f=document.createElement('iframe');f.title='search '+i;f.width=900;f.height=300;f.src=q.Page+'.html#search='+encodeURIComponent(q.Query);
+f.addEventListener('load',function(){try{var d=f.contentDocument;out[i]={hits:[].map.call(d.querySelectorAll('#results li.hit'),function(li){return li.getAttribute('data-key')}),
+count:d.getElementById('results-count').textContent,snippet:!!d.querySelector('#results .snippet mark')}}catch(e){out[i]={error:String(e)}}if(--left===0)done()});document.body.appendChild(f)});
+</script></body></html>`
 
 var hitRE = regexp.MustCompile(`<li class="hit" data-key="([^"]*)">`)
 
@@ -218,20 +228,36 @@ func TestSiteInBrowser(t *testing.T) {
 					t.Errorf("filtering by %q shows %d of %d decisions", word, n, total)
 				}
 			}
-			// The search box of every page ranks what a reader types.
-			for _, sc := range append(searchCases[c.name], searchCase{"index", "the", ""}) {
-				dom := string(browse(t, chrome, "--virtual-time-budget=10000", "--dump-dom", "file://"+filepath.Join(site, sc.page+".html")+"#search="+url.PathEscape(sc.query)))
-				hits := hitRE.FindAllStringSubmatch(dom, -1)
-				if sc.first == "" {
-					if len(hits) != 0 || !strings.Contains(dom, "is too common a word to search for") {
-						t.Errorf("searching %q from %s lists %d decisions", sc.query, sc.page, len(hits))
+			// The search box of every page ranks what a reader types: every
+			// query in one browser, each page in an iframe of its own.
+			scs := append(searchCases[c.name], searchCase{"index", "the", ""})
+			qs, _ := json.Marshal(scs)
+			if err := os.WriteFile(filepath.Join(site, "searches.html"), []byte(strings.Replace(searches, "QUERIES", string(qs), 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var got []struct {
+				Hits    []string
+				Count   string
+				Snippet bool
+				Error   string
+			}
+			sdom := browse(t, chrome, "--allow-file-access-from-files", "--virtual-time-budget=60000", "--dump-dom", "file://"+filepath.Join(site, "searches.html"))
+			if m := frameResultRE.FindSubmatch(sdom); m == nil || json.Unmarshal([]byte(htmlUnescape(string(m[1]))), &got) != nil || len(got) != len(scs) {
+				t.Fatalf("the searches wrote no result: %.300s", sdom)
+			}
+			for i, sc := range scs {
+				g := got[i]
+				switch {
+				case g.Error != "":
+					t.Errorf("searching %q from %s.html: %s", sc.Query, sc.Page, g.Error)
+				case sc.first == "":
+					if len(g.Hits) != 0 || !strings.Contains(g.Count, "is too common a word to search for") {
+						t.Errorf("searching %q from %s.html lists %d decisions (%q)", sc.Query, sc.Page, len(g.Hits), g.Count)
 					}
-					continue
-				}
-				if len(hits) == 0 || hits[0][1] != sc.first {
-					t.Errorf("searching %q from %s.html: first %v, want %s", sc.query, sc.page, hits[:min(3, len(hits))], sc.first)
-				} else if !strings.Contains(dom, `<p class="snippet">`) || !strings.Contains(dom, "<mark>") {
-					t.Errorf("searching %q: no snippet with the words marked", sc.query)
+				case len(g.Hits) == 0 || g.Hits[0] != sc.first:
+					t.Errorf("searching %q from %s.html: first %v, want %s", sc.Query, sc.Page, g.Hits[:min(3, len(g.Hits))], sc.first)
+				case !g.Snippet:
+					t.Errorf("searching %q: no snippet with the words marked", sc.Query)
 				}
 			}
 			if c.collection == "" && !c.generated {
