@@ -64,8 +64,6 @@ p.textContent=JSON.stringify({width:document.documentElement.scrollWidth,inner:w
 return {id:v.id,impact:v.impact,help:v.help,nodes:v.nodes.slice(0,3).map(function(n){return n.target.join(' ')})}})});
 document.body.appendChild(p)},function(e){var p=document.createElement('pre');p.id='axe-result';p.textContent='{"error":'+JSON.stringify(String(e))+'}';document.body.appendChild(p)});`
 
-var axeResultRE = regexp.MustCompile(`(?s)<pre id="axe-result">(.*?)</pre>`)
-
 type axeResult struct {
 	Error      string
 	Width      int
