@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -795,7 +794,7 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 	if (single == "") == (out == "") {
 		return usageErr("report writes a site: give --out DIR (a directory of pages) or --single FILE (one file), not both and not neither")
 	}
-	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base")}
+	o := report.Options{Dir: dirOf(c), RepoURL: c.String("repo-url"), Now: time.Now(), Base: c.String("base"), Notes: c.App.ErrWriter}
 	if o.RepoURL != "" {
 		if err := report.CheckRepoURL(o.RepoURL); err != nil {
 			return &exitError{ExitError, err}
@@ -809,16 +808,16 @@ func runReport(c *clikit.Context, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %s into %s\n", format.Count(len(files), "file"), format.Escape(out))
 		return nil
 	}
-	var buf strings.Builder
-	if err := report.Write(&buf, o); err != nil {
-		return &exitError{ExitError, err}
-	}
 	if single != "-" {
-		if err := os.WriteFile(single, []byte(buf.String()), 0o644); err != nil {
-			return &exitError{ExitError, fmt.Errorf("write report: %w", err)}
+		if err := report.WriteSingle(single, o); err != nil {
+			return &exitError{ExitError, err}
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", format.Escape(single))
 		return nil
+	}
+	var buf strings.Builder
+	if err := report.Write(&buf, o); err != nil {
+		return &exitError{ExitError, err}
 	}
 	_, err := io.WriteString(stdout, buf.String())
 	return err

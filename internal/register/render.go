@@ -2,8 +2,6 @@ package register
 
 import (
 	"bytes"
-	"strings"
-	"unicode"
 
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
@@ -107,27 +105,4 @@ func RenderHTMLLinks(src []byte, shift int, links Links) ([]byte, error) {
 	// spell these tags: goldmark escaped every '<' it did not write.
 	out := bytes.ReplaceAll(b.Bytes(), []byte("<pre>"), []byte(`<pre tabindex="0">`))
 	return bytes.ReplaceAll(out, []byte("<table>"), []byte(`<table tabindex="0">`)), nil
-}
-
-// PlainWords returns the distinct lower-case words of a decision's
-// Markdown, in first-seen order, at most max of them: what the site's
-// search looks a query up in (D83).
-func PlainWords(src []byte, max int) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(string(bytes.ToValidUTF8(src, nil))), notWordRune) {
-		if len([]rune(w)) < 2 || seen[w] {
-			continue
-		}
-		seen[w] = true
-		out = append(out, w)
-		if len(out) == max {
-			break
-		}
-	}
-	return out
-}
-
-func notWordRune(r rune) bool {
-	return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }

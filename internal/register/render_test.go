@@ -44,16 +44,6 @@ func TestRenderHTML(t *testing.T) {
 	}
 }
 
-func TestPlainWords(t *testing.T) {
-	got := strings.Join(PlainWords([]byte("The **frame** limit: 16 MiB, the Frame. Über-groß x"), 100), " ")
-	if want := "the frame limit 16 mib über groß"; got != want {
-		t.Errorf("PlainWords = %q, want %q", got, want)
-	}
-	if n := len(PlainWords([]byte(strings.Repeat("ab cd ef ", 10)+"gh ij"), 4)); n != 4 {
-		t.Errorf("PlainWords kept %d words, want at most 4", n)
-	}
-}
-
 // FuzzRenderHTML: no input makes the renderer fail or panic, or write a
 // script, an event handler or an image.
 func FuzzRenderHTML(f *testing.F) {

@@ -3,22 +3,34 @@ package report
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/claimslint/claimslint/internal/decisionid"
 )
 
 // Graph geometry, in SVG user units (CSS pixels).
 const (
-	nodeW, nodeH = 76, 28
-	gapX, gapY   = 20, 70
+	nodeW, nodeH = 168, 40
+	dummyW       = 12 // the slot a long edge passes a layer through
+	gapX, gapY   = 20, 56
 	margin       = 16
+	// graphMaxWidth is the width the graph's components are packed into,
+	// side by side and then in rows: at most 2 screens of 1,000 px (D99).
+	graphMaxWidth = 2000
+	compGap       = 40
+	titleRunes    = 22 // of a title on a box; the whole title is the box's tooltip
 )
 
-// gnode is one decision drawn in the graph.
+// gnode is one decision drawn in the graph, or (D nil) a dummy: the slot a
+// long edge passes an intermediate layer through.
 type gnode struct {
 	D            *dview
 	layer, order int
 	X, Y         int
+	w            int
+	comp         int
+	// Short is the title written on the box.
+	Short string
 }
 
 // gedge is one relation drawn: From (the newer decision) supersedes,
@@ -27,6 +39,7 @@ type gedge struct {
 	From, To *gnode
 	Verb     string
 	Path     string // the SVG path, computed by layout
+	chain    []*gnode
 }
 
 type graphView struct {
@@ -35,12 +48,18 @@ type graphView struct {
 	Width, Height int
 }
 
-// layout places every decision that takes part in a relation on layers,
-// as a Sugiyama-style drawing does, computed here at build time and
-// deterministic: a decision is one layer below the lowest decision it
-// relates to (the oldest on top), a cycle (the register is hostile input)
-// is broken where the walk meets it, and each layer is ordered by the mean
-// position of its neighbours, a few sweeps down and up, ties by id (D83).
+// layout draws every decision that takes part in a relation, as a
+// Sugiyama-style drawing does, computed at build time and deterministic
+// (D83, D99):
+//   - the decisions fall into connected parts, each drawn on its own and
+//     packed side by side into rows at most graphMaxWidth wide;
+//   - a decision sits one layer below the lowest decision it relates to (the
+//     oldest on top); a cycle (the register is hostile input) is broken where
+//     the walk meets it;
+//   - an edge that spans layers passes each layer in between through a
+//     dummy node, a slot of its own, so no edge crosses a box;
+//   - each layer is ordered by the mean position of its neighbours, a few
+//     sweeps down and up, ties by id.
 func layout(edges []relEdge) graphView {
 	var g graphView
 	byKey := map[string]*gnode{}
@@ -48,13 +67,12 @@ func layout(edges []relEdge) graphView {
 		if n := byKey[d.Key]; n != nil {
 			return n
 		}
-		n := &gnode{D: d}
+		n := &gnode{D: d, w: nodeW, Short: shortTitle(d.Title)}
 		byKey[d.Key] = n
 		g.Nodes = append(g.Nodes, n)
 		return n
 	}
 	out := map[*gnode][]*gnode{}
-	nbrs := map[*gnode][]*gnode{}
 	for _, e := range edges {
 		f, t := node(e.From), node(e.To)
 		if f == t {
@@ -62,13 +80,11 @@ func layout(edges []relEdge) graphView {
 		}
 		g.Edges = append(g.Edges, &gedge{From: f, To: t, Verb: e.Verb})
 		out[f] = append(out[f], t)
-		nbrs[f] = append(nbrs[f], t)
-		nbrs[t] = append(nbrs[t], f)
 	}
 	if len(g.Nodes) == 0 {
 		return g
 	}
-	slices.SortStableFunc(g.Nodes, func(a, b *gnode) int { return cmpNode(a, b) })
+	slices.SortStableFunc(g.Nodes, cmpNode)
 	// Layers: longest path to a decision that relates to none, with the
 	// walk's own stack marking a cycle (its back edge is ignored).
 	const unset, onStack = -1, -2
@@ -95,14 +111,118 @@ func layout(edges []relEdge) graphView {
 	for _, n := range g.Nodes {
 		depth(n)
 	}
-	nLayers := 0
-	for _, n := range g.Nodes {
-		nLayers = max(nLayers, n.layer+1)
+	// Connected parts, numbered in the order of their first decision.
+	undirected := map[*gnode][]*gnode{}
+	for _, e := range g.Edges {
+		undirected[e.From] = append(undirected[e.From], e.To)
+		undirected[e.To] = append(undirected[e.To], e.From)
 	}
-	layers := make([][]*gnode, nLayers)
 	for _, n := range g.Nodes {
-		layers[n.layer] = append(layers[n.layer], n)
+		n.comp = -1
 	}
+	comps := 0
+	for _, n := range g.Nodes {
+		if n.comp >= 0 {
+			continue
+		}
+		stack := []*gnode{n}
+		n.comp = comps
+		for len(stack) > 0 {
+			m := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, o := range undirected[m] {
+				if o.comp < 0 {
+					o.comp = comps
+					stack = append(stack, o)
+				}
+			}
+		}
+		comps++
+	}
+	// Each part's layers start at 0 and hold its decisions and dummies.
+	parts := make([][][]*gnode, comps)
+	minLayer := make([]int, comps)
+	for i := range minLayer {
+		minLayer[i] = 1 << 30
+	}
+	for _, n := range g.Nodes {
+		minLayer[n.comp] = min(minLayer[n.comp], n.layer)
+	}
+	put := func(n *gnode) {
+		c := n.comp
+		for len(parts[c]) <= n.layer {
+			parts[c] = append(parts[c], nil)
+		}
+		parts[c][n.layer] = append(parts[c][n.layer], n)
+	}
+	for _, n := range g.Nodes {
+		n.layer -= minLayer[n.comp]
+		put(n)
+	}
+	nbrs := map[*gnode][]*gnode{}
+	for _, e := range g.Edges {
+		// The chain from the edge's upper end down to its lower end, one
+		// node a layer.
+		hi, lo := e.To, e.From
+		if hi.layer > lo.layer { // a broken cycle's back edge points down
+			hi, lo = lo, hi
+		}
+		chain := []*gnode{hi}
+		for l := hi.layer + 1; l < lo.layer; l++ {
+			d := &gnode{layer: l, comp: hi.comp, w: dummyW}
+			put(d)
+			chain = append(chain, d)
+		}
+		chain = append(chain, lo)
+		for i := 1; i < len(chain); i++ {
+			nbrs[chain[i-1]] = append(nbrs[chain[i-1]], chain[i])
+			nbrs[chain[i]] = append(nbrs[chain[i]], chain[i-1])
+		}
+		e.chain = chain
+	}
+	for c := range parts {
+		orderLayers(parts[c], nbrs)
+	}
+	// Place each part's layers, centred on its widest, then pack the parts
+	// into rows.
+	x0, y0, rowH, width := margin, margin, 0, 0
+	for _, layers := range parts {
+		widths := make([]int, len(layers))
+		widest := 0
+		for k, l := range layers {
+			for i, n := range l {
+				if i > 0 {
+					widths[k] += gapX
+				}
+				widths[k] += n.w
+			}
+			widest = max(widest, widths[k])
+		}
+		h := len(layers)*(nodeH+gapY) - gapY
+		if x0 > margin && x0+widest > graphMaxWidth-margin {
+			x0, y0, rowH = margin, y0+rowH+compGap, 0
+		}
+		for k, l := range layers {
+			x := x0 + (widest-widths[k])/2
+			for _, n := range l {
+				n.X, n.Y = x, y0+k*(nodeH+gapY)
+				x += n.w + gapX
+			}
+		}
+		width = max(width, x0+widest+margin)
+		rowH = max(rowH, h)
+		x0 += widest + compGap
+	}
+	g.Width, g.Height = width, y0+rowH+margin
+	for _, e := range g.Edges {
+		e.Path = edgePath(e)
+	}
+	return g
+}
+
+// orderLayers orders each layer by the mean position of its neighbours
+// (decisions and dummies), 4 sweeps down and up, ties by id.
+func orderLayers(layers [][]*gnode, nbrs map[*gnode][]*gnode) {
 	for _, l := range layers {
 		for i, n := range l {
 			n.order = i
@@ -134,59 +254,75 @@ func layout(edges []relEdge) graphView {
 		}
 	}
 	for range 4 {
-		for k := 1; k < nLayers; k++ {
+		for k := 1; k < len(layers); k++ {
 			sweep(layers[k])
 		}
-		for k := nLayers - 2; k >= 0; k-- {
+		for k := len(layers) - 2; k >= 0; k-- {
 			sweep(layers[k])
 		}
 	}
-	widest := 0
-	for _, l := range layers {
-		widest = max(widest, len(l))
-	}
-	span := func(n int) int { return n*(nodeW+gapX) - gapX }
-	for k, l := range layers {
-		x0 := margin + (span(widest)-span(len(l)))/2
-		for i, n := range l {
-			n.X, n.Y = x0+i*(nodeW+gapX), margin+k*(nodeH+gapY)
-		}
-	}
-	g.Width, g.Height = 2*margin+span(widest), 2*margin+nLayers*(nodeH+gapY)-gapY
-	for _, e := range g.Edges {
-		e.Path = edgePath(e.From, e.To)
-	}
-	return g
 }
 
+// cmpNode orders decisions by id; dummies after them, stably.
 func cmpNode(a, b *gnode) int {
+	switch {
+	case a.D == nil && b.D == nil:
+		return 0
+	case a.D == nil:
+		return 1
+	case b.D == nil:
+		return -1
+	}
 	if c := decisionid.Compare(a.D.ID, b.D.ID); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.D.Key, b.D.Key)
 }
 
-// edgePath is a curve from the newer decision to the older one, entering
-// it from the side that faces the newer one.
-func edgePath(f, t *gnode) string {
-	x1, x2 := f.X+nodeW/2, t.X+nodeW/2
-	y1, y2 := f.Y, t.Y+nodeH
-	if f.Y < t.Y { // a broken cycle's back edge points down
-		y1, y2 = f.Y+nodeH, t.Y
-	}
-	if f.Y == t.Y {
-		y1, y2 = f.Y+nodeH/2, t.Y+nodeH/2
-		if f.X < t.X {
-			x1, x2 = f.X+nodeW, t.X
+// edgePath is a polyline down the edge's chain: from the bottom of the
+// upper box, through each dummy's slot (straight down through its layer),
+// to the top of the lower box. Between layers it runs in the gap, where no
+// box is; in a layer, only through its dummy's slot.
+func edgePath(e *gedge) string {
+	var b strings.Builder
+	pt := func(x, y int) {
+		if b.Len() == 0 {
+			b.WriteString("M")
 		} else {
-			x1, x2 = f.X, t.X+nodeW
+			b.WriteString(" L")
 		}
-		return svgPath(x1, y1, (x1+x2)/2, y1-gapY/2, (x1+x2)/2, y2-gapY/2, x2, y2)
+		b.WriteString(itoa(x) + " " + itoa(y))
 	}
-	mid := (y1 + y2) / 2
-	return svgPath(x1, y1, x1, mid, x2, mid, x2, y2)
+	chain := e.chain
+	// The path runs from the newer decision (From) to the older (To), where
+	// the arrow is.
+	rev := chain[0] != e.From
+	pts := make([][2]int, 0, 2*len(chain))
+	for i, n := range chain {
+		cx := n.X + n.w/2
+		switch {
+		case i == 0:
+			pts = append(pts, [2]int{cx, n.Y + nodeH})
+		case i == len(chain)-1:
+			pts = append(pts, [2]int{cx, n.Y})
+		default:
+			pts = append(pts, [2]int{cx, n.Y}, [2]int{cx, n.Y + nodeH})
+		}
+	}
+	if rev {
+		slices.Reverse(pts)
+	}
+	for _, p := range pts {
+		pt(p[0], p[1])
+	}
+	return b.String()
 }
 
-func svgPath(x1, y1, c1x, c1y, c2x, c2y, x2, y2 int) string {
-	return "M" + itoa(x1) + " " + itoa(y1) + " C" + itoa(c1x) + " " + itoa(c1y) + " " + itoa(c2x) + " " + itoa(c2y) + " " + itoa(x2) + " " + itoa(y2)
+// shortTitle is a title cut to fit a box, with an ellipsis when cut.
+func shortTitle(s string) string {
+	r := []rune(s)
+	if len(r) <= titleRunes {
+		return s
+	}
+	return strings.TrimRight(string(r[:titleRunes-1]), " ") + "…"
 }

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
@@ -47,17 +48,20 @@ type Options struct {
 	// what the change touches (internal/impact, D84), on the index and on
 	// each touched decision's page.
 	Base string
+	// Notes, when set, takes report's notes: a site directory inside the
+	// work tree that git does not ignore.
+	Notes io.Writer
 }
 
 // Limits of what one page shows, so a hostile register cannot make a page
 // unbounded (D83): excerpts per claim, lines around an anchor, the runes of
-// one code line, and the words of one decision in the search index.
+// one code line, and the bytes of one decision's text in the search index.
 const (
 	maxExcerpts    = 3
 	excerptContext = 2
 	maxLineRunes   = 240
-	maxIndexWords  = 400
-	maxPinnedRows  = 1000 // pinned lines on one file's page
+	maxIndexBytes  = 8 << 10 // of one decision's text in the search index
+	maxPinnedRows  = 1000    // pinned lines on one file's page
 )
 
 type link struct {
@@ -72,7 +76,12 @@ type xline struct {
 
 type excerpt struct {
 	Where, Href string
-	Lines       []xline
+	// CodeHref is the line in the site's code view, which links back
+	// (D99).
+	CodeHref string
+	Lines    []xline
+	file     string
+	line     int
 }
 
 type claimView struct {
@@ -96,6 +105,7 @@ type dview struct {
 	Key, Href               string
 	ID, Title, Status, File string
 	Date                    string
+	DateFromGit             bool // the record states no date: git's, when it was added
 	Supersedes, SupersededB []link
 	Relations               []link
 	Tracker                 []trackerView
@@ -104,15 +114,20 @@ type dview struct {
 	Claims                  []*claimView
 	Failed                  int
 	Adopted                 bool
-	words                   []string // what the search finds it by
-	Touches                 []impact.Touch
+	// States counts its claims by state, for the summary at the top of
+	// its page (D99).
+	States  []statusCount
+	text    string // what the search finds it by: its text as written
+	Touches []impact.Touch
 }
 
 type pinRef struct {
 	Text, Href string
+	Failed     bool // the claim fails: its pin is marked in the code view (D99)
 }
 
 type pinnedLine struct {
+	Failed bool // a claim that pins it fails
 	N      int
 	Text   string
 	Href   string
@@ -125,6 +140,12 @@ type fileView struct {
 	ReadBy          []pinRef
 	Lines           []pinnedLine
 	More            int // pinned lines past maxPinnedRows
+}
+
+// relation is one line of the relation list: two decisions and a verb.
+type relation struct {
+	From, To link
+	Verb     string
 }
 
 type relEdge struct {
@@ -171,17 +192,22 @@ type model struct {
 	// Findings are check's findings, each exactly as check prints it.
 	Findings  []finding
 	Attention []attention
-	Decisions []*dview
-	Statuses  []statusCount
-	Timeline  []dateGroup
-	Undated   []*dview
-	Edges     []string
-	Graph     graphView
-	Tracker   []audit.Row
-	Problems  []audit.Problem
-	Counts    map[string]int
-	Files     []*fileView
-	Single    bool
+	// Needs attention shows errors first, then warnings, then notes
+	// (D99): check's findings by severity, each group in check's order;
+	// prove's vacuous claims and the audit's problems are errors.
+	Errors, Warnings, Notes []finding
+	NErrors                 int
+	Decisions               []*dview
+	Statuses                []statusCount
+	Timeline                []dateGroup
+	Undated                 []*dview
+	Edges                   []relation
+	Graph                   graphView
+	Tracker                 []audit.Row
+	Problems                []audit.Problem
+	Counts                  map[string]int
+	Files                   []*fileView
+	Single                  bool
 	// Impact is what the change since Options.Base touches, when asked.
 	Impact  *impact.Result
 	Touched []touchedView
@@ -292,6 +318,12 @@ func build(o Options, single bool) (*model, error) {
 		}
 		p.Decisions = append(p.Decisions, dv)
 	}
+	refHref := func(id string) string {
+		if t := byID[id]; t != nil {
+			return t.Href
+		}
+		return ""
+	}
 	// The text, once every decision has its page, so a link to another
 	// decision's file becomes a link to its page.
 	for i, d := range res.Decisions {
@@ -301,14 +333,35 @@ func build(o Options, single bool) (*model, error) {
 			if single {
 				shift = 2 // under the section's h3
 			}
-			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, byFile))
+			prefix := ""
+			if single {
+				prefix = dv.Key + "-h-" // one page for all: each decision's heading ids its own
+			}
+			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, prefix, byFile, single))
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", d.Path, err)
 			}
+			// D<n> is a link, and every heading has GitHub's id (D99).
+			body = headingIDs(linkDecisionRefs(body, d.FileID, refHref), prefix)
 			dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
-			dv.words = register.PlainWords(doc.Src, maxIndexWords)
+			dv.text = plainText(doc.Src)
 			if dv.Date == "" {
 				dv.Date = dateIn(doc.Src)
+			}
+		}
+	}
+	// A record that states no date is dated by git: the commit that added
+	// it (D99).
+	var undated []string
+	for _, dv := range p.Decisions {
+		if dv.Date == "" {
+			undated = append(undated, dv.File)
+		}
+	}
+	if dates := gitDates(o.Dir, undated); len(dates) > 0 {
+		for _, dv := range p.Decisions {
+			if dv.Date == "" && dates[dv.File] != "" {
+				dv.Date, dv.DateFromGit = dates[dv.File], true
 			}
 		}
 	}
@@ -331,12 +384,21 @@ func build(o Options, single bool) (*model, error) {
 
 	edges := map[string]bool{}
 	var relEdges []relEdge
+	// Each relation once, its decisions linked (D99).
 	edge := func(s string, from, to string, verb string) {
 		if edges[s] {
 			return
 		}
 		edges[s] = true
-		p.Edges = append(p.Edges, s)
+		fromText, rest, _ := strings.Cut(s, " "+verb+" ")
+		rl := relation{From: link{Text: fromText}, Verb: verb, To: link{Text: rest}}
+		if f := byID[from]; f != nil {
+			rl.From.Href = f.Href
+		}
+		if t := byID[to]; t != nil {
+			rl.To.Href = t.Href
+		}
+		p.Edges = append(p.Edges, rl)
 		if f, t := byID[from], byID[to]; f != nil && t != nil {
 			relEdges = append(relEdges, relEdge{f, t, verb})
 		}
@@ -408,9 +470,9 @@ func build(o Options, single bool) (*model, error) {
 				if pins[file] == nil {
 					pins[file] = map[int][]pinRef{}
 				}
-				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref})
+				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref, Failed: st.State == check.StateFailed})
 				if k < maxExcerpts {
-					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line)})
+					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line), file: file, line: line})
 				} else {
 					cv.More++
 				}
@@ -451,6 +513,33 @@ func build(o Options, single bool) (*model, error) {
 	p.Timeline, p.Undated = timeline(p.Decisions)
 	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
 	linkFindings(p, byID, single)
+	linkExcerpts(p, single)
+	for _, d := range p.Decisions {
+		n := map[string]int{}
+		for _, cv := range d.Claims {
+			n[cv.State]++
+		}
+		for _, st := range []string{check.StateFailed, check.StatePending, check.StateOK, check.StateRetired} {
+			if n[st] > 0 {
+				d.States = append(d.States, statusCount{st, n[st]})
+				delete(n, st)
+			}
+		}
+		for _, st := range sortedKeys(n) {
+			d.States = append(d.States, statusCount{st, n[st]})
+		}
+	}
+	for _, f := range p.Findings {
+		switch diag.Severity(f.Severity) {
+		case diag.SeverityError:
+			p.Errors = append(p.Errors, f)
+		case diag.SeverityWarning:
+			p.Warnings = append(p.Warnings, f)
+		default:
+			p.Notes = append(p.Notes, f)
+		}
+	}
+	p.NErrors = len(p.Errors) + len(p.Attention)
 	return p, nil
 }
 
@@ -460,10 +549,13 @@ func build(o Options, single bool) (*model, error) {
 // that file at the commit, with --repo-url on a clean tree; otherwise, and
 // for a link that leaves the repository or names no file, the link's text
 // is written alone. Absolute URLs and fragments are kept.
-func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) register.Links {
+func textLinks(dir, from, repoURL, commit, prefix string, byFile map[string]*dview, single bool) register.Links {
 	return func(dest string) (string, bool) {
-		if dest == "" || strings.HasPrefix(dest, "#") {
+		if dest == "" {
 			return dest, true
+		}
+		if frag, ok := strings.CutPrefix(dest, "#"); ok {
+			return "#" + prefix + frag, true // the heading's id on this page (D99)
 		}
 		u, err := url.Parse(dest)
 		if err != nil {
@@ -485,7 +577,13 @@ func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) regi
 			return "", false
 		}
 		if dv := byFile[rel]; dv != nil {
-			return dv.Href, true
+			switch {
+			case u.Fragment == "":
+				return dv.Href, true
+			case single:
+				return "#" + dv.Key + "-" + u.EscapedFragment(), true
+			}
+			return dv.Href + "#" + u.EscapedFragment(), true
 		}
 		if repoURL == "" || commit == "" {
 			return "", false
@@ -506,6 +604,29 @@ func textLinks(dir, from, repoURL, commit string, byFile map[string]*dview) regi
 			out += "#" + u.EscapedFragment()
 		}
 		return out, true
+	}
+}
+
+// linkExcerpts links each line an excerpt of a claim rests on to that
+// line in the code view, whose row links back to the claim (D99).
+func linkExcerpts(p *model, single bool) {
+	rows := map[string]string{}
+	for _, fv := range p.Files {
+		for _, pl := range fv.Lines {
+			h := fv.Href + "#" + pl.Anchor
+			if single {
+				h = "#" + pl.Anchor
+			}
+			rows[fv.Path+":"+strconv.Itoa(pl.N)] = h
+		}
+	}
+	for _, d := range p.Decisions {
+		for _, cv := range d.Claims {
+			for i := range cv.Excerpts {
+				x := &cv.Excerpts[i]
+				x.CodeHref = rows[x.file+":"+strconv.Itoa(x.line)]
+			}
+		}
 	}
 }
 
@@ -686,6 +807,9 @@ func codeFiles(pins map[string]map[int][]pinRef, readBy map[string][]pinRef, src
 		}
 		for _, n := range ns {
 			pl := pinnedLine{N: n, Claims: pins[f][n], Href: codeLink(repoURL, commit, f+":"+strconv.Itoa(n)), Anchor: fv.Key + "-L" + strconv.Itoa(n)}
+			for _, c := range pl.Claims {
+				pl.Failed = pl.Failed || c.Failed
+			}
 			if n <= len(lines) {
 				pl.Text = clip(lines[n-1])
 			}
@@ -736,15 +860,48 @@ func cleanHead(dir string) (string, string) {
 	return strings.TrimSpace(string(out)), ""
 }
 
-// searchIndex is the index the search box reads: per decision, its page
-// key and the words it is found by, built when the site is.
+// searchIndex is the index the search boxes read (D99): per decision, its
+// page key, its link, id, title and status, what it refers to as written
+// (its file, the paths, anchors and requires of its claims, the tracker ids
+// it names) and its text as written, whitespace collapsed, at most
+// maxIndexBytes. The script matches a query's words whole and split, so
+// `dk-1vo`, `internal/impact`, `--base` and `16 << 20` find what names them.
 func searchIndex(res []*dview) []byte {
-	idx := make([][2]string, 0, len(res))
+	idx := make([][7]string, 0, len(res))
 	for _, d := range res {
-		idx = append(idx, [2]string{d.Key, strings.ToLower(d.ID+" "+d.Title+" "+d.Status) + " " + strings.Join(d.words, " ")})
+		refs := []string{d.File}
+		for _, c := range d.Claims {
+			refs = append(refs, c.Path, c.Anchor, c.Require)
+		}
+		for _, t := range d.Tracker {
+			refs = append(refs, t.ID)
+		}
+		refs = append(refs, d.Residuals...)
+		idx = append(idx, [7]string{d.Key, d.Href, d.ID, d.Title, d.Status, strings.Join(slices.DeleteFunc(refs, func(s string) bool { return s == "" }), " "), d.text})
 	}
 	b, _ := json.Marshal(idx) // strings only: cannot fail; <, > and & are escaped for a script
 	return b
+}
+
+// plainText is a decision's Markdown as the search reads it: the front
+// matter dropped, whitespace collapsed, at most maxIndexBytes, cut at a
+// rune.
+func plainText(src []byte) string {
+	s := string(bytes.ToValidUTF8(src, []byte("\uFFFD")))
+	if rest, ok := strings.CutPrefix(s, "---\n"); ok {
+		if i := strings.Index(rest, "\n---\n"); i >= 0 {
+			s = rest[i+5:]
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxIndexBytes {
+		cut := maxIndexBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
 }
 
 // File is one file of the site: its name in the output directory and its
@@ -773,14 +930,15 @@ func Site(o Options) ([]File, error) {
 	}
 	jobs := []job{
 		{"index.html", p.Title, "index", p, true},
-		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, false},
-		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, false},
+		{"graph.html", "Supersession graph · " + p.Title, "graph", pageData{M: p, H: 1}, true},
+		{"code.html", "Code view · " + p.Title, "code", pageData{M: p, H: 1}, true},
 	}
+	// Every page carries the search (D99).
 	for _, d := range p.Decisions {
-		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, false})
+		jobs = append(jobs, job{d.Key + ".html", d.ID + ": " + d.Title, "decision", pageData{M: p, D: d, H: 1}, true})
 	}
 	for _, f := range p.Files {
-		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, false})
+		jobs = append(jobs, job{f.Key + ".html", f.Path + " · Code view", "file", pageData{M: p, F: f, H: 1}, true})
 	}
 	files := make([]File, len(jobs), len(jobs)+1)
 	errs := make([]error, len(jobs))
@@ -808,6 +966,25 @@ func Site(o Options) ([]File, error) {
 	return files, nil
 }
 
+// siteGitignore is the .gitignore report writes into a site directory it
+// makes inside a git work tree: everything in it, itself included.
+const siteGitignore = "# Written by claimslint report: the site is built, not committed.\n*\n"
+
+// inWorkTree reports whether git sees dir inside a work tree.
+func inWorkTree(dir string) bool {
+	cmd := exec.Command("git", "rev-parse", "--is-inside-work-tree")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// gitIgnores reports whether git ignores name in dir.
+func gitIgnores(dir, name string) bool {
+	cmd := exec.Command("git", "check-ignore", "-q", "--", name)
+	cmd.Dir = dir
+	return cmd.Run() == nil
+}
+
 // Manifest is the file in a site's directory that lists, one a line, the
 // files the report wrote there. The next report into the directory removes
 // the files it lists that it does not write again, and nothing else (D83).
@@ -826,13 +1003,13 @@ func manifestName(s string) bool {
 	return s != "" && len(s) <= 255 && !strings.ContainsAny(s, "/\\\x00") && !strings.HasPrefix(s, ".") && s != Manifest
 }
 
-// readManifest returns the names the manifest in dir lists, and whether
-// dir has one. A manifest that is not a regular file (a symlink, a
-// directory) or is too large is refused; lines that are not plain file
-// names are ignored.
-func readManifest(dir string) (map[string]bool, bool, error) {
+// readManifest returns the names the manifest in the site's directory
+// (root; shown to the user as dir) lists, and whether it has one. A
+// manifest that is not a regular file (a symlink, a directory) or is too
+// large is refused; lines that are not plain file names are ignored.
+func readManifest(root *os.Root, dir string) (map[string]bool, bool, error) {
 	p := filepath.Join(dir, Manifest)
-	fi, err := os.Lstat(p)
+	fi, err := root.Lstat(Manifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -845,7 +1022,7 @@ func readManifest(dir string) (map[string]bool, bool, error) {
 	if fi.Size() > maxManifest {
 		return nil, false, fmt.Errorf("%s is %d bytes, more than a report writes (at most %d): remove it, or give a new or empty directory", format.Escape(p), fi.Size(), maxManifest)
 	}
-	f, err := os.Open(p)
+	f, err := root.Open(Manifest)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", format.Escape(p), err)
 	}
@@ -874,30 +1051,6 @@ func parseManifest(b []byte) map[string]bool {
 	return names
 }
 
-// writeFile writes data as dir/name through a temporary file renamed over
-// it, so a symlink at name is replaced, never followed.
-func writeFile(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".claimslint-report-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
-
 func manifest(names []string) []byte {
 	return []byte(manifestHead + strings.Join(names, "\n") + "\n")
 }
@@ -914,14 +1067,42 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create the site's directory: %w", err)
+	// The directory and every file in it are opened beneath the directory
+	// that holds it, through no link (D98); "." and ".." are the user's
+	// own directories, opened as given.
+	var root *os.Root
+	created := false
+	if b := filepath.Base(filepath.Clean(dir)); b == "." || b == ".." {
+		if root, err = os.OpenRoot(dir); err != nil {
+			return nil, fmt.Errorf("open the site's directory: %w", err)
+		}
+	} else {
+		parent, name, err := openOut(dir, true)
+		if err != nil {
+			return nil, err
+		}
+		defer parent.Close()
+		if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			if err := parent.Mkdir(name, 0o755); err != nil {
+				return nil, fmt.Errorf("create the site's directory: %w", err)
+			}
+			created = true
+		}
+		if root, err = openSame(parent, name); err != nil {
+			return nil, fmt.Errorf("open the site's directory: %w", err)
+		}
 	}
-	old, has, err := readManifest(dir)
+	defer root.Close()
+	old, has, err := readManifest(root, dir)
 	if err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(dir)
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("read the site's directory: %w", err)
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read the site's directory: %w", err)
 	}
@@ -950,11 +1131,11 @@ func WriteDir(dir string, o Options) ([]File, error) {
 			all = append(all, n)
 		}
 	}
-	if err := writeFile(dir, Manifest, manifest(all)); err != nil {
+	if err := createIn(root, Manifest, manifest(all), 0o644); err != nil {
 		return nil, fmt.Errorf("write the site: %w", err)
 	}
 	for _, f := range files {
-		if err := writeFile(dir, f.Name, f.Data); err != nil {
+		if err := createIn(root, f.Name, f.Data, 0o644); err != nil {
 			return nil, fmt.Errorf("write the site: %w", err)
 		}
 	}
@@ -963,14 +1144,27 @@ func WriteDir(dir string, o Options) ([]File, error) {
 			continue
 		}
 		p := filepath.Join(dir, n)
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-			if err := os.Remove(p); err != nil {
+		if fi, err := root.Lstat(n); err == nil && fi.Mode().IsRegular() {
+			if err := root.Remove(n); err != nil {
 				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
 			}
 		}
 	}
-	if err := writeFile(dir, Manifest, manifest(names)); err != nil {
+	if err := createIn(root, Manifest, manifest(names), 0o644); err != nil {
 		return nil, fmt.Errorf("write the site: %w", err)
+	}
+	// A site inside a git work tree is built, not committed: a directory
+	// report made gets a .gitignore of its own that ignores it all; one it
+	// did not make, and git does not ignore, gets a note (D99).
+	if inWorkTree(dir) {
+		switch {
+		case created:
+			if err := createIn(root, ".gitignore", []byte(siteGitignore), 0o644); err != nil {
+				return nil, fmt.Errorf("write the site: %w", err)
+			}
+		case o.Notes != nil && !gitIgnores(dir, "index.html"):
+			fmt.Fprintf(o.Notes, "claimslint: note: %s is inside the git work tree and git does not ignore it: add it to .gitignore, or write the site outside the repository\n", format.Escape(dir))
+		}
 	}
 	return files, nil
 }

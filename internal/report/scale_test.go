@@ -1,6 +1,8 @@
 package report
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +51,44 @@ func TestScalePages(t *testing.T) {
 		t.Errorf("%d decision pages with %d claims, want %d and %d", pages, claims, scale.Decisions, scale.Decisions*scale.Claims)
 	}
 	t.Logf("%d files, %d bytes; the largest page %s, %d bytes", len(files), total, largest.Name, len(largest.Data))
+	// The graph of its 100 related decisions: at most 2 screens of 1,000
+	// px wide, and no edge crosses a box (D99).
+	for _, f := range files {
+		if f.Name != "graph.html" {
+			continue
+		}
+		g := string(f.Data)
+		var boxes []*gnode
+		for _, m := range rectRE.FindAllStringSubmatch(g, -1) {
+			x, _ := strconv.Atoi(m[1])
+			y, _ := strconv.Atoi(m[2])
+			boxes = append(boxes, &gnode{X: x, Y: y})
+		}
+		w := svgWidthRE.FindStringSubmatch(g)
+		if len(boxes) != 100 || w == nil {
+			t.Fatalf("the graph has %d boxes, want 100", len(boxes))
+		}
+		if n, _ := strconv.Atoi(w[1]); n > 2*1000 {
+			t.Errorf("the graph of 100 decisions is %d px wide", n)
+		}
+		for _, m := range edgeRE.FindAllStringSubmatch(g, -1) {
+			pts := pathPoints(t, m[1])
+			for i := 1; i < len(pts); i++ {
+				for _, b := range boxes {
+					if segmentEntersBox(pts[i-1], pts[i], b) {
+						t.Errorf("the edge %s crosses the box at %d,%d", m[1], b.X, b.Y)
+					}
+				}
+			}
+		}
+	}
 }
+
+var (
+	rectRE     = regexp.MustCompile(`<rect x="(\d+)" y="(\d+)" width="168" height="40"`)
+	svgWidthRE = regexp.MustCompile(`<svg id="graph-svg"[^>]* width="(\d+)"`)
+	edgeRE     = regexp.MustCompile(`<path class="e[^"]*" d="([^"]*)"`)
+)
 
 // BenchmarkSite is the budget case, built as `claimslint report --out`
 // builds it: check, prove and audit, then every page in memory.
