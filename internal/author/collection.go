@@ -207,7 +207,7 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 		}
 		for k := range fresh {
 			for _, t := range []string{path.Join(merged[k].Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
-				if rp.Present(t) {
+				if rp.Present(t) && (ad != merged[k].Dir || zeroRecords(rp.Files, merged[k].Dir, t)) {
 					// An RFC process: new RFCs are 0000-title.md, numbered on merge.
 					merged[k].Template, merged[k].Next = t, "zero"
 					break
@@ -634,3 +634,18 @@ func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 	}
 	return register.ID{N: next}.String()
 }
+
+// zeroRecords reports whether folder dir holds a record numbered 0000
+// besides its template tmpl: an RFC process that numbers on merge. A
+// 0000-template.md beside records numbered from 0001 is an ADR
+// collection's template, and new continues its numbers (D96).
+func zeroRecords(files []string, dir, tmpl string) bool {
+	for _, f := range files {
+		if f != tmpl && path.Dir(f) == dir && zeroNameRE.MatchString(path.Base(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+var zeroNameRE = regexp.MustCompile(`^0{2,}[a-z]?-[^/]+\.md$`)

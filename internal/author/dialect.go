@@ -151,24 +151,19 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 		case "table":
 			cells := strings.Split(line, "|")
 			for i := 1; i+1 < len(cells); i++ {
-				if strings.EqualFold(strings.Trim(strings.TrimSpace(cells[i]), "*:"), "status") {
+				if register.IsStatusKey(strings.Trim(strings.TrimSpace(cells[i]), "*:")) {
 					cells[i+1] = " " + w + " "
 					break
 				}
 			}
 			lines[pos.Line-1] = strings.Join(cells, "|")
 		case "line":
-			k := strings.Index(strings.ToLower(line), "status")
-			c := -1
-			if k >= 0 {
-				c = strings.Index(line[k:], ":")
-			}
-			if c < 0 {
+			start, ok := register.StatusValueAt(line)
+			if !ok {
 				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
 			}
-			start := k + c + 1
-			for start < len(line) && line[start] == '*' {
-				start++ // "**Status:** Proposed"
+			for start > 0 && line[start-1] == ' ' {
+				start-- // the value is written after one space
 			}
 			end := strings.Index(line[start:], "|")
 			if d.Placeholder {
@@ -283,7 +278,7 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 	switch from {
 	case "heading":
 		for i, l := range lines {
-			if strings.EqualFold(strings.TrimSpace(strings.TrimLeft(l, "#")), "status") && strings.HasPrefix(l, "##") {
+			if register.IsStatusHeading(strings.TrimSpace(strings.TrimLeft(l, "#"))) && strings.HasPrefix(l, "##") {
 				// After the status paragraph.
 				j := i + 1
 				for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
