@@ -628,7 +628,13 @@ func adoptedTitle(doc ast.Node, src []byte, fmTitle, p string) string {
 			continue
 		}
 		t := strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), ""))
-		if t == "" || IsSectionTitle(t) {
+		if IsSectionTitle(strings.Trim(t, "*_ ")) {
+			// The record's sections are its level-1 headings ("#
+			// **Summary**", "# Background and Motivation"): none is its
+			// title, and its name says it (D97).
+			break
+		}
+		if t == "" {
 			continue
 		}
 		if s := untitled(t); s != "" && !IsSectionTitle(s) {
