@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
 )
 
@@ -140,7 +142,7 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 	// The status, on the line the template writes it.
 	if pos, ok := d.Keys["status"]; ok && d.StatusFrom != "" && d.StatusFrom != "unstated" && pos.Line >= 1 && pos.Line <= len(lines) {
 		line := lines[pos.Line-1]
-		w := word(n.status, d.RawStatus)
+		w := n.word(d.RawStatus)
 		switch d.StatusFrom {
 		case "front matter":
 			k := strings.Index(line, ":")
@@ -350,7 +352,7 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			}
 		}
 	}
-	w := word(n.status, raw)
+	w := n.word(raw)
 	date := n.date.UTC().Format("2006-01-02")
 	head := "# " + n.title
 	if m := numberedHeadRE.FindStringSubmatch(src); m != nil && n.number() != "" {
@@ -482,4 +484,91 @@ func addStatusLine(lines []string, status string) []string {
 		return slices.Insert(lines, last+1, form+" Status: "+status+"\n")
 	}
 	return slices.Insert(lines, last+1, "status: "+status+"\n")
+}
+
+// word is the word the collection writes for the new record's status
+// (D96): the choice of the template's list that means it ("[Vorgeschlagen
+// | Akzeptiert]" gives Vorgeschlagen), the example's own word when it
+// means it, a word a record of the collection writes for it, else the
+// vocabulary's first word for it in the language the collection's status
+// words are in (D97), spelt with the example's capitals; English as
+// before when the collection writes English.
+func (n *dialectNew) word(example string) string {
+	mapsTo := func(w string) bool {
+		st, ok := register.MapStatus(w, n.vocab)
+		return ok && st == n.status
+	}
+	choices := strings.FieldsFunc(example, func(r rune) bool { return strings.ContainsRune("|/,[]{}<>", r) })
+	if len(choices) > 1 {
+		for _, c := range choices {
+			if c = strings.Trim(strings.TrimSpace(c), "*_`"); c != "" && mapsTo(c) && !strings.ContainsAny(c, " ") {
+				return c
+			}
+		}
+	}
+	if mapsTo(example) && !strings.ContainsAny(strings.TrimSpace(example), " |") {
+		return strings.Trim(strings.TrimSpace(example), "*_`")
+	}
+	lang := map[string]int{}
+	if n.col != nil {
+		for _, r := range n.col.records {
+			if r.d == nil || r.d.StatusFrom == "folder" || r.d.StatusFrom == "unstated" {
+				continue
+			}
+			w := register.StatusWords(r.d.RawStatus)
+			if r.d.Status == n.status && w != "" && !strings.Contains(w, " ") && !register.ValidStatus(w) {
+				if l := worldLang(w); l != "" && l != "en" {
+					return capitalLike(w, example)
+				}
+			}
+			if l := worldLang(w); l != "" {
+				lang[l]++
+			} else if register.ValidStatus(w) {
+				lang["en"]++
+			}
+		}
+	}
+	best := ""
+	for _, l := range slices.Sorted(maps.Keys(lang)) {
+		if best == "" || lang[l] > lang[best] {
+			best = l
+		}
+	}
+	if best != "" && best != "en" {
+		for _, row := range config.WorldStatuses {
+			if row.Lang == best && row.Status == n.status {
+				w, _, _ := strings.Cut(row.Words, ",")
+				return capitalLike(strings.TrimSpace(w), example)
+			}
+		}
+	}
+	return word(n.status, example)
+}
+
+// worldLang is the language of the world vocabulary a status word is in,
+// "" when it is in none.
+func worldLang(w string) string {
+	for _, row := range config.WorldStatuses {
+		for _, x := range strings.Split(row.Words, ",") {
+			if strings.TrimSpace(x) == w {
+				return row.Lang
+			}
+		}
+	}
+	return ""
+}
+
+// capitalLike capitalises w when the example starts with a capital.
+func capitalLike(w, example string) string {
+	for _, r := range example {
+		if unicode.IsUpper(r) {
+			rs := []rune(w)
+			rs[0] = unicode.ToUpper(rs[0])
+			return string(rs)
+		}
+		if unicode.IsLower(r) {
+			break
+		}
+	}
+	return w
 }

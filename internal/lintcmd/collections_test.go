@@ -82,8 +82,8 @@ func TestCollections(t *testing.T) {
 			"D26 is superseded but names no registered successor",
 			"D26 superseded by ADR-0028, which is no registered record",
 		}},
-		// giantswarm's state: review is proposed (D97).
-		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: proposed\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
+		// giantswarm's state: review is proposed (D97), and new writes its word (D96).
+		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: review\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
