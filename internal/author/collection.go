@@ -231,6 +231,11 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
 		}
 		if len(c.records) > 0 {
+			ds := make([]*register.Decision, len(c.records))
+			for i, r := range c.records {
+				ds[i] = r.d
+			}
+			register.SharedTitles(ds)
 			c.settle(cfg.Statuses)
 			slices.SortStableFunc(c.records, func(a, b *record) int {
 				if a.scheme != b.scheme {

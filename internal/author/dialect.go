@@ -43,7 +43,17 @@ func (c *collection) templateOf(root string, t int) string {
 		return s.Template
 	}
 	var dirs []string
-	for _, d := range []string{s.Dir, c.dir, path.Join(c.dir, "templates"), path.Join(c.dir, "template")} {
+	// A file of the collection whose placeholder status says it is a
+	// template, found by its content (D96).
+	for _, sk := range c.skipped {
+		if strings.HasPrefix(sk.why, "template:") && path.Dir(sk.path) == s.Dir {
+			return sk.path
+		}
+	}
+	// Beside the records, the collection's folder, a templates/ folder
+	// there, a sibling folder of the collection, then the root.
+	parent := path.Dir(c.dir)
+	for _, d := range []string{s.Dir, c.dir, path.Join(c.dir, "templates"), path.Join(c.dir, "template"), path.Join(parent, "templates"), path.Join(parent, "template"), parent, "."} {
 		if !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
@@ -80,7 +90,10 @@ func boolInt(b bool) int {
 	return 0
 }
 
-var templateNameRE = regexp.MustCompile(`(?:^|[-_ .])template\.md$`)
+// templateNameRE is a template's file name in any of the languages of
+// register.TemplateWords, with a language suffix allowed
+// (0000-adr-template-de.md; D96).
+var templateNameRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:` + register.TemplateWords + `)(?:[-_][a-z]{2})?\.md$`)
 
 // word is the status word in the spelling of the example: "Proposed" when
 // the example is capitalised, the example's own spelling when it holds the
@@ -108,7 +121,7 @@ var (
 	dateValueRE = regexp.MustCompile(`(?i)(date[* \t]*[:|][* \t]*)(\\?\[[^\]\n]*\]|\([^)\n]*\)|#[^\n|]*|YYYY-MM-DD|[0-9X]{4}-[0-9X]{2}-[0-9X]{2}|insert data|null|\{[^}\n]*\})`)
 	// numberTokenRE is a number placeholder in a template's title: ###,
 	// NNNN, XXXX.
-	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}`)
+	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}|\b0{3,}\b`)
 	fmTitleRE     = regexp.MustCompile(`(?m)^title:.*$`)
 	featureRE     = regexp.MustCompile(`(?m)^([-*] Feature Name: ).*$`)
 	commentLineRE = regexp.MustCompile(`(?s)<!--.*?-->`)
@@ -196,6 +209,13 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 	}
 	// Dates.
 	t = dateValueRE.ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
+	t = localDateRE.ReplaceAllStringFunc(t, func(m string) string {
+		sm := localDateRE.FindStringSubmatch(m)
+		return sm[1] + n.date.UTC().Format(localLayout(sm[2]))
+	})
+	// A front matter value that is a title placeholder ("subtitle:
+	// {Titre de la décision}") takes the title (D96).
+	t = fmTitlePlaceholderRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(yamlStr(n.title), "$", "$$"))
 	// The title: front matter, the first heading that is not a section,
 	// a Feature Name line.
 	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
@@ -571,4 +591,22 @@ func capitalLike(w, example string) string {
 		}
 	}
 	return w
+}
+
+var (
+	// localDateRE is a date placeholder in a template's own language
+	// after a date key of any language: "- Fecha: dd/mm/aa", "Datum:
+	// TT.MM.JJJJ", "日期: YYYY/MM/DD" (D96).
+	localDateRE = regexp.MustCompile(`(?im)^(\W*(?:fecha|datum|data|date|日期|日付|날짜)\W*[:：]\W*)((?:dd|jj|tt)([/.-])mm([/.-])(?:aaaa|yyyy|jjjj|aa|yy|jj)|(?:aaaa|jjjj|yyyy)([/.-])mm([/.-])dd)\b`)
+	// fmTitlePlaceholderRE is a front matter line whose value is a
+	// bracketed title placeholder.
+	fmTitlePlaceholderRE = regexp.MustCompile(`(?m)^([a-z_]*title:[ \t]*)[\[{<][^\]}>\n]*(?i:tit)[^\]}>\n]*[\]}>][ \t]*$`)
+)
+
+// localLayout is the Go layout of a date placeholder: dd/mm/aa is
+// 02/01/06, aaaa-mm-dd is 2006-01-02.
+func localLayout(p string) string {
+	p = strings.ToLower(p)
+	r := strings.NewReplacer("dd", "02", "jj", "02", "tt", "02", "mm", "01", "aaaa", "2006", "yyyy", "2006", "jjjj", "2006", "aa", "06", "yy", "06")
+	return r.Replace(p)
 }

@@ -227,6 +227,9 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	d.Parsed = true
 	d.readBody(doc, src, ln)
 	d.Title = adoptedTitle(doc, src, fmTitle, p)
+	if fmTitle != "" {
+		d.BodyTitle = adoptedTitle(doc, src, "", p)
+	}
 	body := sections(doc, src, ln)
 	st := body["status"]
 	tstatus, tpos, trows, tok := tableStatus(src, ln)
@@ -242,7 +245,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 			// The first line is the status, even when it is itself a link
 			// line: adr-tools drops "Accepted" when a record is superseded.
 			first := 0
-			for first+1 < len(st) && choiceList(st[first].text, statuses) {
+			for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE.MatchString(st[first+1].text) {
 				first++ // "列表：提议/通过/完成/已弃用/已取代": the choices, not the status
 			}
 			rawStatus, statusPos, d.StatusFrom = st[first].text, st[first].pos, "heading"
@@ -901,4 +904,22 @@ func choiceList(line string, vocab map[string]string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// SharedTitles reads from their headings the titles of the records whose
+// front matter title: is shared with another record ("title: Décision
+// (MADR)" in three records of one collection: a generator's page label,
+// not a title; D97).
+func SharedTitles(ds []*Decision) {
+	n := map[string]int{}
+	for _, d := range ds {
+		if d.BodyTitle != "" {
+			n[d.Title]++
+		}
+	}
+	for _, d := range ds {
+		if d.BodyTitle != "" && n[d.Title] > 1 {
+			d.Title = d.BodyTitle
+		}
+	}
 }

@@ -202,7 +202,7 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 }
 
 var (
-	templateRE = regexp.MustCompile(`(?:^|[-_ .])template(?:\.md$|[-_ .]|$)`)
+	templateRE = regexp.MustCompile(`(?:^|[-_ .])(?:` + TemplateWords + `)(?:\.md$|[-_ .]|$)`)
 	numberedRE = regexp.MustCompile(PatternNumbered)
 	dateREs    = []*regexp.Regexp{regexp.MustCompile(PatternDated), regexp.MustCompile(PatternDatedDash), regexp.MustCompile(PatternDatedUnder)}
 	digitsRE   = regexp.MustCompile(`[0-9]{1,9}`)
@@ -443,3 +443,8 @@ func (s *Scheme) Apply(d *Decision, n RecordName, statuses map[string]string) {
 		d.Status, d.StatusFrom = s.Unstated, "unstated"
 	}
 }
+
+// TemplateWords are the names a template is given, in the languages of
+// the status vocabulary (D96, D97): template, plantilla, gabarit,
+// vorlage, modelo, modello, 模板, テンプレート, 템플릿.
+const TemplateWords = `template|plantilla|gabarit|vorlage|modelo|modello|模板|テンプレート|템플릿`

@@ -42,6 +42,8 @@ func (s *Snapshot) loadAdopted() {
 		}
 	}
 	schemes := s.Config.Adopt
+	var adopted []*register.Decision
+	defer func() { register.SharedTitles(adopted) }()
 	for _, fr := range register.FindRecords(s.Repo.Files, schemes) {
 		f := fr.Path
 		if !s.Repo.Present(f) {
@@ -62,6 +64,7 @@ func (s *Snapshot) loadAdopted() {
 			s.Decisions = s.Decisions[:len(s.Decisions)-1]
 			continue
 		}
+		adopted = append(adopted, d)
 		if ok {
 			d.FileID = row.ID
 		} else {
