@@ -99,6 +99,9 @@ var templateNameRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:` + register.Templat
 // the example is capitalised, the example's own spelling when it holds the
 // word.
 func word(status, example string) string {
+	if allCaps(example) {
+		return strings.ToUpper(status) // adr-tools' PROPOSED
+	}
 	ex := strings.ToLower(example)
 	if i := strings.Index(ex, status); i >= 0 {
 		return example[i : i+len(status)]
@@ -578,8 +581,26 @@ func worldLang(w string) string {
 	return ""
 }
 
+// allCaps reports an example written in capitals: two or more letters,
+// none lower case.
+func allCaps(example string) bool {
+	n := 0
+	for _, r := range example {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsUpper(r):
+			n++
+		}
+	}
+	return n >= 2
+}
+
 // capitalLike capitalises w when the example starts with a capital.
 func capitalLike(w, example string) string {
+	if allCaps(example) {
+		return strings.ToUpper(w)
+	}
 	for _, r := range example {
 		if unicode.IsUpper(r) {
 			rs := []rune(w)

@@ -236,6 +236,20 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		}
 		return nil, fmt.Errorf("%s already exist(s); init never overwrites: move them aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), hint)
 	}
+	if col != nil {
+		// The first record in the collection's own dialect (D96): its
+		// template or the shape of its newest records, with the claims
+		// that hold from the first run.
+		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, firstFile, "Record decisions with claimslint", nil, cfg.Statuses)
+		if err != nil {
+			return nil, err
+		}
+		body := string(files[2].New)
+		if k := strings.Index(body, "## Confirmation\n"); k >= 0 {
+			body = body[k:]
+		}
+		files[2].New = append(append(text, '\n'), body...)
+	}
 	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
 	if col != nil {
 		for _, r := range col.records {
