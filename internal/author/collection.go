@@ -515,7 +515,11 @@ func (c *collection) nextPath(title string, date time.Time) string {
 	base := fmt.Sprintf("%s%0*d-%s", prefix, width, next, sl)
 	if folder {
 		inner := path.Base(last.name.Path)
-		if strings.ToLower(inner) != "readme.md" && strings.ToLower(inner) != "index.md" {
+		switch {
+		case strings.ToLower(inner) == "readme.md" || strings.ToLower(inner) == "index.md":
+		case strings.HasSuffix(name, "-"+strings.TrimSuffix(inner, ".md")):
+			inner = sl + ".md" // 08-notebook-diff/notebook-diff.md
+		default:
 			inner = base + ".md"
 		}
 		return path.Join(s.Dir, base, inner)

@@ -90,6 +90,11 @@ func TestCollectionsSurvey2(t *testing.T) {
 				"designs/2022-07-07_global_exec_groups.md:1:1: front matter is not valid YAML",
 				"designs/2023-12-07-remote-local-fallback-respects-declarations.md:1:1: front matter is not valid YAML",
 			}},
+		{name: "jupyter__enhancement-proposals", dir: ".", newFile: "124-next-decision/next-decision.md",
+			findings: []string{
+				// "issue-number: [#117](https://...)" is no YAML.
+				"118-restart-clarification/restart-clarification.md:1:1: front matter is not valid YAML",
+			}},
 		{name: "hyperledger__fabric-rfcs", dir: ".", newFile: "text/0000-next-decision.md"},
 		{name: "reactjs__rfcs", dir: "text", newFile: "text/0229-next-decision.md"},
 		{name: "pytorch__rfcs", dir: ".", newFile: "RFC-0056-next-decision.md", marked: "superseded"},

@@ -61,6 +61,10 @@ const (
 	PatternPrefixed   = `^(?:[A-Za-z][A-Za-z0-9]*-)+(?P<num>[0-9]{1,9})(?:(?P<suffix>[a-z]|-[A-Z])(?:[-_][^/]*)?|(?:[-_][^/]*)?)\.md$`
 	PatternNumFolder  = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
 	PatternSlugFolder = `^[^/.][^/]*/(?:README|index)\.md$`
+	// PatternNumFolderAny is a numbered folder whose one Markdown file
+	// has a name of its own (jupyter's 08-notebook-diff/notebook-diff.md;
+	// D96); FindRecords keeps one record a folder.
+	PatternNumFolderAny = `^(?P<num>[0-9]{1,9})-[^/]+/[^/]+\.md$`
 )
 
 // BuiltinPatterns are the built-in patterns with the name init prints.
@@ -72,6 +76,7 @@ var BuiltinPatterns = []struct{ Name, Pattern string }{
 	{"prefixed numbers (ADR-NNNN-title.md)", PatternPrefixed},
 	{"one folder per record (NNNN-title/README.md)", PatternNumFolder},
 	{"one folder per record (title/README.md)", PatternSlugFolder},
+	{"one folder per record (NN-title/title.md)", PatternNumFolderAny},
 }
 
 // MaxPattern bounds a configured pattern's length.
@@ -405,12 +410,22 @@ func Owner(f string, schemes []Scheme) (int, string) {
 // that the schemes read, in the order of files.
 func FindRecords(files []string, schemes []Scheme) []Found {
 	var out []Found
+	// A numbered folder holds one record under PatternNumFolderAny: its
+	// first Markdown file by name.
+	seen := map[string]bool{}
 	for _, f := range files {
 		i, rel := Owner(f, schemes)
 		if i < 0 {
 			continue
 		}
 		if n, ok := schemes[i].Match(rel); ok {
+			if schemes[i].Pattern == PatternNumFolderAny {
+				if d := path.Dir(f); seen[d] {
+					continue
+				} else {
+					seen[d] = true
+				}
+			}
 			out = append(out, Found{Path: f, Scheme: i, Name: n})
 		}
 	}
