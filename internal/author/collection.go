@@ -37,6 +37,9 @@ type collection struct {
 	fresh   map[int]bool
 	records []*record
 	skipped []skip
+	// why says how init --adopt found the folder when none was named and
+	// none of AdoptDirs holds records (D96).
+	why string
 }
 
 // MaxAdoptFiles bounds the files init --adopt reads below a collection's
@@ -179,8 +182,26 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 	for _, d := range dirs {
 		prefixes = append(prefixes, dirPrefixOf(d))
 	}
+	if dir == "" {
+		prefixes = []string{""} // the whole tree, to discover a folder
+	}
 	if err := rp.ListUntracked(prefixes); err != nil {
 		return nil, err
+	}
+	why := ""
+	if dir == "" {
+		found := false
+		for _, ad := range dirs {
+			if n, _ := countRecords(rp.Files, ad); n > 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			if d, reason := discoverDir(rp.Files); d != "" {
+				dirs, why = []string{d}, reason
+			}
+		}
 	}
 	for _, ad := range dirs {
 		if _, err := readDirIn(root, ad); err != nil {
@@ -214,7 +235,7 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 				}
 			}
 		}
-		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped}
+		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
 		for _, fr := range register.FindRecords(rp.Files, merged) {
 			if !rp.Present(fr.Path) {
 				continue
@@ -555,6 +576,9 @@ func (c *collection) summary() []string {
 		}
 	}
 	out := []string{fmt.Sprintf("found %s in %s (%s), %s left out", plural(len(c.records), "record"), c.dir, plural(len(by), "folder"), plural(len(c.skipped), "file"))}
+	if c.why != "" {
+		out = append(out, c.why)
+	}
 	for i, s := range c.schemes {
 		if by[i] == 0 {
 			continue
@@ -658,3 +682,73 @@ func zeroRecords(files []string, dir, tmpl string) bool {
 }
 
 var zeroNameRE = regexp.MustCompile(`^0{2,}[a-z]?-[^/]+\.md$`)
+
+// collectionNames are the folder names records are kept in, at any depth
+// (D96): ADR folders, RFC and proposal processes, design documents.
+var collectionNames = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
+	"architecture-decisions": true, "architecture-decision-records": true, "rfcs": true, "rfc": true, "text": true,
+	"proposals": true, "designs": true, "design": true, "eips": true, "keps": true, "enhancements": true}
+
+// countRecords is how many Markdown files below dir the built-in patterns
+// read as records, by their names alone.
+func countRecords(files []string, dir string) (int, error) {
+	schemes, _, _, err := detectSchemes(files, dir)
+	if err != nil {
+		return 0, err
+	}
+	return len(register.FindRecords(files, schemes)), nil
+}
+
+// discoverDir finds the folder of records when none is named and none of
+// AdoptDirs holds any: among the folders named as collections are
+// (collectionNames, at any depth, outside vendored trees) and the root,
+// the one whose names read as the most records; ties go to the shallower
+// named folder, and the root only with more records than any of them.
+// reason says what was considered, for init's summary and --dry-run.
+func discoverDir(files []string) (string, string) {
+	cands := map[string]bool{".": true}
+	for _, f := range files {
+		for d := path.Dir(f); d != "." && d != "/"; d = path.Dir(d) {
+			if strings.Contains("/"+d+"/", "/node_modules/") || strings.Contains("/"+d+"/", "/vendor/") || strings.HasPrefix(path.Base(d), ".") {
+				continue
+			}
+			if collectionNames[strings.ToLower(path.Base(d))] {
+				cands[d] = true
+			}
+		}
+	}
+	var names []string
+	for d := range cands {
+		names = append(names, d)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if (a == ".") != (b == ".") {
+			return boolInt(a == ".") - boolInt(b == ".") // the root last
+		}
+		if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
+			return da - db
+		}
+		return strings.Compare(a, b)
+	})
+	if len(names) > 20 {
+		names = append(names[:19], ".")
+	}
+	best, bestN := "", 0
+	var seen []string
+	for _, d := range names {
+		n, err := countRecords(files, d)
+		if err != nil {
+			continue
+		}
+		seen = append(seen, fmt.Sprintf("%s %d", d, n))
+		// The root holds the named folders' records too: it wins only
+		// with more (a root of records: pytorch's RFC-0001-x.md).
+		if n > bestN {
+			best, bestN = d, n
+		}
+	}
+	if best == "" {
+		return "", ""
+	}
+	return best, fmt.Sprintf("discovered %s: none of %s holds records; of the folders named as collections are and the root, it has the most records by their names (%s)", best, strings.Join(AdoptDirs, ", "), strings.Join(seen, ", "))
+}

@@ -30,6 +30,9 @@ func TestCollectionsSurvey2(t *testing.T) {
 	}
 	cases := []struct {
 		name, dir string
+		// discovered is the folder init --adopt finds with none named
+		// (D96); empty is dir.
+		discovered string
 		// findings are substrings of what check prints, each true of the
 		// collection; check exits 1 when there are any (they are errors
 		// or warnings with an error among them).
@@ -63,7 +66,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 				"adopted record D452 is superseded but names no registered successor",
 				"D452 superseded by [KEEP-0455](https://github.com/Kotlin/KEEP/blob/main/proposals/KEEP-0455-lateinit-val.md), which is no registered record",
 			}},
-		{name: "vuejs__rfcs", dir: "active-rfcs", newFile: "active-rfcs/0046-next-decision.md"},
+		{name: "vuejs__rfcs", dir: "active-rfcs", discovered: ".", newFile: "active-rfcs/0046-next-decision.md"},
 		{name: "NixOS__rfcs", dir: "rfcs", newFile: "rfcs/0182-next-decision.md"},
 		{name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded",
 			findings: []string{
@@ -122,7 +125,17 @@ func TestCollectionsSurvey2(t *testing.T) {
 				code := Main(append([]string{"claimslint", args[0], "--dir", dir}, args[1:]...), &out, &errb)
 				return out.String() + errb.String(), code
 			}
-			out, code := run("init", "--adopt", tc.dir, "--date", "2026-12-01", "--ref", "0123456789abcdef0123456789abcdef01234567")
+			// With no folder named, init finds the same records and says
+			// where and why (D96).
+			out, code := run("init", "--adopt", "--dry-run", "--date", "2026-12-01")
+			where := tc.discovered
+			if where == "" {
+				where = tc.dir
+			}
+			if m := regexp.MustCompile(`(?m)^found [0-9]+ records? in (\S+) `).FindStringSubmatch(out); code != 0 || m == nil || m[1] != where {
+				t.Errorf("init --adopt --dry-run: exit %d, want the records found in %s\n%s", code, where, out)
+			}
+			out, code = run("init", "--adopt", tc.dir, "--date", "2026-12-01", "--ref", "0123456789abcdef0123456789abcdef01234567")
 			if code != 0 {
 				t.Fatalf("init --adopt %s: exit %d\n%s", tc.dir, code, out)
 			}
