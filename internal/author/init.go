@@ -299,6 +299,9 @@ jobs:
 // a space (a record named "…-0010-Observability-component metrics
 // scraping.md"), as CommonMark reads it.
 func linkDest(p string) string {
+	// A # or % in a file name is escaped, so the link names the file, not
+	// a fragment (register.LinkTarget decodes it; D96).
+	p = strings.NewReplacer("%", "%25", "#", "%23").Replace(p)
 	if strings.ContainsAny(p, " \t") {
 		return "<" + p + ">"
 	}
@@ -366,7 +369,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	registered := map[string]string{}
 	for _, row := range res.Register.Rows {
 		if row.Link != "" && !strings.Contains(row.Link, "://") {
-			registered[path.Clean(path.Join(path.Dir(cfg.Register), strings.SplitN(row.Link, "#", 2)[0]))] = row.ID
+			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
 		}
 	}
 	n := 0

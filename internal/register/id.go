@@ -1,6 +1,24 @@
 package register
 
-import "github.com/claimslint/claimslint/server/vocab"
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/claimslint/claimslint/server/vocab"
+)
+
+// LinkTarget is the repository path a register row's link names: the
+// link below the register's folder dir, its #fragment cut, its %XX
+// escapes decoded ("0001-c%23-style.md" is the file "0001-c#-style.md";
+// D96).
+func LinkTarget(dir, link string) string {
+	dest, _, _ := strings.Cut(link, "#")
+	if u, err := url.PathUnescape(dest); err == nil {
+		dest = u
+	}
+	return path.Clean(path.Join(dir, dest))
+}
 
 // The decision-id grammar (D72) lives in server/vocab, the leaf docket and
 // claimslint share (D62): docket checks the decision ids an issue names

@@ -82,7 +82,7 @@ func (s *Snapshot) rowTarget(row register.Row) string {
 	if row.Link == "" || isExternal(row.Link) {
 		return ""
 	}
-	return path.Clean(path.Join(path.Dir(s.Register.Path), strings.SplitN(row.Link, "#", 2)[0]))
+	return register.LinkTarget(path.Dir(s.Register.Path), row.Link)
 }
 
 // resolveAdopted turns the links adopted records state into decision
