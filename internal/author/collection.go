@@ -515,6 +515,10 @@ func (c *collection) nextPath(title string, date time.Time) string {
 				sl = strings.ReplaceAll(sl, "-", "_") // 2020_03_03_topic_words.md
 			}
 		}
+		if folder {
+			// 2023-05-12-slug/README.md: the date names the folder (D96).
+			return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl, path.Base(last.name.Path))
+		}
 		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
 	}
 	num := last.name.Number

@@ -424,11 +424,57 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			from = "heading"
 		}
 	}
-	out := b.String()
+	out := ownSections(b.String(), src)
 	if n.sup != nil {
 		out = n.addSupersedes(out, from)
 	}
 	return []byte(out)
+}
+
+// ownSections writes the example's own section headings in place of the
+// English ones (## Context, ## Decision, …) when none of the example's
+// level-2 headings is an English section name: a record in the
+// collection's language (## Kontext, ## Contexto, ## 背景; D96). The
+// status heading stays where the dialect put it.
+func ownSections(out, example string) string {
+	var own []string
+	for _, l := range strings.Split(example, "\n") {
+		if h, ok := strings.CutPrefix(l, "## "); ok {
+			h = strings.TrimSpace(h)
+			if strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(h) {
+				continue // claimslint's claims section, and the status's own
+			}
+			if register.IsSectionTitle(h) {
+				return out // English sections: as before
+			}
+			if h != "" {
+				own = append(own, "## "+h)
+			}
+		}
+	}
+	if len(own) == 0 {
+		return out
+	}
+	lines := strings.Split(out, "\n")
+	var kept []string
+	skip := false
+	for _, l := range lines {
+		if h, ok := strings.CutPrefix(l, "## "); ok && !register.IsStatusHeading(strings.TrimSpace(h)) {
+			skip = true // an English section and its placeholder text
+			continue
+		}
+		if strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ") {
+			skip = false
+		}
+		if !skip {
+			kept = append(kept, l)
+		}
+	}
+	body := strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
+	for _, h := range own {
+		body += "\n" + h + "\n"
+	}
+	return body
 }
 
 // numberedHeadRE is a record's title heading that carries its number:

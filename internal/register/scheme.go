@@ -59,8 +59,11 @@ const (
 	PatternDatedUnder = `^(?P<date>(?:19|20)[0-9]{2}_(?:0[1-9]|1[0-2])_(?:0[1-9]|[12][0-9]|3[01]))[-_][^/]*[^/.][^/]*\.md$`
 	PatternNumbered   = `^(?P<num>[0-9]{1,9})(?P<suffix>[a-z]?)-[^/]*[^/.][^/]*\.md$`
 	PatternPrefixed   = `^(?:[A-Za-z][A-Za-z0-9]*-)+(?P<num>[0-9]{1,9})(?:(?P<suffix>[a-z]|-[A-Z])(?:[-_][^/]*)?|(?:[-_][^/]*)?)\.md$`
-	PatternNumFolder  = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
-	PatternSlugFolder = `^[^/.][^/]*/(?:README|index)\.md$`
+	// PatternDatedFolder is one folder per record named by its date
+	// (2023-05-12-slug/README.md): a date, not a year number (D96).
+	PatternDatedFolder = `^(?P<date>(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))[-_][^/]+/(?:README|index)\.md$`
+	PatternNumFolder   = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
+	PatternSlugFolder  = `^[^/.][^/]*/(?:README|index)\.md$`
 	// PatternNumFolderAny is a numbered folder whose one Markdown file
 	// has a name of its own (jupyter's 08-notebook-diff/notebook-diff.md;
 	// D96); FindRecords keeps one record a folder.
@@ -74,6 +77,7 @@ var BuiltinPatterns = []struct{ Name, Pattern string }{
 	{"date-named (YYYY_MM_DD_title.md)", PatternDatedUnder},
 	{"numbered (NNNN-title.md)", PatternNumbered},
 	{"prefixed numbers (ADR-NNNN-title.md)", PatternPrefixed},
+	{"one folder per record (YYYY-MM-DD-title/README.md)", PatternDatedFolder},
 	{"one folder per record (NNNN-title/README.md)", PatternNumFolder},
 	{"one folder per record (title/README.md)", PatternSlugFolder},
 	{"one folder per record (NN-title/title.md)", PatternNumFolderAny},
