@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -522,6 +523,18 @@ func (c *collection) nextPath(title string, date time.Time) string {
 		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
 	}
 	num := last.name.Number
+	if m := idFolderRE.FindStringSubmatch(name); num < 0 && folder && m != nil {
+		// CIP-0001/README.md: folders named by a prefixed number alone;
+		// new continues it (CIP-0151/README.md; D96).
+		top := 0
+		for _, r := range c.records {
+			if k := idFolderRE.FindStringSubmatch(nameOf(r.name.Path)); r.scheme == t && k != nil && k[1] == m[1] {
+				n, _ := strconv.Atoi(k[2])
+				top = max(top, n)
+			}
+		}
+		return path.Join(s.Dir, fmt.Sprintf("%s%0*d", m[1], len(m[2]), top+1), path.Base(last.name.Path))
+	}
 	if num < 0 {
 		if folder {
 			return path.Join(s.Dir, sl, path.Base(last.name.Path))
@@ -756,3 +769,7 @@ func discoverDir(files []string) (string, string) {
 	}
 	return best, fmt.Sprintf("discovered %s: none of %s holds records; of the folders named as collections are and the root, it has the most records by their names (%s)", best, strings.Join(AdoptDirs, ", "), strings.Join(seen, ", "))
 }
+
+// idFolderRE is a record folder named by a prefixed number alone:
+// CIP-0001, RFC_12.
+var idFolderRE = regexp.MustCompile(`^([A-Za-z]+[-_]?)([0-9]{1,9})$`)

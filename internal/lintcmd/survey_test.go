@@ -75,7 +75,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 				`status "Moved" of adopted record D3234`, `status "Moved" of adopted record D5114`,
 				`status "Moved" of adopted record D5679`, `status "Moved" of adopted record D6785`,
 			}},
-		{name: "cardano-foundation__CIPs", dir: ".", marked: "superseded"},
+		{name: "cardano-foundation__CIPs", dir: ".", newFile: "CIP-1856/README.md", marked: "superseded"},
 		{name: "StefanMoCoAt__Meldestelle", dir: "docs/01_Architecture/adr", newFile: "docs/01_Architecture/adr/0015-next-decision.md", marked: "superseded"},
 		{name: "HubEvolution__EvolutionHub", dir: "docs/architecture/adrs", newFile: "docs/architecture/adrs/0008-next-decision.md", marked: "superseded"},
 		{name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "superseded"},

@@ -207,8 +207,11 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 			return d
 		}
 		d.keyPositions(src, ln)
-		if t, ok := fm["title"].(string); ok {
-			fmTitle = strings.TrimSpace(t)
+		for k, v := range fm {
+			// title: or Title: (CIPs' capitalised keys; D97).
+			if t, ok := v.(string); ok && strings.EqualFold(k, "title") && (k == "title" || fmTitle == "") {
+				fmTitle = strings.TrimSpace(t)
+			}
 		}
 		linkLines = append(linkLines, d.recordRefs(fm)...)
 		d.readAdoptedFrontMatter(fm)
