@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ type collection struct {
 	fresh   map[int]bool
 	records []*record
 	skipped []skip
+	// why says how init --adopt found the folder when none was named and
+	// none of AdoptDirs holds records (D96).
+	why string
 }
 
 // MaxAdoptFiles bounds the files init --adopt reads below a collection's
@@ -180,8 +184,26 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 	for _, d := range dirs {
 		prefixes = append(prefixes, dirPrefixOf(d))
 	}
+	if dir == "" {
+		prefixes = []string{""} // the whole tree, to discover a folder
+	}
 	if err := rp.ListUntracked(prefixes); err != nil {
 		return nil, err
+	}
+	why := ""
+	if dir == "" {
+		found := false
+		for _, ad := range dirs {
+			if n, _ := countRecords(rp.Files, ad); n > 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			if d, reason := discoverDir(rp.Files); d != "" {
+				dirs, why = []string{d}, reason
+			}
+		}
 	}
 	for _, ad := range dirs {
 		if _, err := readDirIn(root, ad); err != nil {
@@ -208,14 +230,14 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 		}
 		for k := range fresh {
 			for _, t := range []string{path.Join(merged[k].Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
-				if rp.Present(t) {
+				if rp.Present(t) && (ad != merged[k].Dir || zeroRecords(rp.Files, merged[k].Dir, t)) {
 					// An RFC process: new RFCs are 0000-title.md, numbered on merge.
 					merged[k].Template, merged[k].Next = t, "zero"
 					break
 				}
 			}
 		}
-		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped}
+		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
 		for _, fr := range register.FindRecords(rp.Files, merged) {
 			if !rp.Present(fr.Path) {
 				continue
@@ -232,6 +254,11 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
 		}
 		if len(c.records) > 0 {
+			ds := make([]*register.Decision, len(c.records))
+			for i, r := range c.records {
+				ds[i] = r.d
+			}
+			register.SharedTitles(ds)
 			c.settle(cfg.Statuses)
 			slices.SortStableFunc(c.records, func(a, b *record) int {
 				if a.scheme != b.scheme {
@@ -490,9 +517,25 @@ func (c *collection) nextPath(title string, date time.Time) string {
 				sl = strings.ReplaceAll(sl, "-", "_") // 2020_03_03_topic_words.md
 			}
 		}
+		if folder {
+			// 2023-05-12-slug/README.md: the date names the folder (D96).
+			return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl, path.Base(last.name.Path))
+		}
 		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
 	}
 	num := last.name.Number
+	if m := idFolderRE.FindStringSubmatch(name); num < 0 && folder && m != nil {
+		// CIP-0001/README.md: folders named by a prefixed number alone;
+		// new continues it (CIP-0151/README.md; D96).
+		top := 0
+		for _, r := range c.records {
+			if k := idFolderRE.FindStringSubmatch(nameOf(r.name.Path)); r.scheme == t && k != nil && k[1] == m[1] {
+				n, _ := strconv.Atoi(k[2])
+				top = max(top, n)
+			}
+		}
+		return path.Join(s.Dir, fmt.Sprintf("%s%0*d", m[1], len(m[2]), top+1), path.Base(last.name.Path))
+	}
 	if num < 0 {
 		if folder {
 			return path.Join(s.Dir, sl, path.Base(last.name.Path))
@@ -511,7 +554,11 @@ func (c *collection) nextPath(title string, date time.Time) string {
 	base := fmt.Sprintf("%s%0*d-%s", prefix, width, next, sl)
 	if folder {
 		inner := path.Base(last.name.Path)
-		if strings.ToLower(inner) != "readme.md" && strings.ToLower(inner) != "index.md" {
+		switch {
+		case strings.ToLower(inner) == "readme.md" || strings.ToLower(inner) == "index.md":
+		case strings.HasSuffix(name, "-"+strings.TrimSuffix(inner, ".md")):
+			inner = sl + ".md" // 08-notebook-diff/notebook-diff.md
+		default:
 			inner = base + ".md"
 		}
 		return path.Join(s.Dir, base, inner)
@@ -547,6 +594,9 @@ func (c *collection) summary() []string {
 		}
 	}
 	out := []string{fmt.Sprintf("found %s in %s (%s), %s left out", plural(len(c.records), "record"), c.dir, plural(len(by), "folder"), plural(len(c.skipped), "file"))}
+	if c.why != "" {
+		out = append(out, c.why)
+	}
 	for i, s := range c.schemes {
 		if by[i] == 0 {
 			continue
@@ -635,3 +685,92 @@ func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 	}
 	return decisionid.ID{N: next}.String()
 }
+
+// zeroRecords reports whether folder dir holds a record numbered 0000
+// besides its template tmpl: an RFC process that numbers on merge. A
+// 0000-template.md beside records numbered from 0001 is an ADR
+// collection's template, and new continues its numbers (D96).
+func zeroRecords(files []string, dir, tmpl string) bool {
+	for _, f := range files {
+		if f != tmpl && path.Dir(f) == dir && zeroNameRE.MatchString(path.Base(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+var zeroNameRE = regexp.MustCompile(`^0{2,}[a-z]?-[^/]+\.md$`)
+
+// collectionNames are the folder names records are kept in, at any depth
+// (D96): ADR folders, RFC and proposal processes, design documents.
+var collectionNames = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
+	"architecture-decisions": true, "architecture-decision-records": true, "rfcs": true, "rfc": true, "text": true,
+	"proposals": true, "designs": true, "design": true, "eips": true, "keps": true, "enhancements": true}
+
+// countRecords is how many Markdown files below dir the built-in patterns
+// read as records, by their names alone.
+func countRecords(files []string, dir string) (int, error) {
+	schemes, _, _, err := detectSchemes(files, dir)
+	if err != nil {
+		return 0, err
+	}
+	return len(register.FindRecords(files, schemes)), nil
+}
+
+// discoverDir finds the folder of records when none is named and none of
+// AdoptDirs holds any: among the folders named as collections are
+// (collectionNames, at any depth, outside vendored trees) and the root,
+// the one whose names read as the most records; ties go to the shallower
+// named folder, and the root only with more records than any of them.
+// reason says what was considered, for init's summary and --dry-run.
+func discoverDir(files []string) (string, string) {
+	cands := map[string]bool{".": true}
+	for _, f := range files {
+		for d := path.Dir(f); d != "." && d != "/"; d = path.Dir(d) {
+			if strings.Contains("/"+d+"/", "/node_modules/") || strings.Contains("/"+d+"/", "/vendor/") || strings.HasPrefix(path.Base(d), ".") {
+				continue
+			}
+			if collectionNames[strings.ToLower(path.Base(d))] {
+				cands[d] = true
+			}
+		}
+	}
+	var names []string
+	for d := range cands {
+		names = append(names, d)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if (a == ".") != (b == ".") {
+			return boolInt(a == ".") - boolInt(b == ".") // the root last
+		}
+		if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
+			return da - db
+		}
+		return strings.Compare(a, b)
+	})
+	if len(names) > 20 {
+		names = append(names[:19], ".")
+	}
+	best, bestN := "", 0
+	var seen []string
+	for _, d := range names {
+		n, err := countRecords(files, d)
+		if err != nil {
+			continue
+		}
+		seen = append(seen, fmt.Sprintf("%s %d", d, n))
+		// The root holds the named folders' records too: it wins only
+		// with more (a root of records: pytorch's RFC-0001-x.md).
+		if n > bestN {
+			best, bestN = d, n
+		}
+	}
+	if best == "" {
+		return "", ""
+	}
+	return best, fmt.Sprintf("discovered %s: none of %s holds records; of the folders named as collections are and the root, it has the most records by their names (%s)", best, strings.Join(AdoptDirs, ", "), strings.Join(seen, ", "))
+}
+
+// idFolderRE is a record folder named by a prefixed number alone:
+// CIP-0001, RFC_12.
+var idFolderRE = regexp.MustCompile(`^([A-Za-z]+[-_]?)([0-9]{1,9})$`)

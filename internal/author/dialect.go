@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/register"
 )
 
@@ -41,7 +43,17 @@ func (c *collection) templateOf(root string, t int) string {
 		return s.Template
 	}
 	var dirs []string
-	for _, d := range []string{s.Dir, c.dir, path.Join(c.dir, "templates"), path.Join(c.dir, "template")} {
+	// A file of the collection whose placeholder status says it is a
+	// template, found by its content (D96).
+	for _, sk := range c.skipped {
+		if strings.HasPrefix(sk.why, "template:") && path.Dir(sk.path) == s.Dir {
+			return sk.path
+		}
+	}
+	// Beside the records, the collection's folder, a templates/ folder
+	// there, a sibling folder of the collection, then the root.
+	parent := path.Dir(c.dir)
+	for _, d := range []string{s.Dir, c.dir, path.Join(c.dir, "templates"), path.Join(c.dir, "template"), path.Join(parent, "templates"), path.Join(parent, "template"), parent, "."} {
 		if !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
@@ -78,12 +90,18 @@ func boolInt(b bool) int {
 	return 0
 }
 
-var templateNameRE = regexp.MustCompile(`(?:^|[-_ .])template\.md$`)
+// templateNameRE is a template's file name in any of the languages of
+// register.TemplateWords, with a language suffix allowed
+// (0000-adr-template-de.md; D96).
+var templateNameRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:` + register.TemplateWords + `)(?:[-_][a-z]{2})?\.md$`)
 
 // word is the status word in the spelling of the example: "Proposed" when
 // the example is capitalised, the example's own spelling when it holds the
 // word.
 func word(status, example string) string {
+	if allCaps(example) {
+		return strings.ToUpper(status) // adr-tools' PROPOSED
+	}
 	ex := strings.ToLower(example)
 	if i := strings.Index(ex, status); i >= 0 {
 		return example[i : i+len(status)]
@@ -106,7 +124,7 @@ var (
 	dateValueRE = regexp.MustCompile(`(?i)(date[* \t]*[:|][* \t]*)(\\?\[[^\]\n]*\]|\([^)\n]*\)|#[^\n|]*|YYYY-MM-DD|[0-9X]{4}-[0-9X]{2}-[0-9X]{2}|insert data|null|\{[^}\n]*\})`)
 	// numberTokenRE is a number placeholder in a template's title: ###,
 	// NNNN, XXXX.
-	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}`)
+	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}|\b0{3,}\b`)
 	fmTitleRE     = regexp.MustCompile(`(?m)^title:.*$`)
 	featureRE     = regexp.MustCompile(`(?m)^([-*] Feature Name: ).*$`)
 	commentLineRE = regexp.MustCompile(`(?s)<!--.*?-->`)
@@ -140,7 +158,7 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 	// The status, on the line the template writes it.
 	if pos, ok := d.Keys["status"]; ok && d.StatusFrom != "" && d.StatusFrom != "unstated" && pos.Line >= 1 && pos.Line <= len(lines) {
 		line := lines[pos.Line-1]
-		w := word(n.status, d.RawStatus)
+		w := n.word(d.RawStatus)
 		switch d.StatusFrom {
 		case "front matter":
 			k := strings.Index(line, ":")
@@ -151,24 +169,19 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 		case "table":
 			cells := strings.Split(line, "|")
 			for i := 1; i+1 < len(cells); i++ {
-				if strings.EqualFold(strings.Trim(strings.TrimSpace(cells[i]), "*:"), "status") {
+				if register.IsStatusKey(strings.Trim(strings.TrimSpace(cells[i]), "*:")) {
 					cells[i+1] = " " + w + " "
 					break
 				}
 			}
 			lines[pos.Line-1] = strings.Join(cells, "|")
 		case "line":
-			k := strings.Index(strings.ToLower(line), "status")
-			c := -1
-			if k >= 0 {
-				c = strings.Index(line[k:], ":")
-			}
-			if c < 0 {
+			start, ok := register.StatusValueAt(line)
+			if !ok {
 				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
 			}
-			start := k + c + 1
-			for start < len(line) && line[start] == '*' {
-				start++ // "**Status:** Proposed"
+			for start > 0 && line[start-1] == ' ' {
+				start-- // the value is written after one space
 			}
 			end := strings.Index(line[start:], "|")
 			if d.Placeholder {
@@ -199,6 +212,13 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 	}
 	// Dates.
 	t = dateValueRE.ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
+	t = localDateRE.ReplaceAllStringFunc(t, func(m string) string {
+		sm := localDateRE.FindStringSubmatch(m)
+		return sm[1] + n.date.UTC().Format(localLayout(sm[2]))
+	})
+	// A front matter value that is a title placeholder ("subtitle:
+	// {Titre de la décision}") takes the title (D96).
+	t = fmTitlePlaceholderRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(yamlStr(n.title), "$", "$$"))
 	// The title: front matter, the first heading that is not a section,
 	// a Feature Name line.
 	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
@@ -283,7 +303,7 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 	switch from {
 	case "heading":
 		for i, l := range lines {
-			if strings.EqualFold(strings.TrimSpace(strings.TrimLeft(l, "#")), "status") && strings.HasPrefix(l, "##") {
+			if register.IsStatusHeading(strings.TrimSpace(strings.TrimLeft(l, "#"))) && strings.HasPrefix(l, "##") {
 				// After the status paragraph.
 				j := i + 1
 				for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
@@ -355,7 +375,7 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			}
 		}
 	}
-	w := word(n.status, raw)
+	w := n.word(raw)
 	date := n.date.UTC().Format("2006-01-02")
 	head := "# " + n.title
 	if m := numberedHeadRE.FindStringSubmatch(src); m != nil && n.number() != "" {
@@ -404,11 +424,57 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			from = "heading"
 		}
 	}
-	out := b.String()
+	out := ownSections(b.String(), src)
 	if n.sup != nil {
 		out = n.addSupersedes(out, from)
 	}
 	return []byte(out)
+}
+
+// ownSections writes the example's own section headings in place of the
+// English ones (## Context, ## Decision, …) when none of the example's
+// level-2 headings is an English section name: a record in the
+// collection's language (## Kontext, ## Contexto, ## 背景; D96). The
+// status heading stays where the dialect put it.
+func ownSections(out, example string) string {
+	var own []string
+	for _, l := range strings.Split(example, "\n") {
+		if h, ok := strings.CutPrefix(l, "## "); ok {
+			h = strings.TrimSpace(h)
+			if strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(h) {
+				continue // claimslint's claims section, and the status's own
+			}
+			if register.IsSectionTitle(h) {
+				return out // English sections: as before
+			}
+			if h != "" {
+				own = append(own, "## "+h)
+			}
+		}
+	}
+	if len(own) == 0 {
+		return out
+	}
+	lines := strings.Split(out, "\n")
+	var kept []string
+	skip := false
+	for _, l := range lines {
+		if h, ok := strings.CutPrefix(l, "## "); ok && !register.IsStatusHeading(strings.TrimSpace(h)) {
+			skip = true // an English section and its placeholder text
+			continue
+		}
+		if strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ") {
+			skip = false
+		}
+		if !skip {
+			kept = append(kept, l)
+		}
+	}
+	body := strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
+	for _, h := range own {
+		body += "\n" + h + "\n"
+	}
+	return body
 }
 
 // numberedHeadRE is a record's title heading that carries its number:
@@ -487,4 +553,127 @@ func addStatusLine(lines []string, status string) []string {
 		return slices.Insert(lines, last+1, form+" Status: "+status+"\n")
 	}
 	return slices.Insert(lines, last+1, "status: "+status+"\n")
+}
+
+// word is the word the collection writes for the new record's status
+// (D96): the choice of the template's list that means it ("[Vorgeschlagen
+// | Akzeptiert]" gives Vorgeschlagen), the example's own word when it
+// means it, a word a record of the collection writes for it, else the
+// vocabulary's first word for it in the language the collection's status
+// words are in (D97), spelt with the example's capitals; English as
+// before when the collection writes English.
+func (n *dialectNew) word(example string) string {
+	mapsTo := func(w string) bool {
+		st, ok := register.MapStatus(w, n.vocab)
+		return ok && st == n.status
+	}
+	choices := strings.FieldsFunc(example, func(r rune) bool { return strings.ContainsRune("|/,[]{}<>", r) })
+	if len(choices) > 1 {
+		for _, c := range choices {
+			if c = strings.Trim(strings.TrimSpace(c), "*_`"); c != "" && mapsTo(c) && !strings.ContainsAny(c, " ") {
+				return c
+			}
+		}
+	}
+	if mapsTo(example) && !strings.ContainsAny(strings.TrimSpace(example), " |") {
+		return strings.Trim(strings.TrimSpace(example), "*_`")
+	}
+	lang := map[string]int{}
+	if n.col != nil {
+		for _, r := range n.col.records {
+			if r.d == nil || r.d.StatusFrom == "folder" || r.d.StatusFrom == "unstated" {
+				continue
+			}
+			w := register.StatusWords(r.d.RawStatus)
+			if r.d.Status == n.status && w != "" && !strings.Contains(w, " ") && !register.ValidStatus(w) {
+				if l := worldLang(w); l != "" && l != "en" {
+					return capitalLike(w, example)
+				}
+			}
+			if l := worldLang(w); l != "" {
+				lang[l]++
+			} else if register.ValidStatus(w) {
+				lang["en"]++
+			}
+		}
+	}
+	best := ""
+	for _, l := range slices.Sorted(maps.Keys(lang)) {
+		if best == "" || lang[l] > lang[best] {
+			best = l
+		}
+	}
+	if best != "" && best != "en" {
+		for _, row := range config.WorldStatuses {
+			if row.Lang == best && row.Status == n.status {
+				w, _, _ := strings.Cut(row.Words, ",")
+				return capitalLike(strings.TrimSpace(w), example)
+			}
+		}
+	}
+	return word(n.status, example)
+}
+
+// worldLang is the language of the world vocabulary a status word is in,
+// "" when it is in none.
+func worldLang(w string) string {
+	for _, row := range config.WorldStatuses {
+		for _, x := range strings.Split(row.Words, ",") {
+			if strings.TrimSpace(x) == w {
+				return row.Lang
+			}
+		}
+	}
+	return ""
+}
+
+// allCaps reports an example written in capitals: two or more letters,
+// none lower case.
+func allCaps(example string) bool {
+	n := 0
+	for _, r := range example {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsUpper(r):
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// capitalLike capitalises w when the example starts with a capital.
+func capitalLike(w, example string) string {
+	if allCaps(example) {
+		return strings.ToUpper(w)
+	}
+	for _, r := range example {
+		if unicode.IsUpper(r) {
+			rs := []rune(w)
+			rs[0] = unicode.ToUpper(rs[0])
+			return string(rs)
+		}
+		if unicode.IsLower(r) {
+			break
+		}
+	}
+	return w
+}
+
+var (
+	// localDateRE is a date placeholder in a template's own language
+	// after a date key of any language: "- Fecha: dd/mm/aa", "Datum:
+	// TT.MM.JJJJ", "日期: YYYY/MM/DD" (D96).
+	localDateRE = regexp.MustCompile(`(?im)^(\W*(?:fecha|datum|data|date|日期|日付|날짜)\W*[:：]\W*)((?:dd|jj|tt)([/.-])mm([/.-])(?:aaaa|yyyy|jjjj|aa|yy|jj)|(?:aaaa|jjjj|yyyy)([/.-])mm([/.-])dd)\b`)
+	// fmTitlePlaceholderRE is a front matter line whose value is a
+	// bracketed title placeholder.
+	fmTitlePlaceholderRE = regexp.MustCompile(`(?m)^([a-z_]*title:[ \t]*)[\[{<][^\]}>\n]*(?i:tit)[^\]}>\n]*[\]}>][ \t]*$`)
+)
+
+// localLayout is the Go layout of a date placeholder: dd/mm/aa is
+// 02/01/06, aaaa-mm-dd is 2006-01-02.
+func localLayout(p string) string {
+	p = strings.ToLower(p)
+	r := strings.NewReplacer("dd", "02", "jj", "02", "tt", "02", "mm", "01", "aaaa", "2006", "yyyy", "2006", "jjjj", "2006", "aa", "06", "yy", "06")
+	return r.Replace(p)
 }

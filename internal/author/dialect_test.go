@@ -41,7 +41,8 @@ func TestFill(t *testing.T) {
 		{"metadata table", "# Template\n\n| | |\n|---|---|\n| Date | insert data |\n| Status | Approved |\n",
 			[]string{"| Date | 2026-12-01 |\n| Status | Proposed |\n"}},
 		{"front matter", "---\ntitle: A human-readable title\nstatus: draft\ndate: 20XX-XX-XX\n---\n\n# {{TITLE}}\n",
-			[]string{"---\ntitle: 'Next decision'\nstatus: proposed\ndate: 2026-12-01\n---\n\n# Next decision\n"}},
+			// The template's own word for proposed (D96).
+			[]string{"---\ntitle: 'Next decision'\nstatus: draft\ndate: 2026-12-01\n---\n\n# Next decision\n"}},
 		{"no status (Rust)", "- Feature Name: (fill me in)\n- Start Date: (fill me in with today's date, YYYY-MM-DD)\n\n# Summary\n",
 			[]string{"- Feature Name: next_decision\n- Start Date: 2026-12-01\n- Status: proposed\n\n# Summary\n"}},
 		{"status heading", "# NNNN. Title\n\n## Status\n\n[Proposed | Accepted | Rejected]\n\n## Context\n",

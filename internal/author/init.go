@@ -250,6 +250,20 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		}
 		return nil, fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
 	}
+	if col != nil {
+		// The first record in the collection's own dialect (D96): its
+		// template or the shape of its newest records, with the claims
+		// that hold from the first run.
+		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, firstFile, "Record decisions with claimslint", nil, cfg.Statuses)
+		if err != nil {
+			return nil, err
+		}
+		body := string(files[2].New)
+		if k := strings.Index(body, "## Confirmation\n"); k >= 0 {
+			body = body[k:]
+		}
+		files[2].New = append(append(text, '\n'), body...)
+	}
 	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
 	if col != nil {
 		for _, r := range col.records {
@@ -264,6 +278,9 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 // a space (a record named "…-0010-Observability-component metrics
 // scraping.md"), as CommonMark reads it.
 func linkDest(p string) string {
+	// A # or % in a file name is escaped, so the link names the file, not
+	// a fragment (register.LinkTarget decodes it; D96).
+	p = strings.NewReplacer("%", "%25", "#", "%23").Replace(p)
 	if strings.ContainsAny(p, " \t") {
 		return "<" + p + ">"
 	}
@@ -331,7 +348,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	registered := map[string]string{}
 	for _, row := range res.Register.Rows {
 		if row.Link != "" && !strings.Contains(row.Link, "://") {
-			registered[path.Clean(path.Join(path.Dir(cfg.Register), strings.SplitN(row.Link, "#", 2)[0]))] = row.ID
+			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
 		}
 	}
 	n := 0

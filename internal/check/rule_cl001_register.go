@@ -95,7 +95,7 @@ func registerRows(p *Pass, files map[string][]*register.Decision) map[string]reg
 		}
 		d := ds[0]
 		if row.Link != "" && !isExternal(row.Link) {
-			target := path.Clean(path.Join(path.Dir(reg.Path), strings.SplitN(row.Link, "#", 2)[0]))
+			target := register.LinkTarget(path.Dir(reg.Path), row.Link)
 			if target != d.Path {
 				p.Reportf(row.LinkPos, "%s links to %s, but its decision file is %s", row.ID, target, d.Path)
 			}

@@ -182,7 +182,7 @@ func Default() Config {
 // own 0000 record); "partly superseded" and "amended" keep the decision
 // live, since only part of it changed.
 func DefaultStatuses() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"approved": "accepted", "agreed": "accepted", "adopted": "accepted", "done": "accepted",
 		"implemented": "accepted", "decided": "accepted", "active": "accepted",
 		"partly superseded": "accepted", "partially superseded": "accepted", "amended": "accepted",
@@ -193,6 +193,8 @@ func DefaultStatuses() map[string]string {
 		"obsolete": "deprecated", "retired": "deprecated", "deprecate": "deprecated",
 		"replaced": "superseded", "superceded": "superseded",
 	}
+	addWorld(m) // the words of the world's processes, in nine languages (D97)
+	return m
 }
 
 // Load reads dir/.claimslint.yml over the defaults. A missing file is not an

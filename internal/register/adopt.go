@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -77,6 +78,18 @@ var relationVerbs = []struct{ words, verb string }{
 	{"superseded by", RelSupersededBy},
 	{"superceded by", RelSupersededBy},
 	{"replaced by", RelSupersededBy},
+	// The same in the languages of the status vocabulary (D97).
+	{"reemplazado por", RelSupersededBy},
+	{"reemplazada por", RelSupersededBy},
+	{"sustituido por", RelSupersededBy},
+	{"substituído por", RelSupersededBy},
+	{"substituída por", RelSupersededBy},
+	{"remplacé par", RelSupersededBy},
+	{"remplacée par", RelSupersededBy},
+	{"ersetzt durch", RelSupersededBy},
+	{"abgelöst durch", RelSupersededBy},
+	{"sostituito da", RelSupersededBy},
+	{"sostituita da", RelSupersededBy},
 	{"supersedes", RelSupersedes},
 	{"supercedes", RelSupersedes},
 	{"replaces", RelSupersedes},
@@ -143,11 +156,14 @@ type Relation struct {
 }
 
 var (
-	numberedTitle = regexp.MustCompile(`^(?i:(?:[a-z]+[- ])*(?:ADR|RFC|KEP)(?:[- #]?[0-9]+[a-z]?\s*[.:–—-]?|\s*[.:–—])\s*|[0-9]+[a-z]?(?:\s*[.:–—-]\s*|\s+))`)
-	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__|\*|_)?status(?:\*\*|__|\*|_)?\s*:\s*(?:\*\*|__|\*|_)?\s*(.*)$`)
+	numberedTitle = regexp.MustCompile(`^(?:(?i:(?:[a-z]+[- ])*(?:ADR|RFC|KEP)(?:[- #]?[0-9]+[a-z]?\s*[.:：–—-]?|\s*[.:：–—]))|[A-Z][A-Za-z]{1,5}[- #][0-9]+[a-z]?\s*[.:：–—-]|[0-9]+[a-z]?(?:\s*[.:：．、–—]|\s+-|\s))\s*`)
+	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__|\*|_)?(` + statusKeyAlt() + `)(?:\*\*|__|\*|_)?\s*[:：]\s*(?:\*\*|__|\*|_)?\s*(.*)$`)
 	tableCellRE   = regexp.MustCompile(`^\s*\|`)
 	tableSepRE    = regexp.MustCompile(`^\s*\|?\s*:?-{2,}`)
 	mdLinkRE      = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()<>\s]+)>?(?:\s+"[^"]*")?\s*\)`)
+	blobPathRE    = regexp.MustCompile(`^https?://[^/]+/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^?#]+)$`)
+	recordNameRE  = regexp.MustCompile(`^[0-9]{1,9}[-_][^\s/]+$`)
+	paddedRefRE   = regexp.MustCompile("(?:^|[\\s\x60(])(0[0-9]{2,8})(?:$|[\\s\x60).,;])")
 	bareRefRE     = regexp.MustCompile(`(?i)\b(?:ADR|RFC|DR)[- #]?([0-9]{1,9})\b`)
 	commentRE     = regexp.MustCompile(`(?s)<!--.*?-->`)
 	dateRE        = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
@@ -193,18 +209,16 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 			return d
 		}
 		d.keyPositions(src, ln)
-		if t, ok := fm["title"].(string); ok {
-			fmTitle = strings.TrimSpace(t)
+		for k, v := range fm {
+			// title: or Title: (CIPs' capitalised keys; D97).
+			if t, ok := v.(string); ok && strings.EqualFold(k, "title") && (k == "title" || fmTitle == "") {
+				fmTitle = strings.TrimSpace(t)
+			}
 		}
 		linkLines = append(linkLines, d.recordRefs(fm)...)
 		d.readAdoptedFrontMatter(fm)
-		key := "status"
-		if _, ok := fm["status"]; !ok {
-			if _, ok := fm["state"]; ok {
-				key = "state" // giantswarm's RFCs
-			}
-		}
-		if v, ok := fm[key]; ok && v != nil {
+		key := frontMatterStatusKey(fm)
+		if v, ok := fm[key]; ok && v != nil && key != "" {
 			if s, ok := v.(string); ok {
 				rawStatus = s
 			} else {
@@ -218,14 +232,33 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	d.Parsed = true
 	d.readBody(doc, src, ln)
 	d.Title = adoptedTitle(doc, src, fmTitle, p)
+	if fmTitle != "" {
+		d.BodyTitle = adoptedTitle(doc, src, "", p)
+	}
 	body := sections(doc, src, ln)
 	st := body["status"]
 	tstatus, tpos, trows, tok := tableStatus(src, ln)
 	if rawStatus == "" {
+		if ls, _, ok := statusLine(src, ln); ok && len(st) > 0 {
+			if _, known := MapStatus(ls, statuses); known {
+				// "* **Status**: Partially stable in 1.5, see the Status
+				// section": the line above the sections states it (D97).
+				st = nil
+			}
+		}
 		if len(st) > 0 {
 			// The first line is the status, even when it is itself a link
 			// line: adr-tools drops "Accepted" when a record is superseded.
-			rawStatus, statusPos, d.StatusFrom = st[0].text, st[0].pos, "heading"
+			first := 0
+			for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE.MatchString(st[first+1].text) {
+				first++ // "列表：提议/通过/完成/已弃用/已取代": the choices, not the status
+			}
+			rawStatus, statusPos, d.StatusFrom = st[first].text, st[first].pos, "heading"
+			// A history of dated status lines ("2017-11-22 提议",
+			// "2017-11-25 完成"): the last one is the status now (D97).
+			for i := first + 1; i < len(st) && leadingDateRE.MatchString(rawStatus) && leadingDateRE.MatchString(st[i].text); i++ {
+				rawStatus, statusPos = st[i].text, st[i].pos
+			}
 		} else if s, pos, ok := statusLine(src, ln); ok {
 			rawStatus, statusPos, d.StatusFrom = s, pos, "line"
 			linkLines = append(linkLines, srcLine{s, pos})
@@ -239,7 +272,11 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	linkLines = append(linkLines, st...)
 	linkLines = append(linkLines, body["links"]...)
 	d.Keys["status"] = statusPos
-	d.RawStatus = strings.TrimSpace(commentRE.ReplaceAllString(rawStatus, ""))
+	d.RawStatus = chosenOfChoices(strings.TrimSpace(commentRE.ReplaceAllString(rawStatus, "")))
+	if k, ok := StatusValueAt(d.RawStatus); ok {
+		// "* Status: **Status: Active Review (...)**": the key written twice.
+		d.RawStatus = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(d.RawStatus[k:]), "*_"))
+	}
 	d.Placeholder = PlaceholderStatus(d.RawStatus)
 	if st, ok := MapStatus(d.RawStatus, statuses); ok {
 		d.Status = st
@@ -287,7 +324,10 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 				continue
 			}
 			cur = ""
-			if h.Level > 1 && (t == "status" || t == "links") {
+			switch {
+			case h.Level > 1 && IsStatusHeading(t):
+				cur, level = "status", h.Level
+			case h.Level > 1 && t == "links":
 				cur, level = t, h.Level
 			}
 			continue
@@ -352,10 +392,23 @@ func relationLines(src []byte, ln *lines) []srcLine {
 		// Only a line that links a record: "**Supersedes**: None" and
 		// bare numbers stay prose, as before.
 		linked := mdLinkRE.MatchString(t) && strings.Contains(low, ".md")
+		low = strings.ReplaceAll(low, "_", " ")
 		for _, v := range relationVerbs {
 			if linked && strings.HasPrefix(low, v.words) {
 				out = append(out, srcLine{line, ln.pos(off)})
 				break
+			}
+			// "superseded_by: 0007-obsidian-plugin-hosts-mcp": a key and
+			// a record's own name, outside front matter.
+			if rest, ok := strings.CutPrefix(low, v.words+":"); ok {
+				if name := strings.TrimSpace(t[len(t)-len(rest):]); recordNameRE.MatchString(name) {
+					target := name
+					if !strings.HasSuffix(strings.ToLower(target), ".md") {
+						target += ".md"
+					}
+					out = append(out, srcLine{v.words + " [" + name + "](" + target + ")", ln.pos(off)})
+					break
+				}
 			}
 		}
 		return true
@@ -368,7 +421,7 @@ func relationLines(src []byte, ln *lines) []srcLine {
 func statusLine(src []byte, ln *lines) (status string, pos token.Position, ok bool) {
 	preamble(src, func(line string, off int) bool {
 		if m := statusLineRE.FindStringSubmatch(line); m != nil {
-			status, pos, ok = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[1]), "*_")), ln.pos(off), true
+			status, pos, ok = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[2]), "*_")), ln.pos(off), true
 			return false
 		}
 		return true
@@ -411,16 +464,33 @@ func recordLinks(l srcLine, dir string) []RecordLink {
 			if i := strings.IndexByte(dest, '#'); i >= 0 {
 				dest = dest[:i]
 			}
-			if strings.Contains(dest, "://") || !strings.HasSuffix(strings.ToLower(dest), ".md") {
+			target := path.Clean(path.Join(dir, dest))
+			if strings.Contains(dest, "://") {
+				// An absolute link to a file of a repository's tree
+				// (".../blob/main/proposals/KEEP-0455-x.md") names the
+				// record at that path (D97).
+				sm := blobPathRE.FindStringSubmatch(dest)
+				if sm == nil {
+					continue
+				}
+				target = path.Clean(sm[1])
+			}
+			if !strings.HasSuffix(strings.ToLower(dest), ".md") {
 				continue
 			}
 			found = true
-			out = append(out, RecordLink{Verb: v.verb, Target: path.Clean(path.Join(dir, dest)), Number: -1, Text: strings.TrimSpace(seg[m[0]:m[1]]), Pos: l.pos})
+			out = append(out, RecordLink{Verb: v.verb, Target: target, Number: -1, Text: strings.TrimSpace(seg[m[0]:m[1]]), Pos: l.pos})
 		}
 		if found {
 			continue
 		}
-		for _, m := range bareRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1) {
+		refs := bareRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1)
+		if len(refs) == 0 {
+			// A zero-padded number names a record ("reemplazado por
+			// `0005`"): a quantity is not written with leading zeros.
+			refs = paddedRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1)
+		}
+		for _, m := range refs {
 			n, err := strconv.Atoi(m[1])
 			if err != nil {
 				continue
@@ -444,11 +514,9 @@ func isWordByte(c byte) bool {
 // punctuation on removed, lower case, single spaces. "Superseded by
 // [ADR-0005](0005-x.md)" gives "superseded"; "**On hold** (2020)" gives "on hold".
 func StatusWords(raw string) string {
-	s := mdLinkRE.ReplaceAllString(raw, " ")
+	s := leadingDateRE.ReplaceAllString(strings.TrimSpace(linkText(raw)), "")
 	s = strings.ToLower(stripDecorations(s))
-	if i := strings.IndexAny(s, "([{,;:.!?|<\n"); i >= 0 {
-		s = s[:i]
-	}
+	s = s[:phraseEnd(s)]
 	s = strings.Map(func(r rune) rune {
 		switch r {
 		case '*', '_', '`', '~', '"', '\'', ']', ')', '}':
@@ -471,6 +539,9 @@ func StatusWords(raw string) string {
 // that is not understood (the caller keeps it as written and reports it).
 func MapStatus(raw string, vocab map[string]string) (string, bool) {
 	words := strings.Fields(StatusWords(raw))
+	if len(words) == 1 && strings.Contains(words[0], "-") {
+		words = strings.Split(words[0], "-") // "ready-for-release" (D97)
+	}
 	for i := len(words); i > 0; i-- {
 		w := strings.Join(words[:i], " ")
 		if ValidStatus(w) {
@@ -565,15 +636,21 @@ func adoptedTitle(doc ast.Node, src []byte, fmTitle, p string) string {
 			continue
 		}
 		t := strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), ""))
-		if t == "" || IsSectionTitle(t) {
+		if IsSectionTitle(strings.Trim(t, "*_ ")) {
+			// The record's sections are its level-1 headings ("#
+			// **Summary**", "# Background and Motivation"): none is its
+			// title, and its name says it (D97).
+			break
+		}
+		if t == "" {
 			continue
 		}
-		if s := strings.TrimSpace(numberedTitle.ReplaceAllString(t, "")); s != "" && !IsSectionTitle(s) {
+		if s := untitled(t); s != "" && !IsSectionTitle(s) {
 			return s
 		}
 	}
 	name := strings.TrimSuffix(nameOf(p), ".md")
-	name = strings.TrimSpace(numberedTitle.ReplaceAllString(strings.NewReplacer("-", " ", "_", " ").Replace(name), ""))
+	name = untitled(strings.NewReplacer("-", " ", "_", " ").Replace(name))
 	if name == "" {
 		name = strings.TrimSuffix(path.Base(p), ".md")
 	}
@@ -628,7 +705,7 @@ func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool
 		header := i+1 < len(lineText) && tableSepRE.MatchString(lineText[i+1]) && !tableSepRE.MatchString(l)
 		for c, cell := range cells {
 			name := strings.ToLower(strings.Trim(strings.TrimSpace(cell), "*_: "))
-			if name != "status" && name != "state" {
+			if !IsStatusKey(name) {
 				continue
 			}
 			switch {
@@ -712,3 +789,142 @@ func (d *Decision) recordRefs(fm map[string]any) []srcLine {
 var refLikeRE = regexp.MustCompile(`^` + decisionid.Pattern + `(\([^)]*\))?$`)
 
 func refLike(s string) bool { return refLikeRE.MatchString(s) }
+
+// frontMatterStatusKey is the front matter key that holds the record's
+// status: the first of StatusKeys present, in any case ("Status:" in
+// CIPs, "stage:" in emberjs' RFCs; D97); "" when none is.
+func frontMatterStatusKey(fm map[string]any) string {
+	for _, want := range StatusKeys {
+		for k := range fm {
+			if strings.EqualFold(k, want) {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// statusKeyAlt is StatusKeys as a regular expression alternation.
+func statusKeyAlt() string {
+	q := make([]string, len(lineKeys))
+	for i, k := range lineKeys {
+		q[i] = regexp.QuoteMeta(k)
+	}
+	return strings.Join(q, "|")
+}
+
+// linkText replaces each Markdown link by its text: a status written as a
+// link, "[Declined](https://...)", is the word Declined (D97).
+func linkText(raw string) string {
+	return mdLinkRE.ReplaceAllStringFunc(raw, func(m string) string {
+		sm := mdLinkRE.FindStringSubmatch(m)
+		return " " + sm[1] + " "
+	})
+}
+
+// phraseEnd is where a status phrase ends: at a bracket, comma,
+// semicolon, colon, question or exclamation mark, a bar, a line break, or
+// a dot that ends a sentence; never at a dot inside a number, so "Stable in
+// 1.1" stays whole (D97).
+func phraseEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', ',', ';', ':', '!', '?', '|', '<', '\n':
+			return i
+		case '.':
+			if i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]) {
+				continue
+			}
+			return i
+		}
+	}
+	return len(s)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// leadingDateRE is a date that opens a status line of a history.
+var leadingDateRE = regexp.MustCompile(`^[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}\s+`)
+
+// chosenOfChoices is the status a record chose from its template's list
+// of choices by emphasis: "Vorgeschlagen | **Akzeptiert** | Abgelehnt"
+// is Akzeptiert (D97). Any other status is returned as it is.
+func chosenOfChoices(raw string) string {
+	if !strings.Contains(raw, "|") {
+		return raw
+	}
+	chosen := ""
+	for _, part := range strings.Split(raw, "|") {
+		part = strings.TrimSpace(part)
+		if strings.ContainsAny(part, ":：[]()") || part == "" {
+			return raw // a field of a line, not a choice
+		}
+		if m := boldRE.FindStringSubmatch(part); m != nil {
+			if chosen != "" {
+				return raw
+			}
+			chosen = strings.TrimSpace(m[1])
+		}
+	}
+	if chosen == "" {
+		return raw
+	}
+	return chosen
+}
+
+var boldRE = regexp.MustCompile(`^\*\*([^*]+)\*\*$`)
+
+// untitled removes a title's numbering ("ADR-001:", "SE-0001:", "0021 –",
+// "2.") and the separators after it by their Unicode class: dashes,
+// colons and full stops of any width ("：", "—"), never a digit run that
+// belongs to the title ("128-bit Integer Types"; D97).
+func untitled(t string) string {
+	s := numberedTitle.ReplaceAllString(strings.TrimSpace(t), "")
+	return strings.TrimSpace(strings.TrimLeftFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) || strings.ContainsRune(":：.．。、,，;；", r)
+	}))
+}
+
+// StatusValueAt returns where the value of a "Status: value" line starts
+// (after the key, its colon of any width and any emphasis), as the
+// parser reads the line; ok is false for a line that states no status.
+func StatusValueAt(line string) (int, bool) {
+	m := statusLineRE.FindStringSubmatchIndex(strings.TrimRight(line, "\r\n"))
+	if m == nil {
+		return 0, false
+	}
+	return m[4], true
+}
+
+// choiceList reports whether a line of a status section lists the
+// choices ("提议/通过/完成", "Proposed | Accepted") rather than stating one:
+// two or more words of the vocabulary or the five statuses, separated by
+// slashes or bars.
+func choiceList(line string, vocab map[string]string) bool {
+	n := 0
+	for _, part := range strings.FieldsFunc(linkText(line), func(r rune) bool { return r == '/' || r == '|' || r == '：' || r == ':' }) {
+		w := StatusWords(part)
+		if _, ok := vocab[w]; ok || ValidStatus(w) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// SharedTitles reads from their headings the titles of the records whose
+// front matter title: is shared with another record ("title: Décision
+// (MADR)" in three records of one collection: a generator's page label,
+// not a title; D97).
+func SharedTitles(ds []*Decision) {
+	n := map[string]int{}
+	for _, d := range ds {
+		if d.BodyTitle != "" {
+			n[d.Title]++
+		}
+	}
+	for _, d := range ds {
+		if d.BodyTitle != "" && n[d.Title] > 1 {
+			d.Title = d.BodyTitle
+		}
+	}
+}

@@ -145,6 +145,10 @@ type Decision struct {
 	ID     string // from front matter
 	Status string
 	Title  string
+	// BodyTitle is an adopted record's title read without its front
+	// matter's title: (its heading, else its name), for a collection
+	// whose front matter title is the same in every record (D97).
+	BodyTitle string
 	// Supersedes and SupersededBy are the front-matter references.
 	Supersedes   []Ref
 	SupersededBy []Ref

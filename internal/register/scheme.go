@@ -59,8 +59,15 @@ const (
 	PatternDatedUnder = `^(?P<date>(?:19|20)[0-9]{2}_(?:0[1-9]|1[0-2])_(?:0[1-9]|[12][0-9]|3[01]))[-_][^/]*[^/.][^/]*\.md$`
 	PatternNumbered   = `^(?P<num>[0-9]{1,9})(?P<suffix>[a-z]?)-[^/]*[^/.][^/]*\.md$`
 	PatternPrefixed   = `^(?:[A-Za-z][A-Za-z0-9]*-)+(?P<num>[0-9]{1,9})(?:(?P<suffix>[a-z]|-[A-Z])(?:[-_][^/]*)?|(?:[-_][^/]*)?)\.md$`
-	PatternNumFolder  = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
-	PatternSlugFolder = `^[^/.][^/]*/(?:README|index)\.md$`
+	// PatternDatedFolder is one folder per record named by its date
+	// (2023-05-12-slug/README.md): a date, not a year number (D96).
+	PatternDatedFolder = `^(?P<date>(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))[-_][^/]+/(?:README|index)\.md$`
+	PatternNumFolder   = `^(?P<num>[0-9]{1,9})-[^/]+/(?:README|index|[0-9]{1,9}-[^/]+)\.md$`
+	PatternSlugFolder  = `^[^/.][^/]*/(?:README|index)\.md$`
+	// PatternNumFolderAny is a numbered folder whose one Markdown file
+	// has a name of its own (jupyter's 08-notebook-diff/notebook-diff.md;
+	// D96); FindRecords keeps one record a folder.
+	PatternNumFolderAny = `^(?P<num>[0-9]{1,9})-[^/]+/[^/]+\.md$`
 )
 
 // BuiltinPatterns are the built-in patterns with the name init prints.
@@ -70,8 +77,10 @@ var BuiltinPatterns = []struct{ Name, Pattern string }{
 	{"date-named (YYYY_MM_DD_title.md)", PatternDatedUnder},
 	{"numbered (NNNN-title.md)", PatternNumbered},
 	{"prefixed numbers (ADR-NNNN-title.md)", PatternPrefixed},
+	{"one folder per record (YYYY-MM-DD-title/README.md)", PatternDatedFolder},
 	{"one folder per record (NNNN-title/README.md)", PatternNumFolder},
 	{"one folder per record (title/README.md)", PatternSlugFolder},
+	{"one folder per record (NN-title/title.md)", PatternNumFolderAny},
 }
 
 // MaxPattern bounds a configured pattern's length.
@@ -202,7 +211,7 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 }
 
 var (
-	templateRE = regexp.MustCompile(`(?:^|[-_ .])template(?:\.md$|[-_ .]|$)`)
+	templateRE = regexp.MustCompile(`(?:^|[-_ .])(?:` + TemplateWords + `)(?:\.md$|[-_ .]|$)`)
 	numberedRE = regexp.MustCompile(PatternNumbered)
 	dateREs    = []*regexp.Regexp{regexp.MustCompile(PatternDated), regexp.MustCompile(PatternDatedDash), regexp.MustCompile(PatternDatedUnder)}
 	digitsRE   = regexp.MustCompile(`[0-9]{1,9}`)
@@ -405,12 +414,22 @@ func Owner(f string, schemes []Scheme) (int, string) {
 // that the schemes read, in the order of files.
 func FindRecords(files []string, schemes []Scheme) []Found {
 	var out []Found
+	// A numbered folder holds one record under PatternNumFolderAny: its
+	// first Markdown file by name.
+	seen := map[string]bool{}
 	for _, f := range files {
 		i, rel := Owner(f, schemes)
 		if i < 0 {
 			continue
 		}
 		if n, ok := schemes[i].Match(rel); ok {
+			if schemes[i].Pattern == PatternNumFolderAny {
+				if d := path.Dir(f); seen[d] {
+					continue
+				} else {
+					seen[d] = true
+				}
+			}
 			out = append(out, Found{Path: f, Scheme: i, Name: n})
 		}
 	}
@@ -443,3 +462,8 @@ func (s *Scheme) Apply(d *Decision, n RecordName, statuses map[string]string) {
 		d.Status, d.StatusFrom = s.Unstated, "unstated"
 	}
 }
+
+// TemplateWords are the names a template is given, in the languages of
+// the status vocabulary (D96, D97): template, plantilla, gabarit,
+// vorlage, modelo, modello, 模板, テンプレート, 템플릿.
+const TemplateWords = `template|plantilla|gabarit|vorlage|modelo|modello|模板|テンプレート|템플릿`

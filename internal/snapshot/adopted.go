@@ -43,6 +43,8 @@ func (s *Snapshot) loadAdopted() {
 		}
 	}
 	schemes := s.Config.Adopt
+	var adopted []*register.Decision
+	defer func() { register.SharedTitles(adopted) }()
 	for _, fr := range register.FindRecords(s.Repo.Files, schemes) {
 		f := fr.Path
 		if !s.Repo.Present(f) {
@@ -63,6 +65,7 @@ func (s *Snapshot) loadAdopted() {
 			s.Decisions = s.Decisions[:len(s.Decisions)-1]
 			continue
 		}
+		adopted = append(adopted, d)
 		if ok {
 			d.FileID = row.ID
 		} else {
@@ -80,7 +83,7 @@ func (s *Snapshot) rowTarget(row register.Row) string {
 	if row.Link == "" || isExternal(row.Link) {
 		return ""
 	}
-	return path.Clean(path.Join(path.Dir(s.Register.Path), strings.SplitN(row.Link, "#", 2)[0]))
+	return register.LinkTarget(path.Dir(s.Register.Path), row.Link)
 }
 
 // resolveAdopted turns the links adopted records state into decision

@@ -1,0 +1,266 @@
+package lintcmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCollectionsSurvey2 adopts each collection of the second survey
+// (issue 35; internal/author/testdata/collections/SOURCES, "Survey 2") as
+// its team would, naming at most the folder: init --adopt, check,
+// decisions --format json against what each record says (the golden
+// <name>.decisions beside the collection: id, status, title, path of
+// every record, read by hand from the records), new, check, new
+// --supersedes + accept, check. check's findings are each true of the
+// collection (D96, D97). -update-collections rewrites the goldens from the output;
+// review the diff against the records before committing it.
+var updateCollections = flag.Bool("update-collections", false, "rewrite the <name>.decisions goldens of testdata/collections from the output")
+
+func TestCollectionsSurvey2(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	cases := []struct {
+		name, dir string
+		// discovered is the folder init --adopt finds with none named
+		// (D96); empty is dir.
+		discovered string
+		// findings are substrings of what check prints, each true of the
+		// collection; check exits 1 when there are any (they are errors
+		// or warnings with an error among them).
+		findings []string
+		// newFile is where new writes the next record.
+		newFile string
+		// marked is what the retired record's file says after accept,
+		// "" where its dialect states no status (the register row says
+		// it).
+		marked string
+	}{
+		{name: "swiftlang__swift-evolution", dir: "proposals", newFile: "proposals/0548-next-decision.md", marked: "superseded by",
+			findings: []string{
+				// SE-0258 is not in the sample (see the listing).
+				"D30 superseded by [SE-0258](0258-property-wrappers.md), which is no registered record",
+				// "Previewing" is the process's own word: the team maps it.
+				`status "Previewing" of adopted record D288`,
+			}},
+		{name: "emberjs__rfcs", dir: "text", newFile: "text/1189-next-decision.md", marked: "superseded"},
+		{name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/stdlib/KEEP-0463-next-decision.md", marked: "superseded",
+			findings: []string{
+				`status "Unknown" of adopted record D33`,
+				`status "Unknown" of adopted record D75`,
+				`status "Unknown" of adopted record D340`,
+				// A link to a file outside the folder of records.
+				"D75 supersedes [Script Definition Template](https://github.com/Kotlin/KEEP/blob/master/proposals/script-definition-template.md), which is no registered record",
+				// Sentences, not status words: reported, never guessed.
+				`status "Nested type aliases are **stable in 2.3.0**`,
+				`status "Working on the implementation, it’s not public yet" of adopted record D438`,
+				// KEEP-0455 is not in the sample (see the listing).
+				"adopted record D452 is superseded but names no registered successor",
+				"D452 superseded by [KEEP-0455](https://github.com/Kotlin/KEEP/blob/main/proposals/KEEP-0455-lateinit-val.md), which is no registered record",
+			}},
+		{name: "vuejs__rfcs", dir: "active-rfcs", discovered: ".", newFile: "active-rfcs/0046-next-decision.md"},
+		{name: "NixOS__rfcs", dir: "rfcs", newFile: "rfcs/0182-next-decision.md"},
+		{name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded",
+			findings: []string{
+				// "Moved" (to the ERCs repository) is EIP-1's own status.
+				`status "Moved" of adopted record D1046`, `status "Moved" of adopted record D190`,
+				`status "Moved" of adopted record D3234`, `status "Moved" of adopted record D5114`,
+				`status "Moved" of adopted record D5679`, `status "Moved" of adopted record D6785`,
+			}},
+		{name: "cardano-foundation__CIPs", dir: ".", newFile: "CIP-1856/README.md", marked: "superseded"},
+		{name: "StefanMoCoAt__Meldestelle", dir: "docs/01_Architecture/adr", newFile: "docs/01_Architecture/adr/0015-next-decision.md", marked: "superseded"},
+		{name: "HubEvolution__EvolutionHub", dir: "docs/architecture/adrs", newFile: "docs/architecture/adrs/0008-next-decision.md", marked: "superseded"},
+		{name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "superseded"},
+		{name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "superseded"},
+		{name: "maehwasoo__AILSS", dir: "docs/adr", newFile: "docs/adr/0009-next-decision.md", marked: "superseded"},
+		{name: "phodal__adr", dir: "docs/adr", newFile: "docs/adr/0026-next-decision.md", marked: "superseded"},
+		{name: "kani3camp__mine-party", dir: "docs/adr", newFile: "docs/adr/0006-next-decision.md", marked: "superseded"},
+		{name: "eziocdl__cloud-provisioning-manager", dir: "docs/adr", newFile: "docs/adr/0007-next-decision.md", marked: "superseded"},
+		{name: "tikv__rfcs", dir: "text", newFile: "text/0120-next-decision.md"},
+		{name: "bazelbuild__proposals", dir: "designs", newFile: "designs/2026-12-01-next-decision.md", marked: "superseded",
+			findings: []string{
+				// Front matter that is not YAML, as any YAML reader says.
+				"designs/2021-08-10-rules-authors-sig.md:1:1: front matter is not valid YAML",
+				"designs/2022-03-06-representation-of-repeatable-starlark-flags.md:1:1: front matter is not valid YAML",
+				"designs/2022-07-07_global_exec_groups.md:1:1: front matter is not valid YAML",
+				"designs/2023-12-07-remote-local-fallback-respects-declarations.md:1:1: front matter is not valid YAML",
+			}},
+		{name: "jupyter__enhancement-proposals", dir: ".", newFile: "124-next-decision/next-decision.md",
+			findings: []string{
+				// "issue-number: [#117](https://...)" is no YAML.
+				"118-restart-clarification/restart-clarification.md:1:1: front matter is not valid YAML",
+			}},
+		{name: "hyperledger__fabric-rfcs", dir: ".", newFile: "text/0000-next-decision.md"},
+		{name: "reactjs__rfcs", dir: "text", newFile: "text/0229-next-decision.md"},
+		{name: "pytorch__rfcs", dir: ".", newFile: "RFC-0056-next-decision.md", marked: "superseded"},
+		{name: "golang__proposal", dir: "design", newFile: "design/48431-next-decision.md"},
+		{name: "fanticheli__threat-modeler-ai", dir: "docs/adr", newFile: "docs/adr/007-next-decision.md", marked: "superseded"},
+		{name: "GabrielRezendeCoelho__Tech_Academy_7", dir: "docs/01-arquitetura/adr", newFile: "docs/01-arquitetura/adr/0005-next-decision.md", marked: "superseded"},
+		{name: "SocialGouv__pass_emploi_app", dir: "docs/decisions", newFile: "docs/decisions/ADR-003-next-decision.md", marked: "superseded"},
+		{name: "wer-inc__gogooku3", dir: "docs/governance/adr", newFile: "docs/governance/adr/ADR-0003-next-decision.md", marked: "superseded"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join("..", "author", "testdata", "collections", tc.name)
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "c"}} {
+				if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			run := func(args ...string) (string, int) {
+				var out, errb bytes.Buffer
+				code := Main(append([]string{"claimslint", args[0], "--dir", dir}, args[1:]...), &out, &errb)
+				return out.String() + errb.String(), code
+			}
+			// With no folder named, init finds the same records and says
+			// where and why (D96).
+			out, code := run("init", "--adopt", "--dry-run", "--date", "2026-12-01")
+			where := tc.discovered
+			if where == "" {
+				where = tc.dir
+			}
+			if m := regexp.MustCompile(`(?m)^found [0-9]+ records? in (\S+) `).FindStringSubmatch(out); code != 0 || m == nil || m[1] != where {
+				t.Errorf("init --adopt --dry-run: exit %d, want the records found in %s\n%s", code, where, out)
+			}
+			out, code = run("init", "--adopt", tc.dir, "--date", "2026-12-01", "--ref", "0123456789abcdef0123456789abcdef01234567")
+			if code != 0 {
+				t.Fatalf("init --adopt %s: exit %d\n%s", tc.dir, code, out)
+			}
+			check := func(when string, extra int) {
+				t.Helper()
+				out, code := run("check")
+				want := 0
+				if len(tc.findings) > 0 {
+					want = 1
+				}
+				if code != want {
+					t.Errorf("check %s: exit %d, want %d\n%s", when, code, want, out)
+				}
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				if strings.TrimSpace(out) == "" {
+					lines = nil
+				}
+				if len(lines) != len(tc.findings)+extra {
+					t.Errorf("check %s: %d findings, want %d\n%s", when, len(lines), len(tc.findings)+extra, out)
+				}
+				for _, f := range tc.findings {
+					if !strings.Contains(out, f) {
+						t.Errorf("check %s: no finding %q\n%s", when, f, out)
+					}
+				}
+			}
+			check("after init --adopt", 0)
+			// Every record as it says: id, status, title, path.
+			js, code := run("decisions", "--format", "json")
+			if code != 0 {
+				t.Fatalf("decisions: exit %d\n%s", code, js)
+			}
+			var got struct {
+				Decisions []struct{ ID, Status, Title, Path string }
+			}
+			if err := json.Unmarshal([]byte(js), &got); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, d := range got.Decisions {
+				fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", d.ID, d.Status, d.Title, d.Path)
+			}
+			golden := src + ".decisions"
+			if *updateCollections {
+				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("decisions differ from %s (-update-collections rewrites it; check each row against its record):\n%s", golden, lineDiff(string(want), b.String()))
+			}
+			out, code = run("new", "--date", "2026-12-01", "Next decision")
+			if code != 0 {
+				t.Fatalf("new: exit %d\n%s", code, out)
+			}
+			if tc.newFile != "" && !strings.Contains(out, " "+tc.newFile+"\n") {
+				t.Errorf("new wrote\n%s\nwant %s", out, tc.newFile)
+			}
+			check("after new", 0)
+			// Retire the first accepted record.
+			old := ""
+			var oldPath string
+			for _, d := range got.Decisions {
+				if d.Status == "accepted" {
+					old, oldPath = d.ID, d.Path
+					break
+				}
+			}
+			if old == "" {
+				return
+			}
+			before, err := os.ReadFile(filepath.Join(dir, oldPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, code = run("new", "--date", "2026-12-02", "--supersedes", old, "A replacement")
+			if code != 0 {
+				t.Fatalf("new --supersedes %s: exit %d\n%s", old, code, out)
+			}
+			cr := regexp.MustCompile(`(?m)^created (\S+): `).FindStringSubmatch(out)
+			if cr == nil {
+				t.Fatalf("new --supersedes printed no created line\n%s", out)
+			}
+			if out, code := run("accept", cr[1]); code != 0 {
+				t.Fatalf("accept %s: exit %d\n%s", cr[1], code, out)
+			}
+			after, err := os.ReadFile(filepath.Join(dir, oldPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.marked == "" && !bytes.Equal(before, after):
+				t.Errorf("accept %s changed %s, whose dialect states no status:\n%s", cr[1], oldPath, after)
+			case tc.marked != "" && (bytes.Equal(before, after) || !bytes.Contains(bytes.ToLower(after), []byte(tc.marked))):
+				t.Errorf("accept %s: the retired record %s does not say %q:\n%s", cr[1], oldPath, tc.marked, after)
+			}
+			check("after accept", 0)
+		})
+	}
+}
+
+// lineDiff lists the lines only in want (-) and only in got (+).
+func lineDiff(want, got string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, l := range strings.Split(want, "\n") {
+		if !g[l] {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !w[l] {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
+}
