@@ -17,6 +17,7 @@ import (
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/relimit"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -104,6 +105,13 @@ func (r *Result) prepare() *prepared {
 			p.all = append(p.all, newClaim(r.Snapshot, d, row))
 		}
 	}
+	// What the patterns compile to is decided first, in row order, so
+	// that which row the run's account refuses does not depend on
+	// scheduling (D90).
+	var account relimit.Run
+	for _, c := range p.all {
+		c.sizePatterns(&account)
+	}
 	// Rows are independent (compiling their patterns is most of the
 	// cost), so they are prepared on all cores; findings keep row order.
 	var wg sync.WaitGroup
@@ -121,7 +129,7 @@ func (r *Result) prepare() *prepared {
 					continue
 				}
 				c.budget = r.budget
-				if !c.prepareRow() && !c.cut {
+				if c.oversize || !c.prepareRow() && !c.cut {
 					c.kind = nil // cannot be evaluated
 				}
 			}
@@ -139,6 +147,39 @@ func (r *Result) prepare() *prepared {
 	r.budget.firstCut(p.all)
 	r.prepared = p
 	return p
+}
+
+// sizePatterns refuses the claim (CL006) when its Anchor or Require
+// compiles to a program past relimit.MaxInsts, or past what is left of the
+// run's account (D90): it is then not prepared, and nothing is compiled.
+// A literal anchor compiles nothing and is not counted; a cell too long or
+// that does not parse is left to prepareRow, which says so.
+func (c *claim) sizePatterns(account *relimit.Run) {
+	for _, cell := range []struct{ col, text string }{{"anchor", c.c.Anchor}, {"require", strings.TrimPrefix(c.c.Require, "!")}} {
+		if cell.text == "" || len(cell.text) > MaxPattern {
+			continue
+		}
+		if cell.col == "anchor" {
+			if _, lit := exactLiteral(cell.text); lit {
+				continue
+			}
+		}
+		n, exact, err := relimit.Size(cell.text, 0)
+		if err != nil {
+			continue
+		}
+		col := strings.ToUpper(cell.col[:1]) + cell.col[1:]
+		if msg := relimit.Refusal(n, exact); msg != "" {
+			c.malformed(c.c.CellPos(cell.col), "%s: %s %s", c.name(), col, msg)
+			c.oversize = true
+			return
+		}
+		if used := account.Used(); !account.Take(n) {
+			c.malformed(c.c.CellPos(cell.col), "%s: %s %s; anchor more claims on literals, which compile nothing, or shorten the counted repetitions", c.name(), col, relimit.RunRefusal(n, used))
+			c.oversize = true
+			return
+		}
+	}
 }
 
 // prepareRow checks the Kind cell and lets the kind validate the rest.

@@ -1,0 +1,86 @@
+package check_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/relimit"
+	"github.com/claimslint/claimslint/internal/ruleid"
+)
+
+// hugeAnchor is under the 4,096-byte cell limit and compiles to about
+// 583,000 instructions: ten of them took 1.14 GB under --budget 10s
+// before D90, sixty ran out of memory.
+func hugeAnchor(i int) string {
+	var b strings.Builder
+	for b.Len() < check.MaxPattern-16 {
+		fmt.Fprintf(&b, "%c{1000}", 'a'+b.Len()%26)
+	}
+	return fmt.Sprintf("%s%d", b.String(), i)
+}
+
+// A pattern whose compiled program passes relimit.MaxInsts is refused at
+// its cell (CL006), whatever its byte length, and the claim is not
+// evaluated; so are the patterns past the run's account, in row order
+// (D90).
+func TestPatternProgramSizeIsBounded(t *testing.T) {
+	t.Parallel()
+	near := func(i int) string { // about 9,000 instructions
+		return fmt.Sprintf("[a-i]{1000}[j-r]{1000}[s-z]{1000}a{1000}b{1000}c{1000}d{1000}e{1000}f{1000}%d", i)
+	}
+	perRun := relimit.MaxRunInsts/9005 + 1 // the first row past the account
+	tests := []struct {
+		name, rows string
+		want       map[string]string // claim -> what its CL006 finding says
+	}{
+		{"one huge anchor", "| C1 | present | `x.go` | `" + hugeAnchor(1) + "` | |\n| C2 | present | `x.go` | `var a` | |\n",
+			map[string]string{"C1": "Anchor compiles to about 583005 instructions, over the 10000"}},
+		{"a huge require", "| C1 | present | `x.go` | `var a` | `!" + hugeAnchor(1) + "` |\n",
+			map[string]string{"C1": "Require compiles to about 583005 instructions, over the 10000"}},
+		{"a require over the limit, exactly counted", "| C1 | present | `x.go` | `var a` | `[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}` |\n",
+			map[string]string{"C1": "Require compiles to 11002 instructions, over the 10000"}},
+		{"the run's account", func() string {
+			var b strings.Builder
+			for i := 1; i <= perRun+1; i++ {
+				fmt.Fprintf(&b, "| C%d | absent | `x.go` | `%s` | |\n", i, near(i))
+			}
+			return b.String()
+		}(), map[string]string{fmt.Sprint("C", perRun): "a run compiles at most 1000000 (D90)", fmt.Sprint("C", perRun+1): "a run compiles at most 1000000"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, map[string]string{
+				"docs/PRD.md":            register1,
+				"docs/decisions/D1-x.md": decision1(tt.rows),
+				"x.go":                   "package x\n\nvar a = 1\n",
+			})
+			res, err := check.Run(check.Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, f := range res.Findings {
+				if f.Check == ruleid.Claims {
+					id := strings.SplitN(strings.TrimPrefix(f.Message, "D1 "), ":", 2)[0]
+					got[id] = f.Message
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("CL006 on %d rows, want %d: %v", len(got), len(tt.want), got)
+			}
+			for id, want := range tt.want {
+				if !strings.Contains(got[id], want) {
+					t.Errorf("%s: got %q, want it to contain %q", id, got[id], want)
+				}
+			}
+			for _, st := range res.Claims {
+				if _, refused := tt.want[st.Claim]; refused && st.State == check.StateOK {
+					t.Errorf("%s was evaluated (%s) though its pattern was refused", st.Claim, st.State)
+				}
+			}
+		})
+	}
+}
