@@ -29,6 +29,12 @@ const (
 	maxFileCost = 1 << 28
 )
 
+// MaxClaims bounds the claim rows one run evaluates (D90): each costs a
+// few kilobytes and a pass of its Path over the tree, and 69 MB of claim
+// tables took 49.8 s and 5.0 GB. Rows past it are one finding, at the
+// first of them.
+const MaxClaims = 50_000
+
 // MaxPattern bounds the Anchor and Require cells of a claim row (D70): a
 // pattern states one line of code, and compiling a 4 MB one took 5 s and
 // 1 GB.

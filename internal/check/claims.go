@@ -97,13 +97,22 @@ func (r *Result) prepare() *prepared {
 		return r.prepared
 	}
 	p := &prepared{}
+	var past []register.Claim // the rows past MaxClaims (D90)
 	for _, d := range r.Decisions {
 		if !d.Parsed {
 			continue
 		}
 		for _, row := range d.Claims {
+			if len(p.all) == MaxClaims {
+				past = append(past, row)
+				continue
+			}
 			p.all = append(p.all, newClaim(r.Snapshot, d, row))
 		}
+	}
+	if len(past) > 0 {
+		p.bad = append(p.bad, diag.Finding{Pos: past[0].Pos, Check: ruleid.Claims, Severity: diag.SeverityError,
+			Message: fmt.Sprintf("%s %s and the %d claim rows after it are not evaluated: a run evaluates at most %d claims (D90); archive old decisions, or state their claims in fewer rows", past[0].Decision, past[0].ID, len(past)-1, MaxClaims)})
 	}
 	// What the patterns compile to is decided first, in row order, so
 	// that which row the run's account refuses does not depend on

@@ -84,3 +84,42 @@ func TestPatternProgramSizeIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// Claim rows past check.MaxClaims are one CL006 finding at the first of
+// them, naming how many were left out, and are not evaluated (D90).
+func TestClaimsPerRunAreBounded(t *testing.T) {
+	t.Parallel()
+	const perFile = 17_000 // under the 100,000 table cells of a file
+	files := map[string]string{"x.go": "package x\n\nvar a = 1\n"}
+	var prd strings.Builder
+	prd.WriteString("| ID | Decision | Status |\n|---|---|---|\n")
+	for d := 1; d <= 3; d++ {
+		fmt.Fprintf(&prd, "| D%d | [x](decisions/D%d-x.md) | accepted |\n", d, d)
+		var rows strings.Builder
+		fmt.Fprintf(&rows, "---\nid: D%d\nstatus: accepted\n---\n# D%d: x\n\n## Confirmation\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n", d, d)
+		for i := 1; i <= perFile; i++ {
+			fmt.Fprintf(&rows, "| C%d | present | `x.go` | `var a` | |\n", i)
+		}
+		files[fmt.Sprintf("docs/decisions/D%d-x.md", d)] = rows.String()
+	}
+	prd.WriteString("\nD1..D3\n")
+	files["docs/PRD.md"] = prd.String()
+	res, err := check.Run(check.Options{Dir: writeTree(t, files)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cut []string
+	for _, f := range res.Findings {
+		if f.Check == ruleid.Claims {
+			cut = append(cut, fmt.Sprintf("%s:%d: %s", f.Pos.Filename, f.Pos.Line, f.Message))
+		}
+	}
+	first := check.MaxClaims - 2*perFile + 1 // the first row of D3 past the bound
+	want := fmt.Sprintf("docs/decisions/D3-x.md:%d: D3 C%d and the %d claim rows after it are not evaluated: a run evaluates at most %d claims (D90)", 10+first, first, 3*perFile-check.MaxClaims-1, check.MaxClaims)
+	if len(cut) != 1 || !strings.HasPrefix(cut[0], want) {
+		t.Errorf("CL006 findings %q, want one starting %q", cut, want)
+	}
+	if len(res.Claims) != check.MaxClaims {
+		t.Errorf("%d claims evaluated, want %d", len(res.Claims), check.MaxClaims)
+	}
+}

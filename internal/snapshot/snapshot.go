@@ -48,11 +48,18 @@ const MaxMarkdown = 16 << 20
 // Past it, each further file is refused as if unreadable.
 const MaxMarkdownTotal = 128 << 20
 
-// markdownTotal is MaxMarkdownTotal; tests lower it.
-var markdownTotal int64 = MaxMarkdownTotal
+// markdownTotal is MaxMarkdownTotal, runNodes register.MaxRunNodes; tests
+// lower them.
+var (
+	markdownTotal int64 = MaxMarkdownTotal
+	runNodes      int64 = register.MaxRunNodes
+)
 
 // errMarkdownTotal is why a file past MaxMarkdownTotal is not read.
 var errMarkdownTotal = fmt.Errorf("over the %d MiB of Markdown claimslint reads in one run, over all files (D70): archive old decisions, or split the register", MaxMarkdownTotal>>20)
+
+// errRunNodes is why a file past register.MaxRunNodes is not parsed.
+var errRunNodes = fmt.Errorf("over the %d estimated Markdown syntax nodes (lines, table cells, inline openers) claimslint parses in one run, over all files (D90): archive old decisions, or split the register", register.MaxRunNodes)
 
 // Doc is one document of the register corpus, read once.
 type Doc struct {
@@ -107,8 +114,9 @@ type Snapshot struct {
 	stoppedAt string
 	unread    int
 
-	// markdown is the Markdown read so far, for MaxMarkdownTotal.
-	markdown int64
+	// markdown is the Markdown read so far, for MaxMarkdownTotal; nodes
+	// its estimated syntax nodes, for register.MaxRunNodes (D90).
+	markdown, nodes int64
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
@@ -199,6 +207,21 @@ func (s *Snapshot) readCounted(rel string, read func(string, int64) ([]byte, err
 	d := readDoc(rel, read)
 	if s.markdown += int64(len(d.Src)); s.markdown > markdownTotal {
 		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	return s.countNodes(d)
+}
+
+// countNodes charges d's estimated syntax nodes to the run (D90): a file
+// past register.MaxRunNodes, and every Markdown file after it, is refused
+// as if unreadable, before goldmark sees it. Files are charged in the
+// order the snapshot reads them, so scheduling does not change which.
+func (s *Snapshot) countNodes(d *Doc) *Doc {
+	if d.Err != nil {
+		return d
+	}
+	if s.nodes += register.Estimate(d.Src); s.nodes > runNodes {
+		s.nodes = runNodes + 1 // and every file after it is refused
+		return &Doc{Path: d.Path, Err: errRunNodes}
 	}
 	return d
 }
@@ -460,30 +483,27 @@ func (s *Snapshot) addDecisions(files []string) {
 			docs[i] = &Doc{Path: f, Err: errMarkdownTotal}
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				if s.ctx.Err() != nil {
-					return // LoadContext returns the context's error
-				}
-				if _, ok := s.docs[files[i]]; ok || !allowed[i] {
-					continue // already read (not for a decision file today), or over the total; added below
-				}
-				docs[i] = readDoc(files[i], s.Repo.ReadFile)
-				if docs[i].Err == nil {
-					parsed[i] = register.ParseDecision(files[i], docs[i].Src)
-				}
-			}
-		}()
+	// Read on all cores, charged for their syntax nodes in file order
+	// (D90), then parsed on all cores.
+	s.eachFile(files, func(i int) {
+		if _, ok := s.docs[files[i]]; ok || !allowed[i] {
+			return // already read (not for a decision file today), or over the total; added below
+		}
+		docs[i] = readDoc(files[i], s.Repo.ReadFile)
+	})
+	for i := range files {
+		if docs[i] != nil {
+			docs[i] = s.countNodes(docs[i])
+		}
 	}
-	wg.Wait()
+	s.eachFile(files, func(i int) {
+		if docs[i] != nil && docs[i].Err == nil {
+			parsed[i] = register.ParseDecision(files[i], docs[i].Src)
+		}
+	})
 	if s.ctx.Err() != nil {
 		for i, f := range files {
-			if docs[i] == nil && allowed[i] {
+			if allowed[i] && (docs[i] == nil || docs[i].Err == nil && parsed[i] == nil) {
 				if s.stoppedAt == "" {
 					s.stoppedAt = f
 				}
@@ -499,6 +519,26 @@ func (s *Snapshot) addDecisions(files []string) {
 		}
 		s.keepDecision(docs[i], "decision file", parsed[i], true, register.ParseDecision)
 	}
+}
+
+// eachFile calls do with the index of each of files, on all cores, until
+// the load's context is done.
+func (s *Snapshot) eachFile(files []string, do func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if s.ctx.Err() != nil {
+					return // LoadContext returns the context's error
+				}
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // keepDecision adds doc (to the corpus when add) and its decision, parsing
