@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/relimit"
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
@@ -121,5 +122,41 @@ func TestClaimsPerRunAreBounded(t *testing.T) {
 	}
 	if len(res.Claims) != check.MaxClaims {
 		t.Errorf("%d claims evaluated, want %d", len(res.Claims), check.MaxClaims)
+	}
+}
+
+// Past check.MaxFindings a run keeps counting what it finds, keeps none of
+// it, and ends with one finding per rule saying how many were cut, which
+// every output format prints (D90). Before, 31 MB naming an unknown id
+// made 4.56 million findings.
+func TestFindingsAreCapped(t *testing.T) {
+	t.Parallel()
+	const extra = 2_345
+	dir := writeTree(t, map[string]string{
+		".claimslint.yml":                 "tracker:\n  export: .knowledge/tracker/issues.jsonl\n  prefixes: [dk]\n",
+		".knowledge/tracker/issues.jsonl": "{\"id\":\"dk-1\",\"title\":\"t\",\"status\":\"open\"}\n",
+		"docs/PRD.md":                     register1,
+		"docs/decisions/D1-x.md":          "---\nid: D1\nstatus: accepted\nclaims: none, a test\n---\n# D1: x\n\n" + strings.Repeat("dk-zzz dk-zzz dk-zzz dk-zzz dk-zzz\n", (check.MaxFindings+extra)/5),
+	})
+	res, err := check.Run(check.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != check.MaxFindings+1 {
+		t.Fatalf("%d findings, want %d and the one that counts the rest", len(res.Findings), check.MaxFindings)
+	}
+	last := res.Findings[len(res.Findings)-1]
+	want := fmt.Sprintf("%d more CL004 findings were cut, this one first: a run reports at most %d findings (D90)", extra, check.MaxFindings)
+	if last.Check != ruleid.Tracker || !strings.HasPrefix(last.Message, want) || last.Pos.Line != 8+check.MaxFindings/5 || last.Pos.Column != 1 {
+		t.Errorf("last finding %+v, want %q at line %d", last, want, 8+check.MaxFindings/5)
+	}
+	for _, name := range format.Names {
+		var out strings.Builder
+		if err := format.Write(&out, name, res.Findings, nil, "test"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), fmt.Sprintf("%d more CL004 findings were cut", extra)) {
+			t.Errorf("format %s does not report the cut", name)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"iter"
 	"os"
 	"path"
 	"regexp"
@@ -909,41 +910,58 @@ type IDMention struct {
 	Placeholder bool
 }
 
-// Mentions returns every tracker id in the register corpus and at the
+// Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites.
-func (s *Snapshot) Mentions() []IDMention {
-	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
-		return nil
-	}
-	re := IDPattern(s.Config)
-	cells := s.ClaimCells()
-	var out []IDMention
-	docs := append(s.Corpus(), s.MentionDocs()...)
-	for _, doc := range docs {
-		if doc.Err != nil {
-			continue // reported by the rule that owns the file
+// cells of claim tables are not mention sites. The ids are found one line
+// at a time and yielded as found, so a file of millions of ids is never
+// held as a list of them (D90); an id never spans lines, and the patterns
+// of IDPattern read a line's start and end as they read a newline.
+func (s *Snapshot) Mentions() iter.Seq[IDMention] {
+	return func(yield func(IDMention) bool) {
+		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
+			return
 		}
-		text := doc.Fenced
-		for _, m := range re.FindAllSubmatchIndex(text, -1) {
-			if cells.Covers(doc.Path, m[2], m[1]) {
-				continue
+		re := IDPattern(s.Config)
+		cells := s.ClaimCells()
+		docs := append(s.Corpus(), s.MentionDocs()...)
+		for _, doc := range docs {
+			if doc.Err != nil {
+				continue // reported by the rule that owns the file
 			}
-			if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
-				continue
+			text := doc.Fenced
+			for off := 0; off < len(text); {
+				end := bytes.IndexByte(text[off:], '\n')
+				if end < 0 {
+					end = len(text)
+				} else {
+					end += off
+				}
+				for _, m := range re.FindAllSubmatchIndex(text[off:end], -1) {
+					for i := range m {
+						m[i] += off
+					}
+					if cells.Covers(doc.Path, m[2], m[1]) {
+						continue
+					}
+					if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
+						continue
+					}
+					prefix := string(text[m[2]:m[3]])
+					suffix := string(text[m[4]:m[5]])
+					id := prefix + "-" + suffix
+					if prefix == "#" {
+						id = "#" + suffix
+					}
+					ph := prefix != "#" && IsPlaceholder(suffix)
+					if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
+						return
+					}
+				}
+				off = end + 1
 			}
-			prefix := string(text[m[2]:m[3]])
-			suffix := string(text[m[4]:m[5]])
-			id := prefix + "-" + suffix
-			if prefix == "#" {
-				id = "#" + suffix
-			}
-			ph := prefix != "#" && IsPlaceholder(suffix)
-			out = append(out, IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph})
 		}
 	}
-	return out
 }
 
 // Spans are byte ranges per file that are not text: the Path, Anchor and
