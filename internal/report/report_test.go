@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/author"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/format"
 )
@@ -451,5 +452,41 @@ func TestPagesBounded(t *testing.T) {
 	}
 	if n := len(regexp.MustCompile(`<tr id="code-\d+-L\d+"><td>`).FindAllString(pages[many], -1)); n != maxPinnedRows || !strings.Contains(pages[many], "and 1560 more pinned line(s)") {
 		t.Errorf("src/many.go's page (%q) lists %d pinned lines", many, n)
+	}
+}
+
+// TestRefusedFileNotRendered: a decision file check refuses before
+// goldmark (here a list nested 40 levels on one line, over D40's 32) is not
+// rendered by report either: its page has no body, and check's CL008
+// finding is in Needs attention (D90). Before, report rendered the 16 MB
+// files check refuses (26.5 s, 5.0 GB).
+func TestRefusedFileNotRendered(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	p := filepath.Join(dir, "docs", "decisions")
+	ents, _ := os.ReadDir(p)
+	var file string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "D2-") {
+			file = filepath.Join(p, e.Name())
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte("\nREFUSED-TEXT\n\n"+strings.Repeat("> ", 40)+"deep\n")...)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	html := render(t, dir, "")
+	if strings.Contains(html, "REFUSED-TEXT") {
+		t.Error("the refused file's text was rendered")
+	}
+	if !strings.Contains(html, "(CL008)") {
+		t.Error("check's CL008 finding is not on the page")
+	}
+	if _, err := register.RenderHTML(b, 0); err == nil || !strings.Contains(err.Error(), "not rendered") {
+		t.Errorf("RenderHTML of a refused file: %v", err)
 	}
 }
