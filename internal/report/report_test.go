@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/author"
-	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // fixture is a repository made by init, plus a decision whose claim fails.
