@@ -456,6 +456,13 @@ func (f *frame) step() bool {
 
 const tooDeep = "command substitutions and function calls nested too deep, or too many"
 
+// maxValue bounds the text of one evaluated word (D90): a gate that runs
+// A="$A$A" forty times would hold 2^40 bytes. A value a claim is made of
+// (a path, a pattern, a command's output) is far shorter.
+const maxValue = 64 << 10
+
+var tooLong = fmt.Sprintf("its value grows past %d KiB, more than migrate evaluates (D90)", maxValue>>10)
+
 func (f *frame) lookup(name string) value {
 	v, ok := f.vars[name]
 	if !ok {
@@ -513,6 +520,9 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i += j + 2
 		case c == '"':
 			w, next := f.double(i+1, end)
+			if b.Len()+len(w.text) > maxValue {
+				w = value{bad: tooLong}
+			}
 			b.WriteString(w.text)
 			if w.bad != "" {
 				setBad(w.bad)
@@ -521,6 +531,9 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i = next
 		case c == '$':
 			w, next := f.dollar(i, end, false)
+			if b.Len()+len(w.text) > maxValue {
+				w = value{bad: tooLong}
+			}
 			if w.bad != "" {
 				setBad(w.bad)
 			} else if mode == modeArg {
@@ -617,6 +630,9 @@ func (f *frame) double(i, end int) (value, int) {
 			i += 2
 		case '$':
 			w, next := f.dollar(i, end, true)
+			if b.Len()+len(w.text) > maxValue {
+				w = value{bad: tooLong}
+			}
 			b.WriteString(w.text)
 			if bad == "" {
 				bad = w.bad
