@@ -34,6 +34,12 @@ func TestParse(t *testing.T) {
 		{"docket title at the limit", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", vocab.MaxTitleLen) + `","status":"open"}`, "dk-a1", "open", true, 0},
 		{"beads title with a line break", "beads", `{"id":"bd-1","title":"x\ny","status":"open"}`, "bd-1", "open", true, 0},
 		{"github not an array", "github", `{}`, "#1", "", false, 1},
+		// One id grammar for both tools (vocab.SplitID, D91): what docket
+		// refuses resolves nothing here.
+		{"id with a NUL", "docket", `{"id":"dk-a\u0000b","title":"t","status":"open"}`, "dk-a\x00b", "", false, 1},
+		{"id with ../", "beads", `{"id":"bd-../../x","title":"t","status":"open"}`, "bd-../../x", "", false, 1},
+		{"id past 128 bytes", "docket", `{"id":"dk-` + strings.Repeat("a", vocab.MaxIDLen) + `","title":"t","status":"open"}`, "dk-" + strings.Repeat("a", vocab.MaxIDLen), "", false, 1},
+		{"beads child id", "beads", `{"id":"bd-au0.7","title":"t","status":"open"}`, "bd-au0.7", "open", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, fs := Parse("x.jsonl", tc.format, []byte(tc.data), nil)
@@ -235,7 +241,7 @@ func TestPrefixes(t *testing.T) {
 	}{
 		{name: "docket", format: codec.Docket, data: "{\"id\":\"ub-lp9.25\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-7qx\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-8qx\",\"title\":\"t\",\"status\":\"open\"}\n",
 			want: []string{"dk", "ub"}},
-		{name: "beads wisps", format: codec.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"noprefix\",\"title\":\"t\",\"status\":\"open\"}\n",
+		{name: "beads wisps", format: codec.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n", // an id with no prefix is refused (TestParse)
 			want: []string{"bd"}},
 		{name: "empty", format: codec.Docket, data: ""},
 		{name: "github", format: codec.GitHub, data: `[{"number":1,"title":"t","state":"OPEN"}]`},

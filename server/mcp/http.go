@@ -680,8 +680,8 @@ func (f *HTTPHandler) replyReady(c *httpCall, n int) {
 		return
 	}
 	c.replying.Store(got)
-	if c.end() {
-		<-f.slots
+	if held := c.end(); held {
+		<-f.slots // given back before the write (D91)
 	}
 }
 
