@@ -463,6 +463,15 @@ const maxValue = 64 << 10
 
 var tooLong = fmt.Sprintf("its value grows past %d KiB, more than migrate evaluates (D90)", maxValue>>10)
 
+// bounded is w, appended to n bytes already built, or tooLong when that
+// would pass maxValue.
+func bounded(n int, w value) value {
+	if n+len(w.text) > maxValue {
+		return value{bad: tooLong}
+	}
+	return w
+}
+
 func (f *frame) lookup(name string) value {
 	v, ok := f.vars[name]
 	if !ok {
@@ -520,9 +529,7 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i += j + 2
 		case c == '"':
 			w, next := f.double(i+1, end)
-			if b.Len()+len(w.text) > maxValue {
-				w = value{bad: tooLong}
-			}
+			w = bounded(b.Len(), w)
 			b.WriteString(w.text)
 			if w.bad != "" {
 				setBad(w.bad)
@@ -531,9 +538,7 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i = next
 		case c == '$':
 			w, next := f.dollar(i, end, false)
-			if b.Len()+len(w.text) > maxValue {
-				w = value{bad: tooLong}
-			}
+			w = bounded(b.Len(), w)
 			if w.bad != "" {
 				setBad(w.bad)
 			} else if mode == modeArg {
@@ -630,9 +635,7 @@ func (f *frame) double(i, end int) (value, int) {
 			i += 2
 		case '$':
 			w, next := f.dollar(i, end, true)
-			if b.Len()+len(w.text) > maxValue {
-				w = value{bad: tooLong}
-			}
+			w = bounded(b.Len(), w)
 			b.WriteString(w.text)
 			if bad == "" {
 				bad = w.bad
