@@ -168,11 +168,8 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 		if cell.text == "" || len(cell.text) > MaxPattern {
 			continue
 		}
-		if cell.col == "anchor" {
-			if _, lit := exactLiteral(cell.text); lit {
-				continue
-			}
-		}
+		// Sized first: telling a literal needs Simplify, which expands
+		// every counted repetition.
 		n, exact, err := relimit.Size(cell.text, 0)
 		if err != nil {
 			continue
@@ -182,6 +179,11 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 			c.malformed(c.c.CellPos(cell.col), "%s: %s %s", c.name(), col, msg)
 			c.oversize = true
 			return
+		}
+		if cell.col == "anchor" {
+			if _, lit := exactLiteral(cell.text); lit {
+				continue
+			}
 		}
 		if used := account.Used(); !account.Take(n) {
 			c.malformed(c.c.CellPos(cell.col), "%s: %s %s; anchor more claims on literals, which compile nothing, or shorten the counted repetitions", c.name(), col, relimit.RunRefusal(n, used))
