@@ -924,6 +924,7 @@ func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 		}
 		re := IDPattern(s.Config)
 		cells := s.ClaimCells()
+		placeholders := map[string]bool{}
 		docs := append(s.Corpus(), s.MentionDocs()...)
 		for _, doc := range docs {
 			if doc.Err != nil {
@@ -953,7 +954,13 @@ func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 					if prefix == "#" {
 						id = "#" + suffix
 					}
-					ph := prefix != "#" && IsPlaceholder(suffix)
+					ph, known := placeholders[suffix]
+					if !known {
+						ph = prefix != "#" && IsPlaceholder(suffix)
+						if len(placeholders) < 4096 { // a file that repeats an id asks once
+							placeholders[suffix] = ph
+						}
+					}
 					if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
 						return
 					}
