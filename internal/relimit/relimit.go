@@ -25,17 +25,18 @@ const MaxInsts = 10_000
 const MaxRunInsts = 1_000_000
 
 // Size returns the number of instructions Go compiles pattern to (with
-// syntax.Perl and flags), counted before anything large is built: a
-// pattern whose estimate (Go's own, from the parsed tree, never below the
-// real count) passes four times MaxInsts is not compiled, and its
-// estimate is returned with exact false. An error means the pattern does
-// not parse.
+// syntax.Perl and flags), counted before anything large is built, from
+// Go's own estimate on the parsed tree, which is never below the real
+// count (FuzzEstimate): a pattern whose estimate is within MaxInsts, or
+// past four times it, is not compiled here, and its estimate is returned
+// with exact false; one in between is compiled to say exactly by how
+// much it passes. An error means the pattern does not parse.
 func Size(pattern string, flags syntax.Flags) (n int, exact bool, err error) {
 	re, err := syntax.Parse(pattern, syntax.Perl|flags)
 	if err != nil {
 		return 0, false, err
 	}
-	if est := estimate(re) + 4; est > 4*MaxInsts { // + the program's fail, match and capture
+	if est := estimate(re) + 4; est <= MaxInsts || est > 4*MaxInsts { // + the program's fail, match and capture
 		return int(est), false, nil
 	}
 	prog, err := syntax.Compile(re.Simplify())
@@ -127,5 +128,5 @@ func (r *Run) Used() int {
 // run's account after used, in the words of a finding; the caller adds
 // how to fix it.
 func RunRefusal(n, used int) string {
-	return fmt.Sprintf("compiles to %d instructions, and the patterns before it already use %d: a run compiles at most %d (D90)", n, used, MaxRunInsts)
+	return fmt.Sprintf("compiles to about %d instructions, and the patterns before it already use about %d: a run compiles at most %d (D90)", n, used, MaxRunInsts)
 }

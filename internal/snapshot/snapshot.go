@@ -913,10 +913,11 @@ type IDMention struct {
 // Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites. The ids are found one line
-// at a time and yielded as found, so a file of millions of ids is never
-// held as a list of them (D90); an id never spans lines, and the patterns
-// of IDPattern read a line's start and end as they read a newline.
+// cells of claim tables are not mention sites. The ids of a file past
+// 1 MiB are found one line at a time, and every id is yielded as found, so
+// a file of millions of ids is never held as a list of them (D90); an id
+// never spans lines, and the patterns of IDPattern read a line's start and
+// end as they read a newline.
 func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 	return func(yield func(IDMention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != codec.GitHub {
@@ -932,11 +933,15 @@ func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 			}
 			text := doc.Fenced
 			for off := 0; off < len(text); {
-				end := bytes.IndexByte(text[off:], '\n')
-				if end < 0 {
-					end = len(text)
-				} else {
-					end += off
+				// A file of up to 1 MiB in one call; a larger one a line
+				// at a time.
+				end := len(text)
+				if len(text) > 1<<20 {
+					if end = bytes.IndexByte(text[off:], '\n'); end < 0 {
+						end = len(text)
+					} else {
+						end += off
+					}
 				}
 				for _, m := range re.FindAllSubmatchIndex(text[off:end], -1) {
 					for i := range m {
