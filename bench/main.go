@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -66,7 +67,7 @@ func run() error {
 	}
 	rep := &report{quick: *quick}
 	rep.machine = machine()
-	if *only == "" || *only == "real" {
+	if part("real") {
 		runs := 7
 		var trees []realTree
 		if !*quick { // a copy of a whole tree is not a smoke test
@@ -92,7 +93,7 @@ func run() error {
 			}
 		}
 	}
-	if *only == "" || *only == "scale" {
+	if part("scale") {
 		runs := 5
 		if *quick {
 			runs = 1
@@ -103,52 +104,52 @@ func run() error {
 		}
 		rep.scale = sc
 	}
-	if *only == "" || *only == "claims" {
+	if part("claims") {
 		if err := benchClaims(rep); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
 	}
 	settle()
-	if *only == "" || *only == "mcp" || *only == "stdio" {
+	if part("mcp", "stdio") {
 		if err := benchMCP(rep); err != nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
 		settle()
 	}
-	if *only == "" || *only == "mcp" || *only == "http" {
+	if part("mcp", "http") {
 		if err := benchHTTP(rep); err != nil {
 			return fmt.Errorf("http: %w", err)
 		}
 		settle()
 	}
-	if *only == "" || *only == "mcp" || *only == "rss" {
+	if part("mcp", "rss") {
 		if err := benchRSS(rep); err != nil {
 			return fmt.Errorf("rss: %w", err)
 		}
 		settle()
 	}
-	if *only == "" || *only == "attacks" {
+	if part("attacks") {
 		if err := benchAttacks(rep); err != nil {
 			return fmt.Errorf("attacks: %w", err)
 		}
 		settle()
 	}
-	if *only == "" || *only == "store" {
+	if part("store") {
 		if err := benchStore(rep); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 	}
-	if *only == "" || *only == "hostile" {
+	if part("hostile") {
 		if err := benchHostile(rep); err != nil {
 			return fmt.Errorf("hostile: %w", err)
 		}
 	}
-	if *only == "" || *only == "budget" {
+	if part("budget") {
 		if err := benchBudget(rep); err != nil {
 			return fmt.Errorf("budget: %w", err)
 		}
 	}
-	if *only == "" || *only == "site" {
+	if part("site") {
 		if err := benchSite(rep); err != nil {
 			return fmt.Errorf("site: %w", err)
 		}
@@ -164,6 +165,20 @@ func run() error {
 	}
 	logf("writing %s", dest)
 	return os.WriteFile(dest, []byte(text), 0o644)
+}
+
+// part reports whether --only asks for one of names: empty asks for every
+// part, and a comma-separated list for each it names.
+func part(names ...string) bool {
+	if *only == "" {
+		return true
+	}
+	for _, p := range strings.Split(*only, ",") {
+		if slices.Contains(names, strings.TrimSpace(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 func logf(format string, args ...any) {

@@ -81,7 +81,8 @@ func benchAttacks(rep *report) error {
 		return fmt.Errorf("cancelled check: %w", err)
 	}
 	rep.attacks = a
-	return nil
+	settle()
+	return benchAttacks31(rep, a.binary)
 }
 
 // slowBodies starts docket mcp --http, opens slowConns connections that

@@ -30,8 +30,10 @@ type report struct {
 	writers writersResult
 	hostile []hostileCase
 	attacks *attacks
-	budget  []budgetCase
-	site    *siteResult
+	// attacks31: issue 31's attacks on docket mcp --http (D91).
+	attacks31 *attacks31
+	budget    []budgetCase
+	site      *siteResult
 }
 
 func met(ok bool) string {
@@ -81,6 +83,9 @@ func (r *report) markdown() string {
 	}
 	if r.attacks != nil {
 		r.attacksSection(&b)
+	}
+	if r.attacks31 != nil {
+		r.attacks31Section(&b)
 	}
 	if len(r.store) > 0 {
 		r.storeSection(&b)

@@ -3,7 +3,7 @@
 # writing docs/benchmarks.md. Flags go to the bench program:
 #   --quick            small sizes, short runs (under a minute); report to stdout
 #   --out FILE         write the report elsewhere
-#   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site   (mcp: stdio, http and rss)
+#   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site   (mcp: stdio, http and rss); a comma-separated list runs each, e.g. --only hostile,budget,attacks
 #   --mcp-before DOCKET   with mcp or stdio: also run an earlier docket build, as "docket mcp (before)"
 # ripgrep (rg) is optional: without it the rg column says "not installed".
 set -euo pipefail

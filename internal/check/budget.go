@@ -29,6 +29,61 @@ const (
 	maxFileCost = 1 << 28
 )
 
+// MaxClaims bounds the claim rows one run evaluates (D90): each costs a
+// few kilobytes and a pass of its Path over the tree, and 69 MB of claim
+// tables took 49.8 s and 5.0 GB. Rows past it are one finding, at the
+// first of them.
+const MaxClaims = 50_000
+
+// MaxFindings caps the findings one run reports (D90): 31 MB naming an
+// unknown tracker id made 4.56 million of them (28.8 s, 3.7 GB). Past it,
+// findings are counted, not kept, and one finding per rule says how many
+// were cut, so every output format reports the cap.
+const MaxFindings = 10_000
+
+// cut counts the findings of one rule past MaxFindings.
+type cut struct {
+	n   int
+	pos token.Position // the first finding cut
+	sev diag.Severity  // the most severe finding cut
+}
+
+// capped reports whether the run's findings are at MaxFindings, counting f
+// as cut if they are.
+func (r *Result) capped(f diag.Finding) bool {
+	if len(r.Findings) < MaxFindings {
+		return false
+	}
+	if r.cuts == nil {
+		r.cuts = map[string]*cut{}
+	}
+	c := r.cuts[f.Check]
+	if c == nil {
+		c = &cut{pos: f.Pos, sev: f.Severity}
+		r.cuts[f.Check] = c
+	}
+	c.n++
+	if f.Severity == diag.SeverityError || f.Severity == diag.SeverityWarning && c.sev == diag.SeverityNote {
+		c.sev = f.Severity
+	}
+	return true
+}
+
+// cutFindings are the findings that say, for each rule, how many of its
+// findings the cap cut, in rule order, after the run's sorted findings.
+func (r *Result) cutFindings() []diag.Finding {
+	var out []diag.Finding
+	for _, rule := range Rules {
+		c := r.cuts[rule.ID]
+		if c == nil {
+			continue
+		}
+		out = append(out, diag.Finding{Pos: c.pos, Check: rule.ID, Severity: c.sev,
+			Message: fmt.Sprintf("%d more %s findings were cut, this one first: a run reports at most %d findings (D90); fix the ones reported and run again", c.n, rule.ID, MaxFindings)})
+	}
+	return out
+}
+
 // MaxPattern bounds the Anchor and Require cells of a claim row (D70): a
 // pattern states one line of code, and compiling a 4 MB one took 5 s and
 // 1 GB.
@@ -183,8 +238,11 @@ func (b *budget) finding(check, undone string) diag.Finding {
 		}
 	}
 	advice := "narrow the claims' Path globs"
-	if at.doing == doingAnchor {
+	switch at.doing {
+	case doingAnchor:
 		advice = "anchor on a literal, or narrow Path"
+	case doingMentions:
+		advice = "narrow the mentions globs"
 	}
 	f.Message = fmt.Sprintf("the run took longer than its budget of %s: it stopped %s, at %s, with %s; raise --budget, or %s",
 		b.limit, at.doing, strings.Join(where, " on "), undone, advice)
@@ -204,7 +262,7 @@ func (r *Result) budgetFinding(p *Pass, check, undone string) {
 		return
 	}
 	r.budgetReported = true
-	p.Report(r.budget.finding(check, undone))
+	p.reportUncapped(r.budget.finding(check, undone)) // the run's cap never hides it
 }
 
 // claimsUndone words the claims a budget left unevaluated.

@@ -74,9 +74,10 @@ type Result struct {
 	prepared *prepared       // the claims, validated once per run (prepare)
 	notesMu  sync.Mutex
 
-	budget         *budget // the run's time budget (D70)
-	budgetReported bool    // its finding is made
-	baseCut        int     // decisions --base did not read, the budget spent
+	budget         *budget         // the run's time budget (D70)
+	budgetReported bool            // its finding is made
+	cuts           map[string]*cut // findings past MaxFindings, by rule (D90)
+	baseCut        int             // decisions --base did not read, the budget spent
 }
 
 // Run loads the repository at opts.Dir and runs every rule on it. An error
@@ -164,7 +165,7 @@ func runRules(ctx context.Context, snap *snapshot.Snapshot, opts Options, b *bud
 	if err := ctx.Err(); err != nil {
 		return nil, stoppedErr(err) // a rule may have skipped work
 	}
-	res.Findings = diag.Dedupe(res.Findings)
+	res.Findings = append(diag.Dedupe(res.Findings), res.cutFindings()...)
 	sort.Slice(res.Claims, func(i, j int) bool {
 		a, b := res.Claims[i], res.Claims[j]
 		if a.Decision != b.Decision {

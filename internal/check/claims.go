@@ -18,6 +18,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/region"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/relimit"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -100,13 +101,29 @@ func (r *Result) prepare() *prepared {
 		return r.prepared
 	}
 	p := &prepared{}
+	var past []register.Claim // the rows past MaxClaims (D90)
 	for _, d := range r.Decisions {
 		if !d.Parsed {
 			continue
 		}
 		for _, row := range d.Claims {
+			if len(p.all) == MaxClaims {
+				past = append(past, row)
+				continue
+			}
 			p.all = append(p.all, newClaim(r.Snapshot, d, row))
 		}
+	}
+	if len(past) > 0 {
+		p.bad = append(p.bad, diag.Finding{Pos: past[0].Pos, Check: ruleid.Claims, Severity: diag.SeverityError,
+			Message: fmt.Sprintf("%s %s and the %d claim rows after it are not evaluated: a run evaluates at most %d claims (D90); archive old decisions, or state their claims in fewer rows", past[0].Decision, past[0].ID, len(past)-1, MaxClaims)})
+	}
+	// What the patterns compile to is decided first, in row order, so
+	// that which row the run's account refuses does not depend on
+	// scheduling (D90).
+	var account relimit.Run
+	for _, c := range p.all {
+		c.sizePatterns(&account)
 	}
 	// Rows are independent (compiling their patterns is most of the
 	// cost), so they are prepared on all cores; findings keep row order.
@@ -125,7 +142,7 @@ func (r *Result) prepare() *prepared {
 					continue
 				}
 				c.budget = r.budget
-				if !c.prepareRow() && !c.cut {
+				if c.oversize || !c.prepareRow() && !c.cut {
 					c.kind = nil // cannot be evaluated
 				}
 			}
@@ -143,6 +160,41 @@ func (r *Result) prepare() *prepared {
 	r.budget.firstCut(p.all)
 	r.prepared = p
 	return p
+}
+
+// sizePatterns refuses the claim (CL006) when its Anchor or Require
+// compiles to a program past relimit.MaxInsts, or past what is left of the
+// run's account (D90): it is then not prepared, and nothing is compiled.
+// A literal anchor compiles nothing and is not counted; a cell too long or
+// that does not parse is left to prepareRow, which says so.
+func (c *claim) sizePatterns(account *relimit.Run) {
+	for _, cell := range []struct{ col, text string }{{"anchor", c.c.Anchor}, {"require", strings.TrimPrefix(c.c.Require, "!")}} {
+		if cell.text == "" || len(cell.text) > MaxPattern {
+			continue
+		}
+		// Sized first: telling a literal needs Simplify, which expands
+		// every counted repetition.
+		n, exact, err := relimit.Size(cell.text, 0)
+		if err != nil {
+			continue
+		}
+		col := strings.ToUpper(cell.col[:1]) + cell.col[1:]
+		if msg := relimit.Refusal(n, exact); msg != "" {
+			c.malformed(c.c.CellPos(cell.col), "%s: %s %s", c.name(), col, msg)
+			c.oversize = true
+			return
+		}
+		if cell.col == "anchor" {
+			if _, lit := exactLiteral(cell.text); lit {
+				continue
+			}
+		}
+		if used := account.Used(); !account.Take(n) {
+			c.malformed(c.c.CellPos(cell.col), "%s: %s %s; anchor more claims on literals, which compile nothing, or shorten the counted repetitions", c.name(), col, relimit.RunRefusal(n, used))
+			c.oversize = true
+			return
+		}
+	}
 }
 
 // prepareRow checks the Kind cell and lets the kind validate the rest.

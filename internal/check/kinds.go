@@ -295,6 +295,9 @@ type claim struct {
 	snap *snapshot.Snapshot
 	// scope is the Kind cell's suffix, ScopeCode when it has none.
 	scope string
+	// oversize: a pattern of the row compiles past its limit or the
+	// run's (D90); the row is refused and nothing of it is compiled.
+	oversize bool
 
 	// files are the universe files the claim reads (its Path glob).
 	files []string

@@ -31,16 +31,23 @@ Fix: file the issue and write its real id, or correct the id; for a prefix
 no tracker uses, add it to tracker.prefixes (docket init --prefix cli
 --write-config makes that edit) or correct the id.`}
 
+// doingMentions is where a budget runs out while the ids are looked up.
+const doingMentions = "looking up the tracker ids the corpus mentions"
+
 // trackerRun (CL004): every tracker id the corpus mentions resolves.
 func trackerRun(p *Pass) error {
 	r := p.Snap
 	// A claim that names an issue checks it itself; reporting it here too
 	// would say the same thing twice.
-	claimRows := map[string]bool{}
+	type row struct {
+		file string
+		line int
+	}
+	claimRows := map[row]bool{}
 	for _, d := range r.Decisions {
 		for _, c := range d.Claims {
 			if len(ClaimIssues(c)) > 0 {
-				claimRows[fmt.Sprintf("%s:%d", c.Pos.Filename, c.Pos.Line)] = true
+				claimRows[row{c.Pos.Filename, c.Pos.Line}] = true
 			}
 		}
 	}
@@ -58,8 +65,13 @@ func trackerRun(p *Pass) error {
 			}
 		}
 	}
-	for _, m := range r.Mentions() {
-		if claimRows[fmt.Sprintf("%s:%d", m.Pos.Filename, m.Pos.Line)] {
+	n := 0
+	for m := range r.Mentions() {
+		if n++; n%4096 == 0 && p.res.budget.stop(overrun{file: m.Pos.Filename, line: m.Pos.Line, doing: doingMentions}) {
+			p.res.budgetFinding(p, ruleid.Tracker, fmt.Sprintf("the ids after the %d-th not looked up", n))
+			break
+		}
+		if claimRows[row{m.Pos.Filename, m.Pos.Line}] {
 			continue
 		}
 		switch {

@@ -73,11 +73,30 @@ func (p *Pass) Report(f diag.Finding) {
 	if f.Severity == "" {
 		f.Severity = diag.SeverityError
 	}
+	if p.res.capped(f) {
+		return
+	}
 	p.res.Findings = append(p.res.Findings, f)
 }
 
-// Reportf records an error finding of the pass's rule at pos.
+// reportUncapped is Report past the run's cap on findings (D90).
+func (p *Pass) reportUncapped(f diag.Finding) {
+	if p.quiet {
+		return
+	}
+	if f.Check == "" {
+		f.Check = p.Rule.ID
+	}
+	p.res.Findings = append(p.res.Findings, f)
+}
+
+// Reportf records an error finding of the pass's rule at pos; past the
+// run's cap its message is not even formatted.
 func (p *Pass) Reportf(pos token.Position, format string, args ...any) {
+	if !p.quiet && len(p.res.Findings) >= MaxFindings {
+		p.res.capped(diag.Finding{Pos: pos, Check: p.Rule.ID, Severity: diag.SeverityError})
+		return
+	}
 	p.Report(diag.Finding{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 

@@ -80,6 +80,8 @@ func TestParse(t *testing.T) {
 		{name: "workflow class unknown", in: "tracker: {workflow: {review: later}}\n", err: `tracker.workflow: "review": class "later": use one of open, active, blocked, deferred, closed`},
 		{name: "workflow remaps docket's own", in: "tracker: {workflow: {closed: open}}\n", err: `"closed" is docket's own status and always counts as closed`},
 		{name: "workflow every problem", in: "tracker: {workflow: {Review: open, x: y}}\n", err: "\"Review\" is not a status a record can carry: use lower-case letters, digits, - and _, starting with a letter\ntracker.workflow: \"x\": class \"y\""},
+		{name: "a marker past its program size", in: "inline:\n  markers:\n    - {pattern: '" + strings.Repeat("[a-z]{1000}", 11) + "', status: accepted}\n", err: "inline.markers[0].pattern: compiles to 11002 instructions, over the 10000 a pattern may compile to (D90)"},
+		{name: "markers past the run's", in: "inline:\n  markers:\n" + strings.Repeat("    - {pattern: '"+strings.Repeat("[a-z]{1000}", 9)+"', status: accepted}\n", 120), err: "inline.markers[111].pattern: compiles to about 9004 instructions, and the patterns before it already use about 999444: a run compiles at most 1000000 (D90)"},
 		{name: "status redefined", in: "statuses: {accepted: proposed}\n", err: `"accepted" is itself a status`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -295,22 +295,37 @@ func rowCodes(g *Gate) []string {
 	return out
 }
 
-// scriptTimeout bounds one gate's run.
-const scriptTimeout = 2 * time.Minute
+// scriptTimeout bounds one gate's run; tests lower it.
+var scriptTimeout = 2 * time.Minute
+
+// maxScriptOutput bounds the output of a gate kept for the comparison.
+const maxScriptOutput = 1 << 20
 
 // runScript runs rel as a bare relative path from dir, as CI does, and
 // returns its combined output and exit status (126 when it is not
-// executable, as a shell reports it).
+// executable, as a shell reports it). The gate runs in a process group of
+// its own: at its timeout the whole group is killed, and so is what it
+// left running in the background when it exits, whose open output no
+// longer holds the run (D90).
 func runScript(dir, rel string) (string, int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), scriptTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "./"+filepath.FromSlash(rel))
 	cmd.Dir = dir
-	var b bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &b, &b
+	cmd.SysProcAttr = gateProcAttr()
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = time.Second
+	b := &capped{max: maxScriptOutput}
+	cmd.Stdout, cmd.Stderr = b, b
 	err := cmd.Run()
+	if cmd.Process != nil {
+		killGroup(cmd.Process) // what it left in the background
+	}
 	var ee *exec.ExitError
 	switch {
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
+		// The gate exited; a child it left kept its output open.
+		return b.String(), cmd.ProcessState.ExitCode(), ""
 	case err == nil:
 		return b.String(), 0, ""
 	case errors.As(err, &ee):
@@ -337,4 +352,26 @@ func differVerb(n int) string {
 		return "differs"
 	}
 	return "differ"
+}
+
+// capped keeps the first max bytes written to it, and says how many more
+// there were.
+type capped struct {
+	max  int
+	b    bytes.Buffer
+	more int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	n := min(len(p), c.max-c.b.Len())
+	c.b.Write(p[:n])
+	c.more += len(p) - n
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	if c.more == 0 {
+		return c.b.String()
+	}
+	return c.b.String() + fmt.Sprintf("\n[%d more bytes of output not kept]\n", c.more)
 }

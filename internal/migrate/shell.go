@@ -456,6 +456,22 @@ func (f *frame) step() bool {
 
 const tooDeep = "command substitutions and function calls nested too deep, or too many"
 
+// maxValue bounds the text of one evaluated word (D90): a gate that runs
+// A="$A$A" forty times would hold 2^40 bytes. A value a claim is made of
+// (a path, a pattern, a command's output) is far shorter.
+const maxValue = 64 << 10
+
+var tooLong = fmt.Sprintf("its value grows past %d KiB, more than migrate evaluates (D90)", maxValue>>10)
+
+// bounded is w, appended to n bytes already built, or tooLong when that
+// would pass maxValue.
+func bounded(n int, w value) value {
+	if n+len(w.text) > maxValue {
+		return value{bad: tooLong}
+	}
+	return w
+}
+
 func (f *frame) lookup(name string) value {
 	v, ok := f.vars[name]
 	if !ok {
@@ -513,6 +529,7 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i += j + 2
 		case c == '"':
 			w, next := f.double(i+1, end)
+			w = bounded(b.Len(), w)
 			b.WriteString(w.text)
 			if w.bad != "" {
 				setBad(w.bad)
@@ -521,6 +538,7 @@ func (f *frame) word(i, end int, mode wordMode) (v value, keep bool) {
 			i = next
 		case c == '$':
 			w, next := f.dollar(i, end, false)
+			w = bounded(b.Len(), w)
 			if w.bad != "" {
 				setBad(w.bad)
 			} else if mode == modeArg {
@@ -617,6 +635,7 @@ func (f *frame) double(i, end int) (value, int) {
 			i += 2
 		case '$':
 			w, next := f.dollar(i, end, true)
+			w = bounded(b.Len(), w)
 			b.WriteString(w.text)
 			if bad == "" {
 				bad = w.bad

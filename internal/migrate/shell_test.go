@@ -252,3 +252,32 @@ func TestDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesBounded: a value that doubles with each assignment stops at
+// maxValue with a reason, and every value built from it says so; forty
+// doublings ran migrate out of memory (D90).
+func TestValuesBounded(t *testing.T) {
+	t.Parallel()
+	src := "#!/bin/sh\nA=x\n" + strings.Repeat("A=\"$A$A\"\n", 40) + "B=$A\nC=\"$A\"y\nD=ok\n"
+	s := read(src)
+	if s.parseErr != nil {
+		t.Fatalf("parse: %s", s.parseErr.msg)
+	}
+	last := map[string]value{}
+	longest := 0
+	for _, a := range s.assigns {
+		last[a.name] = a.val
+		longest = max(longest, len(a.val.text))
+	}
+	if longest > maxValue {
+		t.Errorf("a value of %d bytes was held, over %d", longest, maxValue)
+	}
+	for _, name := range []string{"A", "B", "C"} {
+		if v := last[name]; !strings.Contains(v.bad, "its value grows past 64 KiB, more than migrate evaluates (D90)") {
+			t.Errorf("%s: %.80q", name, v.bad)
+		}
+	}
+	if v := last["D"]; v.bad != "" || v.text != "ok" {
+		t.Errorf("D: %+v", v)
+	}
+}

@@ -44,6 +44,11 @@ const (
 	// took 2.7 GB); 200,000 keeps a parse near 130 MB and half a second,
 	// ten times this repository's largest file.
 	MaxNodes = 200_000
+	// MaxRunNodes bounds the estimated syntax nodes of every file one run
+	// parses (D90): 69 MB of claim tables, each file within MaxNodes,
+	// took 49.8 s and 5.0 GB. 1,000,000 is five files at MaxNodes, or a
+	// register of about 160,000 claim rows.
+	MaxRunNodes = 1_000_000
 	// MaxListDepth bounds the list items and block quotes open at a line,
 	// however they were opened: a list nested 4,000 levels by indentation,
 	// one level a line, took goldmark 58 s and 1.3 GB (D70).
@@ -262,6 +267,11 @@ func listMarker(b []byte) int {
 
 // estimate is a file's estimated syntax nodes, as screen counts them: what
 // a parse of it weighs in parsing.
+// Estimate is the syntax nodes goldmark is estimated to build for src (its
+// lines, table cells and inline openers), at most MaxNodes, counted in one
+// pass without parsing: what a run's MaxRunNodes is charged for a file.
+func Estimate(src []byte) int64 { return estimate(src) }
+
 func estimate(src []byte) int64 {
 	n := int64(bytes.Count(src, []byte{'\n'})) + 1
 	for _, c := range src {

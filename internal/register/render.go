@@ -2,6 +2,7 @@ package register
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
@@ -36,6 +37,11 @@ type Links func(dest string) (string, bool)
 // text (D83).
 func RenderHTMLLinks(src []byte, shift int, links Links) ([]byte, error) {
 	src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	// Screened as every parse of a register file is (D90): a file past
+	// the limits is not rendered.
+	if off, msg := screen(src); msg != "" {
+		return nil, fmt.Errorf("not rendered: at byte %d, %s", off, msg)
+	}
 	// Through the parse gate, as every parse of this package (D70).
 	doc, release := parseWith(site, src, parser.NewContext())
 	defer release()

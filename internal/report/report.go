@@ -328,7 +328,10 @@ func build(o Options, single bool) (*model, error) {
 	// decision's file becomes a link to its page.
 	for i, d := range res.Decisions {
 		dv := p.Decisions[i]
-		if doc := res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline {
+		// Only a file check parsed is rendered: one it refused (CL008,
+		// past the limits of D40, D70 and D90) is not given to goldmark
+		// here either (D90).
+		if doc := res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline && d.Parsed {
 			shift := 0
 			if single {
 				shift = 2 // under the section's h3

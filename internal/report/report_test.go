@@ -19,6 +19,7 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // fixture is a repository made by init, plus a decision whose claim fails.
@@ -561,4 +562,40 @@ func segmentEntersBox(a, b [2]float64, n *gnode) bool {
 		}
 	}
 	return t0 < t1
+}
+
+// TestRefusedFileNotRendered: a decision file check refuses before
+// goldmark (here a list nested 40 levels on one line, over D40's 32) is not
+// rendered by report either: its page has no body, and check's CL008
+// finding is in Needs attention (D90). Before, report rendered the 16 MB
+// files check refuses (26.5 s, 5.0 GB).
+func TestRefusedFileNotRendered(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	p := filepath.Join(dir, "docs", "decisions")
+	ents, _ := os.ReadDir(p)
+	var file string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "D2-") {
+			file = filepath.Join(p, e.Name())
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte("\nREFUSED-TEXT\n\n"+strings.Repeat("> ", 40)+"deep\n")...)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	html := render(t, dir, "")
+	if strings.Contains(html, "REFUSED-TEXT") {
+		t.Error("the refused file's text was rendered")
+	}
+	if !strings.Contains(html, "(CL008)") {
+		t.Error("check's CL008 finding is not on the page")
+	}
+	if _, err := register.RenderHTML(b, 0); err == nil || !strings.Contains(err.Error(), "not rendered") {
+		t.Errorf("RenderHTML of a refused file: %v", err)
+	}
 }

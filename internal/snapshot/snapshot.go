@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"iter"
 	"os"
 	"path"
 	"regexp"
@@ -50,11 +51,18 @@ const MaxMarkdown = 16 << 20
 // Past it, each further file is refused as if unreadable.
 const MaxMarkdownTotal = 128 << 20
 
-// markdownTotal is MaxMarkdownTotal; tests lower it.
-var markdownTotal int64 = MaxMarkdownTotal
+// markdownTotal is MaxMarkdownTotal, runNodes register.MaxRunNodes; tests
+// lower them.
+var (
+	markdownTotal int64 = MaxMarkdownTotal
+	runNodes      int64 = register.MaxRunNodes
+)
 
 // errMarkdownTotal is why a file past MaxMarkdownTotal is not read.
 var errMarkdownTotal = fmt.Errorf("over the %d MiB of Markdown claimslint reads in one run, over all files (D70): archive old decisions, or split the register", MaxMarkdownTotal>>20)
+
+// errRunNodes is why a file past register.MaxRunNodes is not parsed.
+var errRunNodes = fmt.Errorf("over the %d estimated Markdown syntax nodes (lines, table cells, inline openers) claimslint parses in one run, over all files (D90): archive old decisions, or split the register", register.MaxRunNodes)
 
 // Doc is one document of the register corpus, read once.
 type Doc struct {
@@ -109,8 +117,9 @@ type Snapshot struct {
 	stoppedAt string
 	unread    int
 
-	// markdown is the Markdown read so far, for MaxMarkdownTotal.
-	markdown int64
+	// markdown is the Markdown read so far, for MaxMarkdownTotal; nodes
+	// its estimated syntax nodes, for register.MaxRunNodes (D90).
+	markdown, nodes int64
 }
 
 // Load reads the repository at dir. An error means nothing can be checked
@@ -205,6 +214,21 @@ func (s *Snapshot) readCounted(rel string, read func(string, int64) ([]byte, err
 	d := readDoc(rel, read)
 	if s.markdown += int64(len(d.Src)); s.markdown > markdownTotal {
 		return &Doc{Path: rel, Err: errMarkdownTotal}
+	}
+	return s.countNodes(d)
+}
+
+// countNodes charges d's estimated syntax nodes to the run (D90): a file
+// past register.MaxRunNodes, and every Markdown file after it, is refused
+// as if unreadable, before goldmark sees it. Files are charged in the
+// order the snapshot reads them, so scheduling does not change which.
+func (s *Snapshot) countNodes(d *Doc) *Doc {
+	if d.Err != nil {
+		return d
+	}
+	if s.nodes += register.Estimate(d.Src); s.nodes > runNodes {
+		s.nodes = runNodes + 1 // and every file after it is refused
+		return &Doc{Path: d.Path, Err: errRunNodes}
 	}
 	return d
 }
@@ -466,30 +490,27 @@ func (s *Snapshot) addDecisions(files []string) {
 			docs[i] = &Doc{Path: f, Err: errMarkdownTotal}
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				if s.ctx.Err() != nil {
-					return // LoadContext returns the context's error
-				}
-				if _, ok := s.docs[files[i]]; ok || !allowed[i] {
-					continue // already read (not for a decision file today), or over the total; added below
-				}
-				docs[i] = readDoc(files[i], s.Repo.ReadFile)
-				if docs[i].Err == nil {
-					parsed[i] = register.ParseDecision(files[i], docs[i].Src)
-				}
-			}
-		}()
+	// Read on all cores, charged for their syntax nodes in file order
+	// (D90), then parsed on all cores.
+	s.eachFile(files, func(i int) {
+		if _, ok := s.docs[files[i]]; ok || !allowed[i] {
+			return // already read (not for a decision file today), or over the total; added below
+		}
+		docs[i] = readDoc(files[i], s.Repo.ReadFile)
+	})
+	for i := range files {
+		if docs[i] != nil {
+			docs[i] = s.countNodes(docs[i])
+		}
 	}
-	wg.Wait()
+	s.eachFile(files, func(i int) {
+		if docs[i] != nil && docs[i].Err == nil {
+			parsed[i] = register.ParseDecision(files[i], docs[i].Src)
+		}
+	})
 	if s.ctx.Err() != nil {
 		for i, f := range files {
-			if docs[i] == nil && allowed[i] {
+			if allowed[i] && (docs[i] == nil || docs[i].Err == nil && parsed[i] == nil) {
 				if s.stoppedAt == "" {
 					s.stoppedAt = f
 				}
@@ -505,6 +526,26 @@ func (s *Snapshot) addDecisions(files []string) {
 		}
 		s.keepDecision(docs[i], "decision file", parsed[i], true, register.ParseDecision)
 	}
+}
+
+// eachFile calls do with the index of each of files, on all cores, until
+// the load's context is done.
+func (s *Snapshot) eachFile(files []string, do func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if s.ctx.Err() != nil {
+					return // LoadContext returns the context's error
+				}
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // keepDecision adds doc (to the corpus when add) and its decision, parsing
@@ -875,41 +916,70 @@ type IDMention struct {
 	Placeholder bool
 }
 
-// Mentions returns every tracker id in the register corpus and at the
+// Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites.
-func (s *Snapshot) Mentions() []IDMention {
-	if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
-		return nil
-	}
-	re := IDPattern(s.Config)
-	cells := s.ClaimCells()
-	var out []IDMention
-	docs := append(s.Corpus(), s.MentionDocs()...)
-	for _, doc := range docs {
-		if doc.Err != nil {
-			continue // reported by the rule that owns the file
+// cells of claim tables are not mention sites. The ids of a file past
+// 1 MiB are found one line at a time, and every id is yielded as found, so
+// a file of millions of ids is never held as a list of them (D90); an id
+// never spans lines, and the patterns of IDPattern read a line's start and
+// end as they read a newline.
+func (s *Snapshot) Mentions() iter.Seq[IDMention] {
+	return func(yield func(IDMention) bool) {
+		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
+			return
 		}
-		text := doc.Fenced
-		for _, m := range re.FindAllSubmatchIndex(text, -1) {
-			if cells.Covers(doc.Path, m[2], m[1]) {
-				continue
+		re := IDPattern(s.Config)
+		cells := s.ClaimCells()
+		placeholders := map[string]bool{}
+		docs := append(s.Corpus(), s.MentionDocs()...)
+		for _, doc := range docs {
+			if doc.Err != nil {
+				continue // reported by the rule that owns the file
 			}
-			if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
-				continue
+			text := doc.Fenced
+			for off := 0; off < len(text); {
+				// A file of up to 1 MiB in one call; a larger one a line
+				// at a time.
+				end := len(text)
+				if len(text) > 1<<20 {
+					if end = bytes.IndexByte(text[off:], '\n'); end < 0 {
+						end = len(text)
+					} else {
+						end += off
+					}
+				}
+				for _, m := range re.FindAllSubmatchIndex(text[off:end], -1) {
+					for i := range m {
+						m[i] += off
+					}
+					if cells.Covers(doc.Path, m[2], m[1]) {
+						continue
+					}
+					if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
+						continue
+					}
+					prefix := string(text[m[2]:m[3]])
+					suffix := string(text[m[4]:m[5]])
+					id := prefix + "-" + suffix
+					if prefix == "#" {
+						id = "#" + suffix
+					}
+					ph, known := placeholders[suffix]
+					if !known {
+						ph = prefix != "#" && IsPlaceholder(suffix)
+						if len(placeholders) < 4096 { // a file that repeats an id asks once
+							placeholders[suffix] = ph
+						}
+					}
+					if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
+						return
+					}
+				}
+				off = end + 1
 			}
-			prefix := string(text[m[2]:m[3]])
-			suffix := string(text[m[4]:m[5]])
-			id := prefix + "-" + suffix
-			if prefix == "#" {
-				id = "#" + suffix
-			}
-			ph := prefix != "#" && IsPlaceholder(suffix)
-			out = append(out, IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph})
 		}
 	}
-	return out
 }
 
 // Spans are byte ranges per file that are not text: the Path, Anchor and

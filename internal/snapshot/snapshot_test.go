@@ -58,3 +58,38 @@ func TestMarkdownTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNodes: past the estimated syntax nodes a run parses over all its
+// files, each further decision file is a CL008 finding, never parsed,
+// whatever order the cores read them in; the ones before it are parsed
+// (D90). The bound is lowered to 300 nodes for the test.
+func TestRunNodes(t *testing.T) {
+	defer func(old int64) { runNodes = old }(runNodes)
+	runNodes = 300
+	files := map[string]string{
+		"docs/PRD.md": "| ID | Decision | Status |\n|---|---|---|\n| D1 | a | accepted |\n| D2 | b | accepted |\n| D3 | c | accepted |\n| D4 | d | accepted |\n\nD1..D4\n",
+	}
+	for _, id := range []string{"1", "2", "3", "4"} {
+		// 40 rows of 2 pipes each, front matter and a heading: about 130
+		// nodes a file, with its front matter and heading.
+		files["docs/decisions/D"+id+"-x.md"] = "---\nid: D" + id + "\nstatus: accepted\nclaims: none, a test\n---\n# D" + id + ": x\n\n" + strings.Repeat("| a |\n", 40)
+	}
+	for range 20 { // the outcome must not depend on scheduling
+		s, err := Load(writeTree(t, files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refused []string
+		for _, f := range s.ParseFindings {
+			if f.Check == ruleid.Markdown && strings.Contains(f.Message, "estimated Markdown syntax nodes (lines, table cells, inline openers) claimslint parses in one run") {
+				refused = append(refused, f.Pos.Filename)
+			}
+		}
+		if strings.Join(refused, " ") != "docs/decisions/D3-x.md docs/decisions/D4-x.md" {
+			t.Fatalf("refused %v", refused)
+		}
+		if d := s.Decision("D2"); d == nil || !d.Parsed {
+			t.Fatalf("D2 not parsed: %+v", d)
+		}
+	}
+}

@@ -210,6 +210,13 @@ func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs
 				bad(n, "tracker export line %d has no id", n)
 				return nil
 			}
+			if _, _, ok := issueid.SplitID(r.ID); !ok {
+				// One grammar for both tools (D91): vocab's, which docket
+				// reads its export with; a NUL or ../ in an id is refused
+				// here as there.
+				bad(n, "tracker export line %d: its id is not a tracker id (a letter, then letters, digits or underscores, a dash, then letters, digits, dashes, underscores and dots, at most %d bytes), so docket refuses it: correct the id on this line", n, issueid.MaxIDLen)
+				return nil
+			}
 			if prev, dup := e.Issues[r.ID]; dup {
 				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
 				return nil

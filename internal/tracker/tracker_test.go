@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/issueid"
 	"github.com/claimslint/claimslint/internal/recordtext"
 	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/internal/workflow"
@@ -35,6 +36,12 @@ func TestParse(t *testing.T) {
 		{"docket title at the limit", "docket", `{"id":"dk-a1","title":"` + strings.Repeat("a", recordtext.MaxTitleLen) + `","status":"open"}`, "dk-a1", "open", true, 0},
 		{"beads title with a line break", "beads", `{"id":"bd-1","title":"x\ny","status":"open"}`, "bd-1", "open", true, 0},
 		{"github not an array", "github", `{}`, "#1", "", false, 1},
+		// One id grammar for both tools (issueid.SplitID, D91): what docket
+		// refuses resolves nothing here.
+		{"id with a NUL", "docket", `{"id":"dk-a\u0000b","title":"t","status":"open"}`, "dk-a\x00b", "", false, 1},
+		{"id with ../", "beads", `{"id":"bd-../../x","title":"t","status":"open"}`, "bd-../../x", "", false, 1},
+		{"id past 128 bytes", "docket", `{"id":"dk-` + strings.Repeat("a", issueid.MaxIDLen) + `","title":"t","status":"open"}`, "dk-" + strings.Repeat("a", issueid.MaxIDLen), "", false, 1},
+		{"beads child id", "beads", `{"id":"bd-au0.7","title":"t","status":"open"}`, "bd-au0.7", "open", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, fs := Parse("x.jsonl", tc.format, []byte(tc.data), nil)
@@ -236,7 +243,7 @@ func TestPrefixes(t *testing.T) {
 	}{
 		{name: "docket", format: trackerformat.Docket, data: "{\"id\":\"ub-lp9.25\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-7qx\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"dk-8qx\",\"title\":\"t\",\"status\":\"open\"}\n",
 			want: []string{"dk", "ub"}},
-		{name: "beads wisps", format: trackerformat.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n{\"id\":\"noprefix\",\"title\":\"t\",\"status\":\"open\"}\n",
+		{name: "beads wisps", format: trackerformat.Beads, data: "{\"id\":\"bd-wisp-0385z\",\"title\":\"t\",\"status\":\"open\"}\n", // an id with no prefix is refused (TestParse)
 			want: []string{"bd"}},
 		{name: "empty", format: trackerformat.Docket, data: ""},
 		{name: "github", format: trackerformat.GitHub, data: `[{"number":1,"title":"t","state":"OPEN"}]`},

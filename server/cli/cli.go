@@ -97,10 +97,12 @@ type opts struct {
 // mcpOpts are docket mcp's flags.
 type mcpOpts struct {
 	maxInFlight, maxReplyMiB, maxSessions int
+	maxConns, maxConnsPerAddr             int
 	http, tokenFile                       string
 	allowOrigins                          []string
 	readOnly                              bool
 	bodyTimeout, sessionIdle              time.Duration
+	writeTimeout                          time.Duration
 }
 
 // exitCodes is the table docket's help ends with (D17).

@@ -215,6 +215,9 @@ func commands() []command {
 					&clikit.DurationFlag{Name: "body-timeout", Destination: &o.mcp.bodyTimeout, Value: mcp.DefaultBodyTimeout, Usage: "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408"},
 					&clikit.IntFlag{Name: "max-sessions", Destination: &o.mcp.maxSessions, Value: mcp.DefaultMaxSessions, Usage: "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503"},
 					&clikit.DurationFlag{Name: "session-idle", Destination: &o.mcp.sessionIdle, Value: mcp.DefaultSessionIdle, Usage: "with --http: a session with no request for this `duration` is closed"},
+					&clikit.DurationFlag{Name: "write-timeout", Destination: &o.mcp.writeTimeout, Value: mcp.DefaultWriteTimeout, Usage: "with --http: a write of a reply that the client does not read within this `duration` closes its connection"},
+					&clikit.IntFlag{Name: "max-conns", Destination: &o.mcp.maxConns, Value: mcp.DefaultMaxConns, Usage: "with --http: connections held open at once; past it the longest idle one that did not present the token is closed"},
+					&clikit.IntFlag{Name: "max-conns-per-addr", Destination: &o.mcp.maxConnsPerAddr, Value: mcp.DefaultMaxConnsPerAddr, Usage: "with --http: connections held open at once from one client address"},
 				}
 			},
 			run: runMCP,
@@ -964,7 +967,11 @@ func runMerge(_ context.Context, r *runner, _ *clikit.Context, args []string) er
 		}
 		sides[k] = is
 	}
-	merged, collisions := docket.Merge(sides[0], sides[1], sides[2])
+	merged, collisions, future := docket.Merge(sides[0], sides[1], sides[2])
+	for _, w := range future {
+		// Loud: a date in the future no longer wins a conflict silently (D91).
+		fmt.Fprintf(r.env.Stderr, "docket merge: warning: %s\n", w)
+	}
 	out, err := docket.Canonical(merged)
 	if err != nil {
 		return err
@@ -1023,11 +1030,11 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 		}
 	}
 	log := slog.New(slog.NewTextHandler(r.env.Stderr, &slog.HandlerOptions{Level: level}))
-	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 || r.o.mcp.maxSessions < 1 {
-		return &exitError{ExitBadInput, "--max-in-flight, --max-reply-mib and --max-sessions take a number of at least 1"}
+	if r.o.mcp.maxInFlight < 1 || r.o.mcp.maxReplyMiB < 1 || r.o.mcp.maxSessions < 1 || r.o.mcp.maxConns < 1 || r.o.mcp.maxConnsPerAddr < 1 {
+		return &exitError{ExitBadInput, "--max-in-flight, --max-reply-mib, --max-sessions, --max-conns and --max-conns-per-addr take a number of at least 1"}
 	}
-	if r.o.mcp.bodyTimeout <= 0 || r.o.mcp.sessionIdle <= 0 {
-		return &exitError{ExitBadInput, "--body-timeout and --session-idle take a duration above 0, such as 30s or 30m"}
+	if r.o.mcp.bodyTimeout <= 0 || r.o.mcp.sessionIdle <= 0 || r.o.mcp.writeTimeout <= 0 {
+		return &exitError{ExitBadInput, "--body-timeout, --session-idle and --write-timeout take a duration above 0, such as 30s or 30m"}
 	}
 	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
 		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20,
@@ -1039,16 +1046,17 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 	}
 	if r.o.mcp.http == "" {
 		httpOnly := false
-		for _, name := range []string{"token-file", "allow-origin", "body-timeout", "max-sessions", "session-idle"} {
+		for _, name := range []string{"token-file", "allow-origin", "body-timeout", "max-sessions", "session-idle", "write-timeout", "max-conns", "max-conns-per-addr"} {
 			httpOnly = httpOnly || c.IsSet(name)
 		}
 		if httpOnly {
-			return &exitError{ExitBadInput, "--token-file, --allow-origin, --body-timeout, --max-sessions and --session-idle apply to --http only"}
+			return &exitError{ExitBadInput, "--token-file, --allow-origin, --body-timeout, --max-sessions, --session-idle, --write-timeout, --max-conns and --max-conns-per-addr apply to --http only"}
 		}
 		return mcp.Serve(ctx, o)
 	}
 	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins,
-		BodyTimeout: r.o.mcp.bodyTimeout, MaxSessions: r.o.mcp.maxSessions, SessionIdle: r.o.mcp.sessionIdle}
+		BodyTimeout: r.o.mcp.bodyTimeout, MaxSessions: r.o.mcp.maxSessions, SessionIdle: r.o.mcp.sessionIdle,
+		WriteTimeout: r.o.mcp.writeTimeout, MaxConns: r.o.mcp.maxConns, MaxConnsPerAddr: r.o.mcp.maxConnsPerAddr}
 	if r.o.mcp.tokenFile != "" {
 		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
 			return &exitError{ExitBadInput, words(err)}

@@ -133,9 +133,17 @@ func writeShow(w io.Writer, i docket.Issue, blockers, blocked []string) error {
 	}
 	// What it blocks through its own blocks edges is listed above; an
 	// issue that depends on it is listed here.
+	// A set, not a search of the edges for each id: 420,000 edges were
+	// still being searched at 300 s (D91).
+	own := make(map[string]bool, len(i.Deps))
+	for _, d := range i.Deps {
+		if d.Type == docket.DepBlocks {
+			own[d.ID] = true
+		}
+	}
 	var others []string
 	for _, id := range blocked {
-		if !slices.ContainsFunc(i.Deps, func(d docket.Dep) bool { return d.Type == docket.DepBlocks && d.ID == id }) {
+		if !own[id] {
 			others = append(others, id)
 		}
 	}

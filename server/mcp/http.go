@@ -42,6 +42,11 @@ const DefaultBodyTimeout = 30 * time.Second
 // HTTPOptions.MaxSessions is 0: an initialize past it is answered 503 (D71).
 const DefaultMaxSessions = 1024
 
+// DefaultWriteTimeout is how long one write of a reply may block on a
+// client that does not read, when HTTPOptions.WriteTimeout is 0: past it
+// the connection is closed (D91).
+const DefaultWriteTimeout = 30 * time.Second
+
 // DefaultSessionIdle is how long a session may go without a request before
 // it is closed, when HTTPOptions.SessionIdle is 0 (D71).
 const DefaultSessionIdle = 30 * time.Minute
@@ -75,6 +80,15 @@ type HTTPOptions struct {
 	// SessionIdle closes a session that has had no POST for this long (0:
 	// DefaultSessionIdle).
 	SessionIdle time.Duration
+	// WriteTimeout bounds each write of a reply to a client that does not
+	// read it (0: DefaultWriteTimeout).
+	WriteTimeout time.Duration
+	// MaxConns caps the connections held open at once, and
+	// MaxConnsPerAddr those from one client address (0:
+	// DefaultMaxConns, DefaultMaxConnsPerAddr); at a cap the longest idle
+	// connection that did not present the token is closed to make room,
+	// so the token holder is never locked out (D91).
+	MaxConns, MaxConnsPerAddr int
 }
 
 // ReadTokenFile reads a bearer token from path: the first line, trimmed.
@@ -124,6 +138,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 		writeHTTPError(w, http.StatusNotFound, nil, frame.CodeInvalidRequest, fmt.Sprintf("invalid request: no MCP endpoint at %s; it is %s", r.URL.Path, HTTPPath))
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerTimeout, IdleTimeout: connIdleTimeout}
+	ln = handler.LimitConns(srv, ln)
 	o.Log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+HTTPPath)
 	if h.Ready != nil {
 		h.Ready <- ln.Addr().String()
@@ -185,7 +200,10 @@ type HTTPHandler struct {
 	slots               chan struct{} // requests handled at once, taken by handling
 	bodies              *byteBudget   // bytes of bodies read and not yet answered
 	sessions            *sessionCap   // 2025-11-25 sessions held
+	replies             *byteBudget   // bytes of replies being written with no slot (D91)
+	conns               *connCap      // connections held open (D91)
 	bodyTimeout         time.Duration
+	writeTimeout        time.Duration
 	maxReply            int
 	draining            atomic.Bool
 
@@ -211,6 +229,9 @@ type httpCall struct {
 	// stopping: the drain cancelled it; its reply says what happened.
 	stopping atomic.Bool
 	reserved int64 // body bytes held in the budget
+	// replying: reply bytes held in the replies budget, once the reply
+	// gave its handling slot back to be written (D91).
+	replying atomic.Int64
 
 	// slot is callRunning until the middleware hands the request's
 	// handling slot to the front (callHeld) or the front is done with the
@@ -340,10 +361,15 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 		bodies:      newByteBudget(int64(n) * (frame.MaxFrame + 1)),
 		sessions:    &sessionCap{max: maxSessions, live: func() int { return liveSessions(s) }},
 		bodyTimeout: orDefault(h.BodyTimeout, DefaultBodyTimeout),
-		maxReply:    maxReply,
-		inflight:    map[string]*httpCall{},
-		calls:       map[string]*httpCall{},
-		streams:     map[*context.CancelFunc]bool{},
+		// A reply finished and being written needs no handling slot; its
+		// bytes are held here instead, up to what the slots could hold.
+		replies:      newByteBudget(int64(n) * int64(maxReply)),
+		conns:        newConnCap(positiveOr(h.MaxConns, DefaultMaxConns), positiveOr(h.MaxConnsPerAddr, DefaultMaxConnsPerAddr), h.Token != ""),
+		writeTimeout: orDefault(h.WriteTimeout, DefaultWriteTimeout),
+		maxReply:     maxReply,
+		inflight:     map[string]*httpCall{},
+		calls:        map[string]*httpCall{},
+		streams:      map[*context.CancelFunc]bool{},
 	}
 	s.AddReceivingMiddleware(f.handling)
 	return f
@@ -473,6 +499,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeHTTPError(w, http.StatusUnauthorized, nil, frame.CodeInvalidRequest, "unauthorized: send the token from --token-file as Authorization: Bearer <token>")
 			return
 		}
+		f.conns.authed(r) // never closed to make room (D91)
 	}
 	if f.draining.Load() {
 		w.Header().Set("Connection", "close")
@@ -590,7 +617,8 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == eraModern}
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == eraModern,
+		rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
 	if e == eraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
@@ -636,6 +664,25 @@ func (f *HTTPHandler) end(c *httpCall) {
 		<-f.slots
 	}
 	f.bodies.release(c.reserved)
+	f.replies.release(c.replying.Load())
+}
+
+// replyReady is called once a request's reply is whole, before a byte of
+// it is written: when the replies budget has room for its n bytes now, the
+// request gives its handling slot back, so that a client that does not
+// read its reply holds bytes, not a slot everyone needs (D91). Without
+// room it keeps the slot while it writes, for at most the write timeout.
+func (f *HTTPHandler) replyReady(c *httpCall, n int) {
+	now, cancel := context.WithCancel(context.Background())
+	cancel() // take the bytes only if they are free at once
+	got, err := f.replies.acquire(now, int64(n))
+	if err != nil {
+		return
+	}
+	c.replying.Store(got)
+	if held := c.end(); held {
+		<-f.slots // given back before the write (D91)
+	}
 }
 
 // bodyChunk is the first piece of a body's buffer, and of its reservation
@@ -904,6 +951,11 @@ type idWriter struct {
 	version string
 	// modern: a 2026-07-28 request, whose result carries resultType.
 	modern bool
+	// rc sets the write deadline of each write, writeTimeout from it
+	// (D91); ready is told a reply's size before it is written.
+	rc           *http.ResponseController
+	writeTimeout time.Duration
+	ready        func(n int)
 
 	mu        sync.Mutex
 	hdr       http.Header
@@ -974,12 +1026,30 @@ func (w *idWriter) jsonHead() {
 // "data: ", the blank line), allowed over max while an event arrives.
 const sseSlack = 64
 
+// deadline bounds the writes that follow, to a client that does not read
+// them, by the write timeout (D91). Set before every write of the front:
+// a long stream of notifications is not cut, a stalled one is.
+func (w *idWriter) deadline() {
+	if w.rc != nil && w.writeTimeout > 0 {
+		w.rc.SetWriteDeadline(time.Now().Add(w.writeTimeout))
+	}
+}
+
+// whole says a reply of n bytes is ready to be written, once.
+func (w *idWriter) whole(n int) {
+	if w.ready != nil {
+		w.ready(n)
+		w.ready = nil
+	}
+}
+
 func (w *idWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
 		return len(p), nil
 	}
+	w.deadline()
 	if w.status == 0 {
 		w.writeHeader(http.StatusOK)
 	}
@@ -1005,6 +1075,7 @@ func (w *idWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if i := bytes.LastIndexByte(w.buf.Bytes(), '\n'); i >= 0 {
+		w.whole(i + 1)
 		w.emit(bytes.TrimRight(w.buf.Next(i+1), "\n"))
 		w.ResponseWriter.Write([]byte{'\n'})
 	}
@@ -1085,6 +1156,7 @@ func (w *idWriter) notify(data []byte) {
 // stream, or the JSON body.
 func (w *idWriter) reply(data []byte) {
 	w.replied = true
+	w.whole(len(data))
 	if w.streaming {
 		w.ResponseWriter.Write([]byte("event: message\ndata: "))
 		w.emit(data)
@@ -1314,6 +1386,7 @@ func (w *idWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok && w.wroteHead && !w.done {
+		w.deadline()
 		f.Flush()
 	}
 }
@@ -1325,6 +1398,7 @@ func (w *idWriter) finish() {
 	if w.done {
 		return
 	}
+	w.deadline()
 	defer func() { w.done = true }()
 	if w.plain {
 		status, code, text, data := sdkError(w.status, strings.TrimSpace(w.buf.String()), w.call.method, w.version, w.inSession)
@@ -1364,6 +1438,7 @@ func (w *idWriter) finish() {
 		return
 	}
 	if w.buf.Len() > 0 && !w.over {
+		w.whole(w.buf.Len())
 		w.emit(bytes.TrimRight(w.buf.Bytes(), "\n"))
 		w.ResponseWriter.Write([]byte{'\n'})
 	}
@@ -1381,6 +1456,7 @@ func (w *idWriter) answerNow(msg string) bool {
 		return false
 	}
 	w.done = true
+	w.deadline()
 	if w.streaming {
 		// The request's notifications are out: the answer is the stream's
 		// last event.

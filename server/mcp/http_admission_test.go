@@ -178,44 +178,74 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 }
 
 // TestHTTPSlotHeldUntilWritten: a request's handling slot is held while
-// its reply is being written, not only while its tool runs, so a client
-// that does not read holds the cap and the next request waits.
+// its reply is built, and while it is written only when the replies budget
+// has no room for it; with room, a reply whole and ready gives its slot
+// back before it is written and holds its bytes in that budget instead, so
+// a client that does not read holds bytes, not the cap (D91, amending
+// D61). Clients that never read a 7 MB reply had locked everyone out.
 func TestHTTPSlotHeldUntilWritten(t *testing.T) {
 	t.Parallel()
-	s := admissionStore(t)
-	s.Open()
-	f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
-	w := &blockingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
-	first := make(chan struct{})
-	go func() {
-		f.ServeHTTP(w, showRequest("http://127.0.0.1", 1))
-		close(first)
-	}()
-	<-w.writing
-	if got := len(f.slots); got != 1 {
-		t.Fatalf("while the reply is written %d slots are taken, want 1", got)
-	}
-	second := httptest.NewRecorder()
-	done := make(chan struct{})
-	go func() {
-		f.ServeHTTP(second, showRequest("http://127.0.0.1", 2))
-		close(done)
-	}()
-	select {
-	case <-done:
-		t.Fatalf("a second request was handled while the first's reply was held: %s", second.Body)
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(w.release)
-	<-first
-	<-done
-	for k, b := range []string{w.Body.String(), second.Body.String()} {
-		if !strings.HasPrefix(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r-%d","result":`, k+1)) {
-			t.Errorf("reply %d: %s", k+1, b)
-		}
-	}
-	if len(f.slots) != 0 {
-		t.Errorf("%d slots still taken", len(f.slots))
+	for _, full := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replies budget full %v", full), func(t *testing.T) {
+			t.Parallel()
+			s := admissionStore(t)
+			s.Open()
+			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
+			if full {
+				f.replies.acquire(context.Background(), f.replies.size)
+			}
+			w := &blockingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
+			first := make(chan struct{})
+			go func() {
+				f.ServeHTTP(w, showRequest("http://127.0.0.1", 1))
+				close(first)
+			}()
+			<-w.writing
+			want, wantBytes := 0, true
+			if full {
+				want, wantBytes = 1, false
+			}
+			f.replies.mu.Lock()
+			held := f.replies.used
+			f.replies.mu.Unlock()
+			if got := len(f.slots); got != want || (held > 0 && !full) != wantBytes {
+				t.Fatalf("while the reply is written %d slots are taken and %d reply bytes held; want %d slots, bytes held %v", got, held, want, wantBytes)
+			}
+			second := httptest.NewRecorder()
+			done := make(chan struct{})
+			go func() {
+				f.ServeHTTP(second, showRequest("http://127.0.0.1", 2))
+				close(done)
+			}()
+			if full {
+				select {
+				case <-done:
+					t.Fatalf("a second request was handled while the first's reply held the slot: %s", second.Body)
+				case <-time.After(100 * time.Millisecond):
+				}
+			} else {
+				<-done // handled while the first reply waits for its client
+			}
+			close(w.release)
+			<-first
+			<-done
+			for k, b := range []string{w.Body.String(), second.Body.String()} {
+				if !strings.HasPrefix(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r-%d","result":`, k+1)) {
+					t.Errorf("reply %d: %s", k+1, b)
+				}
+			}
+			if len(f.slots) != 0 {
+				t.Errorf("%d slots still taken", len(f.slots))
+			}
+			if full {
+				f.replies.release(f.replies.size)
+			}
+			f.replies.mu.Lock()
+			defer f.replies.mu.Unlock()
+			if f.replies.used != 0 {
+				t.Errorf("%d reply bytes still held", f.replies.used)
+			}
+		})
 	}
 }
 
