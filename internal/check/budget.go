@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/format"
 )
 
 // DefaultBudget is how long one run may take when Options.Budget is zero.
@@ -215,7 +216,7 @@ func (b *budget) finding(check, undone string) diag.Finding {
 	b.mu.Lock()
 	at := b.at
 	if undone == "" {
-		undone = fmt.Sprintf("%d file(s) not read", b.unread)
+		undone = format.Count(b.unread, "file") + " not read"
 	}
 	b.mu.Unlock()
 	f := diag.Finding{Check: check, Severity: diag.SeverityError, Pos: at.pos}
@@ -269,5 +270,5 @@ func (r *Result) budgetFinding(p *Pass, check, undone string) {
 func (r *Result) claimsUndone(n int) string {
 	r.budget.mu.Lock()
 	defer r.budget.mu.Unlock()
-	return fmt.Sprintf("%d claim(s) not evaluated and %d file(s) not read", n, r.budget.unread)
+	return format.Count(n, "claim") + " not evaluated and " + format.Count(r.budget.unread, "file") + " not read"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
@@ -48,13 +49,13 @@ func proveRun(p *Pass) error {
 	for i, c := range todo {
 		d := c.d
 		if r.budget.stop(overrun{claim: c, doing: "proving", pos: c.c.Pos}) {
-			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
+			r.budgetFinding(p, ruleid.Vacuous, format.Count(len(todo)-i, "claim")+" not proved")
 			return nil
 		}
 		pr, provable := r.prove(d, c.c)
 		if r.budget.spent() {
 			// The budget ran out in its mutants: it is not proved either way.
-			r.budgetFinding(p, ruleid.Vacuous, fmt.Sprintf("%d claim(s) not proved", len(todo)-i))
+			r.budgetFinding(p, ruleid.Vacuous, format.Count(len(todo)-i, "claim")+" not proved")
 			return nil
 		}
 		if !provable {

@@ -1,10 +1,10 @@
 package check
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -40,12 +40,12 @@ func baseChangedRun(p *Pass) error {
 	r := p.res
 	rows := p.ResultOf[baseRowsRule].(baseRows)
 	if r.baseCut > 0 {
-		r.budgetFinding(p, ruleid.Base, fmt.Sprintf("%d decision(s) not compared with %s", r.baseCut, base))
+		r.budgetFinding(p, ruleid.Base, format.Count(r.baseCut, "decision")+" not compared with "+base)
 	}
 	for i, bd := range rows {
 		d := bd.d
 		if r.budget.stop(overrun{file: d.Path, doing: "comparing claim rows with " + base}) {
-			r.budgetFinding(p, ruleid.Base, fmt.Sprintf("%d decision(s) not compared with %s", len(rows)-i, base))
+			r.budgetFinding(p, ruleid.Base, format.Count(len(rows)-i, "decision")+" not compared with "+base)
 			return nil
 		}
 		oldRows := map[string][4]string{}

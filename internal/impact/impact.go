@@ -44,6 +44,7 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -817,7 +818,7 @@ func (c *computation) texts() {
 				c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: added[0], Side: SideHead, Detail: "text was added" + span(added)})
 			case len(deleted) > 0:
 				c.add(p, Touch{Kind: DecisionText, Path: p.then.Path, Line: deleted[0], Side: SideBase,
-					Detail: fmt.Sprintf("%d line(s) of its text were deleted (%s)", len(deleted), c.at(deleted[0]))})
+					Detail: fmt.Sprintf("%s of its text %s deleted (%s)", format.Count(len(deleted), "line"), map[bool]string{true: "was", false: "were"}[len(deleted) == 1], c.at(deleted[0]))})
 			}
 		}
 	}

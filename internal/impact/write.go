@@ -87,7 +87,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 		fmt.Fprintf(bw, "Compared with %s: no decision's pinned lines, claim rows or text changed.\n", base)
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "Compared with %s: %d decision(s), %d change(s). A claim may still hold: these are the lines a reviewer reads the decision for.\n", base, len(r.Decisions), r.Touched())
+	fmt.Fprintf(bw, "Compared with %s: %s, %s. A claim may still hold: these are the lines a reviewer reads the decision for.\n", base, format.Count(len(r.Decisions), "decision"), format.Count(r.Touched(), "change"))
 	for _, d := range r.Decisions {
 		side := SideHead
 		if !slices.ContainsFunc(d.Touches, func(t Touch) bool { return t.Side == SideHead || t.Path != d.Path }) {
