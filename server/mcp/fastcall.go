@@ -30,6 +30,10 @@ type fastCalls struct {
 // decoded once more on the reading goroutine.
 const maxFastParams = 4 << 10
 
+// maxFastNesting: params with this many brackets could nest as deep as
+// go-sdk's decoder allows (1000), and are left to it.
+const maxFastNesting = 1000
+
 // fastCall is one tools/call the transport runs itself.
 type fastCall struct {
 	name string
@@ -38,16 +42,17 @@ type fastCall struct {
 	ss   *sdk.ServerSession
 }
 
-// storeTools names the tools that only read the tracker's store: the issue
-// tools (the register tools run checks, report progress and are not
-// served here).
-func storeTools(t *tools) map[string]bool {
+// issueToolNames names the issue tools, derived from the registry once (a
+// server's start does not build their schemas twice). Those of them that
+// only read are served here; the register tools run checks and report
+// progress, and are not.
+var issueToolNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, tl := range t.issueTools() {
+	for _, tl := range (&tools{}).issueTools() {
 		m[tl.def.Name] = true
 	}
 	return m
-}
+})
 
 // ready is the session the SDK has initialized under a legacy version (one
 // without multi-round-trip results), or nil: before initialize the SDK
@@ -74,6 +79,10 @@ func (f *fastCalls) ready() *sdk.ServerSession {
 // progress token, an unknown tool) is nil and goes to the SDK.
 func (f *fastCalls) match(params json.RawMessage) *fastCall {
 	if f == nil || len(f.handlers) == 0 || len(params) > maxFastParams || bytes.Contains(params, []byte(`"_meta"`)) {
+		return nil
+	}
+	if bytes.Count(params, []byte("{"))+bytes.Count(params, []byte("[")) >= maxFastNesting {
+		// go-sdk refuses params nested past its limit; the SDK says so.
 		return nil
 	}
 	var p map[string]json.RawMessage

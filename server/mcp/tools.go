@@ -85,6 +85,9 @@ type Options struct {
 	// server sends it), so that a subscriptions/listen stays open and the
 	// transport's handling of open listens can be tested.
 	listChanged bool
+	// sdkCalls sends every tools/call through the SDK (tests: the fast
+	// path's replies are compared with the SDK's).
+	sdkCalls bool
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -98,6 +101,9 @@ func Serve(ctx context.Context, o Options) error {
 		o.Version = "dev"
 	}
 	s, fast := newServer(o)
+	if o.sdkCalls {
+		fast = nil
+	}
 	ended := make(chan struct{})
 	runErr := make(chan error, 1)
 	go func() {
@@ -148,7 +154,7 @@ func newServer(o Options) (*sdk.Server, *fastCalls) {
 	registry := t.all()
 	s.AddReceivingMiddleware(logWrites, screenCalls(registry, o.ReadOnly), t.listResources)
 	fast := &fastCalls{srv: s, handlers: map[string]sdk.ToolHandler{}}
-	store := storeTools(t)
+	store := issueToolNames()
 	for _, tl := range registry {
 		if o.ReadOnly && !tl.readOnly() {
 			continue // --read-only: a write tool is neither listed nor callable
