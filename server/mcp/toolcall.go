@@ -23,7 +23,8 @@ var checkOutputs = false
 // addTool registers h under def as go-sdk's typed AddTool does (the same
 // schemas, the same input validation and error texts, the same result),
 // except that the output is validated only when checkOutputs is set (D82).
-func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+// It returns the handler it registered, for fastCalls.
+func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) sdk.ToolHandler {
 	tt := *def
 	in, err := resolveSchema[In](&tt.InputSchema)
 	if err != nil {
@@ -43,7 +44,7 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 	if o, ok := tt.OutputSchema.(*jsonschema.Schema); ok && o != nil {
 		tt.OutputSchema = portable(o)
 	}
-	s.AddTool(&tt, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	handler := func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		// The schema's validator and the decode into In decide, once per
 		// call; only a refusal is read again, by checkArgs, to say which
 		// argument is wrong in the user's words (D81).
@@ -97,7 +98,9 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 			res.Content = []sdk.Content{&sdk.TextContent{Text: string(structured)}}
 		}
 		return res, nil
-	})
+	}
+	s.AddTool(&tt, handler)
+	return handler
 }
 
 // resolveSchema resolves the schema in *field, inferring it from T first

@@ -85,6 +85,9 @@ type Options struct {
 	// server sends it), so that a subscriptions/listen stays open and the
 	// transport's handling of open listens can be tested.
 	listChanged bool
+	// sdkCalls sends every tools/call through the SDK (tests: the fast
+	// path's replies are compared with the SDK's).
+	sdkCalls bool
 }
 
 // Serve runs one MCP session over In and Out until In ends; it returns nil
@@ -97,11 +100,14 @@ func Serve(ctx context.Context, o Options) error {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := NewServer(o)
+	s, fast := newServer(o)
+	if o.sdkCalls {
+		fast = nil
+	}
 	ended := make(chan struct{})
 	runErr := make(chan error, 1)
 	go func() {
-		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply, DrainTimeout: o.DrainTimeout, DrainGrace: o.DrainGrace})
+		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, fast: fast, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply, DrainTimeout: o.DrainTimeout, DrainGrace: o.DrainGrace})
 	}()
 	var err error
 	select {
@@ -126,6 +132,13 @@ func Serve(ctx context.Context, o Options) error {
 // NewServer builds the SDK server with docket's tools, its resources and
 // prompts, and the capabilities it declares (D81).
 func NewServer(o Options) *sdk.Server {
+	s, _ := newServer(o)
+	return s
+}
+
+// newServer is NewServer, and the handlers of the tools that stdio serves
+// without the SDK's dispatch (fastCalls, D82).
+func newServer(o Options) (*sdk.Server, *fastCalls) {
 	t := newTools(o)
 	caps := Capabilities()
 	if o.listChanged {
@@ -140,15 +153,20 @@ func NewServer(o Options) *sdk.Server {
 	})
 	registry := t.all()
 	s.AddReceivingMiddleware(logWrites, screenCalls(registry, o.ReadOnly), t.listResources)
+	fast := &fastCalls{srv: s, handlers: map[string]sdk.ToolHandler{}}
+	store := issueToolNames()
 	for _, tl := range registry {
 		if o.ReadOnly && !tl.readOnly() {
 			continue // --read-only: a write tool is neither listed nor callable
 		}
-		tl.add(s)
+		h := tl.add(s)
+		if tl.readOnly() && store[tl.def.Name] {
+			fast.handlers[tl.def.Name] = h
+		}
 	}
 	t.addResources(s)
 	t.addPrompts(s)
-	return s
+	return s, fast
 }
 
 // Capabilities is what docket mcp declares at initialize, stated rather
@@ -175,7 +193,7 @@ func Capabilities() *sdk.ServerCapabilities {
 type tool struct {
 	def *sdk.Tool
 	in  *jsonschema.Schema
-	add func(s *sdk.Server)
+	add func(s *sdk.Server) sdk.ToolHandler
 }
 
 func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
@@ -183,7 +201,7 @@ func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
 		def.InputSchema = inSchema[In](nil)
 	}
 	in, _ := def.InputSchema.(*jsonschema.Schema)
-	return tool{def: def, in: in, add: func(s *sdk.Server) { addTool(s, def, h) }}
+	return tool{def: def, in: in, add: func(s *sdk.Server) sdk.ToolHandler { return addTool(s, def, h) }}
 }
 
 // readOnly reports whether the tool changes nothing (its readOnlyHint).

@@ -74,6 +74,10 @@ type Transport struct {
 	// DrainTimeout and DrainGrace time the drain at the end of input (0:
 	// DefaultDrainTimeout, DefaultDrainGrace).
 	DrainTimeout, DrainGrace time.Duration
+
+	// fast, if set, serves the plain tools/call of a read-only store tool
+	// without the SDK's dispatch (D82).
+	fast *fastCalls
 }
 
 var (
@@ -89,6 +93,7 @@ func (t *Transport) SupportsProtocolVersion(v string) bool {
 // Connect starts reading lines.
 func (t *Transport) Connect(ctx context.Context) (sdk.Connection, error) {
 	c := newConn(t)
+	c.base, c.stopFast = context.WithCancel(context.WithoutCancel(ctx))
 	go c.readLines(t.In)
 	return c, nil
 }
@@ -121,6 +126,10 @@ func newConn(t *Transport) *conn {
 		drainTimeout: orDefault(t.DrainTimeout, DefaultDrainTimeout),
 		drainGrace:   orDefault(t.DrainGrace, DefaultDrainGrace),
 		ended:        t.Ended,
+		fast:         t.fast,
+		fastJobs:     make(chan func(), maxInFlight),
+		base:         context.Background(),
+		stopFast:     func() {},
 	}
 	c.cond = sync.NewCond(&c.mu)
 	return c
@@ -159,6 +168,10 @@ type inflight struct {
 	queued bool
 	msg    *jsonrpc.Request
 	size   int
+	// fast: the transport runs this tools/call itself (fastCalls); cancel
+	// ends its context once it runs.
+	fast   *fastCall
+	cancel context.CancelFunc
 }
 
 type conn struct {
@@ -189,6 +202,14 @@ type conn struct {
 	drainGrace   time.Duration
 	ended        chan struct{}
 	endOnce      sync.Once
+	// fast serves plain read-only tools/calls itself; base is their
+	// context, ended by stopFast when the connection closes.
+	fast     *fastCalls
+	base     context.Context
+	stopFast context.CancelFunc
+	// fastJobs feeds the fastWorkers (at most maxInFlight) that run them.
+	fastJobs    chan func()
+	fastWorkers int
 }
 
 // readLines feeds c.lines until EOF or a read error. A line over
@@ -258,13 +279,19 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		}
 		if len(c.queue) > 0 && c.active < c.maxInFlight {
-			inf := c.pending[c.queue[0]]
+			n := c.queue[0]
+			inf := c.pending[n]
 			c.queue = c.queue[1:]
 			c.queueBytes -= inf.size
 			inf.queued = false
 			c.active++
 			m := inf.msg
 			inf.msg = nil
+			if inf.fast != nil {
+				c.startFastLocked(n, inf)
+				c.mu.Unlock()
+				continue
+			}
 			c.mu.Unlock()
 			return m, nil
 		}
@@ -341,6 +368,10 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 			c.writeFrame(frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
 			return nil
 		}
+		var fc *fastCall
+		if v.Method == "tools/call" && e == eraLegacy {
+			fc = c.fast.match(v.Params)
+		}
 		c.mu.Lock()
 		if v.Method == "initialize" && e == eraLegacy {
 			c.initialized = true
@@ -360,6 +391,7 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 		inf := &inflight{id: v.ID, canon: frame.CanonicalID(v.ID), method: v.Method, listen: v.Method == "subscriptions/listen", modern: e == eraModern}
 		if v.Method == "tools/call" {
 			inf.tool = toolName(v.Params)
+			inf.fast = fc
 		}
 		c.pending[n] = inf
 		req := &jsonrpc.Request{ID: internalID(n), Method: v.Method, Params: v.Params}
@@ -373,6 +405,11 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 		}
 		if !inf.listen {
 			c.active++
+		}
+		if inf.fast != nil {
+			c.startFastLocked(n, inf)
+			c.mu.Unlock()
+			return nil
 		}
 		c.mu.Unlock()
 		return req
@@ -414,6 +451,11 @@ func (c *conn) inboundCancel(params json.RawMessage) jsonrpc.Message {
 			c.unqueueLocked(n)
 			continue
 		}
+		if inf.fast != nil {
+			// Run by the transport: its context ends; the SDK never saw it.
+			inf.cancel()
+			continue
+		}
 		msgs = append(msgs, cancelFor(n, "cancelled by the client: "+p.Reason))
 	}
 	if len(msgs) == 0 {
@@ -422,6 +464,39 @@ func (c *conn) inboundCancel(params json.RawMessage) jsonrpc.Message {
 	}
 	c.synth = append(c.synth, msgs[1:]...)
 	return msgs[0]
+}
+
+// startFastLocked runs the delivered tools/call n in the transport
+// (fastCalls); its reply goes through Write like the SDK's.
+func (c *conn) startFastLocked(n int64, inf *inflight) {
+	ctx, cancel := context.WithCancel(c.base)
+	inf.cancel = cancel
+	fc := inf.fast
+	if c.fastWorkers < c.maxInFlight {
+		c.fastWorkers++
+		go c.fastWorker()
+	}
+	// Never blocks: a job waiting here holds one of the maxInFlight
+	// slots until its reply is written, so at most maxInFlight wait.
+	c.fastJobs <- func() {
+		defer cancel()
+		res, err := fc.run(ctx)
+		c.Write(ctx, &jsonrpc.Response{ID: internalID(n), Result: res, Error: err})
+	}
+}
+
+// fastWorker runs fast calls until the connection closes. The workers
+// live as long as the connection, so the stack a call grows is there for
+// the next (a goroutine per call grew it afresh each time).
+func (c *conn) fastWorker() {
+	for {
+		select {
+		case job := <-c.fastJobs:
+			job()
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 // unqueueLocked takes the queued request n out of the queue and pending.
@@ -508,6 +583,10 @@ func (c *conn) stopStragglers() {
 		}
 		inf.stopping = true
 		c.log.Warn("cancelling a request still running at shutdown", "method", inf.method, "tool", inf.tool)
+		if inf.fast != nil {
+			inf.cancel()
+			continue
+		}
 		c.synth = append(c.synth, cancelFor(n, "the server is shutting down"))
 	}
 	c.wakeLocked()
@@ -881,6 +960,7 @@ func (c *conn) writeFrame(b []byte) error {
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.stopFast()
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()

@@ -1,0 +1,8 @@
+package mcp
+
+// ThroughSDK is o with every tools/call served by the SDK's dispatch, none
+// by the transport's fast path (D82).
+func ThroughSDK(o Options) Options {
+	o.sdkCalls = true
+	return o
+}
