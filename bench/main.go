@@ -30,6 +30,7 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
+	prepare = flag.String("prepare", "", "internal: write the real trees' benchmark repositories (real-src, real-library) under this directory and exit")
 	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
@@ -63,6 +64,9 @@ func run() error {
 	logf("work dir %s", workDir)
 	if err := buildAll(); err != nil {
 		return err
+	}
+	if *prepare != "" {
+		return prepareOnly(*prepare)
 	}
 	rep := &report{quick: *quick}
 	rep.machine = machine()
