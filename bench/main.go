@@ -14,6 +14,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -45,7 +46,9 @@ func main() {
 	}
 	flag.Parse()
 	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
+		if !errors.Is(err, errGuard) {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
 		os.Exit(1)
 	}
 }
@@ -62,6 +65,12 @@ func run() error {
 	}
 	defer os.RemoveAll(workDir)
 	logf("work dir %s", workDir)
+	if *compareRev != "" {
+		if err := buildProduct(); err != nil {
+			return err
+		}
+		return runCompare(os.Stdout)
+	}
 	if err := buildAll(); err != nil {
 		return err
 	}
@@ -177,7 +186,8 @@ func logf(format string, args ...any) {
 // binaries built once per run.
 var bin = map[string]string{}
 
-func buildAll() error {
+// buildProduct builds claimslint and docket from the working tree.
+func buildProduct() error {
 	for name, pkg := range map[string]string{
 		"claimslint": "./cmd/claimslint",
 		"docket":     "./cmd/docket",
@@ -189,6 +199,13 @@ func buildAll() error {
 			return fmt.Errorf("build %s: %v\n%s", name, err, b)
 		}
 		bin[name] = dst
+	}
+	return nil
+}
+
+func buildAll() error {
+	if err := buildProduct(); err != nil {
+		return err
 	}
 	for name, pkg := range map[string]string{
 		"sdkstock": "./baselines/sdkstock",
