@@ -19,9 +19,11 @@ import (
 // working tree, and runs the headline workloads with the two builds taking
 // turns, run by run, so that whatever else the machine does falls on both
 // alike. Each workload prints its medians, their spreads (min-max) and the
-// ratio; the guard fails when a median is more than guardSlack worse AND
-// the two spreads do not overlap, so one slow run on a noisy machine never
-// fails it, and a slowdown every run shows does.
+// ratio, of wall time and of CPU time (user + system: steadier on a shared
+// machine, and it sees work a parallel phase hides); the guard fails when
+// either median is more than guardSlack worse AND the two spreads do not
+// overlap, so one slow run on a noisy machine never fails it, and a
+// slowdown every run shows does.
 var (
 	compareRev = flag.String("compare", "", "build this revision and the working tree, run the headline workloads interleaved, and fail when one is more than 15% slower with spreads that do not overlap")
 	compareTag = flag.String("compare-head-tags", "", "internal: build the working tree with these build tags (the guard's planted-slowdown test)")
@@ -52,6 +54,8 @@ type verdict struct {
 	cpuA, cpuB   []time.Duration
 	ratio        float64 // median head / median base
 	worse        bool
+	cpuRatio     float64 // the same of the CPU time (user + system)
+	cpuWorse     bool
 	skipped, err string
 }
 
@@ -142,6 +146,9 @@ func guard(w io.Writer, rev string, base, head side, wls []workload, n int) erro
 		if v.worse {
 			worse = append(worse, fmt.Sprintf("%s (%.2fx)", v.name, v.ratio))
 		}
+		if v.cpuWorse {
+			worse = append(worse, fmt.Sprintf("%s, CPU time (%.2fx)", v.name, v.cpuRatio))
+		}
 	}
 	if len(worse) > 0 {
 		fmt.Fprintf(w, "FAIL: slower than %s by more than %.0f%%, with spreads that do not overlap: %s\n", rev, (guardSlack-1)*100, strings.Join(worse, ", "))
@@ -159,20 +166,25 @@ func (v verdict) line() string {
 		return fmt.Sprintf("  %-34s error: %s", v.name, v.err)
 	}
 	mark := "ok"
-	if v.worse {
+	if v.worse || v.cpuWorse {
 		mark = "SLOWER"
 	}
 	f := func(xs []float64) string {
 		return fmt.Sprintf("%.1f %s (%.1f-%.1f)", median(xs), v.unit, minOf(xs), maxOf(xs))
 	}
-	cpu := func(ds []time.Duration) float64 {
-		xs := make([]float64, len(ds))
-		for k, d := range ds {
-			xs[k] = float64(d.Microseconds()) / 1000
-		}
-		return median(xs)
+	c := func(ds []time.Duration) string {
+		xs := msOf(ds)
+		return fmt.Sprintf("%.1f ms (%.1f-%.1f)", median(xs), minOf(xs), maxOf(xs))
 	}
-	return fmt.Sprintf("  %-34s base %s  head %s  head/base %.2fx  CPU %.1f/%.1f ms  %s", v.name, f(v.base), f(v.head), v.ratio, cpu(v.cpuA), cpu(v.cpuB), mark)
+	return fmt.Sprintf("  %-34s base %s  head %s  head/base %.2fx;  CPU base %s  head %s  %.2fx  %s", v.name, f(v.base), f(v.head), v.ratio, c(v.cpuA), c(v.cpuB), v.cpuRatio, mark)
+}
+
+func msOf(ds []time.Duration) []float64 {
+	xs := make([]float64, len(ds))
+	for k, d := range ds {
+		xs[k] = float64(d.Microseconds()) / 1000
+	}
+	return xs
 }
 
 // compareOne runs a workload: a warm-up of each side, then n rounds, the
@@ -214,6 +226,7 @@ func compareOne(wl workload, a, b side, n int) verdict {
 		}
 	}
 	v.ratio, v.worse = judge(v.base, v.head)
+	v.cpuRatio, v.cpuWorse = judge(msOf(v.cpuA), msOf(v.cpuB))
 	return v
 }
 

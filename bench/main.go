@@ -32,7 +32,8 @@ var (
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
 	prepare = flag.String("prepare", "", "internal: write the real trees' benchmark repositories (real-src, real-library) under this directory and exit")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
+	seedTo  = flag.String("seed-tracker", "", "internal: write a tracker of 100,000 issues (the store benchmark's, 80% open) in this directory and exit")
+	only    = flag.String("only", "", "run only this part: claims (generated and real trees), real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -65,6 +66,10 @@ func run() error {
 	}
 	defer os.RemoveAll(workDir)
 	logf("work dir %s", workDir)
+	if *seedTo != "" {
+		_, err := seedExport(*seedTo, 100000)
+		return err
+	}
 	if *compareRev != "" {
 		if err := buildProduct(); err != nil {
 			return err
@@ -77,9 +82,12 @@ func run() error {
 	if *prepare != "" {
 		return prepareOnly(*prepare)
 	}
-	rep := &report{quick: *quick}
+	rep := &report{quick: *quick, started: time.Now()}
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.load = strings.Join(strings.Fields(string(la))[:3], " ")
+	}
 	rep.machine = machine()
-	if *only == "" || *only == "real" {
+	if *only == "" || *only == "real" || *only == "claims" { // claims: the generated trees and the real ones
 		runs := 7
 		var trees []realTree
 		if !*quick { // a copy of a whole tree is not a smoke test
