@@ -302,9 +302,9 @@ func buildSide(s *side, src, tags string) error {
 func guardWorkloads() []workload {
 	files, claims := 10000, 1000
 	calls, issues := 20000, 100000
-	if *quick {
+	if *quick { // the fast form .ci/run runs: about two minutes on a quiet 2-core machine
 		files, claims = 3000, 300
-		calls = 5000
+		calls, issues = 5000, 20000
 	}
 	gen := filepath.Join(workDir, "guard-gen")
 	cmdRun := func(dir string, env func(side) []string, args func(side) []string) func(side) (float64, time.Duration, error) {
