@@ -88,9 +88,6 @@ func (s *Snapshot) rowTarget(row register.Row) string {
 // whole by a decision that says so is superseded, whatever its own status
 // line still says.
 func (s *Snapshot) resolveAdopted() {
-	if len(s.Config.Adopt) == 0 {
-		return // nothing adopted: no record to relate (D92)
-	}
 	s.ParseFindings = append(s.ParseFindings, Relate(s.Decisions)...)
 }
 

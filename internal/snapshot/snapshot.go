@@ -308,7 +308,9 @@ func (s *Snapshot) load() error {
 		}
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
-	s.resolveAdopted()
+	if len(cfg.Adopt) > 0 { // a repository that adopts nothing does no adoption work (D92)
+		s.resolveAdopted()
+	}
 	if cfg.Inline != nil {
 		s.addInline()
 	}
