@@ -164,7 +164,7 @@ func compileAutomaton(pattern string) (*Glob, error) {
 const globMeta = "*?[{\\"
 
 // isLiteral reports whether pattern is a path, with no meta character.
-func isLiteral(pattern string) bool { return strings.IndexAny(pattern, globMeta) < 0 }
+func isLiteral(pattern string) bool { return !strings.ContainsAny(pattern, globMeta) }
 
 // globSyntax says why pattern is not a glob claimslint matches, or "".
 func globSyntax(pattern string) string {
