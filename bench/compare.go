@@ -27,6 +27,7 @@ import (
 var (
 	compareRev = flag.String("compare", "", "build this revision and the working tree, run the headline workloads interleaved, and fail when one is more than 15% slower with spreads that do not overlap")
 	compareTag = flag.String("compare-head-tags", "", "internal: build the working tree with these build tags (the guard's planted-slowdown test)")
+	onlyLoads  = flag.String("compare-only", "", "with --compare: run only the workloads whose name contains this (check, prove, report, docket)")
 	reps       = flag.Int("reps", 0, "with --compare: timed runs per build and workload (default 9, 5 with --quick)")
 )
 
@@ -127,7 +128,13 @@ func runCompare(w io.Writer) error {
 			n = 5
 		}
 	}
-	return guard(w, rev, base, head, guardWorkloads(), n)
+	var wls []workload
+	for _, wl := range guardWorkloads() {
+		if strings.Contains(wl.name, *onlyLoads) {
+			wls = append(wls, wl)
+		}
+	}
+	return guard(w, rev, base, head, wls, n)
 }
 
 // guard runs the workloads with base and head taking turns, prints a line
