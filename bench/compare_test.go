@@ -23,17 +23,23 @@ func TestJudge(t *testing.T) {
 		{"30% slower every run", []float64{130, 131, 128, 135, 129, 140, 132}, true},
 		{"twice as slow", []float64{200, 210, 205, 198, 220, 201, 203}, true},
 		{"10% slower every run: within the slack", []float64{111, 112, 110.5, 113, 111, 112, 114}, false},
-		{"30% slower median, one fast run overlaps", []float64{130, 131, 105, 135, 129, 140, 132}, false},
+		{"30% slower median, one fast run: its spread is the rest", []float64{130, 131, 105, 135, 129, 140, 132}, true},
+		{"30% slower median, two fast runs overlap", []float64{130, 131, 100, 135, 103, 140, 132}, false},
 		{"one slow outlier", []float64{101, 99, 400, 100, 98, 105, 102}, false},
+		{"one stalled base run does not hide a slowdown", []float64{200, 210, 205, 198, 220, 201, 203}, true},
 	}
 	for _, tc := range tests {
 		if _, worse := judge(base, tc.head); worse != tc.worse {
 			t.Errorf("%s: worse = %v, want %v", tc.name, worse, tc.worse)
 		}
 	}
-	// A noisy base whose slowest run is past every head run: not worse.
-	if _, worse := judge([]float64{100, 100, 100, 300}, []float64{150, 150, 150, 150}); worse {
+	// A noisy base whose slowest runs are past every head run: not worse.
+	if _, worse := judge([]float64{100, 100, 100, 300, 300}, []float64{150, 150, 150, 150, 150}); worse {
 		t.Error("spreads overlap, yet judged worse")
+	}
+	// A base with one stalled run, and a head slower every run.
+	if _, worse := judge([]float64{90, 88, 693, 91, 89, 92, 90}, []float64{350, 354, 292, 360, 544, 351, 349}); !worse {
+		t.Error("a stalled base run hid a slowdown of every head run")
 	}
 	if r, worse := judge(nil, []float64{1}); r != 0 || worse {
 		t.Error("no base runs, yet judged")
@@ -78,12 +84,12 @@ func TestGuardFailsOnPlantedSlowdown(t *testing.T) {
 		},
 	}}
 	var b strings.Builder
-	err = guard(&b, "plain", plain, slow, wl, 7)
+	err = guard(&b, "plain", plain, slow, wl, 9)
 	if !errors.Is(err, errGuard) || !strings.Contains(b.String(), "FAIL: slower than plain") || !strings.Contains(b.String(), "check, planted (") {
 		t.Fatalf("guard on a planted 250 ms: err %v, output:\n%s", err, b.String())
 	}
 	b.Reset()
-	if err := guard(&b, "plain", plain, plain, wl, 7); err != nil {
+	if err := guard(&b, "plain", plain, plain, wl, 9); err != nil {
 		t.Fatalf("guard of a build against itself: %v\n%s", err, b.String())
 	}
 }
