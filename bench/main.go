@@ -14,6 +14,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -31,7 +32,9 @@ var (
 	quick   = flag.Bool("quick", false, "small sizes and short runs (under a minute)")
 	out     = flag.String("out", "", "where to write the report (default: docs/benchmarks.md, or stdout with --quick)")
 	root    = flag.String("root", "..", "repository root")
-	only    = flag.String("only", "", "run only this part: claims, real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
+	prepare = flag.String("prepare", "", "internal: write the real trees' benchmark repositories (real-src, real-library) under this directory and exit")
+	seedTo  = flag.String("seed-tracker", "", "internal: write a tracker of 100,000 issues (the store benchmark's, 80% open) in this directory and exit")
+	only    = flag.String("only", "", "run only this part: claims (generated and real trees), real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -45,7 +48,9 @@ func main() {
 	}
 	flag.Parse()
 	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
+		if !errors.Is(err, errGuard) {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
 		os.Exit(1)
 	}
 }
@@ -62,12 +67,28 @@ func run() error {
 	}
 	defer os.RemoveAll(workDir)
 	logf("work dir %s", workDir)
+	if *seedTo != "" {
+		_, err := seedExport(*seedTo, 100000)
+		return err
+	}
+	if *compareRev != "" {
+		if err := buildProduct(); err != nil {
+			return err
+		}
+		return runCompare(os.Stdout)
+	}
 	if err := buildAll(); err != nil {
 		return err
 	}
-	rep := &report{quick: *quick}
+	if *prepare != "" {
+		return prepareOnly(*prepare)
+	}
+	rep := &report{quick: *quick, started: time.Now()}
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.load = strings.Join(strings.Fields(string(la))[:3], " ")
+	}
 	rep.machine = machine()
-	if part("real") {
+	if part("real") || part("claims") { // claims: the generated trees and the real ones
 		runs := 7
 		var trees []realTree
 		if !*quick { // a copy of a whole tree is not a smoke test
@@ -188,7 +209,8 @@ func logf(format string, args ...any) {
 // binaries built once per run.
 var bin = map[string]string{}
 
-func buildAll() error {
+// buildProduct builds claimslint and docket from the working tree.
+func buildProduct() error {
 	for name, pkg := range map[string]string{
 		"claimslint": "./cmd/claimslint",
 		"docket":     "./cmd/docket",
@@ -200,6 +222,13 @@ func buildAll() error {
 			return fmt.Errorf("build %s: %v\n%s", name, err, b)
 		}
 		bin[name] = dst
+	}
+	return nil
+}
+
+func buildAll() error {
+	if err := buildProduct(); err != nil {
+		return err
 	}
 	for name, pkg := range map[string]string{
 		"sdkstock": "./baselines/sdkstock",

@@ -106,15 +106,49 @@ func rustTree() (realTree, string) {
 // line of one file, keeps those claimslint finds (a line inside a test
 // module or a block comment is not code), and measures.
 func benchReal(t realTree, runs int) (realCase, error) {
-	rc := realCase{name: t.name}
 	dir := filepath.Join(workDir, "real-"+t.as)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	defer os.RemoveAll(dir)
+	rc, listFile, err := prepareReal(t, dir)
+	if err != nil {
 		return rc, err
 	}
-	defer os.RemoveAll(dir)
+	// check and the floor alternate, so both see the same machine.
+	logf("claims: %s: claimslint check and the I/O floor, %d runs each", t.name, runs)
+	self, _ := os.Executable()
+	var checks, floors []sample
+	for k := 0; k <= runs; k++ {
+		f, _, err := timeCmd(dir, nil, self, "-floor", dir, listFile)
+		if err != nil {
+			return rc, fmt.Errorf("floor: %v", err)
+		}
+		c, _, err := timeCmd(dir, nil, bin["claimslint"], "check")
+		if err != nil {
+			return rc, err
+		}
+		if k > 0 { // the first round warms the cache
+			floors, checks = append(floors, f), append(checks, c)
+		}
+	}
+	rc.checkS, rc.floorS = summarize(checks), summarize(floors)
+	logf("claims: %s: shell gate", t.name)
+	rc.gateS, err = repeat(3, func() (sample, error) {
+		s, _, err := timeCmd(dir, nil, "bash", "gate.sh")
+		return s, err
+	})
+	return rc, err
+}
+
+// prepareReal copies the tree t into dir and writes there a register of up
+// to 1,000 claims that claimslint finds on code lines, the shell gate
+// (gate.sh) and the list of claimed files the I/O floor reads (listFile).
+func prepareReal(t realTree, dir string) (rc realCase, listFile string, err error) {
+	rc = realCase{name: t.name}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return rc, "", err
+	}
 	logf("claims: copying %s", t.src)
 	if b, err := exec.Command("cp", "-r", t.src, filepath.Join(dir, t.as)).CombinedOutput(); err != nil {
-		return rc, fmt.Errorf("copy %s: %v %s", t.src, err, b)
+		return rc, "", fmt.Errorf("copy %s: %v %s", t.src, err, b)
 	}
 	var files []string
 	all := 0
@@ -168,17 +202,17 @@ func benchReal(t realTree, runs int) (realCase, error) {
 	}
 	writeRegister(dir, cands)
 	if err := gitInit(dir); err != nil {
-		return rc, err
+		return rc, "", err
 	}
 	// Keep the claims claimslint finds on a code line: the others sit in a
 	// test module, a comment or a string, which a grep cannot tell.
 	out, err := exec.Command(bin["claimslint"], "list", "--format", "json", "--dir", dir).Output()
 	if err != nil {
-		return rc, fmt.Errorf("claimslint list on %s: %v", t.name, err)
+		return rc, "", fmt.Errorf("claimslint list on %s: %v", t.name, err)
 	}
 	var states []struct{ Decision, Claim, State string }
 	if err := json.Unmarshal(out, &states); err != nil {
-		return rc, err
+		return rc, "", err
 	}
 	ok := map[string]bool{}
 	for _, s := range states {
@@ -206,40 +240,17 @@ func benchReal(t realTree, runs int) (realCase, error) {
 	rc.claimed = len(listed)
 	gate.WriteString("exit $fail\n")
 	os.WriteFile(filepath.Join(dir, "gate.sh"), []byte(gate.String()), 0o755)
-	listFile := filepath.Join(workDir, "floor-"+t.as+".txt")
+	listFile = dir + ".floor.txt" // beside the tree, not in it
 	os.WriteFile(listFile, []byte(list.String()), 0o644)
 	if err := gitInit(dir); err != nil { // commit the final register
-		return rc, err
+		return rc, "", err
 	}
 	for _, c := range [][]string{{bin["claimslint"], "check"}, {"bash", "gate.sh"}} {
 		if _, out, err := timeCmd(dir, nil, c[0], c[1:]...); err != nil {
-			return rc, fmt.Errorf("%s on %s: %v\n%s", c[0], t.name, err, firstLines(out, 10))
+			return rc, "", fmt.Errorf("%s on %s: %v\n%s", c[0], t.name, err, firstLines(out, 10))
 		}
 	}
-	// check and the floor alternate, so both see the same machine.
-	logf("claims: %s: claimslint check and the I/O floor, %d runs each", t.name, runs)
-	self, _ := os.Executable()
-	var checks, floors []sample
-	for k := 0; k <= runs; k++ {
-		f, _, err := timeCmd(dir, nil, self, "-floor", dir, listFile)
-		if err != nil {
-			return rc, fmt.Errorf("floor: %v", err)
-		}
-		c, _, err := timeCmd(dir, nil, bin["claimslint"], "check")
-		if err != nil {
-			return rc, err
-		}
-		if k > 0 { // the first round warms the cache
-			floors, checks = append(floors, f), append(checks, c)
-		}
-	}
-	rc.checkS, rc.floorS = summarize(checks), summarize(floors)
-	logf("claims: %s: shell gate", t.name)
-	rc.gateS, err = repeat(3, func() (sample, error) {
-		s, _, err := timeCmd(dir, nil, "bash", "gate.sh")
-		return s, err
-	})
-	return rc, err
+	return rc, listFile, nil
 }
 
 // writeRegister writes docs/PRD.md and one decision per 10 claims.
@@ -344,4 +355,24 @@ func writePresent(dir string, claims []claim) {
 		os.WriteFile(filepath.Join(dir, "docs", "decisions", fmt.Sprintf("D%d-gen.md", d)), []byte(dec.String()), 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "docs", "PRD.md"), []byte(prd.String()), 0o644)
+}
+
+// prepareOnly writes the benchmark repositories of the real trees under
+// dir, for timing other builds by hand (bench -prepare DIR).
+func prepareOnly(dir string) error {
+	trees := []realTree{goTree()}
+	if rt, skip := rustTree(); skip == "" {
+		trees = append(trees, rt)
+	} else {
+		logf("prepare: skipping the Rust tree: %s", skip)
+	}
+	for _, t := range trees {
+		d := filepath.Join(dir, "real-"+t.as)
+		rc, list, err := prepareReal(t, d)
+		if err != nil {
+			return err
+		}
+		logf("prepare: %s: %d files, %d claims on %d files; floor list %s", d, rc.files, rc.claims, rc.claimed, list)
+	}
+	return nil
 }

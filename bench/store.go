@@ -26,6 +26,69 @@ type storeCase struct {
 	list50, ready50                       stats // one page of 50, from index columns
 	exportBytes                           int
 	pageBytes                             int // the default issue_list reply
+	listings                              []listingCase
+}
+
+// listingCase is one listing's default page (50 rows) at n issues: warm,
+// through the Store of a process that has the tracker open, and cold, as
+// a docket process that opens it, reads the page and prints it.
+type listingCase struct {
+	name       string
+	args       []string // docket's arguments
+	view       docket.View
+	params     docket.ListParams
+	total      int // rows the query selects
+	warm, cold stats
+}
+
+// listings are the pages measured at 100k issues: list, ready, blocked,
+// and search for a word one issue has and for one every issue has.
+func listings() []listingCase {
+	return []listingCase{
+		{name: "list", args: []string{"list"}, view: docket.ViewList},
+		{name: "ready", args: []string{"ready"}, view: docket.ViewReady},
+		{name: "blocked", args: []string{"blocked"}, view: docket.ViewBlocked},
+		{name: "search (one match)", args: []string{"search", "12345"}, view: docket.ViewSearch, params: docket.ListParams{Text: "12345"}},
+		{name: "search (every issue matches)", args: []string{"search", "ordinary"}, view: docket.ViewSearch, params: docket.ListParams{Text: "ordinary"}},
+	}
+}
+
+// benchListings measures each listing warm in s, then, with s closed by
+// the caller's close, cold as docket processes.
+func benchListings(ctx context.Context, s *docket.Service, dir string, runs int, closeStore func()) ([]listingCase, error) {
+	ls := listings()
+	for k := range ls {
+		l := &ls[k]
+		l.params.Limit = docket.DefaultLimit // the CLI's and the MCP tools' default page
+		st, err := repeat(runs, func() (sample, error) {
+			return timeOp(func() error {
+				p, err := s.Listing(ctx, l.view, l.params)
+				l.total = p.Total
+				return err
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", l.name, err)
+		}
+		l.warm = st
+	}
+	closeStore()
+	env := []string{"DOCKET_DB=" + filepath.Join(dir, "index.db"), "DOCKET_EXPORT=" + filepath.Join(dir, "issues.jsonl")}
+	for k := range ls {
+		l := &ls[k]
+		st, err := repeat(runs, func() (sample, error) {
+			smp, out, err := timeCmd(workDir, env, bin["docket"], l.args...)
+			if err != nil {
+				return smp, fmt.Errorf("docket %s: %v\n%s", strings.Join(l.args, " "), err, firstLines(out, 5))
+			}
+			return smp, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		l.cold = st
+	}
+	return ls, nil
 }
 
 // importCase is one import of n beads-shaped records into a fresh
@@ -161,7 +224,21 @@ func benchStore(rep *report) error {
 			s.Close()
 			return err
 		}
-		s.Close()
+		if n == 100000 || *quick {
+			// Writes above made the export new: let it come to rest, as
+			// the reads above did.
+			time.Sleep(1500 * time.Millisecond)
+			closed := false
+			sc.listings, err = benchListings(ctx, s, dir, runs, func() { s.Close(); closed = true })
+			if !closed {
+				s.Close()
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			s.Close()
+		}
 		os.RemoveAll(dir)
 		rep.store = append(rep.store, sc)
 	}

@@ -13,6 +13,14 @@ import (
 // present and anchored kinds, each anchored on a line that exists once.
 func genRepo(tb testing.TB, files, claims int) string {
 	tb.Helper()
+	return genRepoPaths(tb, files, claims, false)
+}
+
+// genRepoPaths is genRepo; with oneFile each claim's Path names the one
+// file its anchor is in, as most registers' rows do, instead of a glob
+// over a third of the tree.
+func genRepoPaths(tb testing.TB, files, claims int, oneFile bool) string {
+	tb.Helper()
 	dir := tb.TempDir()
 	write := func(rel, content string) {
 		p := filepath.Join(dir, rel)
@@ -54,6 +62,10 @@ func genRepo(tb testing.TB, files, claims int) string {
 	for c := 0; c < claims; c++ {
 		i := (c * 7919) % files
 		glob := []string{"src/**/*.go", "scripts/**/*.sh", "doc/**/*.md"}[i%3]
+		if oneFile {
+			glob = []string{"src/d%d/f%d.go", "scripts/d%d/f%d.sh", "doc/d%d/f%d.md"}[i%3]
+			glob = fmt.Sprintf(glob, i/100, i)
+		}
 		kind := "present"
 		if c%2 == 1 {
 			kind = "anchored"
@@ -66,7 +78,11 @@ func genRepo(tb testing.TB, files, claims int) string {
 }
 
 func benchCheck(b *testing.B, files, claims int) {
-	dir := genRepo(b, files, claims)
+	benchCheckDir(b, genRepo(b, files, claims), files, claims)
+}
+
+func benchCheckDir(b *testing.B, dir string, files, claims int) {
+	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := Run(Options{Dir: dir})
@@ -88,6 +104,35 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("files=%d/claims=%d", tc.files, tc.claims), func(b *testing.B) {
 			benchCheck(b, tc.files, tc.claims)
 		})
+	}
+}
+
+// BenchmarkCheckOneFile is BenchmarkCheck with claims that each name one
+// file: the shape of the real-tree benchmark (bench/run.sh --only real),
+// where compiling a glob automaton per claim once cost a third of check's
+// time (D92). Its allocations per op are the figure to watch.
+func BenchmarkCheckOneFile(b *testing.B) {
+	for _, tc := range []struct{ files, claims int }{{3000, 1000}} {
+		b.Run(fmt.Sprintf("files=%d/claims=%d", tc.files, tc.claims), func(b *testing.B) {
+			benchCheckDir(b, genRepoPaths(b, tc.files, tc.claims, true), tc.files, tc.claims)
+		})
+	}
+}
+
+// BenchmarkCheckTree runs check on the repository CLAIMSLINT_BENCH_TREE
+// names (for one, the real-tree case bench -prepare DIR writes), to
+// profile a real tree: go test ./internal/check -run '^$' -bench
+// CheckTree -benchmem -memprofile mem.out.
+func BenchmarkCheckTree(b *testing.B) {
+	dir := os.Getenv("CLAIMSLINT_BENCH_TREE")
+	if dir == "" {
+		b.Skip("CLAIMSLINT_BENCH_TREE names no repository")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(Options{Dir: dir}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

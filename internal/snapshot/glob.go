@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -48,10 +49,15 @@ const MaxGlob = 1024
 // met, each with its transitions, so a tree's paths cost a table lookup
 // per byte; at most maxDFA sets are kept.
 type Glob struct {
-	pat   string
-	toks  []gtok // per byte of pat: what starts there
-	opens []gbrace
-	m     int // len(pat)
+	pat string
+	// literal: the pattern has no meta character, and matches the one
+	// path it spells; no automaton is built (D92: a claim's Path is most
+	// often one file, and a thousand automata cost check a third of its
+	// time).
+	literal bool
+	toks    []gtok // per byte of pat: what starts there
+	opens   []gbrace
+	m       int // len(pat)
 
 	dirMemo []int8   // per position: dirRest's answer (-1 unknown)
 	dmark   []uint32 // per (position, stage): visited in this dirRest
@@ -130,6 +136,14 @@ func CompileGlob(pattern string) (*Glob, error) {
 	if msg := globSyntax(pattern); msg != "" {
 		return nil, errors.New(msg)
 	}
+	if isLiteral(pattern) {
+		return &Glob{pat: pattern, m: len(pattern), literal: true}, nil
+	}
+	return compileAutomaton(pattern)
+}
+
+// compileAutomaton compiles a valid glob to its automaton, literal or not.
+func compileAutomaton(pattern string) (*Glob, error) {
 	g := &Glob{pat: pattern, m: len(pattern)}
 	g.toks = make([]gtok, g.m+1)
 	if _, err := g.parse(0, -1); err != nil {
@@ -145,6 +159,12 @@ func CompileGlob(pattern string) (*Glob, error) {
 	g.reset()
 	return g, nil
 }
+
+// globMeta are the bytes that make a glob more than the path it spells.
+const globMeta = "*?[{\\"
+
+// isLiteral reports whether pattern is a path, with no meta character.
+func isLiteral(pattern string) bool { return !strings.ContainsAny(pattern, globMeta) }
 
 // globSyntax says why pattern is not a glob claimslint matches, or "".
 func globSyntax(pattern string) string {
@@ -533,6 +553,9 @@ func (g *Glob) step(id int32, r rune) int32 {
 
 // Match reports whether name matches the glob.
 func (g *Glob) Match(name string) bool {
+	if g.literal {
+		return name == g.pat
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	id := g.start

@@ -19,6 +19,12 @@ func TestGlob(t *testing.T) {
 		differs   bool
 	}{
 		{pat: "src/*.go", name: "src/a.go", want: true},
+		{pat: "src/a.go", name: "src/a.go", want: true}, // a literal: the one path it spells
+		{pat: "src/a.go", name: "src/a.gox", want: false},
+		{pat: "src/a.go", name: "src/a.go/b", want: false},
+		{pat: "src/a.go", name: "src", want: false},
+		{pat: "src/", name: "src", want: false},
+		{pat: "dé/ü.go", name: "dé/ü.go", want: true},
 		{pat: "src/*.go", name: "src/a/b.go", want: false},
 		{pat: "src/**/*.go", name: "src/a.go", want: true},
 		{pat: "src/**/*.go", name: "src/a/b/c.go", want: true},
@@ -236,4 +242,34 @@ func FuzzGlobMatch(f *testing.F) {
 			t.Fatalf("%q repeated to %d bytes against a %d-byte path took %v (budget 1s)", pat, len(big), len(path), d)
 		}
 	})
+}
+
+// TestLiteralGlob: a glob without meta characters builds no automaton
+// (D92) and answers as the automaton would.
+func TestLiteralGlob(t *testing.T) {
+	t.Parallel()
+	names := []string{"", "src", "src/", "src/a.go", "src/a.gox", "src/a.go/b", "src/a", "rc/a.go", "dé/ü.go", "a/b/c"}
+	for _, pat := range []string{"src/a.go", "src", "src/", "dé/ü.go", "a/b/c", "a b/c-d_e.f"} {
+		g, err := CompileGlob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !g.literal || g.states != nil || g.toks != nil {
+			t.Errorf("%q: literal %v, %d states, %d tokens: want a literal and no automaton", pat, g.literal, len(g.states), len(g.toks))
+		}
+		a, err := compileAutomaton(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range append(names, pat) {
+			if got, want := g.Match(n), a.Match(n); got != want {
+				t.Errorf("Match(%q, %q) = %v, the automaton says %v", pat, n, got, want)
+			}
+		}
+	}
+	for _, pat := range []string{"src/*.go", "src/a?go", `src/\a.go`, "src/{a,b}.go", "src/[a].go"} {
+		if g, _ := CompileGlob(pat); g.literal {
+			t.Errorf("%q: compiled as a literal", pat)
+		}
+	}
 }

@@ -338,7 +338,9 @@ func (s *Snapshot) load() error {
 		}
 		return s.Decisions[i].Path < s.Decisions[j].Path
 	})
-	s.resolveAdopted()
+	if len(cfg.Adopt) > 0 { // a repository that adopts nothing does no adoption work (D92)
+		s.resolveAdopted()
+	}
 	if cfg.Inline != nil {
 		s.addInline()
 	}
@@ -660,7 +662,7 @@ func blankRange(b []byte, from, to int) {
 // globPrefix is the literal directory part of a glob, up to its first
 // meta character, ending in '/' (or empty).
 func globPrefix(glob string) string {
-	i := strings.IndexAny(glob, "*?[{\\")
+	i := strings.IndexAny(glob, globMeta)
 	if i < 0 {
 		return glob
 	}
@@ -707,8 +709,16 @@ func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool)
 	if err != nil {
 		return nil, true // ValidGlob says why; callers ask it first
 	}
-	prefix := globPrefix(glob)
 	files := s.Repo.Files
+	if g.literal {
+		// One path: found by a binary search, not a scan of the files
+		// under it.
+		if i := sort.SearchStrings(files, glob); i < len(files) && files[i] == glob && s.Repo.Present(glob) {
+			return []string{glob}, true
+		}
+		return nil, true
+	}
+	prefix := globPrefix(glob)
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {

@@ -280,11 +280,12 @@ func runInit(ctx context.Context, r *runner, _ *clikit.Context, args []string) e
 			return fmt.Errorf("write .docket/.gitignore: %w", err)
 		}
 	}
-	all, err := s.List(ctx, docket.Filter{})
+	// The count is the tally's (D58), not a decode of every record (D93).
+	all, err := s.Listing(ctx, docket.ViewList, docket.ListParams{All: true, Limit: 1})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), len(all), db, export)
+	fmt.Fprintf(r.env.Stdout, "docket tracker %q: %d issues; index %s, export %s\n", s.Prefix(), all.Total, db, export)
 	if err := r.agreePrefix(root, s.Prefix(), edit); err != nil {
 		return err
 	}
