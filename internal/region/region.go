@@ -29,20 +29,6 @@ const (
 	Headings
 )
 
-func (f Family) String() string {
-	switch f {
-	case Braces:
-		return "braces"
-	case Indent:
-		return "indentation"
-	case Shell:
-		return "shell keywords"
-	case Headings:
-		return "headings"
-	}
-	return "none"
-}
-
 // FamilyOf returns the family of the lexer named lexer (codeline.Name).
 func FamilyOf(lexer string) Family {
 	switch lexer {
@@ -372,9 +358,8 @@ func (x *Index) shell() {
 		for j < len(code) && !shellDelim(code[j]) {
 			j++
 		}
-		w := string(code[i:j])
-		if cl, ok := shellClass[w]; ok {
-			_, open := shellPairs[w]
+		if cl, ok := shellClass[string(code[i:j])]; ok {
+			_, open := shellPairs[string(code[i:j])]
 			x.toks = append(x.toks, tok{off: i, open: open, class: cl, match: -1})
 		}
 		i = j

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,7 +253,13 @@ func TestSiteInBrowser(t *testing.T) {
 					if len(g.Hits) != 0 || !strings.Contains(g.Count, "is too common a word to search for") {
 						t.Errorf("searching %q from %s.html lists %d decisions (%q)", sc.Query, sc.Page, len(g.Hits), g.Count)
 					}
-				case len(g.Hits) == 0 || g.Hits[0] != sc.first:
+				case c.name == "this-repository" && !slices.Contains(g.Hits[:min(3, len(g.Hits))], sc.first):
+					// This register grows with every round: a decision that
+					// names the query more often may rank above the one the
+					// case names, so the case asks for the top three here
+					// (the generated register's cases ask for the first).
+					t.Errorf("searching %q from %s.html: top %v, want %s among them", sc.Query, sc.Page, g.Hits[:min(3, len(g.Hits))], sc.first)
+				case c.name != "this-repository" && (len(g.Hits) == 0 || g.Hits[0] != sc.first):
 					t.Errorf("searching %q from %s.html: first %v, want %s", sc.Query, sc.Page, g.Hits[:min(3, len(g.Hits))], sc.first)
 				case !g.Snippet:
 					t.Errorf("searching %q: no snippet with the words marked", sc.Query)

@@ -164,7 +164,6 @@ func TestHTTPConnectionCap(t *testing.T) {
 	}
 	// A flood from two addresses of connections that send nothing, and
 	// of ones that send no token: the caps hold.
-	var flood []net.Conn
 	for k := range 40 {
 		c := pl.dial(fmt.Sprint("198.51.100.", 1+k%2))
 		defer c.Close()
@@ -173,7 +172,6 @@ func TestHTTPConnectionCap(t *testing.T) {
 				t.Errorf("a call without the token: %d", got)
 			}
 		}
-		flood = append(flood, c)
 		if n := mcp.OpenConns(h); n > 8 {
 			t.Fatalf("%d connections open, over the cap of 8", n)
 		}
