@@ -86,11 +86,7 @@ func (agreeKind) Prepare(c *claim) bool {
 }
 
 func (agreeKind) Evaluate(c *claim) {
-	if c.noFiles() || c.regionFailed() {
-		return
-	}
-	c.notRead()
-	if c.notRun() {
+	if c.judged() {
 		return
 	}
 	row := c.c

@@ -101,11 +101,7 @@ func (c *claim) orderScopes() []orderScope {
 }
 
 func (beforeKind) Evaluate(c *claim) {
-	if c.noFiles() || c.regionFailed() {
-		return
-	}
-	c.notRead()
-	if c.notRun() {
+	if c.judged() {
 		return
 	}
 	row := c.c

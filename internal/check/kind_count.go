@@ -91,11 +91,7 @@ func (countKind) Prepare(c *claim) bool {
 }
 
 func (countKind) Evaluate(c *claim) {
-	if c.noFiles() || c.regionFailed() {
-		return
-	}
-	c.notRead()
-	if c.notRun() {
+	if c.judged() {
 		return
 	}
 	cs, _ := parseCount(c.c.Require)

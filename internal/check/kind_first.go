@@ -35,11 +35,7 @@ func (firstKind) Prepare(c *claim) bool {
 }
 
 func (firstKind) Evaluate(c *claim) {
-	if c.noFiles() || c.regionFailed() {
-		return
-	}
-	c.notRead()
-	if c.notRun() {
+	if c.judged() {
 		return
 	}
 	row := c.c

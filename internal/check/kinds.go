@@ -526,6 +526,18 @@ func (c *claim) undone() bool {
 	return c.lines != nil && c.budget.spent() && int(c.done.Load()) < len(c.files)
 }
 
+// judged runs the steps every line kind takes before it judges its hits:
+// no files or no region is already a finding; files it could not read are
+// reported (D68); an anchor the budget did not run fails the claim (D70).
+// It reports whether the claim is judged already, so Evaluate stops.
+func (c *claim) judged() bool {
+	if c.noFiles() || c.regionFailed() {
+		return true
+	}
+	c.notRead()
+	return c.notRun()
+}
+
 // notRun fails the claim when the anchor was not run on some line or file
 // (D70) and nothing else satisfied it; it reports whether it did.
 func (c *claim) notRun() bool {
