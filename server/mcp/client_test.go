@@ -51,20 +51,28 @@ func repoWithTracker(t *testing.T) ([]string, string) {
 	return append(os.Environ(), "DOCKET_AS_BINARY=1", "DOCKET_DB="+filepath.Join(dir, "index.db"), "DOCKET_EXPORT="+export), dir
 }
 
+// goSDKSession is go-sdk's own client connected to a `docket mcp` it
+// spawns over stdio in a fresh repository; it is closed with the test.
+func goSDKSession(ctx context.Context, t *testing.T, name string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "mcp")
+	cmd.Env, cmd.Dir = repoWithTracker(t)
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil)
+	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return session
+}
+
 // TestGoSDKClient: the go-sdk's own client spawns `docket mcp`, lists the
 // tools, creates an issue and finds it in issue_list.
 func TestGoSDKClient(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command(os.Args[0], "mcp")
-	cmd.Env, cmd.Dir = repoWithTracker(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer session.Close()
+	session := goSDKSession(ctx, t, "go-sdk-client")
 	tools, err := session.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,14 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // schemaLint reports what MCP Inspector's schema lint (2.12) reports on a
@@ -85,15 +81,7 @@ func TestToolSchemasPortable(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command(os.Args[0], "mcp")
-	cmd.Env, cmd.Dir = repoWithTracker(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "lint", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer session.Close()
-	tools, err := session.ListTools(ctx, nil)
+	tools, err := goSDKSession(ctx, t, "lint").ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
