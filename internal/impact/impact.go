@@ -772,7 +772,7 @@ func (c *computation) texts() {
 				continue // an inline row: registerRows reports it
 			}
 			c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: 0, Side: SideHead,
-				Detail: fmt.Sprintf("the decision is new since %s (%d claims)", c.o.Base, len(p.now.Claims))})
+				Detail: fmt.Sprintf("the decision is new since %s (%s)", c.o.Base, format.Count(len(p.now.Claims), "claim"))})
 			continue
 		}
 		if fd.Status == 'R' {

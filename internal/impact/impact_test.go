@@ -231,7 +231,7 @@ func TestCompute(t *testing.T) {
 			},
 			want: []string{
 				"decision-text docs/PRD.md:9 head D3 : its register row is new",
-				"decision-text docs/decisions/D3-three.md:0 head D3 : the decision is new since base (1 claims)",
+				"decision-text docs/decisions/D3-three.md:0 head D3 : the decision is new since base (1 claim)",
 			},
 		},
 		{

@@ -931,7 +931,7 @@ func runImport(ctx context.Context, r *runner, _ *clikit.Context, args []string)
 		fmt.Fprintf(r.env.Stderr, "warning: %s:%d: %s %s %s, which is neither in the file nor in the tracker; kept\n", name, d.Line, d.From, d.Dep.Type, d.Dep.ID)
 	}
 	if set.Skipped > 0 {
-		fmt.Fprintf(r.env.Stdout, "left out, not issues: %d bd memory line(s) (bd remember); docket keeps issues only\n", set.Skipped)
+		fmt.Fprintf(r.env.Stdout, "left out, not issues: %s (bd remember); docket keeps issues only\n", format.Count(set.Skipped, "bd memory line"))
 	}
 	if f := set.ForeignSummary(); f != "" {
 		fmt.Fprintf(r.env.Stdout, "kept as written, not docket's own: %s\n", f)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/format"
 )
 
 // PendingLog is the pending journal beside the index at path
@@ -161,7 +163,7 @@ func (s *Service) restorePending(ctx context.Context) {
 	})
 	msg := fmt.Sprintf("%d record(s) a write committed and could not export (exit 3) were missing from the index and are put back from the pending journal %s: %s", len(ids), s.opts.Pending, strings.Join(ids, ", "))
 	if bad > 0 {
-		msg += fmt.Sprintf("; %d line(s) of the journal could not be read and are left out", bad)
+		msg += fmt.Sprintf("; %s of the journal could not be read and %s left out", format.Count(bad, "line"), format.Verb(bad, "be"))
 	}
 	switch {
 	case err == nil:
