@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/glob"
+
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
@@ -506,7 +508,7 @@ func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
 	byPath := map[string]*claimedFile{}
 	for _, d := range snap.Decisions {
 		for _, cl := range d.Claims {
-			if cl.Path == "" || !check.ReadsLines(cl.Kind) || snapshot.ValidGlob(cl.Path) != "" {
+			if cl.Path == "" || !check.ReadsLines(cl.Kind) || glob.Valid(cl.Path) != "" {
 				continue
 			}
 			for _, p := range snap.Match(cl.Path) {

@@ -29,6 +29,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/claimslint/claimslint/internal/glob"
+
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -558,7 +560,7 @@ func (b *builder) claimRows(d *register.Decision, dv *dview) map[string][]regist
 	rows := map[string][]register.Claim{}
 	for _, cl := range d.Claims {
 		rows[cl.ID] = append(rows[cl.ID], cl)
-		if cl.Path != "" && check.ReadsLines(cl.Kind) && snapshot.ValidGlob(cl.Path) == "" {
+		if cl.Path != "" && check.ReadsLines(cl.Kind) && glob.Valid(cl.Path) == "" {
 			for _, f := range b.res.Match(cl.Path) {
 				b.readBy[f] = append(b.readBy[f], pinRef{Text: d.FileID + "/" + cl.ID, Href: dv.Href})
 			}

@@ -29,6 +29,8 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/claimslint/claimslint/internal/glob"
+
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
@@ -344,16 +346,16 @@ func (s *Snapshot) load() error {
 	if cfg.Inline != nil {
 		s.addInline()
 	}
-	globs := []string{globPrefix(cfg.Scripts), globPrefix(cfg.Workflows)}
+	globs := []string{glob.Prefix(cfg.Scripts), glob.Prefix(cfg.Workflows)}
 	for _, g := range cfg.Mentions {
-		globs = append(globs, globPrefix(g))
+		globs = append(globs, glob.Prefix(g))
 	}
 	for _, d := range s.Decisions {
 		for _, c := range d.Claims {
 			// A Path that leaves the repository (../**/*.go) is CL006 on
 			// its row; git is never asked to list it (issue 22).
-			if c.Path != "" && ValidGlob(c.Path) == "" {
-				globs = append(globs, globPrefix(c.Path))
+			if c.Path != "" && glob.Valid(c.Path) == "" {
+				globs = append(globs, glob.Prefix(c.Path))
 			}
 		}
 	}
@@ -659,19 +661,6 @@ func blankRange(b []byte, from, to int) {
 	}
 }
 
-// globPrefix is the literal directory part of a glob, up to its first
-// meta character, ending in '/' (or empty).
-func globPrefix(glob string) string {
-	i := strings.IndexAny(glob, globMeta)
-	if i < 0 {
-		return glob
-	}
-	return glob[:strings.LastIndexByte(glob[:i], '/')+1]
-}
-
-// GlobPrefix is the literal directory part of glob (see globPrefix).
-func GlobPrefix(glob string) string { return globPrefix(glob) }
-
 // Match returns the universe files glob matches, sorted. Results are
 // cached: claims share globs. Files are sorted, so only those under the
 // glob's literal prefix are tested.
@@ -704,21 +693,21 @@ func (s *Snapshot) MatchWithin(glob string, stop func() bool) (files []string, o
 // function.
 const stopEvery = 256
 
-func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool) {
-	g, err := CompileGlob(glob)
+func (s *Snapshot) matchUncached(pattern string, stop func() bool) ([]string, bool) {
+	g, err := glob.Compile(pattern)
 	if err != nil {
-		return nil, true // ValidGlob says why; callers ask it first
+		return nil, true // glob.Valid says why; callers ask it first
 	}
 	files := s.Repo.Files
-	if g.literal {
+	if g.Literal() {
 		// One path: found by a binary search, not a scan of the files
 		// under it.
-		if i := sort.SearchStrings(files, glob); i < len(files) && files[i] == glob && s.Repo.Present(glob) {
-			return []string{glob}, true
+		if i := sort.SearchStrings(files, pattern); i < len(files) && files[i] == pattern && s.Repo.Present(pattern) {
+			return []string{pattern}, true
 		}
 		return nil, true
 	}
-	prefix := globPrefix(glob)
+	prefix := glob.Prefix(pattern)
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
@@ -730,40 +719,6 @@ func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool)
 		}
 	}
 	return out, true
-}
-
-// ValidGlob reports why glob cannot name repository files, or "".
-func ValidGlob(glob string) string {
-	if err := config.InsideRepo(glob); err != nil {
-		return err.Error()
-	}
-	return globSyntax(glob)
-}
-
-// compiled caches the globs GlobMatch compiles: callers test many paths
-// against a few globs.
-var compiled struct {
-	sync.Mutex
-	m map[string]*Glob
-}
-
-// GlobMatch reports whether the repository path p matches glob; an
-// invalid glob matches nothing.
-func GlobMatch(glob, p string) bool {
-	compiled.Lock()
-	g, ok := compiled.m[glob]
-	if !ok {
-		var err error
-		if g, err = CompileGlob(glob); err != nil {
-			g = nil
-		}
-		if compiled.m == nil || len(compiled.m) >= 256 {
-			compiled.m = map[string]*Glob{}
-		}
-		compiled.m[glob] = g
-	}
-	compiled.Unlock()
-	return g != nil && g.Match(p)
 }
 
 var (
@@ -1037,7 +992,7 @@ func (s *Snapshot) MentionDocs() []*Doc {
 			seen[p] = true
 		}
 		for _, g := range s.Config.Mentions {
-			if ValidGlob(g) != "" {
+			if glob.Valid(g) != "" {
 				continue
 			}
 			for _, f := range s.Match(g) {
