@@ -18,6 +18,7 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/mention"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/internal/trackerformat"
@@ -306,7 +307,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // isPlaceholder applies check's placeholder rule (CL004) to a whole id.
 func isPlaceholder(id string) bool {
 	i := strings.LastIndexByte(id, '-')
-	return i >= 0 && snapshot.IsPlaceholder(id[i+1:])
+	return i >= 0 && mention.IsPlaceholder(id[i+1:])
 }
 
 func refs(rs []Ref) string {

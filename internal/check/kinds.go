@@ -11,9 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/claimslint/claimslint/internal/glob"
-
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"

@@ -8,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claimslint/claimslint/internal/glob"
-
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"

@@ -19,8 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claimslint/claimslint/internal/glob"
-
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
@@ -30,6 +28,7 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"

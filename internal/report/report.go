@@ -29,12 +29,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/claimslint/claimslint/internal/glob"
-
 	"github.com/claimslint/claimslint/internal/audit"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
