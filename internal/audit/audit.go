@@ -18,6 +18,8 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/mention"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/internal/trackerformat"
@@ -92,105 +94,138 @@ func Run(dir string) (*Report, error) {
 
 // Build audits a snapshot the caller already has.
 func Build(res *snapshot.Snapshot) *Report {
-	rep := &Report{Export: res.Config.Tracker.Export, Rows: []Row{}, Problems: []Problem{}}
-	rows := map[string]*Row{}
-	get := func(id string) *Row {
-		if r, ok := rows[id]; ok {
-			return r
-		}
-		r := &Row{ID: id, NamedBy: []Ref{}, Decisions: []string{}}
-		if iss, ok := res.Export.Lookup(id); ok {
-			r.Status, r.Title, r.closed = iss.Status, iss.Title, iss.Closed()
-			r.Decisions = append(r.Decisions, iss.Decisions...)
-		}
-		rows[id] = r
-		return r
-	}
-	known := map[string]bool{}
-	names := map[string]map[string]bool{} // decision -> ids it names
+	a := &auditor{res: res, rep: &Report{Export: res.Config.Tracker.Export, Rows: []Row{}, Problems: []Problem{}},
+		rows: map[string]*Row{}, known: map[string]bool{}, names: map[string]map[string]bool{}}
+	rep := a.rep
 	for _, d := range res.Decisions {
-		known[d.FileID] = true
-		names[d.FileID] = map[string]bool{}
-		add := func(id, role string, pos token.Position) {
-			r := get(id)
-			ref := Ref{Decision: d.FileID, Role: role, pos: pos}
-			if !slices.ContainsFunc(r.NamedBy, func(x Ref) bool { return x.Decision == ref.Decision && x.Role == ref.Role }) {
-				r.NamedBy = append(r.NamedBy, ref)
-			}
-			names[d.FileID][id] = true
-		}
-		for _, id := range d.Tracker {
-			add(id, RoleTracker, d.KeyPos("tracker"))
-		}
-		for _, id := range d.Residuals {
-			add(id, RoleResidual, d.KeyPos("residuals"))
-		}
-		for _, c := range d.Claims {
-			for _, id := range check.ClaimIssues(c) {
-				add(id, RoleClaim, c.CellPos("anchor"))
-			}
-		}
+		a.named(d)
 	}
 	// Issues that say they carry a decision join the table too.
 	if res.Export != nil {
 		for id, iss := range res.Export.Issues {
 			if len(iss.Decisions) > 0 {
-				get(id)
+				a.get(id)
 			}
 		}
 	}
-	for _, r := range rows {
+	for _, r := range a.rows {
 		rep.Rows = append(rep.Rows, *r)
 	}
 	slices.SortFunc(rep.Rows, func(a, b Row) int { return strings.Compare(a.ID, b.ID) })
-	problem := func(pos token.Position, kind, id, dec, format string, args ...any) {
-		rep.Problems = append(rep.Problems, Problem{Kind: kind, ID: id, Decision: dec, Message: fmt.Sprintf(format, args...), pos: pos})
-	}
 	for _, r := range rep.Rows {
-		issuePos := token.Position{Filename: rep.Export, Line: 1, Column: 1}
-		if iss, ok := res.Export.Lookup(r.ID); ok {
-			issuePos.Line = iss.Line
-		}
-		for _, ref := range r.NamedBy {
-			switch {
-			case isPlaceholder(r.ID):
-				problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id in %s, or remove %s from there", ref.Decision, r.ID, where(ref), r.ID)
-			case r.Status == "":
-				problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s: correct the id in %s, or remove it from there", ref.Decision, r.ID, rep.Export, where(ref))
-			case ref.Role == RoleResidual && r.closed:
-				// Closed is the workflow's closed class (closed, tombstone,
-				// or what tracker.workflow maps there: D57). Moving it to
-				// tracker: keeps the back-link the issue may have; dropping
-				// it would trade this problem for a no-backlink one (D43).
-				problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it from residuals: to tracker: in %s's front matter (or reopen it)", ref.Decision, r.ID, r.Status, ref.Decision)
-			}
-		}
-		for _, dec := range r.Decisions {
-			switch {
-			case !known[dec]:
-				problem(issuePos, ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file: remove %s from the issue's decisions%s", r.ID, dec, dec, removeHint(res, r.ID, dec))
-			case !names[dec][r.ID]:
-				problem(issuePos, ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to %s's tracker: (or residuals: if it is still open work)", r.ID, dec, dec, r.ID, dec)
-			}
-		}
+		a.rowProblems(r)
 	}
-	// docket's index is a clone's own cache: one a commit brings is not
-	// opened by docket (D67), and is reported here, once, at its first
-	// tracked file.
-	if res.Config.Tracker.Format == trackerformat.Docket && res.Repo != nil && res.Repo.Git {
-		var tracked []string
-		for _, f := range res.Repo.Files {
-			if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" && f != IndexDir+".gitignore" {
-				tracked = append(tracked, f)
-			}
-		}
-		if len(tracked) > 0 {
-			problem(token.Position{Filename: tracked[0], Line: 1, Column: 1}, ProblemIndex, "", "",
-				"%s of docket's index %s %s committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
-				format.Count(len(tracked), "file"), strings.TrimSuffix(IndexDir, "/"), format.Verb(len(tracked), "be"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
-		}
-	}
+	a.committedIndex()
 	return rep
+}
+
+// auditor builds a Report: the tracker ids the register names and the
+// issues that say they carry a decision, one row each, and the problems.
+type auditor struct {
+	res   *snapshot.Snapshot
+	rep   *Report
+	rows  map[string]*Row
+	known map[string]bool            // decision file ids
+	names map[string]map[string]bool // decision -> ids it names
+}
+
+// get is the row of tracker id id, made on first use with the export's
+// word on it.
+func (a *auditor) get(id string) *Row {
+	if r, ok := a.rows[id]; ok {
+		return r
+	}
+	r := &Row{ID: id, NamedBy: []Ref{}, Decisions: []string{}}
+	if iss, ok := a.res.Export.Lookup(id); ok {
+		r.Status, r.Title, r.closed = iss.Status, iss.Title, iss.Closed()
+		r.Decisions = append(r.Decisions, iss.Decisions...)
+	}
+	a.rows[id] = r
+	return r
+}
+
+// named records the ids decision d names: in its tracker: and residuals:
+// lists and in its claims.
+func (a *auditor) named(d *register.Decision) {
+	a.known[d.FileID] = true
+	a.names[d.FileID] = map[string]bool{}
+	add := func(id, role string, pos token.Position) {
+		r := a.get(id)
+		ref := Ref{Decision: d.FileID, Role: role, pos: pos}
+		if !slices.ContainsFunc(r.NamedBy, func(x Ref) bool { return x.Decision == ref.Decision && x.Role == ref.Role }) {
+			r.NamedBy = append(r.NamedBy, ref)
+		}
+		a.names[d.FileID][id] = true
+	}
+	for _, id := range d.Tracker {
+		add(id, RoleTracker, d.KeyPos("tracker"))
+	}
+	for _, id := range d.Residuals {
+		add(id, RoleResidual, d.KeyPos("residuals"))
+	}
+	for _, c := range d.Claims {
+		for _, id := range check.ClaimIssues(c) {
+			add(id, RoleClaim, c.CellPos("anchor"))
+		}
+	}
+}
+
+func (a *auditor) problem(pos token.Position, kind, id, dec, format string, args ...any) {
+	a.rep.Problems = append(a.rep.Problems, Problem{Kind: kind, ID: id, Decision: dec, Message: fmt.Sprintf(format, args...), pos: pos})
+}
+
+// rowProblems reports what is wrong with row r: a placeholder, dangling
+// or closed residual id where a decision names it, and a decision the
+// issue says it carries that does not exist or does not name it.
+func (a *auditor) rowProblems(r Row) {
+	res, rep, known, names, problem := a.res, a.rep, a.known, a.names, a.problem
+	issuePos := token.Position{Filename: rep.Export, Line: 1, Column: 1}
+	if iss, ok := res.Export.Lookup(r.ID); ok {
+		issuePos.Line = iss.Line
+	}
+	for _, ref := range r.NamedBy {
+		switch {
+		case isPlaceholder(r.ID):
+			problem(ref.pos, ProblemPlaceholder, r.ID, ref.Decision, "%s names the placeholder %s: file the issue and write its id in %s, or remove %s from there", ref.Decision, r.ID, where(ref), r.ID)
+		case r.Status == "":
+			problem(ref.pos, ProblemDangling, r.ID, ref.Decision, "%s names %s, which is not in the tracker export %s: correct the id in %s, or remove it from there", ref.Decision, r.ID, rep.Export, where(ref))
+		case ref.Role == RoleResidual && r.closed:
+			// Closed is the workflow's closed class (closed, tombstone,
+			// or what tracker.workflow maps there: D57). Moving it to
+			// tracker: keeps the back-link the issue may have; dropping
+			// it would trade this problem for a no-backlink one (D43).
+			problem(ref.pos, ProblemClosedResidual, r.ID, ref.Decision, "%s lists %s as a residual, but it is %s in the tracker: move it from residuals: to tracker: in %s's front matter (or reopen it)", ref.Decision, r.ID, r.Status, ref.Decision)
+		}
+	}
+	for _, dec := range r.Decisions {
+		switch {
+		case !known[dec]:
+			problem(issuePos, ProblemUnknownDec, r.ID, dec, "%s says it carries %s, which has no decision file: remove %s from the issue's decisions%s", r.ID, dec, dec, removeHint(res, r.ID, dec))
+		case !names[dec][r.ID]:
+			problem(issuePos, ProblemNoBacklink, r.ID, dec, "%s says it carries %s, but %s does not name it: add %s to %s's tracker: (or residuals: if it is still open work)", r.ID, dec, dec, r.ID, dec)
+		}
+	}
+}
+
+// committedIndex reports docket's index committed: the index is a
+// clone's own cache, one a commit brings is not opened by docket (D67),
+// and is reported here, once, at its first tracked file.
+func (a *auditor) committedIndex() {
+	res := a.res
+	if res.Config.Tracker.Format != trackerformat.Docket || res.Repo == nil || !res.Repo.Git {
+		return
+	}
+	var tracked []string
+	for _, f := range res.Repo.Files {
+		if strings.HasPrefix(f, IndexDir) && res.Repo.IndexMode(f) != "" && f != IndexDir+".gitignore" {
+			tracked = append(tracked, f)
+		}
+	}
+	if len(tracked) > 0 {
+		a.problem(token.Position{Filename: tracked[0], Line: 1, Column: 1}, ProblemIndex, "", "",
+			"%s of docket's index %s %s committed, the first %s: the index is a clone's own cache, and docket does not open one a commit brought; run git rm -r %s and commit (docket builds the index afresh from the export)",
+			format.Count(len(tracked), "file"), strings.TrimSuffix(IndexDir, "/"), format.Verb(len(tracked), "be"), strconv.Quote(tracked[0]), strings.TrimSuffix(IndexDir, "/"))
+	}
 }
 
 // where names the place in a decision that names an issue, for advice.
@@ -306,7 +341,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // isPlaceholder applies check's placeholder rule (CL004) to a whole id.
 func isPlaceholder(id string) bool {
 	i := strings.LastIndexByte(id, '-')
-	return i >= 0 && snapshot.IsPlaceholder(id[i+1:])
+	return i >= 0 && mention.IsPlaceholder(id[i+1:])
 }
 
 func refs(rs []Ref) string {

@@ -25,11 +25,38 @@ func LiveRangeEdits(snap *snapshot.Snapshot, next int, read func(rel string) ([]
 	if n == 0 || next <= n {
 		return nil, nil
 	}
-	type target struct {
-		file string
-		line int
+	lines := placeholderLines(snap, n)
+	if len(lines) == 0 {
+		return nil, nil
 	}
-	lines := map[target][]*regexp.Regexp{}
+	byFile := map[string][]bumpTarget{}
+	for t := range lines {
+		byFile[t.file] = append(byFile[t.file], t)
+	}
+	out := map[string][]byte{}
+	for file, ts := range byFile {
+		src, err := read(file)
+		if err != nil {
+			return nil, err
+		}
+		if b, changed := bumpFile(src, ts, lines, n, next); changed {
+			out[file] = b
+		}
+	}
+	return out, nil
+}
+
+// bumpTarget is a line a placeholder claim rests on.
+type bumpTarget struct {
+	file string
+	line int
+}
+
+// placeholderLines is each line a placeholder claim of a decision that is
+// not retired rests on today, with the claim's patterns filled for n
+// (captureRE).
+func placeholderLines(snap *snapshot.Snapshot, n int) map[bumpTarget][]*regexp.Regexp {
+	lines := map[bumpTarget][]*regexp.Regexp{}
 	for _, d := range snap.Decisions {
 		if !d.Parsed || retired(d.Status) {
 			continue
@@ -53,45 +80,37 @@ func LiveRangeEdits(snap *snapshot.Snapshot, next int, read func(rel string) ([]
 			}
 			for _, h := range append(append([]hit{}, c.code...), c.reqFail...) {
 				for l := h.line; l <= max(h.line, h.last); l++ {
-					t := target{h.file, l}
+					t := bumpTarget{h.file, l}
 					lines[t] = append(lines[t], pats...)
 				}
 			}
 		}
 	}
-	if len(lines) == 0 {
-		return nil, nil
-	}
-	byFile := map[string][]target{}
-	for t := range lines {
-		byFile[t.file] = append(byFile[t.file], t)
-	}
-	out := map[string][]byte{}
-	for file, ts := range byFile {
-		src, err := read(file)
-		if err != nil {
-			return nil, err
+	return lines
+}
+
+// bumpFile rewrites the lines ts of src, each by its patterns in lines,
+// from n to next; it says whether any line changed.
+func bumpFile(src []byte, ts []bumpTarget, lines map[bumpTarget][]*regexp.Regexp, n, next int) ([]byte, bool) {
+	sort.Slice(ts, func(i, j int) bool { return ts[i].line < ts[j].line })
+	parts := bytes.SplitAfter(src, []byte("\n"))
+	changed := false
+	for _, t := range ts {
+		if t.line > len(parts) {
+			continue
 		}
-		sort.Slice(ts, func(i, j int) bool { return ts[i].line < ts[j].line })
-		parts := bytes.SplitAfter(src, []byte("\n"))
-		changed := false
-		for _, t := range ts {
-			if t.line > len(parts) {
-				continue
-			}
-			line := parts[t.line-1]
-			for _, re := range lines[t] {
-				line = bumpLine(line, re, n, next)
-			}
-			if !bytes.Equal(line, parts[t.line-1]) {
-				parts[t.line-1], changed = line, true
-			}
+		line := parts[t.line-1]
+		for _, re := range lines[t] {
+			line = bumpLine(line, re, n, next)
 		}
-		if changed {
-			out[file] = bytes.Join(parts, nil)
+		if !bytes.Equal(line, parts[t.line-1]) {
+			parts[t.line-1], changed = line, true
 		}
 	}
-	return out, nil
+	if !changed {
+		return nil, false
+	}
+	return bytes.Join(parts, nil), true
 }
 
 // retired reports whether a decision's claims are no longer evaluated.

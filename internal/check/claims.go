@@ -256,9 +256,52 @@ func (c *claim) conclude() ClaimState {
 // scan reads every file some line-reading claim touches, once, on all
 // cores; it returns a warning for each file it could not read (D68).
 func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
-	// Claims are grouped by their Path glob first, so indexing costs
-	// globs x files, not claims x files: a thousand claims on one glob
-	// touch each file's entry once.
+	order, groupOf := scanGroups(all)
+	work := make(chan string)
+	var (
+		wg       sync.WaitGroup
+		warnMu   sync.Mutex
+		warnings []diag.Finding
+	)
+	warn := func(w diag.Finding) {
+		warnMu.Lock()
+		warnings = append(warnings, w)
+		warnMu.Unlock()
+	}
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.scanWorker(work, groupOf, warn)
+		}()
+	}
+	for _, f := range order {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+	sortClaimHits(all)
+	if r.stopped() {
+		return nil, stoppedErr(r.ctx.Err())
+	}
+	return warnings, nil
+}
+
+// scanGroup is the claims of the files the same globs touch: one claim
+// list and, when it is long enough, one multi-literal matcher.
+type scanGroup struct {
+	ccs  []*claim
+	once sync.Once
+	mm   *multiMatcher
+	idx  []int // per claim of the set: its literal's index, or -1
+}
+
+// scanGroups is the files line-reading claims touch, in the order first
+// touched, and each file's group. Claims are grouped by their Path glob
+// first, so indexing costs globs x files, not claims x files: a thousand
+// claims on one glob touch each file's entry once.
+func scanGroups(all []*claim) ([]string, map[string]*scanGroup) {
 	byGlob := map[string][]*claim{}
 	var globs []string
 	for _, cc := range all {
@@ -280,21 +323,14 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 			fileGlobs[f] = binary.LittleEndian.AppendUint32(fileGlobs[f], uint32(gi))
 		}
 	}
-	// Files touched by the same globs share one claim list and, when it is
-	// long enough, one multi-literal matcher.
-	type group struct {
-		ccs  []*claim
-		once sync.Once
-		mm   *multiMatcher
-		idx  []int // per claim of the set: its literal's index, or -1
-	}
-	groups := map[string]*group{}
-	groupOf := make(map[string]*group, len(order))
+	// Files touched by the same globs share one group.
+	groups := map[string]*scanGroup{}
+	groupOf := make(map[string]*scanGroup, len(order))
 	for _, f := range order {
 		k := string(fileGlobs[f])
 		g := groups[k]
 		if g == nil {
-			g = &group{}
+			g = &scanGroup{}
 			for i := 0; i < len(k); i += 4 {
 				g.ccs = append(g.ccs, byGlob[globs[binary.LittleEndian.Uint32([]byte(k[i:i+4]))]]...)
 			}
@@ -302,76 +338,68 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 		}
 		groupOf[f] = g
 	}
-	work := make(chan string)
-	var (
-		wg       sync.WaitGroup
-		warnMu   sync.Mutex
-		warnings []diag.Finding
-	)
-	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := &scratch{meter: meter{b: r.budget}}
-			// One read buffer per worker: scanFile keeps no byte of a file
-			// once it returns (hits copy their lines).
-			read := func(rel string, max int64) ([]byte, error) {
-				b, err := r.Repo.ReadFileInto(rel, max, sc.src)
-				if err == nil {
-					sc.src = b
-				}
-				return b, err
-			}
-			for f := range work {
-				if r.stopped() || r.budgetOut(f, groupOf[f].ccs[0]) {
-					continue // drain: the run was stopped, or its budget's finding says what was left
-				}
-				r.scanned.Add(1)
-				g := groupOf[f]
-				var mm *multiMatcher
-				var idx []int
-				if len(g.ccs) >= multiMin {
-					g.once.Do(func() {
-						var lits [][]byte
-						for _, cc := range g.ccs {
-							if len(cc.lines.literal) > 0 {
-								g.idx = append(g.idx, len(lits))
-								lits = append(lits, cc.lines.literal)
-							} else {
-								g.idx = append(g.idx, -1)
-							}
-						}
-						g.mm = newMultiMatcher(lits)
-					})
-					mm, idx = g.mm, g.idx
-				}
-				if why := scanFile(read, f, g.ccs, mm, idx, sc); why != "" {
-					warnMu.Lock()
-					warnings = append(warnings, unreadWarning(f, why))
-					warnMu.Unlock()
-				}
-			}
-		}()
+	return order, groupOf
+}
+
+// matcher is the group's multi-literal matcher and each claim's literal
+// index in it, built once by the first worker that needs it; nil for a
+// group of fewer than multiMin claims.
+func (g *scanGroup) matcher() (*multiMatcher, []int) {
+	if len(g.ccs) < multiMin {
+		return nil, nil
 	}
-	for _, f := range order {
-		work <- f
+	g.once.Do(func() {
+		var lits [][]byte
+		for _, cc := range g.ccs {
+			if len(cc.lines.literal) > 0 {
+				g.idx = append(g.idx, len(lits))
+				lits = append(lits, cc.lines.literal)
+			} else {
+				g.idx = append(g.idx, -1)
+			}
+		}
+		g.mm = newMultiMatcher(lits)
+	})
+	return g.mm, g.idx
+}
+
+// scanWorker scans the files it takes from work until work is closed;
+// a file it could not read is given to warn.
+func (r *Result) scanWorker(work <-chan string, groupOf map[string]*scanGroup, warn func(diag.Finding)) {
+	sc := &scratch{meter: meter{b: r.budget}}
+	// One read buffer per worker: scanFile keeps no byte of a file
+	// once it returns (hits copy their lines).
+	read := func(rel string, max int64) ([]byte, error) {
+		b, err := r.Repo.ReadFileInto(rel, max, sc.src)
+		if err == nil {
+			sc.src = b
+		}
+		return b, err
 	}
-	close(work)
-	wg.Wait()
-	// Workers record hits in the order they reach files; messages and
-	// prove read them in path order, so a run's output does not depend on
-	// scheduling (dk-r6v).
+	for f := range work {
+		if r.stopped() || r.budgetOut(f, groupOf[f].ccs[0]) {
+			continue // drain: the run was stopped, or its budget's finding says what was left
+		}
+		r.scanned.Add(1)
+		g := groupOf[f]
+		mm, idx := g.matcher()
+		if why := scanFile(read, f, g.ccs, mm, idx, sc); why != "" {
+			warn(unreadWarning(f, why))
+		}
+	}
+}
+
+// sortClaimHits orders each claim's hits and unread files by path:
+// workers record them in the order they reach files; messages and prove
+// read them in path order, so a run's output does not depend on
+// scheduling (dk-r6v).
+func sortClaimHits(all []*claim) {
 	for _, cc := range all {
 		for _, l := range [][]hit{cc.costly, cc.code, cc.reqFail, cc.comment, cc.test} {
 			sortHits(l)
 		}
 		slices.SortFunc(cc.unread, func(a, b unread) int { return strings.Compare(a.file, b.file) })
 	}
-	if r.stopped() {
-		return nil, stoppedErr(r.ctx.Err())
-	}
-	return warnings, nil
 }
 
 // unread is a file a claim's Path names that the scan could not read,

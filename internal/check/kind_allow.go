@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/internal/glob"
 )
 
 // allow: an exception to an absent claim of the same decision (D66). A
@@ -35,7 +35,7 @@ type exception struct {
 
 // excuses reports whether the exception covers the hit h.
 func (e exception) excuses(h hit) bool {
-	return snapshot.GlobMatch(e.path, h.file) && (e.anchor == nil || e.anchor.MatchString(h.text))
+	return glob.Match(e.path, h.file) && (e.anchor == nil || e.anchor.MatchString(h.text))
 }
 
 func (allowKind) Prepare(c *claim) bool {

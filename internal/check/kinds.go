@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -441,7 +442,7 @@ func unwrapRE(err error) string {
 
 // prepareFiles validates the Path glob and lists the files it matches.
 func (c *claim) prepareFiles() bool {
-	if msg := snapshot.ValidGlob(c.c.Path); msg != "" {
+	if msg := glob.Valid(c.c.Path); msg != "" {
 		c.malformed(c.c.CellPos("path"), "%s: Path %s", c.name(), msg)
 		return false
 	}

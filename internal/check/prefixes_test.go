@@ -10,6 +10,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/check/checktest"
+	"github.com/claimslint/claimslint/internal/mention"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
@@ -79,10 +80,10 @@ func TestPrefixesOnSurveyCollections(t *testing.T) {
 			// report: every cli-tools and test-driven.
 			cfg := snap.Config
 			cfg.Tracker.Prefixes = snap.Prefixes()
-			wide := snapshot.IDPattern(cfg)
+			wide := mention.Pattern(cfg)
 			for _, d := range docs {
 				shaped += len(naive.FindAll(d.Fenced, -1))
-				for _, m := range snapshot.FileMentions(d.Path, d.Src, wide) {
+				for _, m := range mention.InFile(d.Path, d.Src, wide) {
 					if _, ok := snap.Export.Lookup(m.ID); !ok {
 						learnt++
 					}

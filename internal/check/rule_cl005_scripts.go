@@ -10,6 +10,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -70,7 +71,7 @@ func scriptRun(p *Pass) error {
 	if r.Config.Scripts == "" {
 		return nil
 	}
-	if msg := snapshot.ValidGlob(r.Config.Scripts); msg != "" {
+	if msg := glob.Valid(r.Config.Scripts); msg != "" {
 		p.Reportf(token.Position{Filename: config.FileName, Line: 1, Column: 1}, "scripts: %s", msg)
 		return nil
 	}
@@ -81,7 +82,7 @@ func scriptRun(p *Pass) error {
 		}
 	}
 	var workflows []string
-	if r.Config.Workflows != "" && snapshot.ValidGlob(r.Config.Workflows) == "" {
+	if r.Config.Workflows != "" && glob.Valid(r.Config.Workflows) == "" {
 		workflows = r.Match(r.Config.Workflows)
 	}
 	type wf struct {
@@ -116,7 +117,7 @@ func scriptRun(p *Pass) error {
 		}
 	}
 	// Every script path a workflow names must exist.
-	prefix := snapshot.GlobPrefix(r.Config.Scripts)
+	prefix := glob.Prefix(r.Config.Scripts)
 	if prefix == "" {
 		return nil
 	}
@@ -125,7 +126,7 @@ func scriptRun(p *Pass) error {
 		var ln *register.Lines
 		for _, m := range ref.FindAllSubmatchIndex(w.code, -1) {
 			path := string(w.code[m[2]:m[3]])
-			if !snapshot.GlobMatch(r.Config.Scripts, path) || (r.Repo.Has(path) && r.Repo.Present(path)) || strings.ContainsAny(path, "$*{") {
+			if !glob.Match(r.Config.Scripts, path) || (r.Repo.Has(path) && r.Repo.Present(path)) || strings.ContainsAny(path, "$*{") {
 				continue
 			}
 			if ln == nil {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -37,8 +38,8 @@ func NewTrial(dir string, globs []string) (*Trial, error) {
 	}
 	var prefixes []string
 	for _, g := range globs {
-		if snapshot.ValidGlob(g) == "" {
-			prefixes = append(prefixes, snapshot.GlobPrefix(g))
+		if glob.Valid(g) == "" {
+			prefixes = append(prefixes, glob.Prefix(g))
 		}
 	}
 	if err := snap.Repo.ListUntracked(prefixes); err != nil {

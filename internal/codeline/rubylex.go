@@ -69,16 +69,10 @@ func rbCode(src []byte, i int, r *Regions, hole bool, nest int) int {
 			// $' $" $` $/ … are global variables, not quotes.
 			i += 2
 		case '?':
-			if i+2 <= n && rbOperand(src, i, r) == rbLiteral && i+1 < n && src[i+1] != ' ' && src[i+1] != '\n' && src[i+1] != '\t' {
-				e := i + 2
-				if src[i+1] == '\\' {
-					e = min(i+3, n)
-				}
-				if e >= n || !isIdent(src[e]) {
-					r.add(String, i, e)
-					i = e
-					continue
-				}
+			if e, ok := rbCharLiteral(src, i, r); ok {
+				r.add(String, i, e)
+				i = e
+				continue
 			}
 			i++
 		case '/':
@@ -115,6 +109,20 @@ func rbCode(src []byte, i int, r *Regions, hole bool, nest int) int {
 		}
 	}
 	return n
+}
+
+// rbCharLiteral reports whether the ? at i opens a character literal
+// (?a, ?\n) where an operand is expected, and where it ends.
+func rbCharLiteral(src []byte, i int, r *Regions) (int, bool) {
+	n := len(src)
+	if i+2 > n || rbOperand(src, i, r) != rbLiteral || src[i+1] == ' ' || src[i+1] == '\n' || src[i+1] == '\t' {
+		return 0, false
+	}
+	e := i + 2
+	if src[i+1] == '\\' {
+		e = min(i+3, n)
+	}
+	return e, e >= n || !isIdent(src[e])
 }
 
 // rbBlockCommentEnd returns the end of the line "=end" that closes a

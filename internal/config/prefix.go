@@ -64,7 +64,6 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 		return PrefixEdit{}, fmt.Errorf("tracker.prefixes: %q is not a prefix (letters and digits, no '-')", prefix)
 	}
 	want := append(slices.Clone(before.Tracker.Prefixes), prefix)
-	item := yamlItem(prefix)
 	lines := strings.SplitAfter(string(data), "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -73,8 +72,6 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 	if len(lines) > 0 && strings.HasSuffix(lines[0], "\r\n") {
 		eol = "\r\n"
 	}
-	body := func(l string) string { return strings.TrimRight(l, "\r\n") }
-
 	e := PrefixEdit{Prefixes: want}
 	tracker := -1
 	for i, l := range lines {
@@ -83,8 +80,7 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 			break
 		}
 	}
-	switch {
-	case tracker < 0:
+	if tracker < 0 {
 		// No tracker: key (the defaults): append the block.
 		add := []string{"tracker:", "  prefixes: " + flow(want)}
 		out := strings.Join(lines, "")
@@ -93,72 +89,8 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 		}
 		out += strings.Join(add, eol) + eol
 		e.Out, e.Line, e.New, e.Append = []byte(out), len(lines)+1, add, true
-	default:
-		end := len(lines)
-		for j := tracker + 1; j < len(lines); j++ {
-			if topLevelRE.MatchString(lines[j]) {
-				end = j
-				break
-			}
-		}
-		key := -1
-		var m []string
-		for j := tracker + 1; j < end; j++ {
-			if m = prefixesKeyRE.FindStringSubmatch(body(lines[j])); m != nil {
-				key = j
-				break
-			}
-		}
-		switch {
-		case key < 0:
-			indent := "  "
-			for j := tracker + 1; j < end; j++ {
-				if b := body(lines[j]); strings.TrimSpace(b) != "" && !strings.HasPrefix(strings.TrimSpace(b), "#") {
-					indent = b[:len(b)-len(strings.TrimLeft(b, " \t"))]
-					break
-				}
-			}
-			add := indent + "prefixes: " + flow(want)
-			e.Line, e.New = tracker+1, []string{add}
-			e.Out = splice(lines, tracker+1, tracker+1, add+eol)
-		case strings.HasPrefix(m[2], "["):
-			// A flow list on the key's line: [dk] or [dk, ub] # comment.
-			closing := strings.IndexByte(m[2], ']')
-			if closing < 0 {
-				return PrefixEdit{}, ErrCannotEdit
-			}
-			inner := strings.TrimSpace(m[2][1:closing])
-			list := "[" + item + "]"
-			if inner != "" {
-				list = "[" + m[2][1:closing] + ", " + item + "]"
-			}
-			old := body(lines[key])
-			repl := m[1] + "prefixes: " + list + m[2][closing+1:]
-			e.Line, e.Old, e.New = key+1, []string{old}, []string{repl}
-			e.Out = splice(lines, key, key+1, repl+lines[key][len(old):])
-		case strings.TrimSpace(m[2]) == "" || strings.HasPrefix(strings.TrimSpace(m[2]), "#"):
-			// A block list: the items follow, one per line.
-			last, indent := -1, ""
-			for j := key + 1; j < end; j++ {
-				b := body(lines[j])
-				if im := blockItemRE.FindStringSubmatch(b); im != nil && len(im[1]) > len(m[1]) {
-					last, indent = j, im[1]
-					continue
-				}
-				if strings.TrimSpace(b) == "" || strings.HasPrefix(strings.TrimSpace(b), "#") {
-					continue
-				}
-				break
-			}
-			if last < 0 {
-				return PrefixEdit{}, ErrCannotEdit
-			}
-			add := indent + "- " + item
-			e.Line, e.New = last+1, []string{add}
-			e.Out = splice(lines, last+1, last+1, add+eol)
-		default:
-			return PrefixEdit{}, ErrCannotEdit
-		}
+	} else if err := (prefixEditor{lines: lines, eol: eol, want: want, item: yamlItem(prefix)}).inTracker(&e, tracker); err != nil {
+		return PrefixEdit{}, err
 	}
 	after, err := Parse(e.Out, Default())
 	if err != nil || !reflect.DeepEqual(after.Tracker.Prefixes, want) {
@@ -169,6 +101,110 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 		return PrefixEdit{}, ErrCannotEdit
 	}
 	return e, nil
+}
+
+// body is a line without its line ending.
+func body(l string) string { return strings.TrimRight(l, "\r\n") }
+
+// prefixEditor edits the lines of a configuration, which end in eol, to
+// list want in tracker.prefixes; item is the prefix added, as YAML.
+type prefixEditor struct {
+	lines     []string
+	eol, item string
+	want      []string
+}
+
+// inTracker makes the edit inside the tracker: block, which opens on
+// line tracker: a prefixes: key added, a flow list or a block list grown.
+func (pe prefixEditor) inTracker(e *PrefixEdit, tracker int) error {
+	lines := pe.lines
+	end := len(lines)
+	for j := tracker + 1; j < len(lines); j++ {
+		if topLevelRE.MatchString(lines[j]) {
+			end = j
+			break
+		}
+	}
+	key := -1
+	var m []string
+	for j := tracker + 1; j < end; j++ {
+		if m = prefixesKeyRE.FindStringSubmatch(body(lines[j])); m != nil {
+			key = j
+			break
+		}
+	}
+	switch {
+	case key < 0:
+		pe.addKey(e, tracker, end)
+	case strings.HasPrefix(m[2], "["):
+		return pe.addFlow(e, key, m)
+	case strings.TrimSpace(m[2]) == "" || strings.HasPrefix(strings.TrimSpace(m[2]), "#"):
+		return pe.addBlock(e, key, end, m)
+	default:
+		return ErrCannotEdit
+	}
+	return nil
+}
+
+// addKey adds prefixes: to the tracker: block on line tracker (its lines
+// up to end), indented as the block's first key.
+func (pe prefixEditor) addKey(e *PrefixEdit, tracker, end int) {
+	lines := pe.lines
+	indent := "  "
+	for j := tracker + 1; j < end; j++ {
+		if b := body(lines[j]); strings.TrimSpace(b) != "" && !strings.HasPrefix(strings.TrimSpace(b), "#") {
+			indent = b[:len(b)-len(strings.TrimLeft(b, " \t"))]
+			break
+		}
+	}
+	add := indent + "prefixes: " + flow(pe.want)
+	e.Line, e.New = tracker+1, []string{add}
+	e.Out = splice(lines, tracker+1, tracker+1, add+pe.eol)
+}
+
+// addFlow grows a flow list on the key's line (key, m its match): [dk]
+// or [dk, ub] # comment.
+func (pe prefixEditor) addFlow(e *PrefixEdit, key int, m []string) error {
+	lines := pe.lines
+	closing := strings.IndexByte(m[2], ']')
+	if closing < 0 {
+		return ErrCannotEdit
+	}
+	inner := strings.TrimSpace(m[2][1:closing])
+	list := "[" + pe.item + "]"
+	if inner != "" {
+		list = "[" + m[2][1:closing] + ", " + pe.item + "]"
+	}
+	old := body(lines[key])
+	repl := m[1] + "prefixes: " + list + m[2][closing+1:]
+	e.Line, e.Old, e.New = key+1, []string{old}, []string{repl}
+	e.Out = splice(lines, key, key+1, repl+lines[key][len(old):])
+	return nil
+}
+
+// addBlock grows a block list: the items follow the key (key, m its
+// match), one per line, up to end.
+func (pe prefixEditor) addBlock(e *PrefixEdit, key, end int, m []string) error {
+	lines := pe.lines
+	last, indent := -1, ""
+	for j := key + 1; j < end; j++ {
+		b := body(lines[j])
+		if im := blockItemRE.FindStringSubmatch(b); im != nil && len(im[1]) > len(m[1]) {
+			last, indent = j, im[1]
+			continue
+		}
+		if strings.TrimSpace(b) == "" || strings.HasPrefix(strings.TrimSpace(b), "#") {
+			continue
+		}
+		break
+	}
+	if last < 0 {
+		return ErrCannotEdit
+	}
+	add := indent + "- " + pe.item
+	e.Line, e.New = last+1, []string{add}
+	e.Out = splice(lines, last+1, last+1, add+pe.eol)
+	return nil
 }
 
 // splice returns lines with lines[from:to] replaced by repl, joined.

@@ -349,21 +349,8 @@ func (c *computation) show(rel string) ([]byte, error) {
 func (c *computation) pair() {
 	c.baseMaxN = c.snap.MaxN()
 	c.baseRegRow = map[string]register.Row{}
-	if reg := c.snap.Register; reg != nil {
-		c.baseReg = reg
-		if fd := c.byNew[reg.Path]; fd != nil && fd.Old != "" {
-			if src, err := c.show(fd.Old); err == nil && src != nil {
-				c.baseReg = register.ParseRegisterWith(fd.Old, src, snapshot.RegisterOptions(c.snap.Config))
-			}
-		}
-		maxN := 0
-		for _, row := range c.baseReg.Rows {
-			c.baseRegRow[row.ID] = row
-			maxN = max(maxN, row.N)
-		}
-		if maxN > 0 {
-			c.baseMaxN = maxN
-		}
+	if c.snap.Register != nil {
+		c.baseRegister()
 	}
 	seen := map[string]bool{}
 	for _, d := range c.snap.Decisions {
@@ -379,9 +366,44 @@ func (c *computation) pair() {
 		}
 		c.decs = append(c.decs, p)
 	}
-	// A deleted file is a deleted decision when the base's register row
-	// linked it (an adopted record's name is its collection's) or its
-	// name is D<n>-<slug>.md.
+	c.deletedDecisions(seen)
+	for i, p := range c.decs {
+		d := p.now
+		if d == nil {
+			d = p.then
+		}
+		if _, dup := c.ids[d.FileID]; !dup {
+			c.ids[d.FileID] = i
+		}
+	}
+}
+
+// baseRegister reads the register at the base, its rows by id and its
+// live range's n.
+func (c *computation) baseRegister() {
+	reg := c.snap.Register
+	c.baseReg = reg
+	if fd := c.byNew[reg.Path]; fd != nil && fd.Old != "" {
+		if src, err := c.show(fd.Old); err == nil && src != nil {
+			c.baseReg = register.ParseRegisterWith(fd.Old, src, snapshot.RegisterOptions(c.snap.Config))
+		}
+	}
+	maxN := 0
+	for _, row := range c.baseReg.Rows {
+		c.baseRegRow[row.ID] = row
+		maxN = max(maxN, row.N)
+	}
+	if maxN > 0 {
+		c.baseMaxN = maxN
+	}
+}
+
+// deletedDecisions pairs each decision file the change deleted (and no
+// decision's file was renamed from: seen) with nothing now. A deleted
+// file is a deleted decision when the base's register row linked it (an
+// adopted record's name is its collection's) or its name is
+// D<n>-<slug>.md.
+func (c *computation) deletedDecisions(seen map[string]bool) {
 	linked := map[string]register.Row{}
 	if c.baseReg != nil {
 		for _, row := range c.baseReg.Rows {
@@ -417,15 +439,6 @@ func (c *computation) pair() {
 			c.decs = append(c.decs, pairing{then: d, fd: f})
 		}
 	}
-	for i, p := range c.decs {
-		d := p.now
-		if d == nil {
-			d = p.then
-		}
-		if _, dup := c.ids[d.FileID]; !dup {
-			c.ids[d.FileID] = i
-		}
-	}
 }
 
 // parseAt parses a decision's file as it was at the base, as the
@@ -445,42 +458,7 @@ func (c *computation) parseAt(now *register.Decision, rel string, src []byte) *r
 // the lines it adds against the absent claims that read theirs now.
 func (c *computation) scan() error {
 	c.matchers, c.absent = map[string][]matcher{}, map[string][]matcher{}
-	base := map[string][]claimAt{} // claims at the base, read by a changed file
-	for _, p := range c.decs {
-		if d := p.then; d != nil && live(d.Status) {
-			for _, row := range d.Claims {
-				base[row.Kind+"\x00"+row.Path] = append(base[row.Kind+"\x00"+row.Path], claimAt{d.FileID, row, c.baseMaxN})
-			}
-		}
-	}
-	var headAbsent []claimAt
-	for _, p := range c.decs {
-		if d := p.now; d != nil && live(d.Status) {
-			for _, row := range d.Claims {
-				if check.Forbids(row.Kind) {
-					headAbsent = append(headAbsent, claimAt{d.FileID, row, c.snap.MaxN()})
-				}
-			}
-		}
-	}
-	for _, f := range c.files {
-		if f.Old != "" {
-			for _, cs := range base {
-				for _, ca := range cs {
-					if m, ok := c.matcher(ca, f.Old); ok {
-						c.matchers[f.Old] = append(c.matchers[f.Old], m)
-					}
-				}
-			}
-		}
-		if f.New != "" {
-			for _, ca := range headAbsent {
-				if m, ok := c.matcher(ca, f.New); ok {
-					c.absent[f.New] = append(c.absent[f.New], m)
-				}
-			}
-		}
-	}
+	c.prepareMatchers()
 	hunks := map[[2]string][]hunk{}
 	err := repo.Diff(c.o.Dir, c.sha, []string{"--text", "--unified=0", "--inter-hunk-context=0"}, func(r io.Reader) error {
 		return parsePatch(r, patchVisitor{
@@ -488,22 +466,7 @@ func (c *computation) scan() error {
 				k := [2]string{old, new}
 				hunks[k] = append(hunks[k], h)
 			},
-			line: func(old, new string, deleted bool, n int, text []byte) {
-				c.keep(old, new, deleted, n, text)
-				if deleted {
-					for _, m := range c.matchers[old] {
-						if m.re.Match(text) {
-							c.baseHits = append(c.baseHits, lineHit{m: m, path: old, line: n})
-						}
-					}
-					return
-				}
-				for _, m := range c.absent[new] {
-					if m.re.Match(text) {
-						c.headHits = append(c.headHits, lineHit{m: m, path: new, line: n})
-					}
-				}
-			},
+			line: c.diffLine,
 		})
 	})
 	if err != nil {
@@ -526,6 +489,73 @@ func (c *computation) scan() error {
 		return c.snap.Repo.ReadFile(rel, check.MaxFileSize)
 	})
 	return nil
+}
+
+// prepareMatchers gives each changed file the matchers of the claims that
+// read it: at the base, every live claim's for the lines it deletes; now,
+// the absent claims' for the lines it adds.
+func (c *computation) prepareMatchers() {
+	base := map[string][]claimAt{} // claims at the base, read by a changed file
+	var headAbsent []claimAt
+	for _, p := range c.decs {
+		if d := p.then; d != nil && live(d.Status) {
+			for _, row := range d.Claims {
+				base[row.Kind+"\x00"+row.Path] = append(base[row.Kind+"\x00"+row.Path], claimAt{d.FileID, row, c.baseMaxN})
+			}
+		}
+	}
+	for _, p := range c.decs {
+		if d := p.now; d != nil && live(d.Status) {
+			for _, row := range d.Claims {
+				if check.Forbids(row.Kind) {
+					headAbsent = append(headAbsent, claimAt{d.FileID, row, c.snap.MaxN()})
+				}
+			}
+		}
+	}
+	for _, f := range c.files {
+		if f.Old != "" {
+			c.baseMatchers(base, f.Old)
+		}
+		if f.New != "" {
+			for _, ca := range headAbsent {
+				if m, ok := c.matcher(ca, f.New); ok {
+					c.absent[f.New] = append(c.absent[f.New], m)
+				}
+			}
+		}
+	}
+}
+
+// baseMatchers gives the file old the matchers of the base's claims that
+// read it.
+func (c *computation) baseMatchers(base map[string][]claimAt, old string) {
+	for _, cs := range base {
+		for _, ca := range cs {
+			if m, ok := c.matcher(ca, old); ok {
+				c.matchers[old] = append(c.matchers[old], m)
+			}
+		}
+	}
+}
+
+// diffLine matches a line the change deletes against the base's claims
+// that read its file, and one it adds against the absent claims.
+func (c *computation) diffLine(old, new string, deleted bool, n int, text []byte) {
+	c.keep(old, new, deleted, n, text)
+	if deleted {
+		for _, m := range c.matchers[old] {
+			if m.re.Match(text) {
+				c.baseHits = append(c.baseHits, lineHit{m: m, path: old, line: n})
+			}
+		}
+		return
+	}
+	for _, m := range c.absent[new] {
+		if m.re.Match(text) {
+			c.headHits = append(c.headHits, lineHit{m: m, path: new, line: n})
+		}
+	}
 }
 
 // codeOnly keeps, of the hits of claims that read code lines only, those
@@ -778,48 +808,55 @@ func (c *computation) texts() {
 		if fd.Status == 'R' {
 			c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Side: SideHead, Detail: "its file was renamed from " + fd.Old})
 		}
-		nowRows, thenRows := map[int]bool{}, map[int]bool{}
-		then := map[string]register.Claim{}
-		for _, r := range p.then.Claims {
-			then[r.ID] = r
-			thenRows[r.Pos.Line] = true
+		c.textChanges(p, fd)
+	}
+}
+
+// textChanges reports, for a decision whose file changed and that is in
+// both trees, its claim rows added, edited or deleted, and the other
+// lines of its text.
+func (c *computation) textChanges(p pairing, fd *fileDiff) {
+	nowRows, thenRows := map[int]bool{}, map[int]bool{}
+	then := map[string]register.Claim{}
+	for _, r := range p.then.Claims {
+		then[r.ID] = r
+		thenRows[r.Pos.Line] = true
+	}
+	ids := map[string]bool{}
+	for _, r := range p.now.Claims {
+		ids[r.ID] = true
+		nowRows[r.Pos.Line] = true
+		if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(r.Pos.Line) }) {
+			continue
 		}
-		ids := map[string]bool{}
-		for _, r := range p.now.Claims {
-			ids[r.ID] = true
-			nowRows[r.Pos.Line] = true
-			if !slices.ContainsFunc(fd.Hunks, func(h hunk) bool { return h.NewHas(r.Pos.Line) }) {
-				continue
-			}
-			c.add(p, Touch{Kind: ClaimRow, Path: p.now.Path, Line: r.Pos.Line, Side: SideHead, Claim: r.ID, Detail: rowChange(then, r)})
+		c.add(p, Touch{Kind: ClaimRow, Path: p.now.Path, Line: r.Pos.Line, Side: SideHead, Claim: r.ID, Detail: rowChange(then, r)})
+	}
+	for _, r := range p.then.Claims {
+		if !ids[r.ID] {
+			c.add(p, Touch{Kind: ClaimRow, Path: p.then.Path, Line: r.Pos.Line, Side: SideBase, Claim: r.ID,
+				Detail: fmt.Sprintf("the row was deleted (%s)", c.at(r.Pos.Line))})
 		}
-		for _, r := range p.then.Claims {
-			if !ids[r.ID] {
-				c.add(p, Touch{Kind: ClaimRow, Path: p.then.Path, Line: r.Pos.Line, Side: SideBase, Claim: r.ID,
-					Detail: fmt.Sprintf("the row was deleted (%s)", c.at(r.Pos.Line))})
+	}
+	for _, h := range fd.Hunks {
+		var added, deleted []int
+		for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
+			if !nowRows[n] {
+				added = append(added, n)
 			}
 		}
-		for _, h := range fd.Hunks {
-			var added, deleted []int
-			for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
-				if !nowRows[n] {
-					added = append(added, n)
-				}
+		for n := h.OldStart; n < h.OldStart+h.OldLines; n++ {
+			if !thenRows[n] {
+				deleted = append(deleted, n)
 			}
-			for n := h.OldStart; n < h.OldStart+h.OldLines; n++ {
-				if !thenRows[n] {
-					deleted = append(deleted, n)
-				}
-			}
-			switch {
-			case len(added) > 0 && len(deleted) > 0:
-				c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: added[0], Side: SideHead, Detail: "its text changed" + span(added)})
-			case len(added) > 0:
-				c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: added[0], Side: SideHead, Detail: "text was added" + span(added)})
-			case len(deleted) > 0:
-				c.add(p, Touch{Kind: DecisionText, Path: p.then.Path, Line: deleted[0], Side: SideBase,
-					Detail: fmt.Sprintf("%s of its text %s deleted (%s)", format.Count(len(deleted), "line"), map[bool]string{true: "was", false: "were"}[len(deleted) == 1], c.at(deleted[0]))})
-			}
+		}
+		switch {
+		case len(added) > 0 && len(deleted) > 0:
+			c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: added[0], Side: SideHead, Detail: "its text changed" + span(added)})
+		case len(added) > 0:
+			c.add(p, Touch{Kind: DecisionText, Path: p.now.Path, Line: added[0], Side: SideHead, Detail: "text was added" + span(added)})
+		case len(deleted) > 0:
+			c.add(p, Touch{Kind: DecisionText, Path: p.then.Path, Line: deleted[0], Side: SideBase,
+				Detail: fmt.Sprintf("%s of its text %s deleted (%s)", format.Count(len(deleted), "line"), map[bool]string{true: "was", false: "were"}[len(deleted) == 1], c.at(deleted[0]))})
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/migrate"
 	"github.com/claimslint/claimslint/internal/repo"
@@ -506,7 +507,7 @@ func listLexers(snap *snapshot.Snapshot, f string, stdout io.Writer) error {
 	byPath := map[string]*claimedFile{}
 	for _, d := range snap.Decisions {
 		for _, cl := range d.Claims {
-			if cl.Path == "" || !check.ReadsLines(cl.Kind) || snapshot.ValidGlob(cl.Path) != "" {
+			if cl.Path == "" || !check.ReadsLines(cl.Kind) || glob.Valid(cl.Path) != "" {
 				continue
 			}
 			for _, p := range snap.Match(cl.Path) {

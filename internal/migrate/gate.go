@@ -142,7 +142,7 @@ func Parse(rel string, src []byte) *Gate {
 // lines, and the entries of the allow-lists. It returns which bytes of
 // the script are assignment values.
 func (pr *gateParser) tables() []bool {
-	g, s, text := pr.g, pr.s, pr.text
+	s, text := pr.s, pr.text
 	inside := make([]bool, len(text)+1) // bytes that belong to a read assignment
 	for _, a := range s.assigns {
 		for i := a.start; i < a.end && i < len(inside); i++ {
@@ -153,74 +153,89 @@ func (pr *gateParser) tables() []bool {
 			pr.allowTable(a, rawLines)
 			continue
 		}
-		vlines := strings.Split(a.val.text, "\n")
-		hasRows := false
-		for _, vl := range vlines {
-			if rowRE.MatchString(strings.TrimSpace(vl)) {
-				hasRows = true
-			}
-		}
-		if !hasRows || !a.runs {
-			if a.val.bad != "" {
-				// Rows inside a value that could not be read, or that sh
-				// does not assign once at the top level, are listed with
-				// this reason.
-				for k, rl := range rawLines {
-					if m := looseRowRE.FindStringSubmatch(rl); m != nil {
-						g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: fmt.Sprintf("%s=…: %s", a.name, a.val.bad)})
-					}
-				}
-			}
-			continue
-		}
-		if a.val.bad != "" {
-			// Which row carries the unreadable expansion? Evaluate the
-			// raw lines one by one to find out.
-			for k, rl := range rawLines {
-				m := looseRowRE.FindStringSubmatch(rl)
-				if m == nil {
-					continue
-				}
-				line := strings.TrimSpace(strings.Trim(strings.TrimSpace(rl), `"'`))
-				if v := s.evalLine(line, a.knobs); v.bad != "" {
-					g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: v.bad})
-				} else if !strings.HasPrefix(v.text, m[1]+"@") {
-					g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: "evaluated on its own, the line does not start with its row code and @; its quoting spans lines, which migrate cannot split into rows"})
-				} else {
-					pr.rows = append(pr.rows, rawRow{code: m[1], text: v.text, table: a.name, line: a.line + k})
-				}
-			}
-			continue
-		}
-		// Map each value line to its source line: values are written one
-		// row per line, so the k-th row line is the k-th raw line that
-		// holds a row.
-		var rowLines []int
-		for k, rl := range rawLines {
-			if looseRowRE.MatchString(rl) {
-				rowLines = append(rowLines, a.line+k)
-			}
-		}
-		n := 0
-		for _, vl := range vlines {
-			vl = strings.TrimSpace(vl)
-			if vl == "" || strings.HasPrefix(vl, "#") {
-				continue
-			}
-			line := a.line
-			if n < len(rowLines) {
-				line = rowLines[n]
-			}
-			m := rowRE.FindStringSubmatch(vl)
-			if m == nil {
-				g.skip(Skipped{Line: line, Reason: fmt.Sprintf("line %q in %s is not a CODE@ row", vl, a.name)})
-				continue
-			}
-			n++
-			pr.rows = append(pr.rows, rawRow{code: m[1], text: vl, table: a.name, line: line})
-		}
+		pr.rowTable(a, rawLines)
 	}
 	return inside
+}
+
+// rowTable reads the CODE@ rows of the assignment a, whose source lines
+// are rawLines.
+func (pr *gateParser) rowTable(a assign, rawLines []string) {
+	vlines := strings.Split(a.val.text, "\n")
+	hasRows := false
+	for _, vl := range vlines {
+		if rowRE.MatchString(strings.TrimSpace(vl)) {
+			hasRows = true
+		}
+	}
+	switch {
+	case !hasRows || !a.runs:
+		if a.val.bad != "" {
+			// Rows inside a value that could not be read, or that sh
+			// does not assign once at the top level, are listed with
+			// this reason.
+			for k, rl := range rawLines {
+				if m := looseRowRE.FindStringSubmatch(rl); m != nil {
+					pr.g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: fmt.Sprintf("%s=…: %s", a.name, a.val.bad)})
+				}
+			}
+		}
+	case a.val.bad != "":
+		pr.rowsOneByOne(a, rawLines)
+	default:
+		pr.valueRows(a, rawLines, vlines)
+	}
+}
+
+// rowsOneByOne reads the rows of a value that holds an unreadable
+// expansion: which row carries it? The raw lines are evaluated one by one
+// to find out.
+func (pr *gateParser) rowsOneByOne(a assign, rawLines []string) {
+	g, s := pr.g, pr.s
+	for k, rl := range rawLines {
+		m := looseRowRE.FindStringSubmatch(rl)
+		if m == nil {
+			continue
+		}
+		line := strings.TrimSpace(strings.Trim(strings.TrimSpace(rl), `"'`))
+		if v := s.evalLine(line, a.knobs); v.bad != "" {
+			g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: v.bad})
+		} else if !strings.HasPrefix(v.text, m[1]+"@") {
+			g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: "evaluated on its own, the line does not start with its row code and @; its quoting spans lines, which migrate cannot split into rows"})
+		} else {
+			pr.rows = append(pr.rows, rawRow{code: m[1], text: v.text, table: a.name, line: a.line + k})
+		}
+	}
+}
+
+// valueRows reads the rows of a value, vlines, each mapped to its source
+// line: values are written one row per line, so the k-th row line is the
+// k-th raw line that holds a row.
+func (pr *gateParser) valueRows(a assign, rawLines, vlines []string) {
+	var rowLines []int
+	for k, rl := range rawLines {
+		if looseRowRE.MatchString(rl) {
+			rowLines = append(rowLines, a.line+k)
+		}
+	}
+	n := 0
+	for _, vl := range vlines {
+		vl = strings.TrimSpace(vl)
+		if vl == "" || strings.HasPrefix(vl, "#") {
+			continue
+		}
+		line := a.line
+		if n < len(rowLines) {
+			line = rowLines[n]
+		}
+		m := rowRE.FindStringSubmatch(vl)
+		if m == nil {
+			pr.g.skip(Skipped{Line: line, Reason: fmt.Sprintf("line %q in %s is not a CODE@ row", vl, a.name)})
+			continue
+		}
+		n++
+		pr.rows = append(pr.rows, rawRow{code: m[1], text: vl, table: a.name, line: line})
+	}
 }
 
 // allowTable reads the entries of an ALLOW table.

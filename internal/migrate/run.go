@@ -71,74 +71,95 @@ func Write(opts Options, scripts []string, w io.Writer) (bool, error) {
 	}
 	opts.gates = gates
 	for i, rel := range scripts {
-		g := gates[i]
-		t := Translate(g, opts)
-		if g.Decision == "" {
-			fmt.Fprintf(w, "%s: not translated: cannot tell which decision it gates: name it d<n>-….sh or write the decision id (D47) in its header comment\n", rel)
-			clean = false
-			continue
+		ok, err := writeGate(opts, rel, gates[i], w)
+		if err != nil {
+			return false, err
 		}
-		// Every CODE@ row is counted, translated or not, however many
-		// claims it becomes; the other rules the script holds are counted
-		// apart (D63).
-		counts := g.counts()
-		rows := counts[""]
-		fmt.Fprintf(w, "%s: %s, %s, %d translated, %d not translated\n", rel, g.Decision, plural(rows.n, "row"), rows.n-rows.not, rows.not)
-		for _, rule := range []string{RuleSweep, RuleAllow, RuleCheck} {
-			if c := counts[rule]; c.n > 0 {
-				fmt.Fprintf(w, "  %s, %d translated, %d not translated\n", plural(c.n, rule), c.n-c.not, c.not)
-			}
-		}
-		written := false
-		var hits []string
-		if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
-			fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
-			clean = false
-		} else if errors.Is(err, fs.ErrNotExist) {
-			var b bytes.Buffer
-			if err := t.Render(&b); err != nil {
-				return false, err
-			}
-			if err := writeIn(opts.Dir, t.File, b.Bytes()); err != nil {
-				return false, fmt.Errorf("write %s: %w", t.File, err)
-			}
-			written = true
-			hits = SweepHits(t.File, b.String(), gates)
-		} else {
-			return false, fmt.Errorf("write %s: %w", t.File, err)
-		}
-		if written {
-			allows := 0
-			for _, c := range t.Claims {
-				if c.Kind == "allow" {
-					allows++
-				}
-			}
-			if allows > 0 {
-				fmt.Fprintf(w, "  wrote %s (%s, %d of them %s)\n", t.File, plural(len(t.Claims), "claim"), allows, strings.TrimPrefix(plural(allows, "allow row"), fmt.Sprint(allows)+" "))
-			} else {
-				fmt.Fprintf(w, "  wrote %s (%s)\n", t.File, plural(len(t.Claims), "claim"))
-			}
-		}
-		for _, h := range hits {
-			fmt.Fprintf(w, "  note: %s\n", h)
-		}
-		for _, c := range t.Claims {
-			if c.Note != "" {
-				fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Kind, c.Note)
-			}
-		}
-		sort.SliceStable(g.Skipped, func(i, j int) bool { return g.Skipped[i].Line < g.Skipped[j].Line })
-		for _, s := range g.Skipped {
-			code := s.Code
-			if code == "" {
-				code = "row"
-			}
-			fmt.Fprintf(w, "  not translated: %s:%d: %s: %s\n", rel, s.Line, code, s.Reason)
-			clean = false
-		}
+		clean = clean && ok
 	}
 	return clean, nil
+}
+
+// writeGate migrates the script rel, read as g, into its claims file and
+// prints what it did; it returns true when every row was translated and
+// written.
+func writeGate(opts Options, rel string, g *Gate, w io.Writer) (bool, error) {
+	t, gates := Translate(g, opts), opts.gates
+	if g.Decision == "" {
+		fmt.Fprintf(w, "%s: not translated: cannot tell which decision it gates: name it d<n>-….sh or write the decision id (D47) in its header comment\n", rel)
+		return false, nil
+	}
+	printCounts(w, rel, g)
+	clean := true
+	written := false
+	var hits []string
+	if _, err := os.Stat(filepath.Join(opts.Dir, filepath.FromSlash(t.File))); err == nil {
+		fmt.Fprintf(w, "  %s exists: not overwritten (move it away to migrate again)\n", t.File)
+		clean = false
+	} else if errors.Is(err, fs.ErrNotExist) {
+		var b bytes.Buffer
+		if err := t.Render(&b); err != nil {
+			return false, err
+		}
+		if err := writeIn(opts.Dir, t.File, b.Bytes()); err != nil {
+			return false, fmt.Errorf("write %s: %w", t.File, err)
+		}
+		written = true
+		hits = SweepHits(t.File, b.String(), gates)
+	} else {
+		return false, fmt.Errorf("write %s: %w", t.File, err)
+	}
+	if written {
+		printWrote(w, t)
+	}
+	for _, h := range hits {
+		fmt.Fprintf(w, "  note: %s\n", h)
+	}
+	for _, c := range t.Claims {
+		if c.Note != "" {
+			fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Kind, c.Note)
+		}
+	}
+	sort.SliceStable(g.Skipped, func(i, j int) bool { return g.Skipped[i].Line < g.Skipped[j].Line })
+	for _, s := range g.Skipped {
+		code := s.Code
+		if code == "" {
+			code = "row"
+		}
+		fmt.Fprintf(w, "  not translated: %s:%d: %s: %s\n", rel, s.Line, code, s.Reason)
+		clean = false
+	}
+	return clean, nil
+}
+
+// printCounts prints a script's rows, translated or not. Every CODE@ row
+// is counted, translated or not, however many claims it becomes; the
+// other rules the script holds are counted apart (D63).
+func printCounts(w io.Writer, rel string, g *Gate) {
+	counts := g.counts()
+	rows := counts[""]
+	fmt.Fprintf(w, "%s: %s, %s, %d translated, %d not translated\n", rel, g.Decision, plural(rows.n, "row"), rows.n-rows.not, rows.not)
+	for _, rule := range []string{RuleSweep, RuleAllow, RuleCheck} {
+		if c := counts[rule]; c.n > 0 {
+			fmt.Fprintf(w, "  %s, %d translated, %d not translated\n", plural(c.n, rule), c.n-c.not, c.not)
+		}
+	}
+}
+
+// printWrote says which claims file was written, with how many claims
+// (and allow rows among them).
+func printWrote(w io.Writer, t *Translation) {
+	allows := 0
+	for _, c := range t.Claims {
+		if c.Kind == "allow" {
+			allows++
+		}
+	}
+	if allows > 0 {
+		fmt.Fprintf(w, "  wrote %s (%s, %d of them %s)\n", t.File, plural(len(t.Claims), "claim"), allows, strings.TrimPrefix(plural(allows, "allow row"), fmt.Sprint(allows)+" "))
+	} else {
+		fmt.Fprintf(w, "  wrote %s (%s)\n", t.File, plural(len(t.Claims), "claim"))
+	}
 }
 
 // Verdicts of one row in a comparison.

@@ -221,18 +221,13 @@ func (s *script) exec(c *shCmd, m walkMode, after int) {
 // specialBuiltins keep the assignments written before them (POSIX 2.14).
 var specialBuiltins = map[string]bool{":": true, ".": true, "eval": true, "exec": true, "exit": true, "export": true, "readonly": true, "return": true, "set": true, "shift": true, "times": true, "trap": true, "unset": true, "break": true, "continue": true}
 
+// simple runs a simple command: its assignments, and what a declaring
+// built-in, unset, read, eval, exit or a function call does to the
+// variables.
 func (s *script) simple(c *shCmd, m walkMode, after int) {
 	line := s.line(c.start)
 	if len(c.words) == 0 {
-		for i, a := range c.assigns {
-			at := after
-			for _, b := range c.assigns[i+1:] {
-				if b.name == a.name {
-					at = -1
-				}
-			}
-			s.set(a, m, at)
-		}
+		s.assignOnly(c, m, after)
 		return
 	}
 	name := s.plain(c.words[0])
@@ -244,6 +239,29 @@ func (s *script) simple(c *shCmd, m walkMode, after int) {
 		}
 	}
 	args := c.words[1:]
+	if s.declare(name, args, m, line, after) || m.noEffect != "" {
+		return
+	}
+	s.builtin(name, args, m, line)
+}
+
+// assignOnly runs a command of assignments alone; an assignment a later
+// one of the command overrides does not hold after it.
+func (s *script) assignOnly(c *shCmd, m walkMode, after int) {
+	for i, a := range c.assigns {
+		at := after
+		for _, b := range c.assigns[i+1:] {
+			if b.name == a.name {
+				at = -1
+			}
+		}
+		s.set(a, m, at)
+	}
+}
+
+// declare runs the assignments in the arguments of export, readonly,
+// declare, typeset and local, and says whether name was one of them.
+func (s *script) declare(name string, args []span, m walkMode, line, after int) bool {
 	decl := func(mm walkMode) {
 		for _, w := range args {
 			if a, ok := assignWord(s.src, w.start, w.end); ok {
@@ -255,20 +273,21 @@ func (s *script) simple(c *shCmd, m walkMode, after int) {
 	switch {
 	case name == "export" || name == "readonly" || (name == "declare" || name == "typeset") && bash:
 		decl(m)
-		return
 	case name == "declare" || name == "typeset":
 		decl(walkMode{noEffect: fmt.Sprintf("by %s on line %d, which sh does not have (it is bash's)", name, line)})
-		return
 	case name == "local" && m.noEffect == "":
 		decl(walkMode{noEffect: fmt.Sprintf("by local outside a function on line %d, which sh refuses", line)})
-		return
 	case name == "local":
 		decl(m)
-		return
+	default:
+		return false
 	}
-	if m.noEffect != "" {
-		return
-	}
+	return true
+}
+
+// builtin runs what unset, read, getopts, eval, ., source, exit or a call
+// of a function does to the variables.
+func (s *script) builtin(name string, args []span, m walkMode, line int) {
 	maybe := ""
 	if m.cond != "" {
 		maybe = ", " + m.cond
@@ -325,61 +344,78 @@ func (fn *shFunc) assigned(seen map[*shFunc]bool) (names []string, opaque bool) 
 		return nil, false
 	}
 	seen[fn] = true
-	s := fn.owner
-	var visit func(c *shCmd)
-	visitList := func(l *shList) {
-		if l == nil {
-			return
-		}
-		for _, ao := range l.items {
-			for _, p := range ao.pipes {
-				for _, c := range p.cmds {
-					visit(c)
-				}
+	a := &assignedWalk{s: fn.owner, seen: seen}
+	a.cmd(fn.body)
+	return a.names, a.opaque
+}
+
+// assignedWalk gathers what assigned reports over a function's commands.
+type assignedWalk struct {
+	s      *script
+	seen   map[*shFunc]bool
+	names  []string
+	opaque bool
+}
+
+func (a *assignedWalk) list(l *shList) {
+	if l == nil {
+		return
+	}
+	for _, ao := range l.items {
+		for _, p := range ao.pipes {
+			for _, c := range p.cmds {
+				a.cmd(c)
 			}
 		}
 	}
-	visit = func(c *shCmd) {
-		if c == nil {
-			return
-		}
-		for _, a := range c.assigns {
-			names = append(names, a.name)
-		}
-		if c.kind == cmdFor {
-			names = append(names, c.name)
-		}
-		if c.kind == cmdSimple && len(c.words) > 0 {
-			switch name := s.plain(c.words[0]); name {
-			case "eval", ".", "source":
-				opaque = true
-			case "export", "readonly", "read", "getopts", "local":
-				for _, w := range c.words[1:] {
-					if a, ok := assignWord(s.src, w.start, w.end); ok {
-						names = append(names, a.name)
-					} else if n := s.plain(w); isName(n) {
-						names = append(names, n)
-					}
-				}
-			default:
-				if callee := s.funcs[name]; callee != nil {
-					if callee.bad != "" {
-						opaque = true
-					} else {
-						n, o := callee.assigned(seen)
-						names = append(names, n...)
-						opaque = opaque || o
-					}
-				}
+}
+
+func (a *assignedWalk) cmd(c *shCmd) {
+	if c == nil {
+		return
+	}
+	for _, as := range c.assigns {
+		a.names = append(a.names, as.name)
+	}
+	if c.kind == cmdFor {
+		a.names = append(a.names, c.name)
+	}
+	if c.kind == cmdSimple && len(c.words) > 0 {
+		a.simple(c)
+	}
+	a.cmd(c.body)
+	for _, l := range c.lists {
+		a.list(l)
+	}
+}
+
+// simple is what a simple command assigns: the names a declaring
+// built-in, read or getopts names, what a function it calls assigns;
+// eval, . and source may assign anything.
+func (a *assignedWalk) simple(c *shCmd) {
+	s := a.s
+	switch name := s.plain(c.words[0]); name {
+	case "eval", ".", "source":
+		a.opaque = true
+	case "export", "readonly", "read", "getopts", "local":
+		for _, w := range c.words[1:] {
+			if as, ok := assignWord(s.src, w.start, w.end); ok {
+				a.names = append(a.names, as.name)
+			} else if n := s.plain(w); isName(n) {
+				a.names = append(a.names, n)
 			}
 		}
-		visit(c.body)
-		for _, l := range c.lists {
-			visitList(l)
+	default:
+		if callee := s.funcs[name]; callee != nil {
+			if callee.bad != "" {
+				a.opaque = true
+			} else {
+				n, o := callee.assigned(a.seen)
+				a.names = append(a.names, n...)
+				a.opaque = a.opaque || o
+			}
 		}
 	}
-	visit(fn.body)
-	return names, opaque
 }
 
 // plain is a word's text when it has no quote, escape or expansion, else "".

@@ -461,152 +461,206 @@ func (p *shParser) compound() *shCmd {
 	p.skipSpace()
 	start := p.pos
 	c := &shCmd{start: start}
-	add := func(l *shList) { c.lists = append(c.lists, l) }
 	if p.peekOp() == "(" {
-		p.pos++
-		c.kind = cmdSubshell
-		add(p.list(stops(")")))
-		p.linebreaks()
-		if p.err == nil && p.peekOp() != ")" {
-			p.fail(p.pos, "the ( on line %d has no )", lineAt(p.src, start))
-		}
-		p.pos = min(p.pos+1, len(p.src))
+		p.subshell(c, start)
 	} else {
 		w := p.peekWord()
 		p.pos += len(w)
+		ok := true
 		switch w {
 		case "{":
 			c.kind = cmdBrace
-			add(p.list(stops("}")))
+			c.add(p.list(stops("}")))
 			p.expect("}", "the {", start)
 		case "if":
-			c.kind = cmdIf
-			add(p.list(stops("then")))
-			p.expect("then", "the if", start)
-			add(p.list(stops("elif", "else", "fi")))
-			for p.err == nil {
-				switch p.peekWord() {
-				case "elif":
-					p.pos += 4
-					add(p.list(stops("then")))
-					p.expect("then", "the elif", start)
-					add(p.list(stops("elif", "else", "fi")))
-					continue
-				case "else":
-					p.pos += 4
-					add(p.list(stops("fi")))
-				}
-				break
-			}
-			p.expect("fi", "the if", start)
+			p.ifClause(c, start)
 		case "while", "until":
-			c.kind = cmdWhile
-			if w == "until" {
-				c.kind = cmdUntil
-			}
-			add(p.list(stops("do")))
-			p.expect("do", "the "+w, start)
-			add(p.list(stops("done")))
-			p.expect("done", "the "+w, start)
+			p.whileClause(c, w, start)
 		case "for":
-			c.kind = cmdFor
-			name := p.peekWord()
-			if !isName(name) {
-				p.fail(p.pos, "for must be followed by a name")
-				return nil
-			}
-			c.name = name
-			p.pos += len(name)
-			p.linebreaks()
-			if p.peekWord() == "in" {
-				p.pos += 2
-				for p.err == nil {
-					p.skipSpace()
-					if op := p.peekOp(); op != "" {
-						break
-					}
-					s := p.pos
-					end := p.scanWord(s)
-					if end == s {
-						break
-					}
-					c.words = append(c.words, span{s, end})
-					p.pos = end
-				}
-			}
-			if p.peekOp() == ";" {
-				p.pos++
-			}
-			if !p.expect("do", "the for", start) {
-				return nil
-			}
-			add(p.list(stops("done")))
-			p.expect("done", "the for", start)
+			ok = p.forClause(c, start)
 		case "case":
-			c.kind = cmdCase
-			p.skipSpace()
-			s := p.pos
-			end := p.scanWord(s)
-			if end == s {
-				p.fail(p.pos, "case must be followed by a word")
-				return nil
-			}
-			c.words = append(c.words, span{s, end})
-			p.pos = end
-			if !p.expect("in", "the case", start) {
-				return nil
-			}
-			for p.err == nil {
-				p.linebreaks()
-				if p.peekWord() == "esac" {
-					p.pos += 4
-					break
-				}
-				if p.pos >= len(p.src) {
-					p.fail(start, "the case on line %d has no esac", lineAt(p.src, start))
-					break
-				}
-				if p.peekOp() == "(" {
-					p.pos++
-				}
-				for p.err == nil {
-					p.skipSpace()
-					s := p.pos
-					end := p.scanWord(s)
-					if end == s {
-						p.fail(p.pos, "a case pattern is missing on line %d", lineAt(p.src, p.pos))
-						break
-					}
-					p.pos = end
-					if p.peekOp() == "|" {
-						p.pos++
-						continue
-					}
-					break
-				}
-				if p.err != nil {
-					break
-				}
-				if p.peekOp() != ")" {
-					p.fail(p.pos, "a case pattern on line %d must end with )", lineAt(p.src, p.pos))
-					break
-				}
-				p.pos++
-				add(p.list(stops(";;", "esac")))
-				if p.peekOp() == ";;" {
-					p.pos += 2
-				} else if p.err == nil && p.peekWord() != "esac" {
-					p.fail(p.pos, "the case on line %d has no esac", lineAt(p.src, start))
-				}
-			}
+			ok = p.caseClause(c, start)
 		default:
 			p.pos -= len(w)
+			return nil
+		}
+		if !ok {
 			return nil
 		}
 	}
 	p.redirects(c)
 	c.end = p.pos
 	return c
+}
+
+// add appends a list of commands to c's.
+func (c *shCmd) add(l *shList) { c.lists = append(c.lists, l) }
+
+// subshell reads ( list ), at the (.
+func (p *shParser) subshell(c *shCmd, start int) {
+	p.pos++
+	c.kind = cmdSubshell
+	c.add(p.list(stops(")")))
+	p.linebreaks()
+	if p.err == nil && p.peekOp() != ")" {
+		p.fail(p.pos, "the ( on line %d has no )", lineAt(p.src, start))
+	}
+	p.pos = min(p.pos+1, len(p.src))
+}
+
+// ifClause reads the rest of if ... then ... [elif ...] [else ...] fi.
+func (p *shParser) ifClause(c *shCmd, start int) {
+	c.kind = cmdIf
+	c.add(p.list(stops("then")))
+	p.expect("then", "the if", start)
+	c.add(p.list(stops("elif", "else", "fi")))
+	for p.err == nil {
+		switch p.peekWord() {
+		case "elif":
+			p.pos += 4
+			c.add(p.list(stops("then")))
+			p.expect("then", "the elif", start)
+			c.add(p.list(stops("elif", "else", "fi")))
+			continue
+		case "else":
+			p.pos += 4
+			c.add(p.list(stops("fi")))
+		}
+		break
+	}
+	p.expect("fi", "the if", start)
+}
+
+// whileClause reads the rest of while (or until, w) ... do ... done.
+func (p *shParser) whileClause(c *shCmd, w string, start int) {
+	c.kind = cmdWhile
+	if w == "until" {
+		c.kind = cmdUntil
+	}
+	c.add(p.list(stops("do")))
+	p.expect("do", "the "+w, start)
+	c.add(p.list(stops("done")))
+	p.expect("done", "the "+w, start)
+}
+
+// forClause reads the rest of for name [in words] do ... done; false
+// when it is not one.
+func (p *shParser) forClause(c *shCmd, start int) bool {
+	c.kind = cmdFor
+	name := p.peekWord()
+	if !isName(name) {
+		p.fail(p.pos, "for must be followed by a name")
+		return false
+	}
+	c.name = name
+	p.pos += len(name)
+	p.linebreaks()
+	if p.peekWord() == "in" {
+		p.pos += 2
+		p.forWords(c)
+	}
+	if p.peekOp() == ";" {
+		p.pos++
+	}
+	if !p.expect("do", "the for", start) {
+		return false
+	}
+	c.add(p.list(stops("done")))
+	p.expect("done", "the for", start)
+	return true
+}
+
+// forWords reads the words after for name in, up to an operator.
+func (p *shParser) forWords(c *shCmd) {
+	for p.err == nil {
+		p.skipSpace()
+		if op := p.peekOp(); op != "" {
+			break
+		}
+		s := p.pos
+		end := p.scanWord(s)
+		if end == s {
+			break
+		}
+		c.words = append(c.words, span{s, end})
+		p.pos = end
+	}
+}
+
+// caseClause reads the rest of case word in [(]pattern[|pattern]) list
+// ;; ... esac; false when it is not one.
+func (p *shParser) caseClause(c *shCmd, start int) bool {
+	c.kind = cmdCase
+	p.skipSpace()
+	s := p.pos
+	end := p.scanWord(s)
+	if end == s {
+		p.fail(p.pos, "case must be followed by a word")
+		return false
+	}
+	c.words = append(c.words, span{s, end})
+	p.pos = end
+	if !p.expect("in", "the case", start) {
+		return false
+	}
+	for p.err == nil {
+		p.linebreaks()
+		if p.peekWord() == "esac" {
+			p.pos += 4
+			break
+		}
+		if p.pos >= len(p.src) {
+			p.fail(start, "the case on line %d has no esac", lineAt(p.src, start))
+			break
+		}
+		if !p.caseItem(c, start) {
+			break
+		}
+	}
+	return true
+}
+
+// caseItem reads one item of a case: its patterns, ) and its list, up to
+// ;; or esac; false when it cannot go on.
+func (p *shParser) caseItem(c *shCmd, start int) bool {
+	if p.peekOp() == "(" {
+		p.pos++
+	}
+	p.casePatterns()
+	if p.err != nil {
+		return false
+	}
+	if p.peekOp() != ")" {
+		p.fail(p.pos, "a case pattern on line %d must end with )", lineAt(p.src, p.pos))
+		return false
+	}
+	p.pos++
+	c.add(p.list(stops(";;", "esac")))
+	if p.peekOp() == ";;" {
+		p.pos += 2
+	} else if p.err == nil && p.peekWord() != "esac" {
+		p.fail(p.pos, "the case on line %d has no esac", lineAt(p.src, start))
+	}
+	return true
+}
+
+// casePatterns reads a case item's patterns, pattern|pattern.
+func (p *shParser) casePatterns() {
+	for p.err == nil {
+		p.skipSpace()
+		s := p.pos
+		end := p.scanWord(s)
+		if end == s {
+			p.fail(p.pos, "a case pattern is missing on line %d", lineAt(p.src, p.pos))
+			break
+		}
+		p.pos = end
+		if p.peekOp() == "|" {
+			p.pos++
+			continue
+		}
+		break
+	}
 }
 
 // redirects reads the redirections after a compound command.

@@ -58,14 +58,12 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 		if si < len(x.spans) && i >= x.spans[si].Start {
 			e := min(x.spans[si].End, len(src))
 			if nl := bytes.Count(src[i:e], []byte{'\n'}); nl > 0 {
-				if hdr < 0 && d <= 0 {
-					hdr = line
-				}
+				hdr = headerEnd(hdr, d, line)
 				line += nl
 			}
 			x.scanned += e - i
 			i, si = e, si+1
-			if hdr >= 0 && line > hdr+1 || line > l+maxHeader+1 {
+			if pastHeader(hdr, line, l) {
 				return b, false
 			}
 			continue
@@ -73,11 +71,9 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 		x.scanned++
 		switch src[i] {
 		case '\n':
-			if hdr < 0 && d <= 0 {
-				hdr = line
-			}
+			hdr = headerEnd(hdr, d, line)
 			line++
-			if hdr >= 0 && line > hdr+1 || line > l+maxHeader+1 {
+			if pastHeader(hdr, line, l) {
 				return x.groupScan(b, at, l)
 			}
 		case '(':
@@ -105,6 +101,23 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 		i++
 	}
 	return x.groupScan(b, at, l)
+}
+
+// headerEnd is the line a block's header ends on: hdr once known (not
+// negative); else line, when a newline there ends it outside any
+// parenthesis (depth d).
+func headerEnd(hdr, d, line int) int {
+	if hdr < 0 && d <= 0 {
+		return line
+	}
+	return hdr
+}
+
+// pastHeader reports whether line is past where the block of line l could
+// open: the line after its header's end (hdr, when known), or maxHeader
+// lines after l.
+func pastHeader(hdr, line, l int) bool {
+	return hdr >= 0 && line > hdr+1 || line > l+maxHeader+1
 }
 
 // groupScan is the block of a line that ends with '(' (Go's const ( ...

@@ -54,18 +54,33 @@ var clauseRE = regexp.MustCompile(clauseWords + `$`)
 // of a clause gives no marker: that row stays live. Each guess lists the
 // rows it matches, the first marker winning as check applies them.
 func InferMarkers(rows []Row) []MarkerGuess {
-	type form struct {
-		conns    map[string]bool
-		spaced   bool // a match with other whitespace than one space
-		emphasis bool
-		whole    bool // a match said of the whole row
-		clause   bool // a match said of a clause
-		opens    bool // the word opens a cell
+	forms := markerForms(rows)
+	var guesses []MarkerGuess
+	for _, w := range markerWords {
+		if f := forms[w.word]; f != nil {
+			guesses = append(guesses, f.guesses(w.word, w.status)...)
+		}
 	}
-	forms := map[string]*form{}
-	get := func(w string) *form {
+	MatchMarkers(rows, guesses)
+	return guesses
+}
+
+// markerForm is how the rows write one status word.
+type markerForm struct {
+	conns    map[string]bool
+	spaced   bool // a match with other whitespace than one space
+	emphasis bool
+	whole    bool // a match said of the whole row
+	clause   bool // a match said of a clause
+	opens    bool // the word opens a cell
+}
+
+// markerForms is how the rows write each status word they use.
+func markerForms(rows []Row) map[string]*markerForm {
+	forms := map[string]*markerForm{}
+	get := func(w string) *markerForm {
 		if forms[w] == nil {
-			forms[w] = &form{conns: map[string]bool{}}
+			forms[w] = &markerForm{conns: map[string]bool{}}
 		}
 		return forms[w]
 	}
@@ -94,58 +109,62 @@ func InferMarkers(rows []Row) []MarkerGuess {
 			}
 		}
 	}
+	return forms
+}
+
+// guesses are the markers of the status word written as f, in the order
+// check applies them.
+func (f *markerForm) guesses(word, status string) []MarkerGuess {
+	// A word that opens a cell is the row's status word (| PROPOSED |);
+	// in the middle of a sentence it is prose.
+	opens := MarkerGuess{Pattern: `\| [*_]*` + word + `\b`, Status: status}
 	var guesses []MarkerGuess
-	for _, w := range markerWords {
-		f := forms[w.word]
-		if f == nil {
-			continue
-		}
-		// A word that opens a cell is the row's status word (| PROPOSED |);
-		// in the middle of a sentence it is prose.
-		opens := MarkerGuess{Pattern: `\| [*_]*` + w.word + `\b`, Status: w.status}
-		var pat string
-		switch {
-		case f.whole:
-			sp := " "
-			if f.spaced {
-				sp = `\s+`
-			}
-			var conns []string
-			for _, c := range []string{"by", "in favour of", "in favor of"} {
-				if f.conns[c] {
-					conns = append(conns, strings.ReplaceAll(c, " ", sp))
-				}
-			}
-			conn := conns[0]
-			if len(conns) > 1 {
-				conn = "(?:" + strings.Join(conns, "|") + ")"
-			}
-			pat = w.word + sp + conn + sp
-			if f.emphasis {
-				pat += `(?:\*\*|__)?`
-			}
-			// The pattern is written into the user's config: D[0-9]+ reads
-			// every id of the grammar unanchored (D0, and D4a by its D4),
-			// and is the shape configs written before D72 hold.
-			pat += "D[0-9]+"
-		case f.opens:
-			guesses = append(guesses, opens)
-			continue
-		default:
-			continue // said of clauses only: those rows stay live
-		}
-		if f.clause {
-			// First match wins: a clause said retired keeps its row live
-			// (D42), before the marker that retires whole rows.
-			guesses = append(guesses, MarkerGuess{Pattern: clauseWords + pat, Status: "accepted"})
-		}
-		guesses = append(guesses, MarkerGuess{Pattern: pat, Status: w.status})
-		if f.opens {
-			guesses = append(guesses, opens)
+	switch {
+	case f.whole:
+	case f.opens:
+		return []MarkerGuess{opens}
+	default:
+		return nil // said of clauses only: those rows stay live
+	}
+	pat := f.pattern(word)
+	if f.clause {
+		// First match wins: a clause said retired keeps its row live
+		// (D42), before the marker that retires whole rows.
+		guesses = append(guesses, MarkerGuess{Pattern: clauseWords + pat, Status: "accepted"})
+	}
+	guesses = append(guesses, MarkerGuess{Pattern: pat, Status: status})
+	if f.opens {
+		guesses = append(guesses, opens)
+	}
+	return guesses
+}
+
+// pattern is the marker of the status word said of whole rows, as f
+// writes it: the word, its connectives, the id.
+func (f *markerForm) pattern(word string) string {
+	sp := " "
+	if f.spaced {
+		sp = `\s+`
+	}
+	var conns []string
+	for _, c := range []string{"by", "in favour of", "in favor of"} {
+		if f.conns[c] {
+			conns = append(conns, strings.ReplaceAll(c, " ", sp))
 		}
 	}
-	MatchMarkers(rows, guesses)
-	return guesses
+	conn := conns[0]
+	if len(conns) > 1 {
+		conn = "(?:" + strings.Join(conns, "|") + ")"
+	}
+	pat := word + sp + conn + sp
+	if f.emphasis {
+		pat += `(?:\*\*|__)?`
+	}
+	// The pattern is written into the user's config: D[0-9]+ reads
+	// every id of the grammar unanchored (D0, and D4a by its D4),
+	// and is the shape configs written before D72 hold.
+	pat += "D[0-9]+"
+	return pat
 }
 
 // MatchMarkers fills each guess's Rows with the rows it matches, the

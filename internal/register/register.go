@@ -420,21 +420,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	reg.Counted, reg.HasCounted = countedIn(doc, path, src), true
-	var table *east.Table
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		t, ok := n.(*east.Table)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
-		if h, ok := t.FirstChild().(*east.TableHeader); ok {
-			cells := rowCells(h, src, ln, top)
-			if len(cells) > 0 && strings.EqualFold(cells[0].text, "ID") {
-				table = t
-				return ast.WalkStop, nil
-			}
-		}
-		return ast.WalkContinue, nil
-	})
+	table := registerTable(doc, src, ln, top)
 	if table == nil {
 		reg.Findings = append(reg.Findings, finding(top, ruleid.Register,
 			"no register table: add a GFM table whose first header cell is ID, one D<n> row per decision"))
@@ -442,17 +428,18 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	}
 	reg.Found = true
 	header := rowCells(table.FirstChild(), src, ln, top)
-	statusCol, titleCol := -1, -1
+	rt := registerTableCols{status: -1, title: -1, opts: opts}
 	for i, c := range header {
 		switch strings.ToLower(c.text) {
 		case "status":
-			statusCol = i
+			rt.status = i
 		case "decision", "title":
-			if titleCol < 0 {
-				titleCol = i
+			if rt.title < 0 {
+				rt.title = i
 			}
 		}
 	}
+	statusCol := rt.status
 	reg.HasStatus = statusCol >= 0
 	reg.HeaderPos = rowPos(header, ln, top)
 	if statusCol < 0 && opts.Default == "" && len(opts.Markers) == 0 {
@@ -472,49 +459,84 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
 			continue
 		}
-		pid, _ := decisionid.Parse(m[1])
-		row := Row{ID: m[1], N: pid.N, Plain: pid.Plain(), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
-		if titleCol >= 0 && titleCol < len(cells) {
-			row.Title = cells[titleCol].text
-		} else if len(cells) > 1 {
-			row.Title = cells[1].text
-		}
-		texts := make([]string, len(cells))
-		for i, c := range cells {
-			texts[i] = c.text
-		}
-		row.Text = strings.Join(texts, " | ")
-		// An empty Status cell, or one of emphasis marks alone (`*`),
-		// states nothing: a marker or the default still applies to it.
-		if statusCol >= 0 && statusCol < len(cells) {
-			row.Status = normStatus(cells[statusCol].text)
-		}
-		if row.Status != "" {
-			row.StatusPos = cells[statusCol].pos
-			row.StatusFrom = StatusFromColumn
-		}
-		for _, mk := range opts.Markers {
-			if loc := mk.Pattern.FindStringIndex(row.Text); loc != nil {
-				row.Status, row.StatusFrom = mk.Status, StatusFromMarker
-				break
-			}
-		}
-		if row.StatusFrom == "" && opts.Default != "" {
-			row.Status, row.StatusFrom = opts.Default, StatusFromDefault
-		}
+		row := rt.row(m[1], cells, pos)
 		if row.StatusFrom == "" && statusCol < 0 && (opts.Default != "" || len(opts.Markers) > 0) {
 			reg.Findings = append(reg.Findings, finding(pos, ruleid.Register,
 				"%s: no Status column, no status marker in the row and no inline.status default in %s: its status is unknown", row.ID, ".claimslint.yml"))
 		}
-		for _, c := range cells {
-			if l := firstLink(c.node); l != "" {
-				row.Link, row.LinkPos = l, c.pos
-				break
-			}
-		}
 		reg.Rows = append(reg.Rows, row)
 	}
 	return reg
+}
+
+// registerTable is the register's table: the first whose first header
+// cell is ID, or nil.
+func registerTable(doc ast.Node, src []byte, ln *lines, top token.Position) *east.Table {
+	var table *east.Table
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*east.Table)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if h, ok := t.FirstChild().(*east.TableHeader); ok {
+			cells := rowCells(h, src, ln, top)
+			if len(cells) > 0 && strings.EqualFold(cells[0].text, "ID") {
+				table = t
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return table
+}
+
+// registerTableCols are the register table's Status and title columns
+// (-1 when it has none) and how a row's status is read.
+type registerTableCols struct {
+	status, title int
+	opts          RegisterOptions
+}
+
+// row is the register row of decision id whose cells are cells, at pos.
+func (rt registerTableCols) row(id string, cells []cell, pos token.Position) Row {
+	statusCol, titleCol, opts := rt.status, rt.title, rt.opts
+	pid, _ := decisionid.Parse(id)
+	row := Row{ID: id, N: pid.N, Plain: pid.Plain(), Pos: pos, StatusPos: pos, LinkPos: pos, IDCell: strings.TrimSpace(cells[0].raw), Cells: len(cells)}
+	if titleCol >= 0 && titleCol < len(cells) {
+		row.Title = cells[titleCol].text
+	} else if len(cells) > 1 {
+		row.Title = cells[1].text
+	}
+	texts := make([]string, len(cells))
+	for i, c := range cells {
+		texts[i] = c.text
+	}
+	row.Text = strings.Join(texts, " | ")
+	// An empty Status cell, or one of emphasis marks alone (`*`),
+	// states nothing: a marker or the default still applies to it.
+	if statusCol >= 0 && statusCol < len(cells) {
+		row.Status = normStatus(cells[statusCol].text)
+	}
+	if row.Status != "" {
+		row.StatusPos = cells[statusCol].pos
+		row.StatusFrom = StatusFromColumn
+	}
+	for _, mk := range opts.Markers {
+		if loc := mk.Pattern.FindStringIndex(row.Text); loc != nil {
+			row.Status, row.StatusFrom = mk.Status, StatusFromMarker
+			break
+		}
+	}
+	if row.StatusFrom == "" && opts.Default != "" {
+		row.Status, row.StatusFrom = opts.Default, StatusFromDefault
+	}
+	for _, c := range cells {
+		if l := firstLink(c.node); l != "" {
+			row.Link, row.LinkPos = l, c.pos
+			break
+		}
+	}
+	return row
 }
 
 // ParseDecision parses one decision file's source. path is repository-relative.
@@ -724,42 +746,11 @@ func orDefault(s, def string) string {
 // Columns of a Confirmation table; Why is optional.
 var claimColumns = []string{"claim", "kind", "path", "anchor", "require"}
 
+// readBody reads the decision's title and its Confirmation section's
+// claims table.
 func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 	top := token.Position{Filename: d.Path, Line: 1, Column: 1}
-	var confLevel int
-	var table *east.Table
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			title := strings.TrimSpace(string(headingText(n, src)))
-			if n.Level == 1 && d.Title == "" {
-				d.Title = title
-			}
-			if d.HasConfirmation && n.Level <= confLevel && table == nil {
-				// The Confirmation section ended without a table.
-				return ast.WalkStop, nil
-			}
-			if !d.HasConfirmation && strings.EqualFold(title, "Confirmation") {
-				d.HasConfirmation = true
-				confLevel = n.Level
-				if n.Lines().Len() > 0 {
-					p := ln.pos(n.Lines().At(0).Start)
-					p.Offset -= p.Column - 1
-					p.Column = 1
-					d.ConfirmationPos = p
-				}
-			}
-		case *east.Table:
-			if d.HasConfirmation && table == nil {
-				table = n
-				return ast.WalkStop, nil
-			}
-		}
-		return ast.WalkContinue, nil
-	})
+	table := d.confirmation(doc, src, ln)
 	if table == nil {
 		return
 	}
@@ -791,6 +782,59 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			strings.Join(missing, ", ")))
 		return
 	}
+	d.readClaims(table, src, ln, header, hpos, col)
+}
+
+// confirmation finds the title (the first level-1 heading) and the
+// Confirmation section, and returns the section's first table, or nil.
+func (d *Decision) confirmation(doc ast.Node, src []byte, ln *lines) *east.Table {
+	var confLevel int
+	var table *east.Table
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			title := strings.TrimSpace(string(headingText(n, src)))
+			if n.Level == 1 && d.Title == "" {
+				d.Title = title
+			}
+			if d.HasConfirmation && n.Level <= confLevel && table == nil {
+				// The Confirmation section ended without a table.
+				return ast.WalkStop, nil
+			}
+			if !d.HasConfirmation && strings.EqualFold(title, "Confirmation") {
+				d.HasConfirmation = true
+				confLevel = n.Level
+				d.confirmationAt(n, ln)
+			}
+		case *east.Table:
+			if d.HasConfirmation && table == nil {
+				table = n
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return table
+}
+
+// confirmationAt records where the Confirmation heading h starts: column 1
+// of its line.
+func (d *Decision) confirmationAt(h *ast.Heading, ln *lines) {
+	if h.Lines().Len() > 0 {
+		p := ln.pos(h.Lines().At(0).Start)
+		p.Offset -= p.Column - 1
+		p.Column = 1
+		d.ConfirmationPos = p
+	}
+}
+
+// readClaims reads the rows of the claims table, whose header (at hpos)
+// names the columns col; a row cut short, without an id or with an id
+// used before is a finding.
+func (d *Decision) readClaims(table *east.Table, src []byte, ln *lines, header []cell, hpos token.Position, col map[string]int) {
 	seen := map[string]token.Position{}
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
 		cells := rowCells(r, src, ln, hpos)
@@ -803,41 +847,7 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			d.Findings = append(d.Findings, finding(ln.pos(f.at), ruleid.Claims, "%s", f.message(id)))
 			continue
 		}
-		get := func(name string) (string, token.Position) {
-			i, ok := col[name]
-			if !ok || i >= len(cells) {
-				return "", pos
-			}
-			p := cells[i].pos
-			if cells[i].raw == "" {
-				p = pos
-			}
-			return cells[i].text, p
-		}
-		c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}, Spans: map[string][2]int{}}
-		for _, name := range []string{"path", "anchor", "require", "within"} {
-			if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
-				c.Spans[name] = [2]int{cells[i].start, cells[i].end}
-			}
-		}
-		var p token.Position
-		c.ID, p = get("claim")
-		c.Cells["claim"] = p
-		c.Kind, p = get("kind")
-		c.Kind = strings.ToLower(c.Kind)
-		c.Cells["kind"] = p
-		c.Path, p = get("path")
-		c.Cells["path"] = p
-		c.Anchor, p = get("anchor")
-		c.Cells["anchor"] = p
-		c.Require, p = get("require")
-		c.Cells["require"] = p
-		c.Why, _ = get("why")
-		if i, ok := col["within"]; ok && i < len(cells) {
-			// Within keeps its code spans: one per region pattern (D94).
-			c.Within = strings.TrimSpace(cells[i].raw)
-			c.Cells["within"] = cells[i].pos
-		}
+		c := d.claimRow(cells, pos, col)
 		if c.ID == "" {
 			d.Findings = append(d.Findings, finding(pos, ruleid.Claims, "claim row has no id in the Claim column: write C1, C2..."))
 			continue
@@ -850,6 +860,46 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 		seen[c.ID] = c.CellPos("claim")
 		d.Claims = append(d.Claims, c)
 	}
+}
+
+// claimRow is the claim of one row's cells, at pos, its columns col.
+func (d *Decision) claimRow(cells []cell, pos token.Position, col map[string]int) Claim {
+	get := func(name string) (string, token.Position) {
+		i, ok := col[name]
+		if !ok || i >= len(cells) {
+			return "", pos
+		}
+		p := cells[i].pos
+		if cells[i].raw == "" {
+			p = pos
+		}
+		return cells[i].text, p
+	}
+	c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}, Spans: map[string][2]int{}}
+	for _, name := range []string{"path", "anchor", "require", "within"} {
+		if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
+			c.Spans[name] = [2]int{cells[i].start, cells[i].end}
+		}
+	}
+	var p token.Position
+	c.ID, p = get("claim")
+	c.Cells["claim"] = p
+	c.Kind, p = get("kind")
+	c.Kind = strings.ToLower(c.Kind)
+	c.Cells["kind"] = p
+	c.Path, p = get("path")
+	c.Cells["path"] = p
+	c.Anchor, p = get("anchor")
+	c.Cells["anchor"] = p
+	c.Require, p = get("require")
+	c.Cells["require"] = p
+	c.Why, _ = get("why")
+	if i, ok := col["within"]; ok && i < len(cells) {
+		// Within keeps its code spans: one per region pattern (D94).
+		c.Within = strings.TrimSpace(cells[i].raw)
+		c.Cells["within"] = cells[i].pos
+	}
+	return c
 }
 
 func headingText(h *ast.Heading, src []byte) []byte {

@@ -29,13 +29,11 @@ type PatchVisitor struct {
 // line, never a file header.
 func ReadPatch(r io.Reader, v PatchVisitor) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var old, new string
-	files := false // a ---/+++ pair was read for this file
-	var remOld, remNew, oldN, newN int
+	p := patchReader{v: v}
 	for {
 		line, err := readPatchLine(br)
 		if err == io.EOF && line == nil {
-			if remOld > 0 || remNew > 0 {
+			if p.remOld > 0 || p.remNew > 0 {
 				return errors.New("git diff ended inside a hunk")
 			}
 			return nil
@@ -43,67 +41,91 @@ func ReadPatch(r io.Reader, v PatchVisitor) error {
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("read git diff: %w", err)
 		}
-		if remOld > 0 || remNew > 0 {
-			if len(line) == 0 {
-				return errors.New("git diff printed an empty line inside a hunk")
-			}
-			switch line[0] {
-			case '-':
-				if remOld == 0 {
-					return errors.New("git diff printed more removed lines than its hunk header counts")
-				}
-				v.Line(old, new, true, oldN, line[1:])
-				oldN++
-				remOld--
-			case '+':
-				if remNew == 0 {
-					return errors.New("git diff printed more added lines than its hunk header counts")
-				}
-				v.Line(old, new, false, newN, line[1:])
-				newN++
-				remNew--
-			case ' ':
-				if remOld == 0 || remNew == 0 {
-					return errors.New("git diff printed more context lines than its hunk header counts")
-				}
-				oldN++
-				newN++
-				remOld--
-				remNew--
-			case '\\': // \ No newline at end of file
-			default:
-				return fmt.Errorf("git diff printed %q inside a hunk", clipText(string(line)))
-			}
-			continue
+		if p.remOld > 0 || p.remNew > 0 {
+			err = p.hunkLine(line)
+		} else {
+			err = p.header(string(line))
 		}
-		s := string(line)
-		switch {
-		case strings.HasPrefix(s, "diff --git "):
-			old, new, files = "", "", false
-		case strings.HasPrefix(s, "--- "):
-			p, err := patchPath(s[4:], "a/")
-			if err != nil {
-				return err
-			}
-			old = p
-		case strings.HasPrefix(s, "+++ "):
-			p, err := patchPath(s[4:], "b/")
-			if err != nil {
-				return err
-			}
-			new, files = p, true
-		case strings.HasPrefix(s, "@@ "):
-			if !files {
-				return fmt.Errorf("git diff printed a hunk before the file it belongs to: %q", clipText(s))
-			}
-			h, err := ParseHunk(s)
-			if err != nil {
-				return err
-			}
-			v.Hunk(old, new, h)
-			remOld, remNew, oldN, newN = h.OldLines, h.NewLines, h.OldStart, h.NewStart
+		if err != nil {
+			return err
 		}
 	}
+}
+
+// patchReader is where ReadPatch is in a patch: the file's paths, whether
+// its ---/+++ pair was read, and the lines its hunk has still to give.
+type patchReader struct {
+	v                          PatchVisitor
+	old, new                   string
+	files                      bool // a ---/+++ pair was read for this file
+	remOld, remNew, oldN, newN int
+}
+
+// hunkLine reads a line inside a hunk: removed, added or context.
+func (p *patchReader) hunkLine(line []byte) error {
+	if len(line) == 0 {
+		return errors.New("git diff printed an empty line inside a hunk")
+	}
+	switch line[0] {
+	case '-':
+		if p.remOld == 0 {
+			return errors.New("git diff printed more removed lines than its hunk header counts")
+		}
+		p.v.Line(p.old, p.new, true, p.oldN, line[1:])
+		p.oldN++
+		p.remOld--
+	case '+':
+		if p.remNew == 0 {
+			return errors.New("git diff printed more added lines than its hunk header counts")
+		}
+		p.v.Line(p.old, p.new, false, p.newN, line[1:])
+		p.newN++
+		p.remNew--
+	case ' ':
+		if p.remOld == 0 || p.remNew == 0 {
+			return errors.New("git diff printed more context lines than its hunk header counts")
+		}
+		p.oldN++
+		p.newN++
+		p.remOld--
+		p.remNew--
+	case '\\': // \ No newline at end of file
+	default:
+		return fmt.Errorf("git diff printed %q inside a hunk", clipText(string(line)))
+	}
+	return nil
+}
+
+// header reads a line between hunks: a file's diff line, its ---/+++
+// paths, or a hunk header.
+func (p *patchReader) header(s string) error {
+	switch {
+	case strings.HasPrefix(s, "diff --git "):
+		p.old, p.new, p.files = "", "", false
+	case strings.HasPrefix(s, "--- "):
+		path, err := patchPath(s[4:], "a/")
+		if err != nil {
+			return err
+		}
+		p.old = path
+	case strings.HasPrefix(s, "+++ "):
+		path, err := patchPath(s[4:], "b/")
+		if err != nil {
+			return err
+		}
+		p.new, p.files = path, true
+	case strings.HasPrefix(s, "@@ "):
+		if !p.files {
+			return fmt.Errorf("git diff printed a hunk before the file it belongs to: %q", clipText(s))
+		}
+		h, err := ParseHunk(s)
+		if err != nil {
+			return err
+		}
+		p.v.Hunk(p.old, p.new, h)
+		p.remOld, p.remNew, p.oldN, p.newN = h.OldLines, h.NewLines, h.OldStart, h.NewStart
+	}
+	return nil
 }
 
 // readPatchLine returns the next line without its newline, at most maxPatchLine

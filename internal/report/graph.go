@@ -61,6 +61,28 @@ type graphView struct {
 //   - each layer is ordered by the mean position of its neighbours, a few
 //     sweeps down and up, ties by id.
 func layout(edges []relEdge) graphView {
+	g, out := graphOf(edges)
+	if len(g.Nodes) == 0 {
+		return g
+	}
+	slices.SortStableFunc(g.Nodes, cmpNode)
+	assignLayers(g.Nodes, out)
+	parts := g.parts(g.components())
+	nbrs := g.chains(parts)
+	for c := range parts {
+		orderLayers(parts[c], nbrs)
+	}
+	g.Width, g.Height = place(parts)
+	for _, e := range g.Edges {
+		e.Path = edgePath(e)
+	}
+	return g
+}
+
+// graphOf is the graph of the decisions that take part in a relation, one
+// node each, and each node's outgoing edges; an edge from a decision to
+// itself is left out.
+func graphOf(edges []relEdge) (graphView, map[*gnode][]*gnode) {
 	var g graphView
 	byKey := map[string]*gnode{}
 	node := func(d *dview) *gnode {
@@ -81,14 +103,15 @@ func layout(edges []relEdge) graphView {
 		g.Edges = append(g.Edges, &gedge{From: f, To: t, Verb: e.Verb})
 		out[f] = append(out[f], t)
 	}
-	if len(g.Nodes) == 0 {
-		return g
-	}
-	slices.SortStableFunc(g.Nodes, cmpNode)
-	// Layers: longest path to a decision that relates to none, with the
-	// walk's own stack marking a cycle (its back edge is ignored).
+	return g, out
+}
+
+// assignLayers gives each node its layer: the longest path to a decision
+// that relates to none, with the walk's own stack marking a cycle (its
+// back edge is ignored).
+func assignLayers(nodes []*gnode, out map[*gnode][]*gnode) {
 	const unset, onStack = -1, -2
-	for _, n := range g.Nodes {
+	for _, n := range nodes {
 		n.layer = unset
 	}
 	var depth func(n *gnode) int
@@ -108,10 +131,14 @@ func layout(edges []relEdge) graphView {
 		n.layer = l
 		return l
 	}
-	for _, n := range g.Nodes {
+	for _, n := range nodes {
 		depth(n)
 	}
-	// Connected parts, numbered in the order of their first decision.
+}
+
+// components numbers the connected parts in the order of their first
+// decision, and returns how many there are.
+func (g *graphView) components() int {
 	undirected := map[*gnode][]*gnode{}
 	for _, e := range g.Edges {
 		undirected[e.From] = append(undirected[e.From], e.To)
@@ -139,7 +166,12 @@ func layout(edges []relEdge) graphView {
 		}
 		comps++
 	}
-	// Each part's layers start at 0 and hold its decisions and dummies.
+	return comps
+}
+
+// parts is each of the comps parts' layers, each starting at 0 and
+// holding its decisions.
+func (g *graphView) parts(comps int) [][][]*gnode {
 	parts := make([][][]*gnode, comps)
 	minLayer := make([]int, comps)
 	for i := range minLayer {
@@ -148,21 +180,28 @@ func layout(edges []relEdge) graphView {
 	for _, n := range g.Nodes {
 		minLayer[n.comp] = min(minLayer[n.comp], n.layer)
 	}
-	put := func(n *gnode) {
-		c := n.comp
-		for len(parts[c]) <= n.layer {
-			parts[c] = append(parts[c], nil)
-		}
-		parts[c][n.layer] = append(parts[c][n.layer], n)
-	}
 	for _, n := range g.Nodes {
 		n.layer -= minLayer[n.comp]
-		put(n)
+		put(parts, n)
 	}
+	return parts
+}
+
+// put places n in its part's layer.
+func put(parts [][][]*gnode, n *gnode) {
+	c := n.comp
+	for len(parts[c]) <= n.layer {
+		parts[c] = append(parts[c], nil)
+	}
+	parts[c][n.layer] = append(parts[c][n.layer], n)
+}
+
+// chains gives each edge its chain from its upper end down to its lower
+// end, one node a layer: a dummy in each layer between, put in parts. It
+// returns each node's neighbours along the chains.
+func (g *graphView) chains(parts [][][]*gnode) map[*gnode][]*gnode {
 	nbrs := map[*gnode][]*gnode{}
 	for _, e := range g.Edges {
-		// The chain from the edge's upper end down to its lower end, one
-		// node a layer.
 		hi, lo := e.To, e.From
 		if hi.layer > lo.layer { // a broken cycle's back edge points down
 			hi, lo = lo, hi
@@ -170,7 +209,7 @@ func layout(edges []relEdge) graphView {
 		chain := []*gnode{hi}
 		for l := hi.layer + 1; l < lo.layer; l++ {
 			d := &gnode{layer: l, comp: hi.comp, w: dummyW}
-			put(d)
+			put(parts, d)
 			chain = append(chain, d)
 		}
 		chain = append(chain, lo)
@@ -180,24 +219,15 @@ func layout(edges []relEdge) graphView {
 		}
 		e.chain = chain
 	}
-	for c := range parts {
-		orderLayers(parts[c], nbrs)
-	}
-	// Place each part's layers, centred on its widest, then pack the parts
-	// into rows.
+	return nbrs
+}
+
+// place places each part's layers, centred on its widest, then packs the
+// parts into rows; it returns the drawing's width and height.
+func place(parts [][][]*gnode) (int, int) {
 	x0, y0, rowH, width := margin, margin, 0, 0
 	for _, layers := range parts {
-		widths := make([]int, len(layers))
-		widest := 0
-		for k, l := range layers {
-			for i, n := range l {
-				if i > 0 {
-					widths[k] += gapX
-				}
-				widths[k] += n.w
-			}
-			widest = max(widest, widths[k])
-		}
+		widths, widest := layerWidths(layers)
 		h := len(layers)*(nodeH+gapY) - gapY
 		if x0 > margin && x0+widest > graphMaxWidth-margin {
 			x0, y0, rowH = margin, y0+rowH+compGap, 0
@@ -213,11 +243,24 @@ func layout(edges []relEdge) graphView {
 		rowH = max(rowH, h)
 		x0 += widest + compGap
 	}
-	g.Width, g.Height = width, y0+rowH+margin
-	for _, e := range g.Edges {
-		e.Path = edgePath(e)
+	return width, y0 + rowH + margin
+}
+
+// layerWidths is the width of each layer, its nodes and the gaps between
+// them, and the widest.
+func layerWidths(layers [][]*gnode) ([]int, int) {
+	widths := make([]int, len(layers))
+	widest := 0
+	for k, l := range layers {
+		for i, n := range l {
+			if i > 0 {
+				widths[k] += gapX
+			}
+			widths[k] += n.w
+		}
+		widest = max(widest, widths[k])
 	}
-	return g
+	return widths, widest
 }
 
 // orderLayers orders each layer by the mean position of its neighbours

@@ -33,6 +33,7 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/format"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/impact"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -226,6 +227,27 @@ func CheckRepoURL(u string) error {
 	return nil
 }
 
+// builder gathers what the pages show, one page kind at a time: the
+// decision pages (their keys, texts, dates, relations and claims), the
+// graph, the code view and the index (D104).
+type builder struct {
+	o      Options
+	single bool
+	res    *check.Result
+	rep    *audit.Report
+	commit string
+	p      *model
+	src    *sources
+	// byID and byFile are each decision's page, by id and by file: the
+	// first file that claims an id has the id's page.
+	byID, byFile map[string]*dview
+	// pins are the lines claims rest on, per file and line; readBy the
+	// claims whose Path reads a file; both make the code view.
+	pins     map[string]map[int][]pinRef
+	readBy   map[string][]pinRef
+	relEdges []relEdge
+}
+
 // build runs check, prove and audit on the repository and gathers what the
 // pages show; single says the pages are sections of one file, so every link
 // is a fragment.
@@ -239,69 +261,98 @@ func build(o Options, single bool) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := newBuilder(o, single, res)
+	if err := b.findings(); err != nil {
+		return nil, err
+	}
+	// The decision pages.
+	b.pageKeys()
+	if err := b.texts(); err != nil {
+		return nil, err
+	}
+	b.gitDated()
+	b.statuses()
+	b.relations()
+	b.claims(proofs)
+	b.problems()
+	if err := b.impact(); err != nil {
+		return nil, err
+	}
+	// The graph, the timeline and the code view, then what links them.
+	p := b.p
+	p.Graph = layout(b.relEdges)
+	p.Timeline, p.Undated = timeline(p.Decisions)
+	p.Files = codeFiles(b.pins, b.readBy, b.src, o.RepoURL, b.commit, b.href)
+	linkFindings(p, b.byID, single)
+	linkExcerpts(p, single)
+	claimStates(p.Decisions)
+	p.bySeverity()
+	return p, nil
+}
+
+func newBuilder(o Options, single bool, res *check.Result) *builder {
 	rep := audit.Build(res.Snapshot)
 	commit, why := cleanHead(o.Dir)
-	p := &model{Title: "Decision register", Commit: commit, NoCommit: why, Generated: o.Now.UTC().Format(time.RFC3339),
+	b := &builder{o: o, single: single, res: res, rep: rep, commit: commit, src: newSources(res.Snapshot),
+		byID: map[string]*dview{}, byFile: map[string]*dview{},
+		pins: map[string]map[int][]pinRef{}, readBy: map[string][]pinRef{}}
+	b.p = &model{Title: "Decision register", Commit: commit, NoCommit: why, Generated: o.Now.UTC().Format(time.RFC3339),
 		Tracker: rep.Rows, Problems: rep.Problems, Counts: map[string]int{}, Single: single}
-	href := func(key string) string {
-		if single {
-			return "#" + key
-		}
-		return key + ".html"
-	}
-	p.IndexHref, p.GraphHref, p.CodeHref = href("index"), href("graph"), href("code")
+	b.p.IndexHref, b.p.GraphHref, b.p.CodeHref = b.href("index"), b.href("graph"), b.href("code")
 	if single {
-		p.IndexHref = "#top"
+		b.p.IndexHref = "#top"
 	}
-	vac := map[string]check.Proof{}
-	for _, pr := range proofs {
-		if pr.State == check.ProofVacuous {
-			vac[pr.Decision+"/"+pr.Claim] = pr
-		}
+	return b
+}
+
+// href is the link to the page named key: its file, or in one file its
+// section.
+func (b *builder) href(key string) string {
+	if b.single {
+		return "#" + key
 	}
-	states := map[string][]check.ClaimState{}
-	for _, st := range res.Claims {
-		states[st.Decision] = append(states[st.Decision], st)
-		p.Counts[st.State]++
+	return key + ".html"
+}
+
+// findings is Needs attention: check's own list, the same findings printed
+// by the same formatter (D44). prove's vacuous claims and the audit's
+// problems follow it.
+func (b *builder) findings() error {
+	text, err := format.New("text", nil, "")
+	if err != nil {
+		return err
 	}
-	// Needs attention is check's own list: the same findings, printed by
-	// the same formatter (D44). prove's vacuous claims and the audit's
-	// problems follow it.
 	var checkFindings []diag.Finding
-	for _, f := range res.Findings {
+	for _, f := range b.res.Findings {
 		if f.Check != ruleid.Vacuous {
 			checkFindings = append(checkFindings, f)
 		}
 	}
-	text, err := format.New("text", nil, "")
-	if err != nil {
-		return nil, err
-	}
+	p := b.p
 	for _, f := range checkFindings {
 		// One finding at a time: each is one list item, even when a file
 		// name carries a line break.
-		var b strings.Builder
-		if err := text.Format(&b, []diag.Finding{f}); err != nil {
-			return nil, err
+		var sb strings.Builder
+		if err := text.Format(&sb, []diag.Finding{f}); err != nil {
+			return err
 		}
-		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(b.String(), "\n"),
+		p.Findings = append(p.Findings, finding{Severity: string(f.Severity), Text: strings.TrimSuffix(sb.String(), "\n"),
 			Check: f.Check, File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column, decision: f.Decision, claim: f.Claim})
 	}
+	return nil
+}
 
-	// Pages are named by id; a second file claiming an id (a finding of
-	// its own) gets a numbered page.
-	byID := map[string]*dview{}
-	byFile := map[string]*dview{}
+// pageKeys gives each decision its page. Pages are named by id; a second
+// file claiming an id (a finding of its own) gets a numbered page.
+func (b *builder) pageKeys() {
 	used := map[string]bool{"index": true, "graph": true, "code": true, "top": true, "main": true}
-	statusN := map[string]int{}
-	src := newSources(res.Snapshot)
-	for _, d := range res.Decisions {
+	for _, d := range b.res.Decisions {
 		key := pageKey(d.FileID)
 		for i := 2; used[key]; i++ {
 			key = pageKey(d.FileID) + "-" + strconv.Itoa(i)
 		}
 		used[key] = true
-		dv := &dview{Key: key, Href: href(key), ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status,
+		dv := &dview{Key: key, Href: b.href(key), ID: d.FileID, Title: strings.TrimPrefix(d.Title, d.FileID+": "), Status: d.Status,
 			File: d.Path, Residuals: d.Residuals, Adopted: d.Adopted, Date: d.Date}
 		if dv.Status == "" {
 			dv.Status = "unknown"
@@ -309,131 +360,134 @@ func build(o Options, single bool) (*model, error) {
 		if dv.Title == "" {
 			dv.Title = d.Path
 		}
-		statusN[dv.Status]++
-		if _, ok := byID[d.FileID]; !ok {
-			byID[d.FileID] = dv
+		if _, ok := b.byID[d.FileID]; !ok {
+			b.byID[d.FileID] = dv
 		}
-		if _, ok := byFile[d.Path]; !ok {
-			byFile[d.Path] = dv
+		if _, ok := b.byFile[d.Path]; !ok {
+			b.byFile[d.Path] = dv
 		}
-		p.Decisions = append(p.Decisions, dv)
+		b.p.Decisions = append(b.p.Decisions, dv)
 	}
-	refHref := func(id string) string {
-		if t := byID[id]; t != nil {
-			return t.Href
-		}
-		return ""
+}
+
+// refHref is the link to decision id's page, or "" when it has none.
+func (b *builder) refHref(id string) string {
+	if t := b.byID[id]; t != nil {
+		return t.Href
 	}
-	// The text, once every decision has its page, so a link to another
-	// decision's file becomes a link to its page.
-	for i, d := range res.Decisions {
-		dv := p.Decisions[i]
+	return ""
+}
+
+// texts renders each decision's text, once every decision has its page,
+// so a link to another decision's file becomes a link to its page.
+func (b *builder) texts() error {
+	for i, d := range b.res.Decisions {
 		// Only a file check parsed is rendered: one it refused (CL008,
 		// past the limits of D40, D70 and D90) is not given to goldmark
 		// here either (D90).
-		if doc := res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline && d.Parsed {
-			shift := 0
-			if single {
-				shift = 2 // under the section's h3
-			}
-			prefix := ""
-			if single {
-				prefix = dv.Key + "-h-" // one page for all: each decision's heading ids its own
-			}
-			body, err := register.RenderHTMLLinks(doc.Src, shift, textLinks(o.Dir, d.Path, o.RepoURL, commit, prefix, byFile, single))
-			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", d.Path, err)
-			}
-			// D<n> is a link, and every heading has GitHub's id (D99).
-			body = headingIDs(linkDecisionRefs(body, d.FileID, refHref), prefix)
-			dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
-			dv.text = plainText(doc.Src)
-			if dv.Date == "" {
-				dv.Date = dateIn(doc.Src)
+		if doc := b.res.Doc(d.Path); doc != nil && doc.Src != nil && !d.Inline && d.Parsed {
+			if err := b.text(b.p.Decisions[i], d, doc.Src); err != nil {
+				return err
 			}
 		}
 	}
-	// A record that states no date is dated by git: the commit that added
-	// it (D99).
+	return nil
+}
+
+// text renders one decision's Markdown src into its page.
+func (b *builder) text(dv *dview, d *register.Decision, src []byte) error {
+	shift, prefix := 0, ""
+	if b.single {
+		shift = 2               // under the section's h3
+		prefix = dv.Key + "-h-" // one page for all: each decision's heading ids its own
+	}
+	body, err := register.RenderHTMLLinks(src, shift, textLinks(b.o.Dir, d.Path, b.o.RepoURL, b.commit, prefix, b.byFile, b.single))
+	if err != nil {
+		return fmt.Errorf("render %s: %w", d.Path, err)
+	}
+	// D<n> is a link, and every heading has GitHub's id (D99).
+	refHref := b.refHref
+	body = headingIDs(linkDecisionRefs(body, d.FileID, refHref), prefix)
+	dv.Body = template.HTML(body) // goldmark's escaping, without WithUnsafe (D83)
+	dv.text = plainText(src)
+	if dv.Date == "" {
+		dv.Date = dateIn(src)
+	}
+	return nil
+}
+
+// gitDated dates a record that states no date by git: the commit that
+// added it (D99).
+func (b *builder) gitDated() {
 	var undated []string
-	for _, dv := range p.Decisions {
+	for _, dv := range b.p.Decisions {
 		if dv.Date == "" {
 			undated = append(undated, dv.File)
 		}
 	}
-	if dates := gitDates(o.Dir, undated); len(dates) > 0 {
-		for _, dv := range p.Decisions {
-			if dv.Date == "" && dates[dv.File] != "" {
-				dv.Date, dv.DateFromGit = dates[dv.File], true
-			}
+	dates := gitDates(b.o.Dir, undated)
+	if len(dates) == 0 {
+		return
+	}
+	for _, dv := range b.p.Decisions {
+		if dv.Date == "" && dates[dv.File] != "" {
+			dv.Date, dv.DateFromGit = dates[dv.File], true
 		}
+	}
+}
+
+// statuses counts the decisions by status, the register's statuses in
+// their order first, then any other by name.
+func (b *builder) statuses() {
+	n := map[string]int{}
+	for _, dv := range b.p.Decisions {
+		n[dv.Status]++
 	}
 	for _, st := range register.Statuses {
-		if statusN[st] > 0 {
-			p.Statuses = append(p.Statuses, statusCount{st, statusN[st]})
-			delete(statusN, st)
+		if n[st] > 0 {
+			b.p.Statuses = append(b.p.Statuses, statusCount{st, n[st]})
+			delete(n, st)
 		}
 	}
-	for _, st := range sortedKeys(statusN) {
-		p.Statuses = append(p.Statuses, statusCount{st, statusN[st]})
+	for _, st := range sortedKeys(n) {
+		b.p.Statuses = append(b.p.Statuses, statusCount{st, n[st]})
 	}
-	refLink := func(r register.Ref) link {
-		l := link{Text: refString(r)}
-		if t := byID[r.ID]; t != nil {
-			l.Href = t.Href
-		}
-		return l
-	}
+}
 
+func (b *builder) refLink(r register.Ref) link {
+	return link{Text: refString(r), Href: b.refHref(r.ID)}
+}
+
+// relations lists each decision's supersessions and relations on its
+// page, and each relation once, its decisions linked, for the graph and
+// its list (D99).
+func (b *builder) relations() {
 	edges := map[string]bool{}
-	var relEdges []relEdge
-	// Each relation once, its decisions linked (D99).
 	edge := func(s string, from, to string, verb string) {
 		if edges[s] {
 			return
 		}
 		edges[s] = true
 		fromText, rest, _ := strings.Cut(s, " "+verb+" ")
-		rl := relation{From: link{Text: fromText}, Verb: verb, To: link{Text: rest}}
-		if f := byID[from]; f != nil {
-			rl.From.Href = f.Href
-		}
-		if t := byID[to]; t != nil {
-			rl.To.Href = t.Href
-		}
-		p.Edges = append(p.Edges, rl)
-		if f, t := byID[from], byID[to]; f != nil && t != nil {
-			relEdges = append(relEdges, relEdge{f, t, verb})
+		rl := relation{From: link{Text: fromText, Href: b.refHref(from)}, Verb: verb, To: link{Text: rest, Href: b.refHref(to)}}
+		b.p.Edges = append(b.p.Edges, rl)
+		if f, t := b.byID[from], b.byID[to]; f != nil && t != nil {
+			b.relEdges = append(b.relEdges, relEdge{f, t, verb})
 		}
 	}
-	rows := map[string][]trackerView{}
-	for _, r := range rep.Rows {
-		// One line per issue and decision, with every role it is named in.
-		for _, nb := range r.NamedBy {
-			tv := rows[nb.Decision]
-			if n := len(tv); n > 0 && tv[n-1].ID == r.ID {
-				tv[n-1].Role += ", " + nb.Role
-				continue
-			}
-			rows[nb.Decision] = append(tv, trackerView{ID: r.ID, Status: r.Status, Title: r.Title, Role: nb.Role})
-		}
-	}
-	pins := map[string]map[int][]pinRef{}
-	readBy := map[string][]pinRef{}
-	for i, d := range res.Decisions {
-		dv := p.Decisions[i]
-		dv.Tracker = rows[d.FileID]
+	for i, d := range b.res.Decisions {
+		dv := b.p.Decisions[i]
 		for _, r := range d.Supersedes {
-			dv.Supersedes = append(dv.Supersedes, refLink(r))
+			dv.Supersedes = append(dv.Supersedes, b.refLink(r))
 			edge(fmt.Sprintf("%s supersedes %s", d.FileID, refString(r)), d.FileID, r.ID, "supersedes")
 		}
 		for _, r := range d.SupersededBy {
-			dv.SupersededB = append(dv.SupersededB, refLink(r))
+			dv.SupersededB = append(dv.SupersededB, b.refLink(r))
 			edge(fmt.Sprintf("%s supersedes %s", r.ID, d.FileID), r.ID, d.FileID, "supersedes")
 		}
 		for _, rel := range d.Relations {
 			verb := strings.ReplaceAll(rel.Verb, "-", " ")
-			l := refLink(rel.Ref)
+			l := b.refLink(rel.Ref)
 			l.Text = verb + " " + l.Text
 			dv.Relations = append(dv.Relations, l)
 			// The graph says each relation once, in the active voice.
@@ -443,47 +497,52 @@ func build(o Options, single bool) (*model, error) {
 				edge(fmt.Sprintf("%s %s %s", d.FileID, verb, refString(rel.Ref)), d.FileID, rel.Ref.ID, verb)
 			}
 		}
-		rows := map[string][]register.Claim{}
-		for _, cl := range d.Claims {
-			rows[cl.ID] = append(rows[cl.ID], cl)
-			if cl.Path != "" && check.ReadsLines(cl.Kind) && snapshot.ValidGlob(cl.Path) == "" {
-				for _, f := range res.Match(cl.Path) {
-					readBy[f] = append(readBy[f], pinRef{Text: d.FileID + "/" + cl.ID, Href: dv.Href})
-				}
+	}
+}
+
+// trackerRows is the tracker ids each decision names: one line per issue
+// and decision, with every role it is named in.
+func (b *builder) trackerRows() map[string][]trackerView {
+	rows := map[string][]trackerView{}
+	for _, r := range b.rep.Rows {
+		for _, nb := range r.NamedBy {
+			tv := rows[nb.Decision]
+			if n := len(tv); n > 0 && tv[n-1].ID == r.ID {
+				tv[n-1].Role += ", " + nb.Role
+				continue
 			}
+			rows[nb.Decision] = append(tv, trackerView{ID: r.ID, Status: r.Status, Title: r.Title, Role: nb.Role})
 		}
+	}
+	return rows
+}
+
+// claims fills each decision's tracker ids and claims: each claim's state,
+// the excerpts it rests on, and prove's word when it is vacuous; the lines
+// and files claims rest on are gathered for the code view.
+func (b *builder) claims(proofs []check.Proof) {
+	vac := map[string]check.Proof{}
+	for _, pr := range proofs {
+		if pr.State == check.ProofVacuous {
+			vac[pr.Decision+"/"+pr.Claim] = pr
+		}
+	}
+	states := map[string][]check.ClaimState{}
+	for _, st := range b.res.Claims {
+		states[st.Decision] = append(states[st.Decision], st)
+		b.p.Counts[st.State]++
+	}
+	tracker := b.trackerRows()
+	for i, d := range b.res.Decisions {
+		dv := b.p.Decisions[i]
+		dv.Tracker = tracker[d.FileID]
+		rows := b.claimRows(d, dv)
 		for _, st := range states[d.FileID] {
-			cv := &claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message, Failed: st.State == check.StateFailed,
-				HTMLID: claimAnchor(dv, st.Claim)}
-			claimHref := dv.Href + "#" + cv.HTMLID
-			if single {
-				claimHref = "#" + cv.HTMLID
-			}
-			if rs := rows[st.Claim]; len(rs) > 0 {
-				cl := rs[0]
-				rows[st.Claim] = rs[1:]
-				cv.Path, cv.Anchor, cv.Require, cv.Why = cl.Path, cl.Anchor, cl.Require, cl.Why
-			}
-			for k, wh := range st.Where {
-				h := codeLink(o.RepoURL, commit, wh)
-				file, line, ok := splitWhere(wh)
-				if !ok {
-					continue
-				}
-				if pins[file] == nil {
-					pins[file] = map[int][]pinRef{}
-				}
-				pins[file][line] = append(pins[file][line], pinRef{Text: d.FileID + "/" + st.Claim, Href: claimHref, Failed: st.State == check.StateFailed})
-				if k < maxExcerpts {
-					cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: src.around(file, line), file: file, line: line})
-				} else {
-					cv.More++
-				}
-			}
+			cv := b.claim(dv, st, rows)
 			if pr, ok := vac[st.Decision+"/"+st.Claim]; ok {
 				cv.Vacuous = fmt.Sprintf("stays green when %s (%s still satisfies it)", pr.Survivor, pr.Witness)
-				p.Attention = append(p.Attention, attention{st.Decision, claimHref, st.Claim, "vacuous", cv.Vacuous})
-				p.Counts["vacuous"]++
+				b.p.Attention = append(b.p.Attention, attention{st.Decision, b.claimHref(dv, cv), st.Claim, "vacuous", cv.Vacuous})
+				b.p.Counts["vacuous"]++
 			}
 			if st.State == check.StateFailed {
 				dv.Failed++
@@ -491,33 +550,96 @@ func build(o Options, single bool) (*model, error) {
 			dv.Claims = append(dv.Claims, cv)
 		}
 	}
-	for _, pr := range rep.Problems {
-		a := attention{Decision: pr.Decision, Claim: pr.ID, What: pr.Kind, Message: pr.Message}
-		if t := byID[pr.Decision]; t != nil {
-			a.Href = t.Href
-		}
-		p.Attention = append(p.Attention, a)
-	}
-	if o.Base != "" {
-		r, err := impact.Compute(context.Background(), impact.Options{Dir: o.Dir, Base: o.Base})
-		if err != nil {
-			return nil, err
-		}
-		p.Impact = &r
-		for _, td := range r.Decisions {
-			tv := touchedView{ID: td.ID, Title: td.Title, Touches: td.Touches}
-			if dv := byID[td.ID]; dv != nil {
-				dv.Touches, tv.Href = td.Touches, dv.Href
+}
+
+// claimRows is decision d's claim rows by id, in the order written; the
+// files a line-reading claim's Path matches are read by it in the code
+// view.
+func (b *builder) claimRows(d *register.Decision, dv *dview) map[string][]register.Claim {
+	rows := map[string][]register.Claim{}
+	for _, cl := range d.Claims {
+		rows[cl.ID] = append(rows[cl.ID], cl)
+		if cl.Path != "" && check.ReadsLines(cl.Kind) && glob.Valid(cl.Path) == "" {
+			for _, f := range b.res.Match(cl.Path) {
+				b.readBy[f] = append(b.readBy[f], pinRef{Text: d.FileID + "/" + cl.ID, Href: dv.Href})
 			}
-			p.Touched = append(p.Touched, tv)
 		}
 	}
-	p.Graph = layout(relEdges)
-	p.Timeline, p.Undated = timeline(p.Decisions)
-	p.Files = codeFiles(pins, readBy, src, o.RepoURL, commit, href)
-	linkFindings(p, byID, single)
-	linkExcerpts(p, single)
-	for _, d := range p.Decisions {
+	return rows
+}
+
+func (b *builder) claimHref(dv *dview, cv *claimView) string {
+	if b.single {
+		return "#" + cv.HTMLID
+	}
+	return dv.Href + "#" + cv.HTMLID
+}
+
+// claim is the view of claim state st of decision dv: its row (the first
+// of rows with its id, taken) and the lines it rests on, each pinned in
+// the code view and the first maxExcerpts shown.
+func (b *builder) claim(dv *dview, st check.ClaimState, rows map[string][]register.Claim) *claimView {
+	cv := &claimView{ID: st.Claim, Kind: st.Kind, State: st.State, Message: st.Message, Failed: st.State == check.StateFailed,
+		HTMLID: claimAnchor(dv, st.Claim)}
+	claimHref := b.claimHref(dv, cv)
+	if rs := rows[st.Claim]; len(rs) > 0 {
+		cl := rs[0]
+		rows[st.Claim] = rs[1:]
+		cv.Path, cv.Anchor, cv.Require, cv.Why = cl.Path, cl.Anchor, cl.Require, cl.Why
+	}
+	for k, wh := range st.Where {
+		h := codeLink(b.o.RepoURL, b.commit, wh)
+		file, line, ok := splitWhere(wh)
+		if !ok {
+			continue
+		}
+		if b.pins[file] == nil {
+			b.pins[file] = map[int][]pinRef{}
+		}
+		b.pins[file][line] = append(b.pins[file][line], pinRef{Text: dv.ID + "/" + st.Claim, Href: claimHref, Failed: st.State == check.StateFailed})
+		if k < maxExcerpts {
+			cv.Excerpts = append(cv.Excerpts, excerpt{Where: wh, Href: h, Lines: b.src.around(file, line), file: file, line: line})
+		} else {
+			cv.More++
+		}
+	}
+	return cv
+}
+
+// problems adds the audit's problems to Needs attention.
+func (b *builder) problems() {
+	for _, pr := range b.rep.Problems {
+		b.p.Attention = append(b.p.Attention, attention{Decision: pr.Decision, Href: b.refHref(pr.Decision), Claim: pr.ID, What: pr.Kind, Message: pr.Message})
+	}
+}
+
+// impact is what the change since Options.Base touches, when asked: on
+// the index and on each touched decision's page (D84).
+func (b *builder) impact() error {
+	o := b.o
+	if o.Base == "" {
+		return nil
+	}
+	r, err := impact.Compute(context.Background(), impact.Options{Dir: o.Dir, Base: o.Base})
+	if err != nil {
+		return err
+	}
+	b.p.Impact = &r
+	for _, td := range r.Decisions {
+		tv := touchedView{ID: td.ID, Title: td.Title, Touches: td.Touches}
+		if dv := b.byID[td.ID]; dv != nil {
+			dv.Touches, tv.Href = td.Touches, dv.Href
+		}
+		b.p.Touched = append(b.p.Touched, tv)
+	}
+	return nil
+}
+
+// claimStates counts each decision's claims by state, for the summary at
+// the top of its page: failed, pending, ok and retired first, then any
+// other by name (D99).
+func claimStates(ds []*dview) {
+	for _, d := range ds {
 		n := map[string]int{}
 		for _, cv := range d.Claims {
 			n[cv.State]++
@@ -532,6 +654,12 @@ func build(o Options, single bool) (*model, error) {
 			d.States = append(d.States, statusCount{st, n[st]})
 		}
 	}
+}
+
+// bySeverity groups Needs attention: errors first, then warnings, then
+// notes (D99); prove's vacuous claims and the audit's problems count as
+// errors.
+func (p *model) bySeverity() {
 	for _, f := range p.Findings {
 		switch diag.Severity(f.Severity) {
 		case diag.SeverityError:
@@ -543,7 +671,6 @@ func build(o Options, single bool) (*model, error) {
 		}
 	}
 	p.NErrors = len(p.Errors) + len(p.Attention)
-	return p, nil
 }
 
 // textLinks is what a relative link in the text of the decision in file
@@ -1070,91 +1197,17 @@ func WriteDir(dir string, o Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The directory and every file in it are opened beneath the directory
-	// that holds it, through no link (D98); "." and ".." are the user's
-	// own directories, opened as given.
-	var root *os.Root
-	created := false
-	if b := filepath.Base(filepath.Clean(dir)); b == "." || b == ".." {
-		if root, err = os.OpenRoot(dir); err != nil {
-			return nil, fmt.Errorf("open the site's directory: %w", err)
-		}
-	} else {
-		parent, name, err := openOut(dir, true)
-		if err != nil {
-			return nil, err
-		}
-		defer parent.Close()
-		if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			if err := parent.Mkdir(name, 0o755); err != nil {
-				return nil, fmt.Errorf("create the site's directory: %w", err)
-			}
-			created = true
-		}
-		if root, err = openSame(parent, name); err != nil {
-			return nil, fmt.Errorf("open the site's directory: %w", err)
-		}
-	}
-	defer root.Close()
-	old, has, err := readManifest(root, dir)
+	root, created, closeDir, err := openSiteDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	d, err := root.Open(".")
+	defer closeDir()
+	old, here, err := siteOwned(root, dir)
 	if err != nil {
-		return nil, fmt.Errorf("read the site's directory: %w", err)
+		return nil, err
 	}
-	ents, err := d.ReadDir(-1)
-	d.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read the site's directory: %w", err)
-	}
-	if !has && len(ents) > 0 {
-		return nil, fmt.Errorf("%s is not empty and holds no %s (the list of files an earlier report wrote there), so report would overwrite files it did not write: give a new or empty directory, or remove its files", format.Escape(dir), Manifest)
-	}
-	here := map[string]bool{}
-	for _, e := range ents {
-		here[e.Name()] = true
-	}
-	names := make([]string, 0, len(files))
-	writes := map[string]bool{}
-	for _, f := range files {
-		if here[f.Name] && !old[f.Name] {
-			return nil, fmt.Errorf("%s holds %s, which %s does not list (no report wrote it): remove or move it, or give a new or empty directory", format.Escape(dir), f.Name, Manifest)
-		}
-		names = append(names, f.Name)
-		writes[f.Name] = true
-	}
-	// The manifest first lists the old names and the new, so a run cut
-	// short leaves nothing it wrote unlisted; the last write lists only
-	// the new.
-	all := slices.Clone(names)
-	for _, n := range sortedKeys(old) {
-		if !writes[n] {
-			all = append(all, n)
-		}
-	}
-	if err := createIn(root, Manifest, manifest(all), 0o644); err != nil {
-		return nil, fmt.Errorf("write the site: %w", err)
-	}
-	for _, f := range files {
-		if err := createIn(root, f.Name, f.Data, 0o644); err != nil {
-			return nil, fmt.Errorf("write the site: %w", err)
-		}
-	}
-	for _, n := range sortedKeys(old) {
-		if writes[n] {
-			continue
-		}
-		p := filepath.Join(dir, n)
-		if fi, err := root.Lstat(n); err == nil && fi.Mode().IsRegular() {
-			if err := root.Remove(n); err != nil {
-				return nil, fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
-			}
-		}
-	}
-	if err := createIn(root, Manifest, manifest(names), 0o644); err != nil {
-		return nil, fmt.Errorf("write the site: %w", err)
+	if err := replaceSite(root, dir, files, old, here); err != nil {
+		return nil, err
 	}
 	// A site inside a git work tree is built, not committed: a directory
 	// report made gets a .gitignore of its own that ignores it all; one it
@@ -1170,6 +1223,128 @@ func WriteDir(dir string, o Options) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// openSiteDir opens the site's directory dir, made when it does not
+// exist, and says whether it made it; closeDir closes what it opened.
+// The directory and every file in it are opened beneath the directory
+// that holds it, through no link (D98); "." and ".." are the user's own
+// directories, opened as given.
+func openSiteDir(dir string) (root *os.Root, created bool, closeDir func(), err error) {
+	if b := filepath.Base(filepath.Clean(dir)); b == "." || b == ".." {
+		if root, err = os.OpenRoot(dir); err != nil {
+			return nil, false, nil, fmt.Errorf("open the site's directory: %w", err)
+		}
+		return root, false, func() { root.Close() }, nil
+	}
+	parent, name, err := openOut(dir, true)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if _, err := parent.Lstat(name); errors.Is(err, os.ErrNotExist) {
+		if err := parent.Mkdir(name, 0o755); err != nil {
+			parent.Close()
+			return nil, false, nil, fmt.Errorf("create the site's directory: %w", err)
+		}
+		created = true
+	}
+	if root, err = openSame(parent, name); err != nil {
+		parent.Close()
+		return nil, false, nil, fmt.Errorf("open the site's directory: %w", err)
+	}
+	return root, created, func() { root.Close(); parent.Close() }, nil
+}
+
+// siteOwned is the files the manifest in the site's directory lists (old:
+// those an earlier report wrote) and the names the directory holds (here).
+// A directory that holds files but no manifest is refused.
+func siteOwned(root *os.Root, dir string) (old, here map[string]bool, err error) {
+	old, has, err := readManifest(root, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	ents, err := readSiteDir(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !has && len(ents) > 0 {
+		return nil, nil, fmt.Errorf("%s is not empty and holds no %s (the list of files an earlier report wrote there), so report would overwrite files it did not write: give a new or empty directory, or remove its files", format.Escape(dir), Manifest)
+	}
+	here = map[string]bool{}
+	for _, e := range ents {
+		here[e.Name()] = true
+	}
+	return old, here, nil
+}
+
+func readSiteDir(root *os.Root) ([]os.DirEntry, error) {
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("read the site's directory: %w", err)
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read the site's directory: %w", err)
+	}
+	return ents, nil
+}
+
+// replaceSite writes files into the site's directory (holding here) and removes the
+// regular files the old manifest lists that this run does not write. A
+// page this run writes that is a file no earlier report wrote is refused,
+// before anything is written.
+func replaceSite(root *os.Root, dir string, files []File, old, here map[string]bool) error {
+	names := make([]string, 0, len(files))
+	writes := map[string]bool{}
+	for _, f := range files {
+		if here[f.Name] && !old[f.Name] {
+			return fmt.Errorf("%s holds %s, which %s does not list (no report wrote it): remove or move it, or give a new or empty directory", format.Escape(dir), f.Name, Manifest)
+		}
+		names = append(names, f.Name)
+		writes[f.Name] = true
+	}
+	// The manifest first lists the old names and the new, so a run cut
+	// short leaves nothing it wrote unlisted; the last write lists only
+	// the new.
+	all := slices.Clone(names)
+	for _, n := range sortedKeys(old) {
+		if !writes[n] {
+			all = append(all, n)
+		}
+	}
+	if err := createIn(root, Manifest, manifest(all), 0o644); err != nil {
+		return fmt.Errorf("write the site: %w", err)
+	}
+	for _, f := range files {
+		if err := createIn(root, f.Name, f.Data, 0o644); err != nil {
+			return fmt.Errorf("write the site: %w", err)
+		}
+	}
+	if err := removeStale(root, dir, old, writes); err != nil {
+		return err
+	}
+	if err := createIn(root, Manifest, manifest(names), 0o644); err != nil {
+		return fmt.Errorf("write the site: %w", err)
+	}
+	return nil
+}
+
+// removeStale removes the pages of the earlier report (old) this run does
+// not write: regular files only; links and directories are kept.
+func removeStale(root *os.Root, dir string, old, writes map[string]bool) error {
+	for _, n := range sortedKeys(old) {
+		if writes[n] {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if fi, err := root.Lstat(n); err == nil && fi.Mode().IsRegular() {
+			if err := root.Remove(n); err != nil {
+				return fmt.Errorf("remove %s, a page of the earlier report: %w", format.Escape(p), err)
+			}
+		}
+	}
+	return nil
 }
 
 // Write writes the whole site as one self-contained HTML file: every page

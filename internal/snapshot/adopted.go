@@ -100,47 +100,11 @@ func (s *Snapshot) resolveAdopted() {
 // to write the statuses check will expect. Links that name no record of ds
 // are warnings: the relation is kept out of the checks, not guessed.
 func Relate(ds []*register.Decision) []diag.Finding {
+	ix := indexRecords(ds)
 	var out []diag.Finding
-	byPath := map[string]*register.Decision{}
-	byNumber := map[string]map[int][]*register.Decision{}
 	for _, d := range ds {
-		byPath[d.Path] = d
-		if d.Adopted {
-			dir, base := path.Split(d.Path)
-			if n, ok := register.ParseRecordName(base); ok && n.Date == "" {
-				if byNumber[dir] == nil {
-					byNumber[dir] = map[int][]*register.Decision{}
-				}
-				byNumber[dir][n.Number] = append(byNumber[dir][n.Number], d)
-			}
-		}
-	}
-	byID := map[string]*register.Decision{}
-	for _, d := range ds {
-		if _, ok := byID[d.FileID]; !ok && d.FileID != "" {
-			byID[d.FileID] = d
-		}
-	}
-	for _, d := range ds {
-		if !d.Adopted || d.FileID == "" {
-			continue
-		}
-		for _, l := range d.Links {
-			var t *register.Decision
-			switch {
-			case l.Target != "":
-				t = byPath[l.Target]
-			case l.Number >= 0:
-				if ds := byNumber[path.Dir(d.Path)+"/"][l.Number]; len(ds) == 1 {
-					t = ds[0]
-				}
-			}
-			if t == nil || t.FileID == "" {
-				out = append(out, diag.Finding{Pos: l.Pos, Check: ruleid.Status, Severity: diag.SeverityWarning,
-					Message: fmt.Sprintf("not checked: %s %s %s, which is no registered record", d.FileID, strings.ReplaceAll(l.Verb, "-", " "), l.Text)})
-				continue
-			}
-			relate(d, l.Verb, t)
+		if d.Adopted && d.FileID != "" {
+			out = append(out, ix.resolveLinks(d)...)
 		}
 	}
 	// Decisions written by claimslint that supersede an adopted record:
@@ -150,7 +114,7 @@ func Relate(ds []*register.Decision) []diag.Finding {
 			continue
 		}
 		for _, ref := range d.Supersedes {
-			if t, ok := byID[ref.ID]; ok && t.Adopted && t.ID == "" {
+			if t, ok := ix.byID[ref.ID]; ok && t.Adopted && t.ID == "" {
 				verb := register.RelSupersedes
 				if ref.Clause != "" {
 					verb = register.RelPartlySupersedes
@@ -158,6 +122,61 @@ func Relate(ds []*register.Decision) []diag.Finding {
 				relate(d, verb, t)
 			}
 		}
+	}
+	return out
+}
+
+// records finds the decisions a link of an adopted record can name: by
+// path, by the number of an undated record name in a directory, by id.
+type records struct {
+	byPath   map[string]*register.Decision
+	byNumber map[string]map[int][]*register.Decision
+	byID     map[string]*register.Decision
+}
+
+func indexRecords(ds []*register.Decision) records {
+	ix := records{byPath: map[string]*register.Decision{}, byNumber: map[string]map[int][]*register.Decision{}, byID: map[string]*register.Decision{}}
+	for _, d := range ds {
+		ix.byPath[d.Path] = d
+		if !d.Adopted {
+			continue
+		}
+		dir, base := path.Split(d.Path)
+		if n, ok := register.ParseRecordName(base); ok && n.Date == "" {
+			if ix.byNumber[dir] == nil {
+				ix.byNumber[dir] = map[int][]*register.Decision{}
+			}
+			ix.byNumber[dir][n.Number] = append(ix.byNumber[dir][n.Number], d)
+		}
+	}
+	for _, d := range ds {
+		if _, ok := ix.byID[d.FileID]; !ok && d.FileID != "" {
+			ix.byID[d.FileID] = d
+		}
+	}
+	return ix
+}
+
+// resolveLinks relates the adopted record d to each record its links
+// name; a link that names no registered record is a warning.
+func (ix records) resolveLinks(d *register.Decision) []diag.Finding {
+	var out []diag.Finding
+	for _, l := range d.Links {
+		var t *register.Decision
+		switch {
+		case l.Target != "":
+			t = ix.byPath[l.Target]
+		case l.Number >= 0:
+			if ds := ix.byNumber[path.Dir(d.Path)+"/"][l.Number]; len(ds) == 1 {
+				t = ds[0]
+			}
+		}
+		if t == nil || t.FileID == "" {
+			out = append(out, diag.Finding{Pos: l.Pos, Check: ruleid.Status, Severity: diag.SeverityWarning,
+				Message: fmt.Sprintf("not checked: %s %s %s, which is no registered record", d.FileID, strings.ReplaceAll(l.Verb, "-", " "), l.Text)})
+			continue
+		}
+		relate(d, l.Verb, t)
 	}
 	return out
 }

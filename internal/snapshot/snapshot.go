@@ -27,13 +27,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"unicode/utf8"
 
-	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/mention"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -83,7 +83,7 @@ type Doc struct {
 	counted bool
 	// Code, for a code file the mentions globs add, holds its comment
 	// regions: the only mention sites in it (D36).
-	Code commentSpans
+	Code mention.Comments
 }
 
 // Snapshot is a repository as the rules see it.
@@ -271,7 +271,7 @@ func readDoc(rel string, read func(string, int64) ([]byte, error)) *Doc {
 	} else {
 		d.Src = data
 		d.Lines = register.NewLines(rel, data)
-		d.Fenced = maskFences(data)
+		d.Fenced = mention.MaskFences(data)
 	}
 	return d
 }
@@ -344,16 +344,16 @@ func (s *Snapshot) load() error {
 	if cfg.Inline != nil {
 		s.addInline()
 	}
-	globs := []string{globPrefix(cfg.Scripts), globPrefix(cfg.Workflows)}
+	globs := []string{glob.Prefix(cfg.Scripts), glob.Prefix(cfg.Workflows)}
 	for _, g := range cfg.Mentions {
-		globs = append(globs, globPrefix(g))
+		globs = append(globs, glob.Prefix(g))
 	}
 	for _, d := range s.Decisions {
 		for _, c := range d.Claims {
 			// A Path that leaves the repository (../**/*.go) is CL006 on
 			// its row; git is never asked to list it (issue 22).
-			if c.Path != "" && ValidGlob(c.Path) == "" {
-				globs = append(globs, globPrefix(c.Path))
+			if c.Path != "" && glob.Valid(c.Path) == "" {
+				globs = append(globs, glob.Prefix(c.Path))
 			}
 		}
 	}
@@ -622,56 +622,6 @@ func (s *Snapshot) MaxN() int {
 	return n
 }
 
-// maskFences blanks fenced code blocks, which hold examples rather than
-// references. It walks the lines in place: splitting a 16 MiB file into
-// line strings cost a copy of it and a slice header per line (D70).
-func maskFences(src []byte) []byte {
-	out := append([]byte(nil), src...)
-	var fence []byte
-	for off := 0; off < len(src); {
-		end := bytes.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src) - off
-		}
-		start := off
-		off += end + 1
-		t := bytes.TrimSpace(src[start : start+end])
-		if fence == nil {
-			if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
-				fence = t[:3]
-				blankRange(out, start, min(off, len(src)))
-			}
-			continue
-		}
-		blankRange(out, start, min(off, len(src)))
-		if bytes.HasPrefix(t, fence) && len(bytes.Trim(t, string(fence[:1]))) == 0 {
-			fence = nil
-		}
-	}
-	return out
-}
-
-func blankRange(b []byte, from, to int) {
-	for i := from; i < to; i++ {
-		if b[i] != '\n' {
-			b[i] = ' '
-		}
-	}
-}
-
-// globPrefix is the literal directory part of a glob, up to its first
-// meta character, ending in '/' (or empty).
-func globPrefix(glob string) string {
-	i := strings.IndexAny(glob, globMeta)
-	if i < 0 {
-		return glob
-	}
-	return glob[:strings.LastIndexByte(glob[:i], '/')+1]
-}
-
-// GlobPrefix is the literal directory part of glob (see globPrefix).
-func GlobPrefix(glob string) string { return globPrefix(glob) }
-
 // Match returns the universe files glob matches, sorted. Results are
 // cached: claims share globs. Files are sorted, so only those under the
 // glob's literal prefix are tested.
@@ -704,21 +654,21 @@ func (s *Snapshot) MatchWithin(glob string, stop func() bool) (files []string, o
 // function.
 const stopEvery = 256
 
-func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool) {
-	g, err := CompileGlob(glob)
+func (s *Snapshot) matchUncached(pattern string, stop func() bool) ([]string, bool) {
+	g, err := glob.Compile(pattern)
 	if err != nil {
-		return nil, true // ValidGlob says why; callers ask it first
+		return nil, true // glob.Valid says why; callers ask it first
 	}
 	files := s.Repo.Files
-	if g.literal {
+	if g.Literal() {
 		// One path: found by a binary search, not a scan of the files
 		// under it.
-		if i := sort.SearchStrings(files, glob); i < len(files) && files[i] == glob && s.Repo.Present(glob) {
-			return []string{glob}, true
+		if i := sort.SearchStrings(files, pattern); i < len(files) && files[i] == pattern && s.Repo.Present(pattern) {
+			return []string{pattern}, true
 		}
 		return nil, true
 	}
-	prefix := globPrefix(glob)
+	prefix := glob.Prefix(pattern)
 	lo := sort.SearchStrings(files, prefix)
 	var out []string
 	for i := lo; i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
@@ -730,59 +680,6 @@ func (s *Snapshot) matchUncached(glob string, stop func() bool) ([]string, bool)
 		}
 	}
 	return out, true
-}
-
-// ValidGlob reports why glob cannot name repository files, or "".
-func ValidGlob(glob string) string {
-	if err := config.InsideRepo(glob); err != nil {
-		return err.Error()
-	}
-	return globSyntax(glob)
-}
-
-// compiled caches the globs GlobMatch compiles: callers test many paths
-// against a few globs.
-var compiled struct {
-	sync.Mutex
-	m map[string]*Glob
-}
-
-// GlobMatch reports whether the repository path p matches glob; an
-// invalid glob matches nothing.
-func GlobMatch(glob, p string) bool {
-	compiled.Lock()
-	g, ok := compiled.m[glob]
-	if !ok {
-		var err error
-		if g, err = CompileGlob(glob); err != nil {
-			g = nil
-		}
-		if compiled.m == nil || len(compiled.m) >= 256 {
-			compiled.m = map[string]*Glob{}
-		}
-		compiled.m[glob] = g
-	}
-	compiled.Unlock()
-	return g != nil && g.Match(p)
-}
-
-var (
-	base36RE      = regexp.MustCompile(`^[0-9a-z]+$`)
-	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
-)
-
-// IDPattern returns the regular expression that finds tracker ids of the
-// configured prefixes in prose; the last group is the id's suffix.
-func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == trackerformat.GitHub {
-		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
-	}
-	quoted := make([]string, len(cfg.Tracker.Prefixes))
-	for i, p := range cfg.Tracker.Prefixes {
-		quoted[i] = regexp.QuoteMeta(p)
-	}
-	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
-	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
 }
 
 // Prefixes returns the tracker id prefixes check knows (D74):
@@ -846,7 +743,7 @@ func (s *Snapshot) ListedIDs() []ListedID {
 					continue
 				}
 				out = append(out, ListedID{Key: key, ID: id, Prefix: p, Pos: s.entryPos(d, key, id, &from),
-					Learnt: s.Export.HasPrefix(p), Placeholder: IsPlaceholder(rest)})
+					Learnt: s.Export.HasPrefix(p), Placeholder: mention.IsPlaceholder(rest)})
 			}
 		}
 	}
@@ -910,83 +807,29 @@ func (s *Snapshot) PrefixAdvice(p string) string {
 		p, listed, exp, used, p, config.FileName)
 }
 
-// IsPlaceholder reports whether the suffix of a tracker id (after
-// "<prefix>-") stands for no issue, like TBD or XXX. A hierarchical
-// suffix (lp9.25) is judged by its root (lp9).
-func IsPlaceholder(suffix string) bool {
-	root, _, _ := strings.Cut(suffix, ".")
-	return placeholderRE.MatchString(root) || !base36RE.MatchString(root)
-}
-
-// IDMention is one tracker id found in the register corpus.
-type IDMention struct {
-	ID  string
-	Pos token.Position
-	// Placeholder is set for ids such as dk-TBD that stand for no issue.
-	Placeholder bool
-}
-
 // Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites. The ids of a file past
-// 1 MiB are found one line at a time, and every id is yielded as found, so
-// a file of millions of ids is never held as a list of them (D90); an id
-// never spans lines, and the patterns of IDPattern read a line's start and
-// end as they read a newline.
-func (s *Snapshot) Mentions() iter.Seq[IDMention] {
-	return func(yield func(IDMention) bool) {
+// cells of claim tables are not mention sites. Each id is yielded as
+// found (mention.Scanner.Scan), so a file of millions of ids is never
+// held as a list of them (D90).
+func (s *Snapshot) Mentions() iter.Seq[mention.Mention] {
+	return func(yield func(mention.Mention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
 			return
 		}
-		re := IDPattern(s.Config)
+		re := mention.Pattern(s.Config)
 		cells := s.ClaimCells()
-		placeholders := map[string]bool{}
+		sc := mention.NewScanner(re)
 		docs := append(s.Corpus(), s.MentionDocs()...)
 		for _, doc := range docs {
 			if doc.Err != nil {
 				continue // reported by the rule that owns the file
 			}
 			text := doc.Fenced
-			for off := 0; off < len(text); {
-				// A file of up to 1 MiB in one call; a larger one a line
-				// at a time.
-				end := len(text)
-				if len(text) > 1<<20 {
-					if end = bytes.IndexByte(text[off:], '\n'); end < 0 {
-						end = len(text)
-					} else {
-						end += off
-					}
-				}
-				for _, m := range re.FindAllSubmatchIndex(text[off:end], -1) {
-					for i := range m {
-						m[i] += off
-					}
-					if cells.Covers(doc.Path, m[2], m[1]) {
-						continue
-					}
-					if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
-						continue
-					}
-					prefix := string(text[m[2]:m[3]])
-					suffix := string(text[m[4]:m[5]])
-					id := prefix + "-" + suffix
-					if prefix == "#" {
-						id = "#" + suffix
-					}
-					ph, known := placeholders[suffix]
-					if !known {
-						ph = prefix != "#" && IsPlaceholder(suffix)
-						if len(placeholders) < 4096 { // a file that repeats an id asks once
-							placeholders[suffix] = ph
-						}
-					}
-					if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
-						return
-					}
-				}
-				off = end + 1
+			covered := func(from, to int) bool { return cells.Covers(doc.Path, from, to) }
+			if !sc.Scan(text, doc.Lines, doc.Code, covered, yield) {
+				return
 			}
 		}
 	}
@@ -1019,14 +862,6 @@ func (s *Snapshot) ClaimCells() Spans {
 	return out
 }
 
-// commentSpans are the comment regions of a code file.
-type commentSpans []codeline.Region
-
-func (cs commentSpans) inComment(from, to int) bool {
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > from })
-	return i < len(cs) && cs[i].Start <= from && to <= cs[i].End
-}
-
 // MentionDocs returns the files the mentions globs name that are not in
 // the register corpus, each read once (D36). A Markdown or HTML file is
 // all text; in a code file only comments are, and Doc.Code holds them.
@@ -1037,7 +872,7 @@ func (s *Snapshot) MentionDocs() []*Doc {
 			seen[p] = true
 		}
 		for _, g := range s.Config.Mentions {
-			if ValidGlob(g) != "" {
+			if glob.Valid(g) != "" {
 				continue
 			}
 			for _, f := range s.Match(g) {
@@ -1053,7 +888,7 @@ func (s *Snapshot) MentionDocs() []*Doc {
 					continue // not text we can read: no mention site
 				}
 				s.markdown += int64(len(data))
-				if d := mentionDoc(f, data, true); d != nil {
+				if d := mentionDoc(f, data); d != nil {
 					s.mentionDocs = append(s.mentionDocs, d)
 				}
 			}
@@ -1062,55 +897,17 @@ func (s *Snapshot) MentionDocs() []*Doc {
 	return s.mentionDocs
 }
 
-// mentionDoc prepares a mention site: a Markdown or HTML file is all
-// text but its fences, a code file only its comments (Doc.Code). A file
-// that is not UTF-8 text is no mention site: nil.
-func mentionDoc(f string, data []byte, counted bool) *Doc {
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
+// mentionDoc prepares a mention site (mention.Site): a Markdown or HTML
+// file is all text but its fences, a code file only its comments
+// (Doc.Code). A file that is not UTF-8 text is no mention site: nil.
+func mentionDoc(f string, data []byte) *Doc {
+	text, code, ok := mention.Site(f, data)
+	if !ok {
 		return nil
 	}
-	d := &Doc{Path: f, Src: data, Lines: register.NewLines(f, data)}
-	if register.IsProse(f) {
-		d.Fenced = maskFences(d.Src)
-		if counted && strings.HasSuffix(strings.ToLower(f), ".md") {
-			d.Counted = register.CountedLists(f, data)
-		}
-		return d
+	d := &Doc{Path: f, Src: data, Lines: register.NewLines(f, data), Fenced: text, Code: code}
+	if code == nil && strings.HasSuffix(strings.ToLower(f), ".md") {
+		d.Counted = register.CountedLists(f, data)
 	}
-	d.Fenced = data
-	var r codeline.Regions
-	codeline.Scan(f, data, &r)
-	cs := commentSpans{}
-	for _, sp := range r.Spans {
-		if sp.Kind == codeline.Comment {
-			cs = append(cs, sp)
-		}
-	}
-	d.Code = cs
 	return d
-}
-
-// FileMentions returns the tracker ids re (IDPattern's) finds where a
-// mentions: glob would read them in the file rel: the text of a Markdown
-// or HTML file outside fences, the comments of a code file (D36). init
-// --adopt reads it to infer mentions: (D65).
-func FileMentions(rel string, data []byte, re *regexp.Regexp) []IDMention {
-	d := mentionDoc(rel, data, false)
-	if d == nil {
-		return nil
-	}
-	var out []IDMention
-	for _, m := range re.FindAllSubmatchIndex(d.Fenced, -1) {
-		if d.Code != nil && !d.Code.inComment(m[2], m[1]) {
-			continue
-		}
-		suffix := string(d.Fenced[m[4]:m[5]])
-		prefix := string(d.Fenced[m[2]:m[3]])
-		id := prefix + "-" + suffix
-		if prefix == "#" {
-			id = "#" + suffix
-		}
-		out = append(out, IDMention{ID: id, Pos: d.Lines.Pos(m[2]), Placeholder: prefix != "#" && IsPlaceholder(suffix)})
-	}
-	return out
 }

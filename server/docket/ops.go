@@ -461,80 +461,14 @@ func (s *Service) importSet(ctx context.Context, set *ImportSet, dry bool) (Impo
 	}
 	err := s.write(ctx, true, func(w Writer) error {
 		res = ImportResult{}
-		// Every stored record was allocated, so an index that never
-		// allocated an id holds none: a first import skips a lookup a
-		// record.
-		allocated, err := w.Allocated()
-		if err != nil {
+		if err := importIssues(w, set, &res); err != nil {
 			return err
 		}
-		for _, in := range set.Issues {
-			in = in.Clone()
-			in.Normalize()
-			cur, err := Issue{}, error(ErrNotFound)
-			if allocated > 0 {
-				cur, err = w.Get(in.ID)
-			}
-			switch {
-			case errors.Is(err, ErrNotFound):
-				res.Created++
-			case err != nil:
-				return err
-			default:
-				a, _ := MarshalLine(cur)
-				given := in.Version
-				in.Version = cur.Version
-				b, _ := MarshalLine(in)
-				if string(a) == string(b) {
-					res.Unchanged++
-					continue
-				}
-				in.Version = max(cur.Version, given) + 1
-				res.Updated++
-			}
-			if _, err := w.Allocate(in.ID); err != nil {
-				return err
-			}
-			if err := put(w, in); err != nil {
-				return err
-			}
+		if err := importEdges(w, set, &res); err != nil {
+			return err
 		}
-		for _, e := range set.Edges {
-			i, err := w.Get(e.From)
-			if err != nil {
-				return fmt.Errorf("line %d: %w", e.Line, err)
-			}
-			if slices.Contains(i.Deps, e.Dep) {
-				continue
-			}
-			i.Deps = append(i.Deps, e.Dep)
-			i.Version++
-			if err := put(w, i); err != nil {
-				return err
-			}
-			res.Edges++
-		}
-		// A dependency on an id neither the file nor the tracker holds is
-		// kept (the export it came from may be partial) and reported. An
-		// id in the file is stored by now.
-		inFile := make(map[string]bool, len(set.Issues))
-		for _, in := range set.Issues {
-			inFile[in.ID] = true
-		}
-		for _, in := range set.Issues {
-			for _, d := range in.Deps {
-				res.Deps++
-				if inFile[d.ID] || IsExternal(d.ID) {
-					continue
-				}
-				ok, err := w.Has(d.ID)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					res.Dangling = append(res.Dangling, Edge{From: in.ID, Dep: d, Line: set.Lines[in.ID]})
-				}
-			}
+		if err := danglingDeps(w, set, &res); err != nil {
+			return err
 		}
 		if dry {
 			return errDryRun
@@ -545,4 +479,95 @@ func (s *Service) importSet(ctx context.Context, set *ImportSet, dry bool) (Impo
 		err = nil
 	}
 	return res, err
+}
+
+// importIssues stores each issue of set: a new one created, one that
+// differs from the stored one updated (its version past both), one that
+// does not left unchanged.
+func importIssues(w Writer, set *ImportSet, res *ImportResult) error {
+	// Every stored record was allocated, so an index that never
+	// allocated an id holds none: a first import skips a lookup a
+	// record.
+	allocated, err := w.Allocated()
+	if err != nil {
+		return err
+	}
+	for _, in := range set.Issues {
+		in = in.Clone()
+		in.Normalize()
+		cur, err := Issue{}, error(ErrNotFound)
+		if allocated > 0 {
+			cur, err = w.Get(in.ID)
+		}
+		switch {
+		case errors.Is(err, ErrNotFound):
+			res.Created++
+		case err != nil:
+			return err
+		default:
+			a, _ := MarshalLine(cur)
+			given := in.Version
+			in.Version = cur.Version
+			b, _ := MarshalLine(in)
+			if string(a) == string(b) {
+				res.Unchanged++
+				continue
+			}
+			in.Version = max(cur.Version, given) + 1
+			res.Updated++
+		}
+		if _, err := w.Allocate(in.ID); err != nil {
+			return err
+		}
+		if err := put(w, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importEdges adds each dependency edge of set its issue lacks.
+func importEdges(w Writer, set *ImportSet, res *ImportResult) error {
+	for _, e := range set.Edges {
+		i, err := w.Get(e.From)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", e.Line, err)
+		}
+		if slices.Contains(i.Deps, e.Dep) {
+			continue
+		}
+		i.Deps = append(i.Deps, e.Dep)
+		i.Version++
+		if err := put(w, i); err != nil {
+			return err
+		}
+		res.Edges++
+	}
+	return nil
+}
+
+// danglingDeps counts the dependencies of set and reports those on an
+// id neither the file nor the tracker holds: kept (the export it came
+// from may be partial). An id in the file is stored by now.
+func danglingDeps(w Writer, set *ImportSet, res *ImportResult) error {
+	inFile := make(map[string]bool, len(set.Issues))
+	for _, in := range set.Issues {
+		inFile[in.ID] = true
+	}
+	for _, in := range set.Issues {
+		for _, d := range in.Deps {
+			res.Deps++
+			if inFile[d.ID] || IsExternal(d.ID) {
+				continue
+			}
+			ok, err := w.Has(d.ID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				res.Dangling = append(res.Dangling, Edge{From: in.ID, Dep: d, Line: set.Lines[in.ID]})
+			}
+		}
+	}
+	return nil
 }

@@ -1,4 +1,8 @@
-package snapshot
+// Package glob matches repository paths against globs with doublestar's
+// syntax (D9) by an automaton, in time linear in a path's length whatever
+// the pattern (D70): a claim's Path, and the scripts, workflows and
+// mentions globs of the configuration.
+package glob
 
 import (
 	"errors"
@@ -12,11 +16,11 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// MaxGlob bounds the length of a glob: a claim's Path, and the scripts,
+// Max bounds the length of a glob: a claim's Path, and the scripts,
 // workflows and mentions globs of the configuration (D70). A glob names
 // files by a few directories and a name; 1,024 bytes is far past any, and
 // keeps the automaton small.
-const MaxGlob = 1024
+const Max = 1024
 
 // Glob is a compiled glob with doublestar's syntax (`*`, `?`, `[...]`,
 // `{a,b}`, `**`, `\` escapes; D9), matched by an automaton instead of
@@ -130,10 +134,10 @@ const maxDFA = 1 << 12
 // maxKept bounds the consuming-state ids kept over all sets.
 const maxKept = 1 << 20
 
-// CompileGlob compiles a glob that ValidGlob accepts (but for the
+// Compile compiles a glob that Valid accepts (but for the
 // inside-the-repository rule).
-func CompileGlob(pattern string) (*Glob, error) {
-	if msg := globSyntax(pattern); msg != "" {
+func Compile(pattern string) (*Glob, error) {
+	if msg := Syntax(pattern); msg != "" {
 		return nil, errors.New(msg)
 	}
 	if isLiteral(pattern) {
@@ -166,11 +170,12 @@ const globMeta = "*?[{\\"
 // isLiteral reports whether pattern is a path, with no meta character.
 func isLiteral(pattern string) bool { return !strings.ContainsAny(pattern, globMeta) }
 
-// globSyntax says why pattern is not a glob claimslint matches, or "".
-func globSyntax(pattern string) string {
+// Syntax says why pattern is not a glob claimslint matches, or "".
+// Valid also asks that it stays inside the repository.
+func Syntax(pattern string) string {
 	switch {
-	case len(pattern) > MaxGlob:
-		return fmt.Sprintf("is %d bytes long, over the %d-byte limit for a glob", len(pattern), MaxGlob)
+	case len(pattern) > Max:
+		return fmt.Sprintf("is %d bytes long, over the %d-byte limit for a glob", len(pattern), Max)
 	case !utf8.ValidString(pattern):
 		return fmt.Sprintf("%q is not valid UTF-8", pattern)
 	case !doublestar.ValidatePattern(pattern):

@@ -1,5 +1,5 @@
 //go:build !race
 
-package snapshot
+package glob
 
 const raceEnabled = false

@@ -1,6 +1,6 @@
 //go:build race
 
-package snapshot
+package glob
 
 // raceEnabled turns off the time budget of FuzzGlobMatch: the race
 // detector slows matching several times over.

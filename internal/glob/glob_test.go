@@ -1,4 +1,4 @@
-package snapshot
+package glob
 
 import (
 	"strings"
@@ -54,7 +54,7 @@ func TestGlob(t *testing.T) {
 		{pat: "a**/", name: "a", want: false, ds: true, differs: true},
 	}
 	for _, tc := range tests {
-		g, err := CompileGlob(tc.pat)
+		g, err := Compile(tc.pat)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.pat, err)
 		}
@@ -109,7 +109,7 @@ func TestGlobAgreesWithDoublestar(t *testing.T) {
 		if !doublestar.ValidatePattern(p) || !plain(p) {
 			continue
 		}
-		g, err := CompileGlob(p)
+		g, err := Compile(p)
 		if err != nil {
 			t.Fatalf("%q: %v", p, err)
 		}
@@ -155,7 +155,7 @@ func TestGlobLinear(t *testing.T) {
 	for _, tc := range stalls {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			g, err := CompileGlob(tc.pat)
+			g, err := Compile(tc.pat)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestGlobLinear(t *testing.T) {
 			}
 		})
 	}
-	g, _ := CompileGlob(stalls[0].pat)
+	g, _ := Compile(stalls[0].pat)
 	if !g.Match(strings.Repeat("a/", 30) + "b") {
 		t.Error("the issue's glob does not match the path it names")
 	}
@@ -176,16 +176,16 @@ func TestGlobLinear(t *testing.T) {
 func TestGlobRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ pat, want string }{
-		{strings.Repeat("a", MaxGlob+1), "over the 1024-byte limit"},
+		{strings.Repeat("a", Max+1), "over the 1024-byte limit"},
 		{"a\xffb", "not valid UTF-8"},
 		{"{a", "not a valid glob"},
 		{"[a", "not a valid glob"},
 	} {
-		if _, err := CompileGlob(tc.pat); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("CompileGlob(%.20q) = %v, want %q", tc.pat, err, tc.want)
+		if _, err := Compile(tc.pat); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Compile(%.20q) = %v, want %q", tc.pat, err, tc.want)
 		}
-		if msg := ValidGlob(tc.pat); !strings.Contains(msg, tc.want) {
-			t.Errorf("ValidGlob(%.20q) = %q, want %q", tc.pat, msg, tc.want)
+		if msg := Valid(tc.pat); !strings.Contains(msg, tc.want) {
+			t.Errorf("Valid(%.20q) = %q, want %q", tc.pat, msg, tc.want)
 		}
 	}
 }
@@ -210,10 +210,10 @@ func FuzzGlobMatch(f *testing.F) {
 		if len(pat) > 48 || len(name) > 48 {
 			return
 		}
-		g, err := CompileGlob(pat)
+		g, err := Compile(pat)
 		if err != nil {
-			if globSyntax(pat) == "" {
-				t.Fatalf("CompileGlob(%q): %v, but the pattern is valid", pat, err)
+			if Syntax(pat) == "" {
+				t.Fatalf("Compile(%q): %v, but the pattern is valid", pat, err)
 			}
 			return
 		}
@@ -229,10 +229,10 @@ func FuzzGlobMatch(f *testing.F) {
 		if pat == "" {
 			return
 		}
-		big := strings.Repeat(pat, MaxGlob/len(pat))
+		big := strings.Repeat(pat, Max/len(pat))
 		path := strings.Repeat(name+"/", 30)
 		start := time.Now()
-		bg, err := CompileGlob(big)
+		bg, err := Compile(big)
 		if err != nil {
 			return // a repeated pattern can be invalid ("\\" + "\\" is not)
 		}
@@ -250,7 +250,7 @@ func TestLiteralGlob(t *testing.T) {
 	t.Parallel()
 	names := []string{"", "src", "src/", "src/a.go", "src/a.gox", "src/a.go/b", "src/a", "rc/a.go", "dé/ü.go", "a/b/c"}
 	for _, pat := range []string{"src/a.go", "src", "src/", "dé/ü.go", "a/b/c", "a b/c-d_e.f"} {
-		g, err := CompileGlob(pat)
+		g, err := Compile(pat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,7 +268,7 @@ func TestLiteralGlob(t *testing.T) {
 		}
 	}
 	for _, pat := range []string{"src/*.go", "src/a?go", `src/\a.go`, "src/{a,b}.go", "src/[a].go"} {
-		if g, _ := CompileGlob(pat); g.literal {
+		if g, _ := Compile(pat); g.literal {
 			t.Errorf("%q: compiled as a literal", pat)
 		}
 	}
