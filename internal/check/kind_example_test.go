@@ -43,6 +43,8 @@ func (nonemptyKind) Evaluate(c *claim) {
 	}
 }
 
+func (nonemptyKind) ProveDoc() string { return "each file of Path is emptied." }
+
 func (nonemptyKind) Mutants(c *claim) ([]mutant, bool) {
 	var ms []mutant
 	for _, f := range c.where {
@@ -52,8 +54,7 @@ func (nonemptyKind) Mutants(c *claim) ([]mutant, bool) {
 }
 
 func TestFifthKindIsOneFile(t *testing.T) {
-	registerKind(50, nonemptyKind{})
-	t.Cleanup(func() { unregisterKind("nonempty") })
+	t.Cleanup(addKind("tracker", nonemptyKind{}))
 	const dir = "testdata/kinds/nonempty"
 
 	snap, err := snapshot.Load(dir)
@@ -92,6 +93,9 @@ func TestFifthKindIsOneFile(t *testing.T) {
 	doc, _ := Explain("CL007", Rules)
 	if !strings.Contains(doc, "nonempty  every file matched by Path has at least one byte.") {
 		t.Errorf("CL007 does not document the kind:\n%s", doc)
+	}
+	if doc, _ := Explain("CL009", Rules); !strings.Contains(doc, "nonempty  each file of Path is emptied.") || !strings.Contains(strings.Join(strings.Fields(doc), " "), "allow, exec and tracker claims rest on no line") {
+		t.Errorf("CL009 does not derive its kinds from Kinds:\n%s", doc)
 	}
 	if kindList() != "present, anchored, anchored-every, absent, allow, exec, tracker, nonempty, count, before, first or agree" {
 		t.Errorf("kind list %q", kindList())

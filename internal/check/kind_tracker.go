@@ -15,9 +15,11 @@ import (
 // Require names.
 type trackerKind struct{}
 
-func init() { registerKind(40, trackerKind{}) }
-
 func (trackerKind) Name() string { return "tracker" }
+
+func (trackerKind) ProveDoc() string {
+	return ""
+}
 
 func (trackerKind) Doc() string {
 	return `Anchor is a tracker id that exists in the export; Require, when
