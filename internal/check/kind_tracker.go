@@ -60,7 +60,7 @@ func (trackerKind) Evaluate(c *claim) {
 // tracker's (D74): which prefixes are known, and the edit; "" otherwise.
 func strayAdvice(s *snapshot.Snapshot, id string) string {
 	p, _, ok := issueid.SplitID(id)
-	if !ok || s.Config.Tracker.Format == trackerformat.GitHub || slices.Contains(s.Prefixes(), p) {
+	if !ok || trackerformat.IsNumbered(s.Config.Tracker.Format) || slices.Contains(s.Prefixes(), p) {
 		return ""
 	}
 	return "; " + s.PrefixAdvice(p)

@@ -774,7 +774,7 @@ var (
 // IDPattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func IDPattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(cfg.Tracker.Format) {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
 	quoted := make([]string, len(cfg.Tracker.Prefixes))
@@ -792,7 +792,7 @@ func IDPattern(cfg config.Config) *regexp.Regexp {
 // started with docket init --prefix cli is known here from its first
 // issue on. The github format has no prefixes.
 func (s *Snapshot) Prefixes() []string {
-	if s.Config.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(s.Config.Tracker.Format) {
 		return nil
 	}
 	out := slices.Clone(s.Config.Tracker.Prefixes)
@@ -829,7 +829,7 @@ type ListedID struct {
 // prefixes of tracker.prefixes are looked for there (Mentions). The github
 // format, whose ids are #123, has none.
 func (s *Snapshot) ListedIDs() []ListedID {
-	if s.Config.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(s.Config.Tracker.Format) {
 		return nil
 	}
 	var out []ListedID
@@ -936,7 +936,7 @@ type IDMention struct {
 // end as they read a newline.
 func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 	return func(yield func(IDMention) bool) {
-		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
+		if len(s.Config.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(s.Config.Tracker.Format) {
 			return
 		}
 		re := IDPattern(s.Config)
