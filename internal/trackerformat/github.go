@@ -71,11 +71,20 @@ func GitHubElements(data []byte, fn func(line int, raw json.RawMessage) error) e
 	dec := json.NewDecoder(bytes.NewReader(data))
 	// lineAt is the line of the first byte of the next value at or after
 	// off (InputOffset points before the separating comma and spaces).
+	// The offsets only grow, so the newlines are counted from the last
+	// one asked for: counting from the start each time was quadratic in
+	// the number of elements.
+	seen, line := int64(0), 1
 	lineAt := func(off int64) int {
 		for off < int64(len(data)) && bytes.IndexByte([]byte(", \t\r\n"), data[off]) >= 0 {
 			off++
 		}
-		return 1 + bytes.Count(data[:off], []byte("\n"))
+		if off < seen {
+			return 1 + bytes.Count(data[:off], []byte("\n"))
+		}
+		line += bytes.Count(data[seen:off], []byte("\n"))
+		seen = off
+		return line
 	}
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
