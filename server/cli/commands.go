@@ -843,7 +843,10 @@ func (r *runner) exportAs(f *trackerformat.Format, exportPath string, data []byt
 	if err != nil {
 		return err
 	}
-	out := docket.ExportAs(f, issues)
+	out, err := docket.ExportAs(f, issues)
+	if err != nil {
+		return err
+	}
 	if r.o.out == "" || r.o.out == "-" {
 		_, err = r.env.Stdout.Write(out)
 		return err

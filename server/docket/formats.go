@@ -3,6 +3,7 @@ package docket
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/claimslint/claimslint/internal/trackerformat"
 )
@@ -13,7 +14,7 @@ import (
 // format docket does not write this way.
 type codec struct {
 	decode func(d *decoder, data []byte, prefix string) error
-	encode func(issues []Issue) []byte
+	encode func(issues []Issue) ([]byte, error)
 }
 
 // codecs are docket's own readers and writers of the formats that carry
@@ -22,8 +23,9 @@ type codec struct {
 // through its Record (importRecords, ExportAs), so adding a format is its
 // file in internal/trackerformat and nothing here (D103).
 var codecs = map[*trackerformat.Format]codec{
-	trackerformat.DocketFormat: {decode: func(d *decoder, data []byte, _ string) error { d.docket(data); return nil }},
-	trackerformat.BeadsFormat:  {decode: func(d *decoder, data []byte, _ string) error { d.beads(data); return nil }, encode: ExportBeads},
+	trackerformat.DocketFormat: {decode: func(d *decoder, data []byte, _ string) error { d.docket(data); return nil }, encode: Canonical},
+	trackerformat.BeadsFormat: {decode: func(d *decoder, data []byte, _ string) error { d.beads(data); return nil },
+		encode: func(issues []Issue) ([]byte, error) { return ExportBeads(issues), nil }},
 	trackerformat.GitHubFormat: {decode: func(d *decoder, data []byte, prefix string) error {
 		if prefix == "" {
 			return Invalidf("a GitHub import needs the tracker's prefix; run docket init --prefix first")
@@ -74,10 +76,10 @@ func (d *decoder) records(f *trackerformat.Format, data []byte) {
 	}
 }
 
-// Exports reports whether docket writes format f: its own export, a
-// format it has a writing codec for, or one whose value writes Records.
+// Exports reports whether docket writes format f: one it has a writing
+// codec for (its own export, beads'), or one whose value writes Records.
 func Exports(f *trackerformat.Format) bool {
-	return f == trackerformat.DocketFormat || codecs[f].encode != nil || f.Write != nil
+	return f != nil && (codecs[f].encode != nil || f.Write != nil)
 }
 
 // ExportFormats lists the formats docket writes, in the order of
@@ -92,10 +94,13 @@ func ExportFormats() []*trackerformat.Format {
 	return out
 }
 
-// ExportAs writes issues in format f, which Exports: with docket's codec
-// for it, else through f's Write, records in id order. docket's own
-// format is the canonical export, which the store writes (Export).
-func ExportAs(f *trackerformat.Format, issues []Issue) []byte {
+// ExportAs writes issues in format f: with docket's codec for it (its
+// own is Canonical), else through f's Write, records in id order. A
+// format docket does not write (Exports is false) is ErrInvalid.
+func ExportAs(f *trackerformat.Format, issues []Issue) ([]byte, error) {
+	if !Exports(f) {
+		return nil, Invalidf("docket does not write that format: use %s", exportNames())
+	}
 	if c := codecs[f]; c.encode != nil {
 		return c.encode(issues)
 	}
@@ -104,5 +109,17 @@ func ExportAs(f *trackerformat.Format, issues []Issue) []byte {
 	for k, i := range sorted {
 		recs[k] = trackerformat.Record{ID: i.ID, Title: i.Title, Status: string(i.Status), Decisions: i.Decisions}
 	}
-	return f.Write(recs)
+	return f.Write(recs), nil
+}
+
+// exportNames is "docket or beads": the formats docket writes.
+func exportNames() string {
+	var names []string
+	for _, f := range ExportFormats() {
+		names = append(names, f.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
