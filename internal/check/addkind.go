@@ -66,7 +66,7 @@ func run(root, name string) error {
 	// The entry, last in Kinds.
 	start := strings.Index(string(kinds), "var Kinds = []Kind{\n")
 	if start < 0 {
-		return fmt.Errorf("%s: no var Kinds = []Kind{", kindsFile)
+		return fmt.Errorf("%s: the list of kinds was not found (the scaffold appends to it)", kindsFile)
 	}
 	end := strings.Index(string(kinds[start:]), "\n}\n")
 	if end < 0 {

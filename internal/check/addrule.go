@@ -47,7 +47,7 @@ var (
 
 func run(root, constName, name string) error {
 	if !constRE.MatchString(constName) {
-		return fmt.Errorf("-const %q: give an exported Go name (TitleTODO)", constName)
+		return fmt.Errorf("-const %q: give the name of the id's constant: a capital letter, then letters and digits (Dated)", constName)
 	}
 	if !nameRE.MatchString(name) {
 		return fmt.Errorf("-name %q: give lower case words joined by dashes (title-todo)", name)
@@ -92,7 +92,7 @@ func run(root, constName, name string) error {
 	}
 	listRE := regexp.MustCompile(`(?m)^var Rules = \[\]\*Rule\{(.*)\}$`)
 	if !listRE.Match(rules) {
-		return fmt.Errorf("%s: no line var Rules = []*Rule{...}", rulesFile)
+		return fmt.Errorf("%s: the list of rules, on one line, was not found (the scaffold appends to it)", rulesFile)
 	}
 	newRules := listRE.ReplaceAll(rules, []byte("var Rules = []*Rule{${1}, "+variable+"}"))
 	// The fixture's entry in ruleFixtures.
