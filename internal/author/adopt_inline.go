@@ -385,16 +385,12 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 			which = "the largest tracker export in the tree"
 		}
 		expWhy := fmt.Sprintf("%s, %s%s", plural(len(exp.ids), "record"), which, others)
-		formatWhy := map[string]string{
-			trackerformat.Docket: "docket's records: a line with a schema key (internal/trackerformat.Detect)",
-			trackerformat.Beads:  "beads' records: one JSON object a line, no schema key (internal/trackerformat.Detect)",
-			trackerformat.GitHub: "the JSON array gh issue list prints (internal/trackerformat.Detect)",
-		}[exp.format]
+		formatWhy := trackerformat.Lookup(exp.format).Why
 		set("tracker.export", exp.path, expWhy)
 		set("tracker.format", exp.format, formatWhy)
 		var t strings.Builder
 		t.WriteString(fmt.Sprintf("tracker:\n  # %s\n  export: %s\n  # %s\n  format: %s\n", expWhy, yamlStr(exp.path), formatWhy, exp.format))
-		if exp.format != trackerformat.GitHub {
+		if !trackerformat.IsNumbered(exp.format) {
 			var counts []string
 			for _, p := range exp.prefixes {
 				counts = append(counts, fmt.Sprintf("%d %s-", exp.count[p], p))
@@ -468,7 +464,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 		} else if len(older) > 0 {
 			unbumped = append(unbumped, fmt.Sprintf("%s (%s)", f, strings.Join(older, ", ")))
 		}
-		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && trackerCfg.Tracker.Format != trackerformat.GitHub) {
+		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(trackerCfg.Tracker.Format)) {
 			continue // the register and the range sites are read anyway
 		}
 		ms := snapshot.FileMentions(f, data, idRE)
@@ -649,7 +645,7 @@ func findExport(rp *repo.Repo) (*export, error) {
 		valid := true
 		for id := range e.Issues {
 			ex.ids[id] = true
-			if format == trackerformat.GitHub {
+			if trackerformat.IsNumbered(format) {
 				if id == "#0" {
 					valid = false
 				}
@@ -677,7 +673,7 @@ func findExport(rp *repo.Repo) (*export, error) {
 			}
 			return a < b
 		})
-		if format != trackerformat.GitHub && len(ex.prefixes) == 0 {
+		if !trackerformat.IsNumbered(format) && len(ex.prefixes) == 0 {
 			continue
 		}
 		found = append(found, ex)

@@ -1,18 +1,22 @@
 package check
 
+import "slices"
+
 // Helpers the tests share; the command never calls them.
 
-// unregisterKind removes the kind named name (tests register examples).
-func unregisterKind(name string) {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	for i, e := range kinds {
-		if e.kind.Name() == name {
-			kinds = append(kinds[:i:i], kinds[i+1:]...)
-			break
-		}
+// addKind inserts k into Kinds after the kind named after (tests add
+// examples) and returns the function that restores the list; the rules'
+// documentation follows either way. A test that calls it must not be
+// parallel: Kinds is read by every run.
+func addKind(after string, k Kind) (restore func()) {
+	saved := Kinds
+	i := slices.IndexFunc(Kinds, func(x Kind) bool { return x.Name() == after })
+	Kinds = slices.Insert(slices.Clone(Kinds), i+1, k)
+	claimRule.Doc, claimTableRule.Doc, vacuousRule.Doc = claimsDoc(), claimTablesDoc(), vacuousDoc()
+	return func() {
+		Kinds = saved
+		claimRule.Doc, claimTableRule.Doc, vacuousRule.Doc = claimsDoc(), claimTablesDoc(), vacuousDoc()
 	}
-	claimRule.Doc, claimTableRule.Doc = claimsDoc(), claimTablesDoc()
 }
 
 // requiredLiteral returns a string that every match of pattern must contain,

@@ -4,13 +4,15 @@ package check
 // is the negative sweep that survives a rewrap.
 type absentKind struct{}
 
-func init() { registerKind(27, absentKind{}) }
-
 func (absentKind) Name() string { return "absent" }
 
 func (absentKind) forbids() {}
 
 func (absentKind) scoped() {}
+
+func (absentKind) ProveDoc() string {
+	return `a sample of the Anchor is added to the first file of Path.`
+}
 
 func (absentKind) Doc() string {
 	return `Anchor matches no code line (or line, or unit, of the scope) of

@@ -10,13 +10,15 @@ import (
 // as a value (valueOf); Require `= v` pins it (D95).
 type agreeKind struct{}
 
-func init() { registerKind(63, agreeKind{}) }
-
 func (agreeKind) Name() string { return "agree" }
 
 func (agreeKind) scoped() {}
 
 func (agreeKind) mustMutate() {}
+
+func (agreeKind) ProveDoc() string {
+	return `one of the values is changed.`
+}
 
 func (agreeKind) Doc() string {
 	return `Anchor has a capture group (the one named v, else the first): the

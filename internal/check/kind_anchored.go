@@ -11,11 +11,14 @@ import (
 // and Require matches that line.
 type anchoredKind struct{}
 
-func init() { registerKind(20, anchoredKind{}) }
-
 func (anchoredKind) Name() string { return "anchored" }
 
 func (anchoredKind) scoped() {}
+
+func (anchoredKind) ProveDoc() string {
+	return `each code line that satisfies the claim is deleted, and each
+match of a Require (one that must match) is removed from it.`
+}
 
 func (anchoredKind) Doc() string {
 	return `Anchor matches exactly one code line across the files of Path;

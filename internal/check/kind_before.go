@@ -13,13 +13,15 @@ import (
 // cell (D95).
 type beforeKind struct{}
 
-func init() { registerKind(61, beforeKind{}) }
-
 func (beforeKind) Name() string { return "before" }
 
 func (beforeKind) scoped() {}
 
 func (beforeKind) mustMutate() {}
+
+func (beforeKind) ProveDoc() string {
+	return `the first line of A and the first line of B are swapped.`
+}
 
 func (beforeKind) Doc() string {
 	return `a code line matching Anchor comes before a code line matching

@@ -10,13 +10,16 @@ import (
 // in each file) number exactly, at least or at most n (D95).
 type countKind struct{}
 
-func init() { registerKind(60, countKind{}) }
-
 func (countKind) Name() string { return "count" }
 
 func (countKind) scoped() {}
 
 func (countKind) mustMutate() {}
+
+func (countKind) ProveDoc() string {
+	return `lines the Anchor matches are deleted or repeated, one past
+what Require allows.`
+}
 
 func (countKind) Doc() string {
 	return `Require is = n, >= n or <= n, optionally followed by each file:

@@ -6,11 +6,14 @@ import "strings"
 // such line carries Require (or none does, with !re) (D38).
 type everyKind struct{}
 
-func init() { registerKind(25, everyKind{}) }
-
 func (everyKind) Name() string { return "anchored-every" }
 
 func (everyKind) scoped() {}
+
+func (everyKind) ProveDoc() string {
+	return `every line the Anchor matches is deleted at once, and each
+line's Require is broken.`
+}
 
 func (everyKind) Doc() string {
 	return `anchored's every-line mode: at least one code line (or line of

@@ -6,11 +6,13 @@ import "go/token"
 // disk.
 type execKind struct{}
 
-func init() { registerKind(30, execKind{}) }
-
 func (execKind) Name() string { return "exec" }
 
 func (execKind) readsModes() {}
+
+func (execKind) ProveDoc() string {
+	return ""
+}
 
 func (execKind) Doc() string {
 	return `every file matched by Path is mode 100755 in the git index and

@@ -12,13 +12,16 @@ import (
 // first statement of a function (D95).
 type firstKind struct{}
 
-func init() { registerKind(62, firstKind{}) }
-
 func (firstKind) Name() string { return "first" }
 
 func (firstKind) scoped() {}
 
 func (firstKind) mustMutate() {}
+
+func (firstKind) ProveDoc() string {
+	return `each first line the claim rests on is moved below the next
+code line.`
+}
 
 func (firstKind) Doc() string {
 	return `needs a Within cell (D94): the first non-blank code line of each

@@ -4,11 +4,14 @@ package check
 // Require on that line).
 type presentKind struct{}
 
-func init() { registerKind(10, presentKind{}) }
-
 func (presentKind) Name() string { return "present" }
 
 func (presentKind) scoped() {}
+
+func (presentKind) ProveDoc() string {
+	return `each code line that satisfies the claim is deleted, and each
+match of a Require (one that must match) is removed from it.`
+}
 
 func (presentKind) Doc() string {
 	return `at least one code line (not a comment, not a test file unless Path

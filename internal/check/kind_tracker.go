@@ -15,9 +15,11 @@ import (
 // Require names.
 type trackerKind struct{}
 
-func init() { registerKind(40, trackerKind{}) }
-
 func (trackerKind) Name() string { return "tracker" }
+
+func (trackerKind) ProveDoc() string {
+	return ""
+}
 
 func (trackerKind) Doc() string {
 	return `Anchor is a tracker id that exists in the export; Require, when
@@ -58,7 +60,7 @@ func (trackerKind) Evaluate(c *claim) {
 // tracker's (D74): which prefixes are known, and the edit; "" otherwise.
 func strayAdvice(s *snapshot.Snapshot, id string) string {
 	p, _, ok := issueid.SplitID(id)
-	if !ok || s.Config.Tracker.Format == trackerformat.GitHub || slices.Contains(s.Prefixes(), p) {
+	if !ok || trackerformat.IsNumbered(s.Config.Tracker.Format) || slices.Contains(s.Prefixes(), p) {
 		return ""
 	}
 	return "; " + s.PrefixAdvice(p)

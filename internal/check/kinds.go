@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"regexp"
 	"regexp/syntax"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,8 +22,8 @@ import (
 // claim once the files it asked for have been scanned (Evaluate), and
 // lists the in-memory mutants `prove` tries (Mutants). The engine, prove,
 // --base, audit and list call these methods; none of them switches on a
-// kind's name. Adding a kind is one file that calls registerKind from its
-// init function, one txtar script and its paragraph of documentation.
+// kind's name. Adding a kind is one file, its entry in Kinds, one txtar
+// script and its paragraph of documentation (D103).
 type Kind interface {
 	// Name is the word written in the Kind column.
 	Name() string
@@ -42,6 +41,10 @@ type Kind interface {
 	// Mutants lists the edits prove applies, one at a time, to show the
 	// claim can fail; ok is false for kinds prove does not mutate.
 	Mutants(c *claim) (ms []mutant, ok bool)
+	// ProveDoc says, in lines of at most 68 columns, what the edits of
+	// Mutants are, for CL009's documentation; "" for a kind prove does
+	// not mutate.
+	ProveDoc() string
 }
 
 // issueNamer is implemented by kinds whose row names tracker issues; the
@@ -50,50 +53,39 @@ type issueNamer interface {
 	Issues(c register.Claim) []string
 }
 
-type kindEntry struct {
-	rank int
-	kind Kind
+// Kinds is every claim kind, in the order messages and documentation name
+// them (D103): an explicit list, read by the engine, prove, --base, audit,
+// list, CL006's and CL007's documentation and CL009's. Adding a kind is its
+// file and its entry here (go run ./internal/check/addkind.go writes both).
+var Kinds = []Kind{
+	presentKind{},
+	anchoredKind{},
+	everyKind{},
+	absentKind{},
+	allowKind{},
+	execKind{},
+	trackerKind{},
+	countKind{},
+	beforeKind{},
+	firstKind{},
+	agreeKind{},
 }
 
-var (
-	kindsMu sync.RWMutex
-	kinds   []kindEntry
-)
-
-// registerKind adds k to the registry. rank orders kinds in messages and
-// documentation. A kind name registered twice is a programming error.
-func registerKind(rank int, k Kind) {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	for _, e := range kinds {
-		if e.kind.Name() == k.Name() {
-			panic("check: claim kind " + k.Name() + " registered twice")
-		}
-	}
-	kinds = append(kinds, kindEntry{rank, k})
-	sort.SliceStable(kinds, func(i, j int) bool { return kinds[i].rank < kinds[j].rank })
-	claimRule.Doc, claimTableRule.Doc = claimsDoc(), claimTablesDoc()
-}
-
-// kindOf returns the registered kind named name, or nil.
+// kindOf returns the kind named name, or nil.
 func kindOf(name string) Kind {
-	kindsMu.RLock()
-	defer kindsMu.RUnlock()
-	for _, e := range kinds {
-		if e.kind.Name() == name {
-			return e.kind
+	for _, k := range Kinds {
+		if k.Name() == name {
+			return k
 		}
 	}
 	return nil
 }
 
-// KindNames lists the registered kinds, in rank order.
+// KindNames lists the kinds, in the order of Kinds.
 func KindNames() []string {
-	kindsMu.RLock()
-	defer kindsMu.RUnlock()
-	out := make([]string, len(kinds))
-	for i, e := range kinds {
-		out[i] = e.kind.Name()
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = k.Name()
 	}
 	return out
 }
@@ -151,16 +143,15 @@ func ClaimIssues(c register.Claim) []string {
 	return nil
 }
 
-// claimsDoc is CL007's documentation: one paragraph per registered kind.
-// The caller holds kindsMu.
+// claimsDoc is CL007's documentation: one paragraph per kind of Kinds.
 func claimsDoc() string {
 	var b strings.Builder
 	b.WriteString("The claims of accepted decisions hold.\n\n")
-	for _, e := range kinds {
-		for i, l := range strings.Split(strings.TrimRight(e.kind.Doc(), "\n"), "\n") {
+	for _, k := range Kinds {
+		for i, l := range strings.Split(strings.TrimRight(k.Doc(), "\n"), "\n") {
 			name := ""
 			if i == 0 {
-				name = e.kind.Name()
+				name = k.Name()
 				if len(name) >= 10 {
 					// A long name (anchored-every) gets a line of its own,
 					// so it never runs into its paragraph.

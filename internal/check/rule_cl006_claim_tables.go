@@ -9,7 +9,7 @@ import (
 
 // claimTableRule is CL006; its documentation names the claim kinds of the
 // registry (claimTablesDoc).
-var claimTableRule = &Rule{ID: ruleid.Claims, Name: "claim-tables", Run: claimTableRun, Doc: ""}
+var claimTableRule = &Rule{ID: ruleid.Claims, Name: "claim-tables", Run: claimTableRun, Doc: claimTablesDoc()}
 
 // claimTableRun (CL006) reports the rows that cannot be evaluated.
 func claimTableRun(p *Pass) error {
@@ -20,13 +20,13 @@ func claimTableRun(p *Pass) error {
 }
 
 // claimTablesDoc is CL006's documentation, naming the registered kinds and
-// those that take a scope. The caller holds kindsMu.
+// those that take a scope.
 func claimTablesDoc() string {
 	var names, scoped []string
-	for _, e := range kinds {
-		names = append(names, e.kind.Name())
-		if _, ok := e.kind.(scopedKind); ok {
-			scoped = append(scoped, e.kind.Name())
+	for _, k := range Kinds {
+		names = append(names, k.Name())
+		if _, ok := k.(scopedKind); ok {
+			scoped = append(scoped, k.Name())
 		}
 	}
 	scopes := ":" + strings.Join(Scopes, ", :")

@@ -12,7 +12,7 @@ import (
 
 // claimRule is CL007; its documentation lists the claim kinds of the
 // registry (claimsDoc).
-var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, ResultType: reflect.TypeOf(claimStates(nil)), Doc: ""}
+var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, ResultType: reflect.TypeOf(claimStates(nil)), Doc: claimsDoc()}
 
 // claimStates is CL007's result: the state of each claim in its scope,
 // those it does not evaluate (retired, malformed) first, each part in the

@@ -411,7 +411,7 @@ func Parse(data []byte, base Config) (Config, error) {
 
 func (c *Config) validate() error {
 	if !trackerformat.Known(c.Tracker.Format) {
-		return fmt.Errorf("tracker.format %q: want %s or %s", c.Tracker.Format, strings.Join(trackerformat.Formats[:len(trackerformat.Formats)-1], ", "), trackerformat.Formats[len(trackerformat.Formats)-1])
+		return fmt.Errorf("tracker.format %q: want %s", c.Tracker.Format, trackerformat.OrList())
 	}
 	for _, p := range c.Tracker.Prefixes {
 		if p == "" || strings.ContainsAny(p, " -\t/") {

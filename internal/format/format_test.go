@@ -6,7 +6,10 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -412,5 +415,63 @@ func TestMarkdown(t *testing.T) {
 		if got := Markdown(tc.in); got != tc.want {
 			t.Errorf("Markdown(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestPrintersOneFileEach: every output format is one file of this package
+// that declares its Printer, listed once in Printers, with a golden file
+// (D103); Names is derived from the list, and New finds each by name.
+func TestPrintersOneFileEach(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]string{} // var name -> file
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i < len(vs.Values) && strings.HasPrefix(types.ExprString(vs.Values[i]), "&Printer{") {
+						file := filepath.Base(fset.Position(n.Pos()).Filename)
+						for _, other := range declared {
+							if other == file {
+								t.Errorf("%s declares two printers", file)
+							}
+						}
+						declared[n.Name] = file
+					}
+				}
+			}
+		}
+	}
+	if len(declared) != len(Printers) {
+		t.Errorf("%d printers declared, %d listed in Printers", len(declared), len(Printers))
+	}
+	if got := strings.Join(Names, " "); got != strings.Join(printerNames(Printers), " ") {
+		t.Errorf("Names %q is not the list's", got)
+	}
+	for _, p := range Printers {
+		if f, err := New(p.Name, nil, "v"); err != nil || f == nil {
+			t.Errorf("New(%q): %v", p.Name, err)
+		}
+		if _, err := os.Stat(filepath.Join("testdata", p.Name+".golden")); err != nil {
+			t.Errorf("printer %s has no golden: %v", p.Name, err)
+		}
+	}
+	if _, err := New("nope", nil, ""); err == nil || !strings.Contains(err.Error(), strings.Join(Names, ", ")) {
+		t.Errorf("an unknown format: %v", err)
 	}
 }

@@ -13,8 +13,25 @@ import (
 	"github.com/claimslint/claimslint/internal/format"
 )
 
-// Formats are the output formats of `claimslint impact`.
-var Formats = []string{"text", "markdown", "json"}
+// writers are the output formats of `claimslint impact`, one value each
+// (D103), in the order help names them.
+var writers = []struct {
+	name  string
+	write func(io.Writer, Result) error
+}{
+	{"text", WriteText},
+	{"markdown", WriteMarkdown},
+	{"json", WriteJSON},
+}
+
+// Formats are the output formats of `claimslint impact` (writers' names).
+var Formats = func() []string {
+	out := make([]string, len(writers))
+	for i, w := range writers {
+		out[i] = w.name
+	}
+	return out
+}()
 
 // Marker is the first line of the Markdown comment: the GitHub Action finds
 // the comment it posted before by it, and updates it.
@@ -22,13 +39,10 @@ const Marker = "<!-- claimslint impact -->"
 
 // Write writes r in the named format (one of Formats).
 func Write(w io.Writer, name string, r Result) error {
-	switch name {
-	case "text":
-		return WriteText(w, r)
-	case "markdown":
-		return WriteMarkdown(w, r)
-	case "json":
-		return WriteJSON(w, r)
+	for _, wr := range writers {
+		if wr.name == name {
+			return wr.write(w, r)
+		}
 	}
 	return fmt.Errorf("unknown format %q: want %s", name, strings.Join(Formats, ", "))
 }

@@ -36,7 +36,7 @@ var (
 // Pattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func Pattern(cfg config.Config) *regexp.Regexp {
-	if cfg.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(cfg.Tracker.Format) {
 		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
 	}
 	quoted := make([]string, len(cfg.Tracker.Prefixes))

@@ -497,18 +497,29 @@ func FindRoot(start string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("resolve %s: %w", start, err)
 	}
-	for dir := abs; ; {
-		for _, marker := range []string{".claimslint.yml", ".git"} {
+	dir, ok := FindUp(abs, ".claimslint.yml", ".git")
+	if !ok || dir == abs {
+		return start, nil
+	}
+	return dir, nil
+}
+
+// FindUp returns the nearest directory, dir itself or above it, that
+// holds one of markers (a link counts), and false when none does up to
+// the root of dir's path. It is the one walk both tools find their root
+// with (D103): claimslint stops at .claimslint.yml or .git (FindRoot);
+// docket at .git alone, since its index and lock (.docket/) are ignored
+// files of a git work tree.
+func FindUp(dir string, markers ...string) (string, bool) {
+	for {
+		for _, marker := range markers {
 			if _, err := os.Lstat(filepath.Join(dir, marker)); err == nil {
-				if dir == abs {
-					return start, nil
-				}
-				return dir, nil
+				return dir, true
 			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return start, nil
+			return "", false
 		}
 		dir = parent
 	}

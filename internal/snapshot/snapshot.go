@@ -689,7 +689,7 @@ func (s *Snapshot) matchUncached(pattern string, stop func() bool) ([]string, bo
 // started with docket init --prefix cli is known here from its first
 // issue on. The github format has no prefixes.
 func (s *Snapshot) Prefixes() []string {
-	if s.Config.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(s.Config.Tracker.Format) {
 		return nil
 	}
 	out := slices.Clone(s.Config.Tracker.Prefixes)
@@ -726,7 +726,7 @@ type ListedID struct {
 // prefixes of tracker.prefixes are looked for there (Mentions). The github
 // format, whose ids are #123, has none.
 func (s *Snapshot) ListedIDs() []ListedID {
-	if s.Config.Tracker.Format == trackerformat.GitHub {
+	if trackerformat.IsNumbered(s.Config.Tracker.Format) {
 		return nil
 	}
 	var out []ListedID
@@ -815,7 +815,7 @@ func (s *Snapshot) PrefixAdvice(p string) string {
 // held as a list of them (D90).
 func (s *Snapshot) Mentions() iter.Seq[mention.Mention] {
 	return func(yield func(mention.Mention) bool) {
-		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
+		if len(s.Config.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(s.Config.Tracker.Format) {
 			return
 		}
 		re := mention.Pattern(s.Config)

@@ -5,7 +5,6 @@
 package tracker
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"io"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/diag"
@@ -91,19 +89,6 @@ func (e *Export) Lookup(id string) (Issue, bool) {
 	return i, ok
 }
 
-type jsonlRecord struct {
-	ID        string   `json:"id"`
-	Title     string   `json:"title"`
-	Status    string   `json:"status"`
-	Decisions []string `json:"decisions"`
-}
-
-type ghRecord struct {
-	Number int    `json:"number"`
-	Title  string `json:"title"`
-	State  string `json:"state"`
-}
-
 // Parse reads an export's bytes in the given format, classing each status
 // with w (nil means workflow.DefaultWorkflow). Records that cannot be read
 // are returned as findings at their line; the rest still resolve. A status
@@ -155,98 +140,77 @@ func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs
 			Message:  fmt.Sprintf(msg, args...),
 		})
 	}
-	switch format {
-	case trackerformat.GitHub:
-		n, open := 0, 0
-		err := trackerformat.GitHubElements(data, func(line int, raw json.RawMessage) error {
-			var r ghRecord
-			if err := json.Unmarshal(raw, &r); err != nil {
-				bad(line, "tracker export line %d is not a gh issue record: %s", line, jsonProblem(err))
-				return nil
-			}
-			n++
-			id := "#" + strconv.Itoa(r.Number)
-			st, _ := trackerformat.GitHubStatus(r.State)
-			if prev, dup := e.Issues[id]; dup {
-				bad(line, "tracker export line %d repeats issue %s (first on line %d)", line, id, prev.Line)
-				return nil
-			}
-			e.Issues[id] = Issue{ID: id, Title: r.Title, Status: st, Class: class(st, line), Line: line}
-			if st == "open" {
-				open++
-			}
+	f := trackerformat.Lookup(format)
+	if f == nil {
+		// config refuses an unknown format; a caller that passes one
+		// reads it as the JSONL formats are read.
+		f = trackerformat.BeadsFormat
+	}
+	n, open := 0, 0
+	err := f.Walk(data, func(line int, raw []byte) error {
+		r, err := f.Read(raw)
+		if err != nil {
+			bad(line, "tracker export line %d is not %s: %s", line, f.Noun, jsonProblem(err))
 			return nil
-		})
-		var le *trackerformat.LineError
-		switch {
-		case errors.Is(err, trackerformat.ErrNotGitHubArray):
-			bad(1, "tracker export is not the JSON array `%s` prints", trackerformat.GitHubList)
-			return e, fs
-		case errors.As(err, &le):
-			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
 		}
-		// gh issue list stops at 30 issues and lists open ones only unless
-		// told otherwise; an export of that shape is probably cut short, and
-		// an id missing from it may exist.
-		warn := func(format string, args ...any) {
-			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker,
-				Severity: diag.SeverityWarning, Message: fmt.Sprintf(format, args...)})
-		}
-		if n == trackerformat.GitHubDefaultLimit {
-			hint := ""
-			if open == n {
-				hint = " and every issue in it is OPEN (open-only is gh's default)"
-			}
-			warn("the export has exactly %d issues, gh issue list's default --limit%s: it is probably truncated; export with %s", trackerformat.GitHubDefaultLimit, hint, trackerformat.GitHubList)
-		}
-	default:
-		err := trackerformat.Lines(bytes.NewReader(data), func(n int, line []byte) error {
-			var r jsonlRecord
-			if err := json.Unmarshal(line, &r); err != nil {
-				bad(n, "tracker export line %d is not a JSON object: %s", n, jsonProblem(err))
-				return nil
-			}
+		n++
+		if !f.Numbered {
 			if r.ID == "" {
-				bad(n, "tracker export line %d has no id", n)
+				bad(line, "tracker export line %d has no id", line)
 				return nil
 			}
 			if _, _, ok := issueid.SplitID(r.ID); !ok {
 				// One grammar for both tools (D91): vocab's, which docket
 				// reads its export with; a NUL or ../ in an id is refused
 				// here as there.
-				bad(n, "tracker export line %d: its id is not a tracker id (a letter, then letters, digits or underscores, a dash, then letters, digits, dashes, underscores and dots, at most %d bytes), so docket refuses it: correct the id on this line", n, issueid.MaxIDLen)
+				bad(line, "tracker export line %d: its id is not a tracker id (a letter, then letters, digits or underscores, a dash, then letters, digits, dashes, underscores and dots, at most %d bytes), so docket refuses it: correct the id on this line", line, issueid.MaxIDLen)
 				return nil
 			}
-			if prev, dup := e.Issues[r.ID]; dup {
-				bad(n, "tracker export line %d repeats id %s (first on line %d)", n, r.ID, prev.Line)
-				return nil
+		}
+		if prev, dup := e.Issues[r.ID]; dup {
+			what := "id"
+			if f.Numbered {
+				what = "issue"
 			}
-			title := r.Title
-			if format == trackerformat.Docket {
-				// docket refuses this record, and so its whole export
-				// (D67): the rule is vocab's, one copy for both readers.
-				// The id still resolves; the title is not kept, so no
-				// report prints what docket would not store.
-				if err := recordtext.CheckTitle(r.Title); err != nil {
-					bad(n, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", n, err)
-					title = ""
-				}
-			}
-			st := strings.ToLower(r.Status)
-			e.Issues[r.ID] = Issue{ID: r.ID, Title: title, Status: st, Class: class(st, n), Decisions: r.Decisions, Line: n}
+			bad(line, "tracker export line %d repeats %s %s (first on line %d)", line, what, r.ID, prev.Line)
 			return nil
-		})
-		if le, ok := err.(*trackerformat.LineError); ok {
-			bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
-		} else if err != nil {
-			bad(1, "tracker export unreadable: %v", err)
 		}
-		var dropped int
-		e.Prefixes, dropped = idPrefixes(e.Issues)
-		if dropped > 0 {
-			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning,
-				Message: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores %d (a tracker uses one or a few: is %s one tracker's export?)", MaxPrefixes+dropped, MaxPrefixes, dropped, path)})
+		if f.StrictTitles {
+			// docket refuses this record, and so its whole export
+			// (D67): the rule is vocab's, one copy for both readers.
+			// The id still resolves; the title is not kept, so no
+			// report prints what docket would not store.
+			if err := recordtext.CheckTitle(r.Title); err != nil {
+				bad(line, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", line, err)
+				r.Title = ""
+			}
 		}
+		e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: r.Status, Class: class(r.Status, line), Decisions: r.Decisions, Line: line}
+		if r.Status == "open" {
+			open++
+		}
+		return nil
+	})
+	var le *trackerformat.LineError
+	switch {
+	case errors.Is(err, trackerformat.ErrNotInFormat):
+		bad(1, "tracker export is not %s", f.Desc)
+		return e, fs
+	case errors.As(err, &le):
+		bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
+	case err != nil:
+		bad(1, "tracker export unreadable: %v", err)
+	}
+	if f.Caveat != nil {
+		if msg := f.Caveat(n, open); msg != "" {
+			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning, Message: msg})
+		}
+	}
+	var dropped int
+	e.Prefixes, dropped = idPrefixes(e.Issues)
+	if dropped > 0 {
+		fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning,
+			Message: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores %d (a tracker uses one or a few: is %s one tracker's export?)", MaxPrefixes+dropped, MaxPrefixes, dropped, path)})
 	}
 	return e, fs
 }

@@ -15,22 +15,113 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 )
 
-// The formats, as tracker.format and docket import --format name them.
+// The names of the formats, as tracker.format and docket's --format name
+// them (each format's value is in its own file).
 const (
 	Docket = "docket"
 	Beads  = "beads"
 	GitHub = "github"
 )
 
-// Formats lists every format in the order messages name them.
-var Formats = []string{Docket, Beads, GitHub}
+// Format is one tracker export format (D103): its name, how a file in it
+// is recognised, walked and read, and, for a format docket writes without
+// a codec of its own, how records are written. Everything that handles
+// formats iterates Formats: detection here, docket's import and export,
+// claimslint's tracker reader, the configuration's check and help. A
+// format is one file of this package holding its value, and its entry in
+// Formats.
+type Format struct {
+	// Name is what tracker.format and --format say.
+	Name string
+	// Desc names a file in the format, in a sentence ("beads'
+	// issues.jsonl shape").
+	Desc string
+	// Help is what help says of the format after its name.
+	Help string
+	// Why says how Detect recognises the format, for init --adopt's notes.
+	Why string
+	// Sniff reports whether a file whose first non-space byte starts t is
+	// in the format (t is never empty). Detect asks the formats in the
+	// order of Formats, and the first that says yes names the file.
+	Sniff func(t []byte) bool
+	// Walk calls fn with each record of data and the line it starts on.
+	// A file that is not in the format at all is an error that Is
+	// ErrNotInFormat; a record past reading stops the walk with a
+	// *LineError; an error fn returns stops it too, as it is.
+	Walk func(data []byte, fn func(line int, raw []byte) error) error
+	// Read reads the fields both tools need of one record walked; its
+	// error is the JSON (or other) decoding error, as it is.
+	Read func(raw []byte) (Record, error)
+	// Write writes records in the format, in the order given; nil for a
+	// format docket only reads, or writes with a codec of its own.
+	Write func(recs []Record) []byte
+	// Noun names one record, after "is not" ("a JSON object").
+	Noun string
+	// Numbered: the format's ids are issue numbers (#123), not tracker ids
+	// with a prefix; claimslint learns no prefix from such an export.
+	Numbered bool
+	// StrictTitles: docket refuses a record of this format whose title
+	// breaks recordtext's rules, and so the whole export (D67).
+	StrictTitles bool
+	// Caveat, when set, says what is doubtful about an export of n
+	// readable records of which open are open ("" when nothing is).
+	Caveat func(n, open int) string
+}
+
+// Record is what both tools read of any record: its id, title, status (in
+// lower case) and the decisions it says it carries.
+type Record struct {
+	ID, Title, Status string
+	Decisions         []string
+}
+
+// Formats lists every format, in the order messages name them and
+// Detect tries them.
+var Formats = []*Format{DocketFormat, BeadsFormat, GitHubFormat}
+
+// Lookup returns the format called name, or nil.
+func Lookup(name string) *Format {
+	for _, f := range Formats {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
 
 // Known reports whether f names a format.
-func Known(f string) bool { return slices.Contains(Formats, f) }
+func Known(f string) bool { return Lookup(f) != nil }
+
+// Names lists the formats' names, in the order of Formats.
+func Names() []string {
+	out := make([]string, len(Formats))
+	for i, f := range Formats {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// OrList names the formats as messages do: "docket, beads or github".
+func OrList() string {
+	n := Names()
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// ErrNotInFormat is what a format's Walk returns (wrapped, or as a value
+// whose Is says so) for a file that is not in the format at all.
+var ErrNotInFormat = errors.New("not in the format")
+
+// notIn is an ErrNotInFormat that says what the file is not.
+type notIn string
+
+func (e notIn) Error() string        { return string(e) }
+func (e notIn) Is(target error) bool { return target == ErrNotInFormat }
 
 // MaxLine bounds one line of a JSONL file: a record this long is not one
 // anybody wrote, and a line without a bound costs its size in memory.
@@ -120,119 +211,57 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// Detect names the format of a file: a JSON array is gh's; a line holding
-// docket's schema key is docket's; any other object per line is beads'.
-// ok is false when the file holds no JSON object at all.
+// Detect names the format of a file: the first of Formats whose Sniff
+// recognises it. An empty file holds nothing in any format and is the
+// first format's; ok is false when no format recognises the file.
 func Detect(data []byte) (format string, ok bool) {
 	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(t) == 0 {
-		return Docket, true // an empty file holds nothing in any format
+		return Formats[0].Name, true
 	}
-	if t[0] == '[' {
-		return GitHub, true
+	for _, f := range Formats {
+		if f.Sniff(t) {
+			return f.Name, true
+		}
 	}
+	return "", false
+}
+
+// firstObject returns the keys of the JSON object on t's first line, or
+// ok false when that line is not one.
+func firstObject(t []byte) (probe map[string]json.RawMessage, ok bool) {
 	if t[0] != '{' {
-		return "", false
+		return nil, false
 	}
 	line, _, _ := bytes.Cut(t, []byte("\n"))
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(line, &probe) != nil {
-		return "", false
-	}
-	if _, ok := probe["schema"]; ok {
-		return Docket, true
-	}
-	return Beads, true
+	return probe, json.Unmarshal(line, &probe) == nil
 }
 
-// GitHubList is the command that exports every issue of a repository in
-// the shape GitHub's format reads.
-const GitHubList = "gh issue list --state all --limit 10000 --json number,title,state,labels"
-
-// GitHubDefaultLimit is how many issues gh issue list prints without
-// --limit: an export of exactly that many is probably cut short.
-const GitHubDefaultLimit = 30
-
-// ErrNotGitHubArray is what GitHubElements returns for a file that is not
-// a JSON array at all.
-var ErrNotGitHubArray = errors.New("not the JSON array that gh issue list --json prints")
-
-// GitHubElements calls fn with each element of the JSON array gh issue
-// list prints and the line it starts on. A file that is not an array is
-// ErrNotGitHubArray; an element that is not JSON, or an array left open,
-// stops the walk with a *LineError at its line (gh writes one array, so
-// nothing after it can be read); an error fn returns stops it too, as it
-// is.
-func GitHubElements(data []byte, fn func(line int, raw json.RawMessage) error) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// lineAt is the line of the first byte of the next value at or after
-	// off (InputOffset points before the separating comma and spaces).
-	lineAt := func(off int64) int {
-		for off < int64(len(data)) && bytes.IndexByte([]byte(", \t\r\n"), data[off]) >= 0 {
-			off++
-		}
-		return 1 + bytes.Count(data[:off], []byte("\n"))
-	}
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('[') {
-		return ErrNotGitHubArray
-	}
-	for dec.More() {
-		n := lineAt(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return &LineError{Line: n, What: "not a gh issue record", Err: err}
-		}
-		if err := fn(n, raw); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return &LineError{Line: lineAt(dec.InputOffset()), What: "unterminated array", Err: err}
-	}
-	return nil
+// jsonlRecord is the record of the JSONL formats (docket's and beads').
+type jsonlRecord struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Status    string   `json:"status"`
+	Decisions []string `json:"decisions"`
 }
 
-// GitHubStatus returns the status a gh state stands for: OPEN (or no
-// state) is open, CLOSED is closed; known is false for any other state,
-// which is then returned in lower case.
-func GitHubStatus(state string) (status string, known bool) {
-	switch strings.ToUpper(state) {
-	case "OPEN", "":
-		return "open", true
-	case "CLOSED":
-		return "closed", true
+// walkLines is Walk for a JSONL format: Lines over data.
+func walkLines(data []byte, fn func(line int, raw []byte) error) error {
+	return Lines(bytes.NewReader(data), fn)
+}
+
+// readJSONL is Read for a JSONL format.
+func readJSONL(raw []byte) (Record, error) {
+	var r jsonlRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Record{}, err
 	}
-	return strings.ToLower(state), false
+	return Record{ID: r.ID, Title: r.Title, Status: strings.ToLower(r.Status), Decisions: r.Decisions}, nil
 }
 
-// BeadsKeys is the order bd writes an issue's keys in: the field order of
-// beads' internal/types.Issue from December 2025 (when it wrote "wisp")
-// through January 2026 and in its current source, merged (each version
-// writes a subsequence of it; every issues.jsonl beads committed from
-// December 2025 to its last in January 2026 is in this order), then the
-// counts and parent that bd export appends after the embedded Issue
-// (types.IssueWithCounts). "_type" leads, as bd export writes it. Keys
-// outside the list follow, sorted (D59).
-var BeadsKeys = []string{
-	"_type", "id", "title", "description", "design", "acceptance_criteria", "notes", "spec_id",
-	"status", "priority", "issue_type", "assignee", "owner", "estimated_minutes",
-	"created_at", "created_by", "updated_at", "started_at", "closed_at", "close_reason", "closed_by_session",
-	"due_at", "defer_until", "external_ref", "source_system", "metadata",
-	"compaction_level", "compacted_at", "compacted_at_commit", "original_size",
-	"labels", "dependencies", "comments",
-	"deleted_at", "deleted_by", "delete_reason", "original_type",
-	"sender", "wisp", "ephemeral", "no_history", "wisp_type", "pinned", "is_template", "bonded_from",
-	"creator", "validations", "quality_score", "crystallizes",
-	"await_type", "await_id", "timeout", "waiters", "holder",
-	"source_formula", "source_location", "hook_bead", "role_bead", "agent_state", "last_activity",
-	"role_type", "rig", "mol_type", "work_type", "event_kind", "actor", "target", "payload",
-	"dependency_count", "dependent_count", "comment_count", "parent",
+// IsNumbered reports whether the format called name numbers its ids
+// (#123) rather than prefixing them; an unknown name does not.
+func IsNumbered(name string) bool {
+	f := Lookup(name)
+	return f != nil && f.Numbered
 }
-
-// BeadsDepKeys and BeadsCommentKeys are the field orders of beads'
-// types.Dependency and types.Comment.
-var (
-	BeadsDepKeys     = []string{"issue_id", "depends_on_id", "type", "created_at", "created_by", "metadata", "thread_id"}
-	BeadsCommentKeys = []string{"id", "issue_id", "author", "text", "created_at"}
-)

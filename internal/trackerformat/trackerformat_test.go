@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,4 +131,38 @@ func FuzzGitHubElements(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// TestGitHubElementsLinesMany: the line of each element of a long array,
+// counted as the walk goes, is the line it starts on, blank lines and
+// several elements a line included.
+func TestGitHubElementsLinesMany(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	var want []int
+	line := 1
+	b.WriteString("[")
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		switch i % 3 {
+		case 0:
+			b.WriteString("\n")
+			line++
+		case 1:
+			b.WriteString("\n\n  ")
+			line += 2
+		}
+		want = append(want, line)
+		b.WriteString(`{"number":1}`)
+	}
+	b.WriteString("\n]\n")
+	var got []int
+	if err := GitHubElements([]byte(b.String()), func(n int, _ json.RawMessage) error { got = append(got, n); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("lines %v..., want %v...", got[:min(len(got), 10)], want[:10])
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
@@ -384,17 +385,13 @@ func (r *runner) config(root string) (config.Config, error) {
 	return cfg, nil
 }
 
+// findRoot is the git work tree above dir (repo.FindUp with .git alone,
+// D103): docket keeps its index beneath it.
 func findRoot(dir string) (string, error) {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", &exitError{ExitBadInput, fmt.Sprintf("no .git above %s: run docket inside a git repository, or give --db and --export (or DOCKET_DB and DOCKET_EXPORT)", dir)}
-		}
-		d = parent
+	if d, ok := repo.FindUp(dir, ".git"); ok {
+		return d, nil
 	}
+	return "", &exitError{ExitBadInput, fmt.Sprintf("no .git above %s: run docket inside a git repository, or give --db and --export (or DOCKET_DB and DOCKET_EXPORT)", dir)}
 }
 
 func (r *runner) now() time.Time {

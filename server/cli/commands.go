@@ -174,23 +174,23 @@ func commands() []command {
 			flags: pageFlags, run: listing(docket.ViewSearch),
 		},
 		{
-			name: "export", args: "[--check] [-o FILE|-] [--format docket|beads]",
+			name: "export", args: exportArgs(),
 			help: "Rewrite the export from the index; with --check, exit 1 if the file differs from what the index would write.\nWith --format beads, write the records in beads' issues.jsonl shape (to stdout, or -o FILE), every field an import kept included.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
 					&clikit.BoolFlag{Name: "check", Destination: &o.check, Usage: "compare instead of writing (for CI)"},
 					&clikit.StringFlag{Name: "o", Aliases: []string{"output"}, Destination: &o.out, Usage: "write the canonical export to this file, or - for stdout, instead of the export path"},
-					&clikit.StringFlag{Name: "format", Destination: &o.format, Value: docket.FormatDocket, Usage: "docket (the canonical export) or beads (beads' issues.jsonl shape, for bd import)"},
+					&clikit.StringFlag{Name: "format", Destination: &o.format, Value: docket.FormatDocket, Usage: formatHelps(docket.ExportFormats())},
 				}
 			},
 			run: runExport,
 		},
 		{
-			name: "import", args: "FILE|- [--format docket|beads|github] [--dry-run]",
+			name: "import", args: importArgs(),
 			help: "Upsert records from a file. Every bad line is reported (file:line: field: problem) and nothing is applied.\nFields, statuses, types and dependency types docket does not know are kept; what was changed is warned about.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
-					&clikit.StringFlag{Name: "format", Destination: &o.format, Usage: "docket, beads or github (default: detected from the file)"},
+					&clikit.StringFlag{Name: "format", Destination: &o.format, Usage: formatNames(trackerformat.Formats, "") + " (default: detected from the file)"},
 					&clikit.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "print the counts and warnings, change nothing"},
 				}
 			},
@@ -792,17 +792,16 @@ func runDepRemove(ctx context.Context, r *runner, _ *clikit.Context, args []stri
 }
 
 func runExport(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
-	if err := needArgs(args, 0, "export [--check] [-o FILE|-] [--format docket|beads]"); err != nil {
+	if err := needArgs(args, 0, "export "+exportArgs()); err != nil {
 		return err
 	}
-	switch r.o.format {
-	case docket.FormatDocket:
-	case docket.FormatBeads:
-		if r.o.check {
-			return &exitError{ExitBadInput, "--check compares the canonical docket export; it takes no --format beads"}
-		}
-	default:
-		return &exitError{ExitBadInput, fmt.Sprintf("--format %q: use docket or beads", r.o.format)}
+	f := trackerformat.Lookup(r.o.format)
+	switch {
+	case f == trackerformat.DocketFormat:
+	case f == nil || !docket.Exports(f):
+		return &exitError{ExitBadInput, fmt.Sprintf("--format %q: use %s", r.o.format, formatNames(docket.ExportFormats(), ""))}
+	case r.o.check:
+		return &exitError{ExitBadInput, "--check compares the canonical docket export; it takes no --format " + f.Name}
 	}
 	if r.o.check {
 		return r.checkExport(ctx)
@@ -819,8 +818,8 @@ func runExport(ctx context.Context, r *runner, _ *clikit.Context, args []string)
 	if err != nil {
 		return err
 	}
-	if r.o.format == docket.FormatBeads {
-		return r.exportBeads(exportPath, want)
+	if f != trackerformat.DocketFormat {
+		return r.exportAs(f, exportPath, want)
 	}
 	switch {
 	case r.o.out == "-":
@@ -836,15 +835,18 @@ func runExport(ctx context.Context, r *runner, _ *clikit.Context, args []string)
 	return nil
 }
 
-// exportBeads writes the records of the canonical export data in beads'
-// issues.jsonl shape (D59) to -o FILE, or to stdout; the canonical export
-// is left as it is.
-func (r *runner) exportBeads(exportPath string, data []byte) error {
+// exportAs writes the records of the canonical export data in format f
+// (beads' issues.jsonl shape, D59) to -o FILE, or to stdout; the canonical
+// export is left as it is.
+func (r *runner) exportAs(f *trackerformat.Format, exportPath string, data []byte) error {
 	issues, err := docket.ReadJSONL(exportPath, bytes.NewReader(data), "")
 	if err != nil {
 		return err
 	}
-	out := docket.ExportBeads(issues)
+	out, err := docket.ExportAs(f, issues)
+	if err != nil {
+		return err
+	}
 	if r.o.out == "" || r.o.out == "-" {
 		_, err = r.env.Stdout.Write(out)
 		return err
@@ -852,7 +854,7 @@ func (r *runner) exportBeads(exportPath string, data []byte) error {
 	if err := os.WriteFile(r.o.out, out, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", r.o.out, err)
 	}
-	fmt.Fprintf(r.env.Stdout, "wrote %s (%d issues in beads' issues.jsonl shape)\n", r.o.out, len(issues))
+	fmt.Fprintf(r.env.Stdout, "wrote %s (%d issues in %s)\n", r.o.out, len(issues), f.Desc)
 	return nil
 }
 
@@ -876,7 +878,7 @@ func (r *runner) checkExport(ctx context.Context) error {
 }
 
 func runImport(ctx context.Context, r *runner, _ *clikit.Context, args []string) error {
-	if err := needArgs(args, 1, "import FILE|- [--format docket|beads|github] [--dry-run]"); err != nil {
+	if err := needArgs(args, 1, "import "+importArgs()); err != nil {
 		return err
 	}
 	var data []byte

@@ -190,23 +190,17 @@ func DecodeImport(path string, data []byte, format, prefix string, now time.Time
 	if format == "" {
 		f, ok := DetectFormat(data)
 		if !ok {
-			return nil, &Problems{List: []Problem{{path, 1, "", "not JSON lines (docket or beads) nor a JSON array (gh issue list --json): give --format docket, beads or github"}}, Total: 1}
+			return nil, &Problems{List: []Problem{{path, 1, "", "not JSON lines (docket or beads) nor a JSON array (gh issue list --json): give --format " + trackerformat.OrList()}}, Total: 1}
 		}
 		set.Format, set.Detected = f, true
 	}
+	f := trackerformat.Lookup(set.Format)
+	if f == nil {
+		return nil, Invalidf("import format %q: use %s", format, trackerformat.OrList())
+	}
 	d := &decoder{path: path, now: now, set: set}
-	switch set.Format {
-	case FormatDocket:
-		d.docket(data)
-	case FormatBeads:
-		d.beads(data)
-	case FormatGitHub:
-		if prefix == "" {
-			return nil, Invalidf("a GitHub import needs the tracker's prefix; run docket init --prefix first")
-		}
-		d.github(data, prefix)
-	default:
-		return nil, Invalidf("import format %q: use docket, beads or github", format)
+	if err := d.decode(f, data, prefix); err != nil {
+		return nil, err
 	}
 	if d.problems.Total > 0 {
 		return nil, &d.problems
