@@ -17,8 +17,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
@@ -33,6 +36,9 @@ type NewOptions struct {
 	Status     string // default proposed
 	Supersedes string // D43 or D43(6)
 	Date       time.Time
+	// Author is who writes the record: an adopted collection's author
+	// or decider field takes it (D96); "" leaves the field empty.
+	Author string
 	// KeepRecords leaves an adopted record's file as written when it is
 	// superseded: only the register row changes (D73).
 	KeepRecords bool
@@ -637,11 +643,12 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		return nil, false
 	}
 	raw, line, i := at.raw, at.line(), at.i
-	word := "Superseded"
-	if r := raw[0]; r >= 'a' && r <= 'z' {
-		word = "superseded"
+	phrase := supersededBy(raw)
+	if r, _ := utf8.DecodeRuneInString(raw); !unicode.IsLower(r) {
+		rs := []rune(phrase)
+		phrase = string(unicode.ToUpper(rs[0])) + string(rs[1:])
 	}
-	text := fmt.Sprintf("%s by [%s](%s)", word, label, link)
+	text := fmt.Sprintf("%s [%s](%s)", phrase, label, link)
 	if old.StatusFrom == "front matter" {
 		text = strconv.Quote(text)
 		// A quoted YAML value replaces the quotes around it too.
@@ -651,6 +658,26 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		}
 	}
 	return at.with(line[:i] + text + line[i+len(raw):]), true
+}
+
+// supersededBy is "superseded by" in the language of a record's status
+// words raw (D97): "ersetzt durch" where it says Akzeptiert; English
+// where the vocabulary has no phrase in its language.
+func supersededBy(raw string) string {
+	lang := worldLang(register.StatusWords(raw))
+	for _, row := range config.WorldStatuses {
+		if lang == "en" || row.Lang != lang || row.Status != "superseded" {
+			continue
+		}
+		var words []string
+		for _, w := range strings.Split(row.Words, ",") {
+			words = append(words, strings.TrimSpace(w))
+		}
+		if p := register.SupersededByPhrase(words); p != "" {
+			return p
+		}
+	}
+	return "superseded by"
 }
 
 // statusAt is where an adopted record's status was read (D73): the

@@ -2,6 +2,7 @@ package author
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -476,14 +477,49 @@ func (c *collection) target() int {
 			}
 		}
 	}
+	return c.newestScheme()
+}
+
+// newestRecords is how many of the newest records say which folder new
+// writes to (D96).
+const newestRecords = 5
+
+// newestScheme is the scheme most of the collection's newest records are
+// in, the newest record's on a tie: a collection that once numbered a
+// record high in a sub-folder (KEEP's stdlib/) keeps writing where its
+// records are written now.
+func (c *collection) newestScheme() int {
+	rs := slices.Clone(c.records)
+	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
+	rs = rs[:min(len(rs), newestRecords)]
+	count := map[int]int{}
 	best := -1
-	var bn register.RecordName
-	for _, r := range c.records {
-		if best < 0 || register.CompareNames(bn, r.name) < 0 {
-			best, bn = r.scheme, r.name
+	for _, r := range rs {
+		count[r.scheme]++
+		if best < 0 || count[r.scheme] > count[best] {
+			best = r.scheme
 		}
 	}
 	return max(best, 0)
+}
+
+// usualLayout is the date layout most records of scheme t are named in
+// (2006-01-02 over the 2006-1-2 of one record; dk-6e1), last's own on a
+// tie.
+func (c *collection) usualLayout(t int, last *record) string {
+	count := map[string]int{}
+	best := last.name.DateLayout
+	for _, r := range c.records {
+		if r.scheme == t && r.name.DateLayout != "" {
+			count[r.name.DateLayout]++
+		}
+	}
+	for _, l := range slices.Sorted(maps.Keys(count)) {
+		if count[l] > count[best] {
+			best = l
+		}
+	}
+	return best
 }
 
 // nextPath is the path of the next record, named in its folder's scheme
@@ -519,9 +555,9 @@ func (c *collection) nextPath(title string, date time.Time) string {
 		}
 		if folder {
 			// 2023-05-12-slug/README.md: the date names the folder (D96).
-			return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl, path.Base(last.name.Path))
+			return path.Join(s.Dir, date.UTC().Format(c.usualLayout(t, last))+sep+sl, path.Base(last.name.Path))
 		}
-		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
+		return path.Join(s.Dir, date.UTC().Format(c.usualLayout(t, last))+sep+sl+".md")
 	}
 	num := last.name.Number
 	if m := idFolderRE.FindStringSubmatch(name); num < 0 && folder && m != nil {

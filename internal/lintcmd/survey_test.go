@@ -52,7 +52,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 				`status "Previewing" of adopted record D288`,
 			}},
 		{name: "emberjs__rfcs", dir: "text", newFile: "text/1189-next-decision.md", marked: "superseded"},
-		{name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/stdlib/KEEP-0463-next-decision.md", marked: "superseded",
+		{name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/KEEP-0463-next-decision.md", marked: "superseded",
 			findings: []string{
 				`status "Unknown" of adopted record D33`,
 				`status "Unknown" of adopted record D75`,
@@ -78,8 +78,8 @@ func TestCollectionsSurvey2(t *testing.T) {
 		{name: "cardano-foundation__CIPs", dir: ".", newFile: "CIP-1856/README.md", marked: "superseded"},
 		{name: "StefanMoCoAt__Meldestelle", dir: "docs/01_Architecture/adr", newFile: "docs/01_Architecture/adr/0015-next-decision.md", marked: "superseded"},
 		{name: "HubEvolution__EvolutionHub", dir: "docs/architecture/adrs", newFile: "docs/architecture/adrs/0008-next-decision.md", marked: "superseded"},
-		{name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "superseded"},
-		{name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "superseded"},
+		{name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "reemplazado por"},
+		{name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "remplacé par"},
 		{name: "maehwasoo__AILSS", dir: "docs/adr", newFile: "docs/adr/0009-next-decision.md", marked: "superseded"},
 		{name: "phodal__adr", dir: "docs/adr", newFile: "docs/adr/0026-next-decision.md", marked: "superseded"},
 		{name: "kani3camp__mine-party", dir: "docs/adr", newFile: "docs/adr/0006-next-decision.md", marked: "superseded"},
@@ -102,9 +102,9 @@ func TestCollectionsSurvey2(t *testing.T) {
 		{name: "reactjs__rfcs", dir: "text", newFile: "text/0229-next-decision.md"},
 		{name: "pytorch__rfcs", dir: ".", newFile: "RFC-0056-next-decision.md", marked: "superseded"},
 		{name: "golang__proposal", dir: "design", newFile: "design/48431-next-decision.md"},
-		{name: "fanticheli__threat-modeler-ai", dir: "docs/adr", newFile: "docs/adr/007-next-decision.md", marked: "superseded"},
-		{name: "GabrielRezendeCoelho__Tech_Academy_7", dir: "docs/01-arquitetura/adr", newFile: "docs/01-arquitetura/adr/0005-next-decision.md", marked: "superseded"},
-		{name: "SocialGouv__pass_emploi_app", dir: "docs/decisions", newFile: "docs/decisions/ADR-003-next-decision.md", marked: "superseded"},
+		{name: "fanticheli__threat-modeler-ai", dir: "docs/adr", newFile: "docs/adr/007-next-decision.md", marked: "substituído por"},
+		{name: "GabrielRezendeCoelho__Tech_Academy_7", dir: "docs/01-arquitetura/adr", newFile: "docs/01-arquitetura/adr/0005-next-decision.md", marked: "substituído por"},
+		{name: "SocialGouv__pass_emploi_app", dir: "docs/decisions", newFile: "docs/decisions/ADR-003-next-decision.md", marked: "remplacé par"},
 		{name: "wer-inc__gogooku3", dir: "docs/governance/adr", newFile: "docs/governance/adr/ADR-0003-next-decision.md", marked: "superseded"},
 	}
 	for _, tc := range cases {
@@ -191,7 +191,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 			if b.String() != string(want) {
 				t.Errorf("decisions differ from %s (-update-collections rewrites it; check each row against its record):\n%s", golden, lineDiff(string(want), b.String()))
 			}
-			out, code = run("new", "--date", "2026-12-01", "Next decision")
+			out, code = run("new", "--date", "2026-12-01", "--author", "Ada Lovelace", "Next decision")
 			if code != 0 {
 				t.Fatalf("new: exit %d\n%s", code, out)
 			}
@@ -215,7 +215,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, code = run("new", "--date", "2026-12-02", "--supersedes", old, "A replacement")
+			out, code = run("new", "--date", "2026-12-02", "--author", "Ada Lovelace", "--supersedes", old, "A replacement")
 			if code != 0 {
 				t.Fatalf("new --supersedes %s: exit %d\n%s", old, code, out)
 			}

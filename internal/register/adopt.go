@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,20 @@ var relationVerbs = []struct{ words, verb string }{
 	{"amends", RelAmends},
 	{"clarified by", RelClarifiedBy},
 	{"clarifies", RelClarifies},
+}
+
+// SupersededByPhrase is the phrase for "superseded by" that starts with
+// one of words, a language's words for superseded (D97): "ersetzt durch"
+// for ersetzt; "" when relationVerbs has none, so what accept writes is
+// what check reads back.
+func SupersededByPhrase(words []string) string {
+	for _, r := range relationVerbs {
+		first, _, _ := strings.Cut(r.words, " ")
+		if r.verb == RelSupersededBy && slices.Contains(words, first) {
+			return r.words
+		}
+	}
+	return ""
 }
 
 // RelationWords lists the phrases records may use for a relation, as
