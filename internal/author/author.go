@@ -306,8 +306,13 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 		if err != nil {
 			return nil, err
 		}
-		if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
+		label := supersedingLabel(old, file, title)
+		if out, ok := markSuperseded(src, old, label, filepath.ToSlash(link)); ok {
 			edits[old.Path] = out
+		} else if old.StatusFrom == "folder" {
+			// Its folder says its status; its file says what replaced it,
+			// below its title (D96).
+			edits[old.Path] = markInPlace(src, old, label, filepath.ToSlash(link))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
 		}
@@ -658,6 +663,33 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		}
 	}
 	return at.with(line[:i] + text + line[i+len(raw):]), true
+}
+
+// markInPlace writes "Superseded by [label](link)" as a paragraph below
+// the title of a record whose folder is its status (D96), in the language
+// of its folder's name, English when the vocabulary does not know it; at
+// the top, below any front matter, when it has no title heading.
+func markInPlace(src []byte, old *register.Decision, label, link string) []byte {
+	phrase := supersededBy(path.Base(path.Dir(old.Path)))
+	line := strings.ToUpper(phrase[:1]) + phrase[1:] + " [" + label + "](" + link + ")\n"
+	lines := strings.SplitAfter(string(src), "\n")
+	at := 0
+	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+		for i := 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) == "---" {
+				at = i + 1
+				break
+			}
+		}
+	}
+	for i := at; i < len(lines); i++ {
+		if h, ok := strings.CutPrefix(lines[i], "# "); ok && register.IsSectionTitle(strings.TrimSpace(h)) {
+			return []byte(strings.Join(slices.Insert(lines, i, line, "\n"), "")) // above a first section
+		} else if ok {
+			return []byte(strings.Join(slices.Insert(lines, i+1, "\n", line), ""))
+		}
+	}
+	return []byte(strings.Join(slices.Insert(lines, at, line, "\n"), ""))
 }
 
 // supersededBy is "superseded by" in the language of a record's status

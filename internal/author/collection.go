@@ -468,16 +468,40 @@ func (c *collection) assign(have map[string]string, maxID int) {
 // of accepted records (an RFC process's accepted/), else the folder of the
 // collection's latest record.
 func (c *collection) target() int {
-	for _, want := range []string{"proposed", "accepted"} {
-		for i, s := range c.schemes {
-			if s.Status == "folder" {
-				if st, ok := register.MapStatus(path.Base(s.Dir), config.DefaultStatuses()); ok && st == want {
-					return i
-				}
+	if i := c.statusFolder("proposed"); i >= 0 {
+		return i
+	}
+	if i := c.newestScheme(); c.schemes[i].Status != "folder" || c.statusFolder("accepted") < 0 {
+		return i
+	}
+	// No folder means proposed: a folder whose records state their
+	// status in the file takes the new record before the accepted
+	// folder, where check would read it as accepted (yarn's text/ beside
+	// accepted/; dk-zcp).
+	for i, s := range c.schemes {
+		if s.Status != "folder" && c.has(i) {
+			return i
+		}
+	}
+	return c.statusFolder("accepted")
+}
+
+// statusFolder is the scheme of the folder whose name means status want,
+// -1 when none does.
+func (c *collection) statusFolder(want string) int {
+	for i, s := range c.schemes {
+		if s.Status == "folder" {
+			if st, ok := register.MapStatus(path.Base(s.Dir), config.DefaultStatuses()); ok && st == want {
+				return i
 			}
 		}
 	}
-	return c.newestScheme()
+	return -1
+}
+
+// has reports whether scheme t holds a record.
+func (c *collection) has(t int) bool {
+	return slices.ContainsFunc(c.records, func(r *record) bool { return r.scheme == t })
 }
 
 // newestRecords is how many of the newest records say which folder new

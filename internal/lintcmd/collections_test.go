@@ -82,6 +82,11 @@ func TestCollections(t *testing.T) {
 			"D26 is superseded but names no registered successor",
 			"D26 superseded by ADR-0028, which is no registered record",
 		}},
+		// The folder is the status and no folder means proposed: new
+		// writes to text/, whose records state theirs (dk-zcp), and the
+		// superseded record, whose folder says accepted, says what
+		// replaced it in its own file (D96).
+		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [ADR-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [ADR-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
 		// giantswarm's state: review is proposed (D97), and new writes its word (D96).
 		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: review\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
 	}
