@@ -417,12 +417,23 @@ func FindRecords(files []string, schemes []Scheme) []Found {
 	// A numbered folder holds one record under PatternNumFolderAny: its
 	// first Markdown file by name.
 	seen := map[string]bool{}
+	indexed := map[string]bool{} // folders with an index.md
+	for _, f := range files {
+		if path.Base(f) == "index.md" {
+			indexed[path.Dir(f)] = true
+		}
+	}
 	for _, f := range files {
 		i, rel := Owner(f, schemes)
 		if i < 0 {
 			continue
 		}
 		if n, ok := schemes[i].Match(rel); ok {
+			if strings.EqualFold(path.Base(f), "README.md") && indexed[path.Dir(f)] {
+				// One folder is one record: its README.md beside its
+				// index.md (often a link to it) is not a second (D96).
+				continue
+			}
 			if schemes[i].Pattern == PatternNumFolderAny {
 				if d := path.Dir(f); seen[d] {
 					continue

@@ -1,6 +1,7 @@
 package register
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -160,4 +161,25 @@ func FuzzStatusLine(f *testing.F) {
 			_ = PlaceholderStatus(raw)
 		}
 	})
+}
+
+// TestFindRecordsFolderOnce: a record that is a folder is one record, its
+// README.md beside its index.md (a link to it, in a collection of one
+// folder per record) not a second (D96).
+func TestFindRecordsFolderOnce(t *testing.T) {
+	t.Parallel()
+	files := []string{
+		"docs/adr/2023-05-12-queue/README.md",
+		"docs/adr/2023-05-12-queue/index.md",
+		"docs/adr/2024-01-02-cache/README.md",
+	}
+	schemes := []Scheme{{Dir: "docs/adr", Pattern: PatternDatedFolder}}
+	var got []string
+	for _, fr := range FindRecords(files, schemes) {
+		got = append(got, fr.Path)
+	}
+	want := []string{"docs/adr/2023-05-12-queue/index.md", "docs/adr/2024-01-02-cache/README.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FindRecords = %q, want %q", got, want)
+	}
 }
