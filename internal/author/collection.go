@@ -252,6 +252,10 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 				c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
 				continue
 			}
+			if d.Redirect {
+				c.skipped = append(c.skipped, skip{fr.Path, "a redirect stub: it only says where its document moved"})
+				continue
+			}
 			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
 		}
 		if len(c.records) > 0 {

@@ -183,3 +183,24 @@ func TestFindRecordsFolderOnce(t *testing.T) {
 		t.Errorf("FindRecords = %q, want %q", got, want)
 	}
 }
+
+// TestRedirectStub: a file that only says where its document moved is
+// not a record; a record that mentions a move is (D96).
+func TestRedirectStub(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"---\neip: 190\nstatus: Moved\n---\n\nThis file was moved to https://github.com/ethereum/ercs/blob/master/ERCS/erc-190.md\n", true},
+		{"Dieses Dokument wurde nach [ADR 7](0007-x.md) verschoben.\n", true},
+		{"# Move to Kubernetes\n\nWe moved to https://k8s.io.\n", false},
+		{"---\nstatus: Moved\n---\n\nThis file was moved.\n", false},
+		{"Status: Accepted\n\nWe moved to [the new queue](https://example.com).\n\n## Context\n", false},
+		{"", false},
+	} {
+		if got := RedirectStub([]byte(tc.src)); got != tc.want {
+			t.Errorf("RedirectStub(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

@@ -60,8 +60,9 @@ func (s *Snapshot) loadAdopted() {
 			continue
 		}
 		row, ok := rowOf[f]
-		if !ok && d.Placeholder {
-			// A template's list of statuses: not a record (D72).
+		if !ok && (d.Placeholder || d.Redirect) {
+			// A template's list of statuses, a redirect stub: not a
+			// record (D72, D96).
 			s.Decisions = s.Decisions[:len(s.Decisions)-1]
 			continue
 		}
