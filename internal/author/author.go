@@ -313,6 +313,15 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 			// Its folder says its status; its file says what replaced it,
 			// below its title (D96).
 			edits[old.Path] = markInPlace(src, old, label, filepath.ToSlash(link))
+		} else if side := old.KeyPos("status").Filename; old.StatusFrom == "sidecar" {
+			// A KEP: its kep.yaml says replaced, its README.md what
+			// replaced it (D96).
+			ss, err := read(side)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", side, err)
+			}
+			edits[side] = markSidecar(ss, old.KeyPos("status").Line)
+			edits[old.Path] = markInPlace(src, old, label, filepath.ToSlash(link))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
 		}
@@ -663,6 +672,22 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		}
 	}
 	return at.with(line[:i] + text + line[i+len(raw):]), true
+}
+
+// markSidecar writes the vocabulary's first English word for superseded
+// (replaced, a KEP's own) as the status on line n of a sidecar file.
+func markSidecar(src []byte, n int) []byte {
+	word := "superseded"
+	for _, row := range config.WorldStatuses {
+		if row.Lang == "en" && row.Status == "superseded" {
+			word, _, _ = strings.Cut(row.Words, ",")
+		}
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if n >= 1 && n <= len(lines) && strings.HasPrefix(lines[n-1], "status:") {
+		lines[n-1] = "status: " + word + "\n"
+	}
+	return []byte(strings.Join(lines, ""))
 }
 
 // markInPlace writes "Superseded by [label](link)" as a paragraph below

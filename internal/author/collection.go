@@ -239,24 +239,8 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			}
 		}
 		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
-		for _, fr := range register.FindRecords(rp.Files, merged) {
-			if !rp.Present(fr.Path) {
-				continue
-			}
-			src, err := readIn(root, fr.Path)
-			if err != nil {
-				return nil, err
-			}
-			d := register.ParseAdopted(fr.Path, src, cfg.Statuses)
-			if d.Placeholder {
-				c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
-				continue
-			}
-			if d.Redirect {
-				c.skipped = append(c.skipped, skip{fr.Path, "a redirect stub: it only says where its document moved"})
-				continue
-			}
-			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
+		if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
+			return nil, err
 		}
 		if len(c.records) > 0 {
 			ds := make([]*register.Decision, len(c.records))
@@ -506,6 +490,36 @@ func (c *collection) statusFolder(want string) int {
 // has reports whether scheme t holds a record.
 func (c *collection) has(t int) bool {
 	return slices.ContainsFunc(c.records, func(r *record) bool { return r.scheme == t })
+}
+
+// read reads the records found, each with its sidecar (a KEP's kep.yaml,
+// D96), and leaves out templates and redirect stubs, saying why.
+func (c *collection) read(root string, rp *repo.Repo, found []register.Found, statuses map[string]string) error {
+	for _, fr := range found {
+		if !rp.Present(fr.Path) {
+			continue
+		}
+		src, err := readIn(root, fr.Path)
+		if err != nil {
+			return err
+		}
+		d := register.ParseAdopted(fr.Path, src, statuses)
+		if side := register.Sidecar(fr.Path); side != "" && rp.Present(side) {
+			// A KEP's status is in its kep.yaml (D96).
+			if b, err := readIn(root, side); err == nil {
+				register.ApplySidecar(d, side, b, statuses)
+			}
+		}
+		switch {
+		case d.Placeholder:
+			c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
+		case d.Redirect:
+			c.skipped = append(c.skipped, skip{fr.Path, "a redirect stub: it only says where its document moved"})
+		default:
+			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
+		}
+	}
+	return nil
 }
 
 // newestRecords is how many of the newest records say which folder new

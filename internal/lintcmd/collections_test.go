@@ -38,6 +38,9 @@ func TestCollections(t *testing.T) {
 		// says of the record it retires, as the tool writes it.
 		wrote    []string
 		supWrote string
+		// after is a file and what it says after accept, when the
+		// record's status is kept in another file (a KEP's kep.yaml).
+		after [2]string
 	}{
 		{name: "bbc__tams", wrote: []string{"---\nstatus: proposed\n---\n\n# Next decision\n"}, supWrote: "\n# A replacement\n\nSupersedes [ADR-0005](0005-flow-read-write-permissions.md)\n", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
 			"| D0 | [Use Markdown ADRs to record design decisions](adr/0000-",
@@ -87,6 +90,11 @@ func TestCollections(t *testing.T) {
 		// superseded record, whose folder says accepted, says what
 		// replaced it in its own file (D96).
 		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [ADR-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [ADR-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
+		// A KEP's status is in the kep.yaml beside its README.md (dk-tl6):
+		// read from it, and superseding writes replaced there, the
+		// successor below the README's title (D96).
+		{name: "kubernetes__enhancements", wrote: []string{"## Status\n\nproposed\n"}, supWrote: "Supersedes [ADR-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [ADR-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
+			ids: []string{"| D2229 | [kubectl xdg base dir](../keps/sig-cli/2229-kubectl-xdg-base-dir/README.md) | rejected |", "| D2380 | [data driven commands](../keps/sig-cli/2380-data-driven-commands-for-kubectl/README.md) | proposed |"}},
 		// giantswarm's state: review is proposed (D97), and new writes its word (D96).
 		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: review\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
 	}
@@ -208,6 +216,11 @@ func TestCollections(t *testing.T) {
 			}
 			if !bytes.Contains(old, []byte(tc.marked)) {
 				t.Errorf("accept %s: the old record %s does not say %q\n%s\n%s", cr[1], tc.supersede, tc.marked, out, old)
+			}
+			if tc.after[0] != "" {
+				if b, _ := os.ReadFile(filepath.Join(dir, tc.after[0])); !bytes.Contains(b, []byte(tc.after[1])) {
+					t.Errorf("accept %s: %s does not say %q\n%s", cr[1], tc.after[0], tc.after[1], b)
+				}
 			}
 			checkOut("after accept")
 		})
