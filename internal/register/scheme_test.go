@@ -1,6 +1,7 @@
 package register
 
 import (
+	"go/token"
 	"slices"
 	"strings"
 	"testing"
@@ -203,4 +204,22 @@ func TestRedirectStub(t *testing.T) {
 			t.Errorf("RedirectStub(%q) = %v, want %v", tc.src, got, tc.want)
 		}
 	}
+}
+
+// FuzzSidecarAndRedirect reads any sidecar file and any record without a
+// panic: a status read from the sidecar is its status: line's, placed in
+// that file.
+func FuzzSidecarAndRedirect(f *testing.F) {
+	f.Add([]byte("title: x\nstatus: implementable\n"), []byte("This file was moved to https://example.com/x.md\n"))
+	f.Add([]byte("status: provisional|implementable|implemented\n"), []byte("---\nstatus: Moved\n---\n\nmoved to [x](y)"))
+	f.Add([]byte("status:\n"), []byte(""))
+	f.Fuzz(func(t *testing.T, side, rec []byte) {
+		_ = RedirectStub(rec)
+		d := &Decision{Keys: map[string]token.Position{}}
+		if ApplySidecar(d, "keps/x/kep.yaml", side, map[string]string{}) {
+			if d.RawStatus == "" || d.StatusFrom != "sidecar" || d.Keys["status"].Filename != "keps/x/kep.yaml" {
+				t.Errorf("sidecar status %q from %q at %v", d.RawStatus, d.StatusFrom, d.Keys["status"])
+			}
+		}
+	})
 }
