@@ -1,6 +1,7 @@
 package author
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -32,7 +33,9 @@ type dialectNew struct {
 	inFile  bool // the status is written in the file (not its folder)
 	tmplRel string
 	author  string // the author or decider fields' value
-
+	// sections are the level-2 headings the collection's newest records
+	// share, for a record shaped without a template.
+	sections []string
 }
 
 // templateOf finds the collection's own template for scheme t: its
@@ -494,34 +497,24 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			from = "heading"
 		}
 	}
-	out := ownSections(b.String(), src)
+	own := n.sections
+	if own == nil {
+		own = level2Headings(src)
+	}
+	out := ownSections(b.String(), own)
 	if n.sup != nil {
 		out = n.addSupersedes(out, from)
 	}
 	return []byte(out)
 }
 
-// ownSections writes the example's own section headings in place of the
-// English ones (## Context, ## Decision, …) when none of the example's
-// level-2 headings is an English section name: a record in the
-// collection's language (## Kontext, ## Contexto, ## 背景; D96). The
-// status heading stays where the dialect put it.
-func ownSections(out, example string) string {
-	var own []string
-	for _, l := range strings.Split(example, "\n") {
-		if h, ok := strings.CutPrefix(l, "## "); ok {
-			h = strings.TrimSpace(h)
-			if strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(h) {
-				continue // claimslint's claims section, and the status's own
-			}
-			if register.IsSectionTitle(h) {
-				return out // English sections: as before
-			}
-			if h != "" {
-				own = append(own, "## "+h)
-			}
-		}
-	}
+// ownSections writes the collection's own section headings, own, in
+// place of claimslint's English ones (## Context, ## Decision, …): the
+// sections its newest records share (D96), in its language (## Kontext,
+// ## Contexto, ## 背景) and its process's words (swift's ## Introduction,
+// ## Motivation, ## Proposed solution). The status heading stays where
+// the dialect put it.
+func ownSections(out string, own []string) string {
 	if len(own) == 0 {
 		return out
 	}
@@ -596,7 +589,76 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", last.path, err)
 	}
+	n.sections = col.sharedSections(o.Dir, t)
 	return n.shape(string(src), last.d), nil
+}
+
+// sharedSections are the level-2 headings at least two of scheme t's
+// newest records write (the one's own when it has one), in the order the
+// newest writes them: the collection's sections, not one record's subject
+// ("## Broken Packages"; D96).
+func (c *collection) sharedSections(root string, t int) []string {
+	var rs []*record
+	for _, r := range c.records {
+		if r.scheme == t {
+			rs = append(rs, r)
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
+	rs = rs[:min(len(rs), newestRecords)]
+	count := map[string]int{}
+	var lists [][]string
+	for _, r := range rs {
+		src, err := readIn(root, r.path)
+		if err != nil {
+			continue
+		}
+		hs := level2Headings(string(src))
+		for _, h := range hs {
+			count[h]++
+		}
+		lists = append(lists, hs)
+	}
+	need := min(2, len(rs))
+	// In the order the records write them: by where in its record each
+	// stands, on average.
+	pos := map[string]float64{}
+	for _, hs := range lists {
+		for i, h := range hs {
+			pos[h] += float64(i) / float64(len(hs)) / float64(count[h])
+		}
+	}
+	out := []string{} // none shared: claimslint's own sections
+	for h, n := range count {
+		if n >= need {
+			out = append(out, h)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := cmp.Compare(pos[a], pos[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// level2Headings are a record's level-2 headings outside fences, each
+// once, but its status heading and claimslint's Confirmation.
+func level2Headings(src string) []string {
+	var own []string
+	fence := false
+	for _, l := range strings.Split(src, "\n") {
+		if s := strings.TrimSpace(l); strings.HasPrefix(s, "```") || strings.HasPrefix(s, "~~~") {
+			fence = !fence
+		}
+		h, ok := strings.CutPrefix(l, "## ")
+		if h = strings.TrimSpace(h); fence || !ok || h == "" || strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(strings.Trim(h, "*_ ")) || slices.Contains(own, "## "+h) {
+			continue
+		}
+		own = append(own, "## "+h)
+	}
+	return own
 }
 
 var metaLineRE = regexp.MustCompile(`^(?:([-*]) +[A-Z][A-Za-z ]*|[a-z_]+):`)
