@@ -17,8 +17,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
@@ -33,6 +36,9 @@ type NewOptions struct {
 	Status     string // default proposed
 	Supersedes string // D43 or D43(6)
 	Date       time.Time
+	// Author is who writes the record: an adopted collection's author
+	// or decider field takes it (D96); "" leaves the field empty.
+	Author string
 	// KeepRecords leaves an adopted record's file as written when it is
 	// superseded: only the register row changes (D73).
 	KeepRecords bool
@@ -300,8 +306,22 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 		if err != nil {
 			return nil, err
 		}
-		if out, ok := markSuperseded(src, old, supersedingLabel(old, file, title), filepath.ToSlash(link)); ok {
+		label := supersedingLabel(old, file, title)
+		if out, ok := markSuperseded(src, old, label, filepath.ToSlash(link)); ok {
 			edits[old.Path] = out
+		} else if old.StatusFrom == "folder" {
+			// Its folder says its status; its file says what replaced it,
+			// below its title (D96).
+			edits[old.Path] = markInPlace(src, old, label, filepath.ToSlash(link))
+		} else if side := old.KeyPos("status").Filename; old.StatusFrom == "sidecar" {
+			// A KEP: its kep.yaml says replaced, its README.md what
+			// replaced it (D96).
+			ss, err := read(side)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", side, err)
+			}
+			edits[side] = markSidecar(ss, old.KeyPos("status").Line)
+			edits[old.Path] = markInPlace(src, old, label, filepath.ToSlash(link))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s: its status %q was not found where it was read; the file is left as written, mark it superseded by hand", old.Path, old.RawStatus))
 		}
@@ -637,11 +657,12 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		return nil, false
 	}
 	raw, line, i := at.raw, at.line(), at.i
-	word := "Superseded"
-	if r := raw[0]; r >= 'a' && r <= 'z' {
-		word = "superseded"
+	phrase := supersededBy(raw)
+	if r, _ := utf8.DecodeRuneInString(raw); !unicode.IsLower(r) {
+		rs := []rune(phrase)
+		phrase = string(unicode.ToUpper(rs[0])) + string(rs[1:])
 	}
-	text := fmt.Sprintf("%s by [%s](%s)", word, label, link)
+	text := fmt.Sprintf("%s [%s](%s)", phrase, label, link)
 	if old.StatusFrom == "front matter" {
 		text = strconv.Quote(text)
 		// A quoted YAML value replaces the quotes around it too.
@@ -651,6 +672,69 @@ func markSuperseded(src []byte, old *register.Decision, label, link string) ([]b
 		}
 	}
 	return at.with(line[:i] + text + line[i+len(raw):]), true
+}
+
+// markSidecar writes the vocabulary's first English word for superseded
+// (replaced, a KEP's own) as the status on line n of a sidecar file.
+func markSidecar(src []byte, n int) []byte {
+	word := "superseded"
+	for _, row := range config.WorldStatuses {
+		if row.Lang == "en" && row.Status == "superseded" {
+			word, _, _ = strings.Cut(row.Words, ",")
+		}
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if n >= 1 && n <= len(lines) && strings.HasPrefix(lines[n-1], "status:") {
+		lines[n-1] = "status: " + word + "\n"
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
+// markInPlace writes "Superseded by [label](link)" as a paragraph below
+// the title of a record whose folder is its status (D96), in the language
+// of its folder's name, English when the vocabulary does not know it; at
+// the top, below any front matter, when it has no title heading.
+func markInPlace(src []byte, old *register.Decision, label, link string) []byte {
+	phrase := supersededBy(path.Base(path.Dir(old.Path)))
+	line := strings.ToUpper(phrase[:1]) + phrase[1:] + " [" + label + "](" + link + ")\n"
+	lines := strings.SplitAfter(string(src), "\n")
+	at := 0
+	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+		for i := 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) == "---" {
+				at = i + 1
+				break
+			}
+		}
+	}
+	for i := at; i < len(lines); i++ {
+		if h, ok := strings.CutPrefix(lines[i], "# "); ok && register.IsSectionTitle(strings.TrimSpace(h)) {
+			return []byte(strings.Join(slices.Insert(lines, i, line, "\n"), "")) // above a first section
+		} else if ok {
+			return []byte(strings.Join(slices.Insert(lines, i+1, "\n", line), ""))
+		}
+	}
+	return []byte(strings.Join(slices.Insert(lines, at, line, "\n"), ""))
+}
+
+// supersededBy is "superseded by" in the language of a record's status
+// words raw (D97): "ersetzt durch" where it says Akzeptiert; English
+// where the vocabulary has no phrase in its language.
+func supersededBy(raw string) string {
+	lang := worldLang(register.StatusWords(raw))
+	for _, row := range config.WorldStatuses {
+		if lang == "en" || row.Lang != lang || row.Status != "superseded" {
+			continue
+		}
+		var words []string
+		for _, w := range strings.Split(row.Words, ",") {
+			words = append(words, strings.TrimSpace(w))
+		}
+		if p := register.SupersededByPhrase(words); p != "" {
+			return p
+		}
+	}
+	return "superseded by"
 }
 
 // statusAt is where an adopted record's status was read (D73): the

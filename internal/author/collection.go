@@ -2,6 +2,7 @@ package author
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -238,20 +239,8 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			}
 		}
 		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
-		for _, fr := range register.FindRecords(rp.Files, merged) {
-			if !rp.Present(fr.Path) {
-				continue
-			}
-			src, err := readIn(root, fr.Path)
-			if err != nil {
-				return nil, err
-			}
-			d := register.ParseAdopted(fr.Path, src, cfg.Statuses)
-			if d.Placeholder {
-				c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
-				continue
-			}
-			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
+		if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
+			return nil, err
 		}
 		if len(c.records) > 0 {
 			ds := make([]*register.Decision, len(c.records))
@@ -467,23 +456,112 @@ func (c *collection) assign(have map[string]string, maxID int) {
 // of accepted records (an RFC process's accepted/), else the folder of the
 // collection's latest record.
 func (c *collection) target() int {
-	for _, want := range []string{"proposed", "accepted"} {
-		for i, s := range c.schemes {
-			if s.Status == "folder" {
-				if st, ok := register.MapStatus(path.Base(s.Dir), config.DefaultStatuses()); ok && st == want {
-					return i
-				}
+	if i := c.statusFolder("proposed"); i >= 0 {
+		return i
+	}
+	if i := c.newestScheme(); c.schemes[i].Status != "folder" || c.statusFolder("accepted") < 0 {
+		return i
+	}
+	// No folder means proposed: a folder whose records state their
+	// status in the file takes the new record before the accepted
+	// folder, where check would read it as accepted (yarn's text/ beside
+	// accepted/; dk-zcp).
+	for i, s := range c.schemes {
+		if s.Status != "folder" && c.has(i) {
+			return i
+		}
+	}
+	return c.statusFolder("accepted")
+}
+
+// statusFolder is the scheme of the folder whose name means status want,
+// -1 when none does.
+func (c *collection) statusFolder(want string) int {
+	for i, s := range c.schemes {
+		if s.Status == "folder" {
+			if st, ok := register.MapStatus(path.Base(s.Dir), config.DefaultStatuses()); ok && st == want {
+				return i
 			}
 		}
 	}
+	return -1
+}
+
+// has reports whether scheme t holds a record.
+func (c *collection) has(t int) bool {
+	return slices.ContainsFunc(c.records, func(r *record) bool { return r.scheme == t })
+}
+
+// read reads the records found, each with its sidecar (a KEP's kep.yaml,
+// D96), and leaves out templates and redirect stubs, saying why.
+func (c *collection) read(root string, rp *repo.Repo, found []register.Found, statuses map[string]string) error {
+	for _, fr := range found {
+		if !rp.Present(fr.Path) {
+			continue
+		}
+		src, err := readIn(root, fr.Path)
+		if err != nil {
+			return err
+		}
+		d := register.ParseAdopted(fr.Path, src, statuses)
+		if side := register.Sidecar(fr.Path); side != "" && rp.Present(side) {
+			// A KEP's status is in its kep.yaml (D96).
+			if b, err := readIn(root, side); err == nil {
+				register.ApplySidecar(d, side, b, statuses)
+			}
+		}
+		switch {
+		case d.Placeholder:
+			c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
+		case d.Redirect:
+			c.skipped = append(c.skipped, skip{fr.Path, "a redirect stub: it only says where its document moved"})
+		default:
+			c.records = append(c.records, &record{path: fr.Path, scheme: fr.Scheme, name: fr.Name, d: d})
+		}
+	}
+	return nil
+}
+
+// newestRecords is how many of the newest records say which folder new
+// writes to (D96).
+const newestRecords = 5
+
+// newestScheme is the scheme most of the collection's newest records are
+// in, the newest record's on a tie: a collection that once numbered a
+// record high in a sub-folder (KEEP's stdlib/) keeps writing where its
+// records are written now.
+func (c *collection) newestScheme() int {
+	rs := slices.Clone(c.records)
+	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
+	rs = rs[:min(len(rs), newestRecords)]
+	count := map[int]int{}
 	best := -1
-	var bn register.RecordName
-	for _, r := range c.records {
-		if best < 0 || register.CompareNames(bn, r.name) < 0 {
-			best, bn = r.scheme, r.name
+	for _, r := range rs {
+		count[r.scheme]++
+		if best < 0 || count[r.scheme] > count[best] {
+			best = r.scheme
 		}
 	}
 	return max(best, 0)
+}
+
+// usualLayout is the date layout most records of scheme t are named in
+// (2006-01-02 over the 2006-1-2 of one record; dk-6e1), last's own on a
+// tie.
+func (c *collection) usualLayout(t int, last *record) string {
+	count := map[string]int{}
+	best := last.name.DateLayout
+	for _, r := range c.records {
+		if r.scheme == t && r.name.DateLayout != "" {
+			count[r.name.DateLayout]++
+		}
+	}
+	for _, l := range slices.Sorted(maps.Keys(count)) {
+		if count[l] > count[best] {
+			best = l
+		}
+	}
+	return best
 }
 
 // nextPath is the path of the next record, named in its folder's scheme
@@ -519,9 +597,9 @@ func (c *collection) nextPath(title string, date time.Time) string {
 		}
 		if folder {
 			// 2023-05-12-slug/README.md: the date names the folder (D96).
-			return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl, path.Base(last.name.Path))
+			return path.Join(s.Dir, date.UTC().Format(c.usualLayout(t, last))+sep+sl, path.Base(last.name.Path))
 		}
-		return path.Join(s.Dir, date.UTC().Format(ln.DateLayout)+sep+sl+".md")
+		return path.Join(s.Dir, date.UTC().Format(c.usualLayout(t, last))+sep+sl+".md")
 	}
 	num := last.name.Number
 	if m := idFolderRE.FindStringSubmatch(name); num < 0 && folder && m != nil {

@@ -1,6 +1,7 @@
 package author
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -31,6 +32,10 @@ type dialectNew struct {
 	vocab   map[string]string
 	inFile  bool // the status is written in the file (not its folder)
 	tmplRel string
+	author  string // the author or decider fields' value
+	// sections are the level-2 headings the collection's newest records
+	// share, for a record shaped without a template.
+	sections []string
 }
 
 // templateOf finds the collection's own template for scheme t: its
@@ -147,86 +152,147 @@ func (n *dialectNew) number() string {
 	return m
 }
 
-// fill fills the collection's template: the title in its front matter,
-// its first heading (with its number placeholder) or its Feature Name
-// line, the status where and as the template writes it, the date
-// placeholders, and the relation to the superseded record.
+// fill fills the collection's template, step by step (D96): its
+// instructions removed, the status where and as the template writes it,
+// the relation to the superseded record, the dates, the title, the
+// fields (authors, the id), then the relation where the status is not in
+// a table.
 func (n *dialectNew) fill(t string) ([]byte, error) {
-	t = strings.ReplaceAll(t, "\r\n", "\n")
+	t = cleanTemplate(strings.ReplaceAll(t, "\r\n", "\n"))
 	d := register.ParseAdopted(n.file, []byte(t), n.vocab)
-	lines := strings.SplitAfter(t, "\n")
-	// The status, on the line the template writes it.
-	if pos, ok := d.Keys["status"]; ok && d.StatusFrom != "" && d.StatusFrom != "unstated" && pos.Line >= 1 && pos.Line <= len(lines) {
-		line := lines[pos.Line-1]
-		w := n.word(d.RawStatus)
-		switch d.StatusFrom {
-		case "front matter":
-			k := strings.Index(line, ":")
-			if k < 0 {
-				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
-			}
-			lines[pos.Line-1] = line[:k+1] + " " + w + "\n"
-		case "table":
-			cells := strings.Split(line, "|")
-			for i := 1; i+1 < len(cells); i++ {
-				if register.IsStatusKey(strings.Trim(strings.TrimSpace(cells[i]), "*:")) {
-					cells[i+1] = " " + w + " "
-					break
-				}
-			}
-			lines[pos.Line-1] = strings.Join(cells, "|")
-		case "line":
-			start, ok := register.StatusValueAt(line)
-			if !ok {
-				return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
-			}
-			for start > 0 && line[start-1] == ' ' {
-				start-- // the value is written after one space
-			}
-			end := strings.Index(line[start:], "|")
-			if d.Placeholder {
-				end = -1 // "[proposed | rejected | …]": the choices go
-			}
-			rest := "\n"
-			if end >= 0 {
-				rest = " " + line[start+end:]
-			} else {
-				// The placeholder may run on below, indented.
-				for pos.Line < len(lines) && strings.HasPrefix(lines[pos.Line], "  ") && strings.TrimSpace(lines[pos.Line]) != "" {
-					lines = slices.Delete(lines, pos.Line, pos.Line+1)
-				}
-			}
-			lines[pos.Line-1] = line[:start] + " " + w + rest
-		case "heading":
-			lines[pos.Line-1] = w + "\n"
-		}
+	lines, err := n.placeStatus(strings.SplitAfter(t, "\n"), d)
+	if err != nil {
+		return nil, err
 	}
 	if (d.StatusFrom == "" || d.StatusFrom == "unstated") && n.inFile {
 		// A template that states no status (Rust's) gets a status line in
 		// the form of its metadata lines, so check reads it as written.
 		lines = addStatusLine(lines, n.status)
 	}
-	t = strings.Join(lines, "")
+	t = n.statusChoices(strings.Join(lines, ""), d)
 	if n.sup != nil && d.StatusFrom == "table" {
 		t = regexp.MustCompile(`(?m)^(\|\s*Supersedes:?\s*\|)[^|\n]*\|`).ReplaceAllString(t, "${1} "+n.supLink()+" |")
 	}
-	// Dates.
+	t = n.fillFields(n.fillTitle(n.fillDates(t)))
+	if n.sup != nil && d.StatusFrom != "table" {
+		t = n.addSupersedes(t, d.StatusFrom)
+	}
+	return []byte(t), nil
+}
+
+// placeStatus writes the status word on the line the template states it.
+func (n *dialectNew) placeStatus(lines []string, d *register.Decision) ([]string, error) {
+	pos, ok := d.Keys["status"]
+	if !ok || d.StatusFrom == "" || d.StatusFrom == "unstated" || pos.Line < 1 || pos.Line > len(lines) {
+		return lines, nil
+	}
+	line := lines[pos.Line-1]
+	w := n.word(d.RawStatus)
+	switch d.StatusFrom {
+	case "front matter":
+		k := strings.Index(line, ":")
+		if k < 0 {
+			return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, pos.Line)
+		}
+		lines[pos.Line-1] = line[:k+1] + " " + w + "\n"
+	case "table":
+		cells := strings.Split(line, "|")
+		for i := 1; i+1 < len(cells); i++ {
+			if register.IsStatusKey(strings.Trim(strings.TrimSpace(cells[i]), "*:")) {
+				cells[i+1] = " " + w + " "
+				break
+			}
+		}
+		lines[pos.Line-1] = strings.Join(cells, "|")
+	case "line":
+		return n.placeStatusLine(lines, d, pos.Line, w)
+	case "heading":
+		lines[pos.Line-1] = w + "\n"
+	}
+	return lines, nil
+}
+
+// placeStatusLine writes the status word after the key of a status line,
+// the rest of a metadata row kept; a placeholder's choices go.
+func (n *dialectNew) placeStatusLine(lines []string, d *register.Decision, at int, w string) ([]string, error) {
+	line := lines[at-1]
+	start, ok := register.StatusValueAt(line)
+	if !ok {
+		return nil, fmt.Errorf("template %s: cannot place the status on line %d", n.tmplRel, at)
+	}
+	for start > 0 && line[start-1] == ' ' {
+		start-- // the value is written after one space
+	}
+	end := strings.Index(line[start:], "|")
+	if d.Placeholder {
+		end = -1 // "[proposed | rejected | …]": the choices go
+	}
+	rest := "\n"
+	if end >= 0 {
+		rest = " " + line[start+end:]
+	} else {
+		// The placeholder may run on below, indented.
+		for at < len(lines) && strings.HasPrefix(lines[at], "  ") && strings.TrimSpace(lines[at]) != "" {
+			lines = slices.Delete(lines, at, at+1)
+		}
+	}
+	lines[at-1] = line[:start] + " " + w + rest
+	return lines, nil
+}
+
+// statusChoices writes the status word in place of a Status section's
+// list of choices ("Vorgeschlagen | **Akzeptiert** | Abgelehnt") where
+// the template states its status elsewhere (its front matter).
+func (n *dialectNew) statusChoices(t string, d *register.Decision) string {
+	if d.StatusFrom == "heading" {
+		return t
+	}
+	lines := strings.SplitAfter(t, "\n")
+	in := false
+	for i, l := range lines {
+		if headingRE.MatchString(l) {
+			in = register.IsStatusHeading(strings.Trim(strings.TrimSpace(strings.TrimLeft(l, "#")), "*_"))
+			continue
+		}
+		if in && strings.Count(l, "|") >= 2 && !strings.HasPrefix(strings.TrimSpace(l), "|") {
+			lines[i] = n.word(l) + "\n"
+			break
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// fillDates writes the record's date in the template's date placeholders,
+// in their own layout.
+func (n *dialectNew) fillDates(t string) string {
 	t = dateValueRE.ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
-	t = localDateRE.ReplaceAllStringFunc(t, func(m string) string {
+	return localDateRE.ReplaceAllStringFunc(t, func(m string) string {
 		sm := localDateRE.FindStringSubmatch(m)
 		return sm[1] + n.date.UTC().Format(localLayout(sm[2]))
 	})
-	// A front matter value that is a title placeholder ("subtitle:
-	// {Titre de la décision}") takes the title (D96).
+}
+
+// fillTitle writes the title in the template's title places: a front
+// matter title placeholder ("subtitle: {Titre de la décision}"), its
+// title: key, a Feature Name line, its first heading that is not a
+// section (with the number in its number placeholder).
+func (n *dialectNew) fillTitle(t string) string {
 	t = fmTitlePlaceholderRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(yamlStr(n.title), "$", "$$"))
-	// The title: front matter, the first heading that is not a section,
-	// a Feature Name line.
 	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
 		t = fmTitleRE.ReplaceAllLiteralString(t, "title: "+yamlStr(n.title))
 	}
 	t = featureRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(slug(n.title), "-", "_"))
-	lines = strings.SplitAfter(t, "\n")
-	inFM := strings.HasPrefix(t, "---\n")
+	lines := strings.SplitAfter(t, "\n")
+	if i := titleHeading(lines); i >= 0 {
+		lines[i] = "# " + n.numberedHead(strings.TrimSpace(strings.TrimPrefix(lines[i], "# "))) + n.title + "\n"
+	}
+	return strings.Join(lines, "")
+}
+
+// titleHeading is the line of a template's title heading: its first H1
+// outside front matter and fences, -1 when a section name comes first.
+func titleHeading(lines []string) int {
+	inFM := len(lines) > 0 && lines[0] == "---\n"
 	fence := false
 	for i, l := range lines {
 		s := strings.TrimSpace(l)
@@ -244,29 +310,30 @@ func (n *dialectNew) fill(t string) ([]byte, error) {
 		}
 		h := strings.TrimSpace(strings.TrimPrefix(l, "# "))
 		if register.IsSectionTitle(strings.TrimSpace(commentLineRE.ReplaceAllString(h, ""))) {
-			break
+			return -1
 		}
-		head := ""
-		if loc := numberTokenRE.FindStringIndex(h); loc != nil && loc[0] < 12 {
-			num := n.number()
-			if num == "" {
-				num = h[loc[0]:loc[1]]
-			}
-			head = h[:loc[0]] + num
-			rest := h[loc[1]:]
-			if k := strings.IndexAny(rest, ":."); k >= 0 && k < 3 {
-				head += rest[:k+1]
-			}
-			head += " "
-		}
-		lines[i] = "# " + head + n.title + "\n"
-		break
+		return i
 	}
-	t = strings.Join(lines, "")
-	if n.sup != nil && d.StatusFrom != "table" {
-		t = n.addSupersedes(t, d.StatusFrom)
+	return -1
+}
+
+// numberedHead is what a title heading h writes before the title: its
+// prefix and number placeholder ("ADR-###: "), the number filled in.
+func (n *dialectNew) numberedHead(h string) string {
+	loc := numberTokenRE.FindStringIndex(h)
+	if loc == nil || loc[0] >= 12 {
+		return ""
 	}
-	return []byte(t), nil
+	num := n.number()
+	if num == "" {
+		num = h[loc[0]:loc[1]]
+	}
+	head := h[:loc[0]] + num
+	rest := h[loc[1]:]
+	if k := strings.IndexAny(rest, ":."); k >= 0 && k < 3 {
+		head += rest[:k+1]
+	}
+	return head + " "
 }
 
 // supLink is the link to the superseded record, labelled as the
@@ -366,12 +433,13 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 	src = strings.ReplaceAll(src, "\r\n", "\n")
 	from := ""
 	raw := "proposed"
-	var statusLine string
+	var statusLine, exPath string
+	at := 0
 	if ex != nil {
-		from, raw = ex.StatusFrom, ex.RawStatus
+		from, raw, exPath = ex.StatusFrom, ex.RawStatus, ex.Path
 		if pos, ok := ex.Keys["status"]; ok && pos.Line >= 1 {
 			if ls := strings.Split(src, "\n"); pos.Line <= len(ls) {
-				statusLine = ls[pos.Line-1]
+				statusLine, at = ls[pos.Line-1], pos.Line
 			}
 		}
 	}
@@ -387,6 +455,8 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 	}
 	var b strings.Builder
 	switch {
+	case from == "front matter" && n.exampleFrontMatter(src, exPath, w) != "":
+		fmt.Fprintf(&b, "%s\n%s\n\n## Context and Problem Statement\n\nWhat forces a decision, in two or three sentences.\n\n## Decision Outcome\n\nWhat we decided and why.\n\n### Consequences\n\nWhat gets easier, what gets harder.\n", n.exampleFrontMatter(src, exPath, w), head)
 	case from == "front matter":
 		fmt.Fprintf(&b, "---\nstatus: %s\ndate: %s\n---\n\n%s\n\n## Context and Problem Statement\n\nWhat forces a decision, in two or three sentences.\n\n## Decision Outcome\n\nWhat we decided and why.\n\n### Consequences\n\nWhat gets easier, what gets harder.\n", w, date, head)
 	case from == "heading":
@@ -401,6 +471,9 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			line = line[:i] + w + line[i+len(r):]
 		}
 		line = regexp.MustCompile(`(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}`).ReplaceAllString(line, date)
+		if block, ok := n.exampleFields(src, exPath, at, line); ok {
+			line = block // the example's metadata lines, filled (D96)
+		}
 		if from == "table" {
 			fmt.Fprintf(&b, "%s\n\n| | |\n|---|---|\n%s\n| Date | %s |\n\n## Context\n\nWhat forces a decision.\n\n## Decision\n\nWhat we decided.\n\n## Consequences\n\nWhat gets easier, what gets harder.\n", head, line, date)
 		} else {
@@ -424,34 +497,24 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 			from = "heading"
 		}
 	}
-	out := ownSections(b.String(), src)
+	own := n.sections
+	if own == nil {
+		own = level2Headings(src)
+	}
+	out := ownSections(b.String(), own)
 	if n.sup != nil {
 		out = n.addSupersedes(out, from)
 	}
 	return []byte(out)
 }
 
-// ownSections writes the example's own section headings in place of the
-// English ones (## Context, ## Decision, …) when none of the example's
-// level-2 headings is an English section name: a record in the
-// collection's language (## Kontext, ## Contexto, ## 背景; D96). The
-// status heading stays where the dialect put it.
-func ownSections(out, example string) string {
-	var own []string
-	for _, l := range strings.Split(example, "\n") {
-		if h, ok := strings.CutPrefix(l, "## "); ok {
-			h = strings.TrimSpace(h)
-			if strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(h) {
-				continue // claimslint's claims section, and the status's own
-			}
-			if register.IsSectionTitle(h) {
-				return out // English sections: as before
-			}
-			if h != "" {
-				own = append(own, "## "+h)
-			}
-		}
-	}
+// ownSections writes the collection's own section headings, own, in
+// place of claimslint's English ones (## Context, ## Decision, …): the
+// sections its newest records share (D96), in its language (## Kontext,
+// ## Contexto, ## 背景) and its process's words (swift's ## Introduction,
+// ## Motivation, ## Proposed solution). The status heading stays where
+// the dialect put it.
+func ownSections(out string, own []string) string {
 	if len(own) == 0 {
 		return out
 	}
@@ -488,7 +551,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 	if t < 0 {
 		t = col.target()
 	}
-	n := &dialectNew{dir: o.Dir, col: col, file: file, title: title, status: o.Status, date: o.Date, vocab: vocab, inFile: col.schemes[t].Status != "folder"}
+	n := &dialectNew{dir: o.Dir, col: col, file: file, title: title, status: o.Status, date: o.Date, vocab: vocab, inFile: col.schemes[t].Status != "folder", author: o.Author}
 	if old != nil && old.Adopted && !strings.Contains(o.Supersedes, "(") {
 		n.sup = old
 	}
@@ -526,7 +589,76 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", last.path, err)
 	}
+	n.sections = col.sharedSections(o.Dir, t)
 	return n.shape(string(src), last.d), nil
+}
+
+// sharedSections are the level-2 headings at least two of scheme t's
+// newest records write (the one's own when it has one), in the order the
+// newest writes them: the collection's sections, not one record's subject
+// ("## Broken Packages"; D96).
+func (c *collection) sharedSections(root string, t int) []string {
+	var rs []*record
+	for _, r := range c.records {
+		if r.scheme == t {
+			rs = append(rs, r)
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
+	rs = rs[:min(len(rs), newestRecords)]
+	count := map[string]int{}
+	var lists [][]string
+	for _, r := range rs {
+		src, err := readIn(root, r.path)
+		if err != nil {
+			continue
+		}
+		hs := level2Headings(string(src))
+		for _, h := range hs {
+			count[h]++
+		}
+		lists = append(lists, hs)
+	}
+	need := min(2, len(rs))
+	// In the order the records write them: by where in its record each
+	// stands, on average.
+	pos := map[string]float64{}
+	for _, hs := range lists {
+		for i, h := range hs {
+			pos[h] += float64(i) / float64(len(hs)) / float64(count[h])
+		}
+	}
+	out := []string{} // none shared: claimslint's own sections
+	for h, n := range count {
+		if n >= need {
+			out = append(out, h)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := cmp.Compare(pos[a], pos[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// level2Headings are a record's level-2 headings outside fences, each
+// once, but its status heading and claimslint's Confirmation.
+func level2Headings(src string) []string {
+	var own []string
+	fence := false
+	for _, l := range strings.Split(src, "\n") {
+		if s := strings.TrimSpace(l); strings.HasPrefix(s, "```") || strings.HasPrefix(s, "~~~") {
+			fence = !fence
+		}
+		h, ok := strings.CutPrefix(l, "## ")
+		if h = strings.TrimSpace(h); fence || !ok || h == "" || strings.EqualFold(h, "Confirmation") || register.IsStatusHeading(strings.Trim(h, "*_ ")) || slices.Contains(own, "## "+h) {
+			continue
+		}
+		own = append(own, "## "+h)
+	}
+	return own
 }
 
 var metaLineRE = regexp.MustCompile(`^(?:([-*]) +[A-Z][A-Za-z ]*|[a-z_]+):`)
@@ -548,6 +680,12 @@ func addStatusLine(lines []string, status string) []string {
 	}
 	switch {
 	case last < 0:
+		// Below the title heading when there is one.
+		for i, l := range lines {
+			if strings.HasPrefix(l, "# ") {
+				return slices.Insert(lines, i+1, "\n", "Status: "+status+"\n")
+			}
+		}
 		return append([]string{"Status: " + status + "\n", "\n"}, lines...)
 	case form != "":
 		return slices.Insert(lines, last+1, form+" Status: "+status+"\n")

@@ -63,7 +63,7 @@ func decisionStatus(p *Pass, d *register.Decision) {
 	if d.Adopted && d.Status == "" {
 		p.Reportf(d.KeyPos("status"), "adopted record %s states no status: map records without one in %s (statuses: {%s: accepted})", d.FileID, config.FileName, register.Unstated)
 	} else if d.Adopted && !register.ValidStatus(d.Status) {
-		p.Reportf(d.KeyPos("status"), "%s", statusAdvice(d))
+		p.Reportf(d.KeyPos("status"), "%s", statusAdvice(d, p.Snap.Config.Statuses))
 	} else if d.Status != "" && !register.ValidStatus(d.Status) {
 		p.Reportf(d.KeyPos("status"), "status %q is not one of %s", d.Status, strings.Join(register.Statuses, ", "))
 	}

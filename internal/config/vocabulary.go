@@ -13,9 +13,9 @@ import "strings"
 var WorldStatuses = []struct {
 	Lang, Status, Words string
 }{
-	{"en", "accepted", "final, approved, implemented, released, stable, active, done, decided, in effect, living, recommended, ready for release, shipped, completed, complete, merged, agreed, adopted, resolved, partially implemented, partially stable, accepted with modifications, accepted with revisions"},
-	{"en", "proposed", "draft, review, active review, in review, under review, rfc, open, pending, incomplete, under discussion, public discussion, in discussion, last call, to be reviewed, stagnant, idea, pre-rfc, exploring, design review, experimental, prototype, prototyped, preview"},
-	{"en", "rejected", "declined, withdrawn, abandoned, returned for revision, dropped, expired, refused, postponed"},
+	{"en", "accepted", "final, approved, implemented, released, stable, active, done, decided, in effect, living, recommended, ready for release, shipped, completed, complete, merged, agreed, adopted, resolved, partially implemented, partially stable, accepted with modifications, accepted with revisions, implementable"},
+	{"en", "proposed", "draft, review, active review, in review, under review, rfc, open, pending, incomplete, under discussion, public discussion, in discussion, last call, to be reviewed, stagnant, idea, pre-rfc, exploring, design review, experimental, prototype, prototyped, preview, provisional"},
+	{"en", "rejected", "declined, withdrawn, abandoned, returned for revision, dropped, expired, refused, postponed, deferred"},
 	{"en", "deprecated", "obsolete, retired, discontinued, archived, inactive, sunset, sunsetted, deprecate"},
 	{"en", "superseded", "replaced, superceded"},
 	{"de", "accepted", "akzeptiert, angenommen, genehmigt, beschlossen, entschieden, umgesetzt, implementiert, aktiv, gültig, freigegeben, in kraft, abgeschlossen, final"},

@@ -38,8 +38,11 @@ func TestCollections(t *testing.T) {
 		// says of the record it retires, as the tool writes it.
 		wrote    []string
 		supWrote string
+		// after is a file and what it says after accept, when the
+		// record's status is kept in another file (a KEP's kep.yaml).
+		after [2]string
 	}{
-		{name: "bbc__tams", wrote: []string{"---\nstatus: proposed\ndate: 2026-12-01\n---\n\n# Next decision\n"}, supWrote: "\n# A replacement\n\nSupersedes [ADR-0005](0005-flow-read-write-permissions.md)\n", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
+		{name: "bbc__tams", wrote: []string{"---\nstatus: proposed\n---\n\n# Next decision\n"}, supWrote: "\n# A replacement\n\nSupersedes [ADR-0005](0005-flow-read-write-permissions.md)\n", supersede: "D5", marked: "status: \"superseded by [ADR-0035](0035-a-replacement.md)\"", records: 34, newFile: "docs/adr/0034-next-decision.md", ids: []string{
 			"| D0 | [Use Markdown ADRs to record design decisions](adr/0000-",
 			"| D4 | [Deletion of Content and IDs](adr/0004-content-deletion.md)",
 			"| D4a | [Flow and Source References](adr/0004a-ancestry-relationships.md)",
@@ -70,18 +73,28 @@ func TestCollections(t *testing.T) {
 			}},
 		{name: "arachne-framework__architecture", wrote: []string{"# Next decision\n\nDate: 2026-12-01\n\n## Status\n\nPROPOSED\n\n## Context\n"}, supWrote: "## Status\n\nPROPOSED\n\nSupersedes [3. Architecture Decision Record: Datomic-based Configuration](adr-003-config-implementation.md)\n", supersede: "D3", marked: "\nSuperseded by [20. A replacement](adr-020-a-replacement.md)\n", dir: ".", records: 17, newFile: "adr-019-next-decision.md"},
 		{name: "celestiaorg__celestia-app", wrote: []string{"# ADR 031: Next decision\n\nDate: 2026-12-01\n\n## Status\n\nProposed\n"}, supWrote: "## Status\n\nProposed\n\nSupersedes [3. QGB Data Commitments](adr-003-qgb-data-commitments.md)\n", supersede: "D3", marked: "\nSuperseded by [32. A replacement](adr-032-a-replacement.md)\n", dir: ".", records: 26, newFile: "docs/architecture/adr-031-next-decision.md"},
-		{name: "Sylius__Sylius", wrote: []string{"# Next decision\n\n* Status: proposed\n* Date: 2026-12-01 <!-- optional -->\n\n## Context and Problem Statement\n"}, supWrote: "* Status: proposed\n* Supersedes [2020_03_03_feature_coverage_in_api](2020_03_03_feature_coverage_in_api.md)\n", supersede: "D3", marked: "* Status: superseded by [2026_12_02_a_replacement](2026_12_02_a_replacement.md)\n", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
+		{name: "Sylius__Sylius", wrote: []string{"# Next decision\n\n* Status: proposed\n* Date: 2026-12-01\n\n## Context and Problem Statement\n\n## Decision Drivers\n"}, supWrote: "* Status: proposed\n* Supersedes [2020_03_03_feature_coverage_in_api](2020_03_03_feature_coverage_in_api.md)\n", supersede: "D3", marked: "* Status: superseded by [2026_12_02_a_replacement](2026_12_02_a_replacement.md)\n", dir: ".", records: 25, newFile: "adr/2026_12_01_next_decision.md"},
 		{name: "npm__rfcs", wrote: []string{"---\ntitle: 'Next decision'\nnumber: null\nstatus: proposed\n", "\n# Next decision\n\n## Summary\n"}, dir: ".", records: 30, newFile: "accepted/0000-next-decision.md"},
 		{name: "rust-lang__rfcs", wrote: []string{"- Feature Name: next_decision\n- Start Date: 2026-12-01\n", "- Status: proposed\n\n# Summary\n"}, dir: ".", records: 20, newFile: "text/0000-next-decision.md"},
 		{name: "mlflow__rfcs", wrote: []string{"start_date:   2026-12-01\n", "status: proposed\n\n# Summary\n"}, dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
-		{name: "wagov-dtt__architecture-decision-records", wrote: []string{"# ADR 022: Next decision\n\n**Status:** Proposed | **Date:** 2026-12-01 | **Review:** YYYY-MM-DD\n"}, supWrote: "| **Review:** YYYY-MM-DD\n\nSupersedes [ADR-003](003-apis.md)\n", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "development/022-next-decision.md"},
-		{name: "json-schema-org__json-schema-spec", wrote: []string{"# Next decision\n\n- Status: proposed\n- Deciders: ", "- Date: 2026-12-01 <!-- optional -->\n"}, records: 7},
-		{name: "movito__agentive-starter-kit", wrote: []string{"# Next decision\n\n**Status**: Proposed\nDate: 2026-12-01\n"}, dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
+		{name: "wagov-dtt__architecture-decision-records", wrote: []string{"# ADR 022: Next decision\n\n**Status:** Proposed | **Date:** 2026-12-01 | **Review:** YYYY-MM-DD\n"}, supWrote: "| **Review:** YYYY-MM-DD\n\nSupersedes [ADR-003](../development/003-apis.md)\n", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](../operations/023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "operations/022-next-decision.md"},
+		{name: "json-schema-org__json-schema-spec", wrote: []string{"# Next decision\n\n- Status: proposed\n- Deciders: Ada Lovelace\n- Date: 2026-12-01\n\nTechnical Story:\n\n## Context and Problem Statement\n\n## Decision Drivers\n"}, records: 7},
+		{name: "movito__agentive-starter-kit", wrote: []string{"# Next decision\n\n**Status**: Proposed\n**Type**:\nDate: 2026-12-01\n"}, dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
 			// 0026 says "Superseded by KIT-ADR-0028", a record of another
 			// numbering (KIT-) that the bare ADR-0028 reading cannot tell apart.
 			"D26 is superseded but names no registered successor",
 			"D26 superseded by ADR-0028, which is no registered record",
 		}},
+		// The folder is the status and no folder means proposed: new
+		// writes to text/, whose records state theirs (dk-zcp), and the
+		// superseded record, whose folder says accepted, says what
+		// replaced it in its own file (D96).
+		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [ADR-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [ADR-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
+		// A KEP's status is in the kep.yaml beside its README.md (dk-tl6):
+		// read from it, and superseding writes replaced there, the
+		// successor below the README's title (D96).
+		{name: "kubernetes__enhancements", wrote: []string{"## Status\n\nproposed\n"}, supWrote: "Supersedes [ADR-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [ADR-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
+			ids: []string{"| D2229 | [kubectl xdg base dir](../keps/sig-cli/2229-kubectl-xdg-base-dir/README.md) | rejected |", "| D2380 | [data driven commands](../keps/sig-cli/2380-data-driven-commands-for-kubectl/README.md) | proposed |"}},
 		// giantswarm's state: review is proposed (D97), and new writes its word (D96).
 		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: review\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
 	}
@@ -143,7 +156,7 @@ func TestCollections(t *testing.T) {
 				}
 			}
 			checkOut("after init --adopt")
-			out, code = run("new", "--date", "2026-12-01", "Next decision")
+			out, code = run("new", "--date", "2026-12-01", "--author", "Ada Lovelace", "Next decision")
 			if code != 0 {
 				t.Fatalf("new: exit %d\n%s", code, out)
 			}
@@ -171,7 +184,7 @@ func TestCollections(t *testing.T) {
 			if tc.supersede == "" {
 				return
 			}
-			out, code = run("new", "--date", "2026-12-02", "--supersedes", tc.supersede, "A replacement")
+			out, code = run("new", "--date", "2026-12-02", "--author", "Ada Lovelace", "--supersedes", tc.supersede, "A replacement")
 			if code != 0 {
 				t.Fatalf("new --supersedes: exit %d\n%s", code, out)
 			}
@@ -203,6 +216,11 @@ func TestCollections(t *testing.T) {
 			}
 			if !bytes.Contains(old, []byte(tc.marked)) {
 				t.Errorf("accept %s: the old record %s does not say %q\n%s\n%s", cr[1], tc.supersede, tc.marked, out, old)
+			}
+			if tc.after[0] != "" {
+				if b, _ := os.ReadFile(filepath.Join(dir, tc.after[0])); !bytes.Contains(b, []byte(tc.after[1])) {
+					t.Errorf("accept %s: %s does not say %q\n%s", cr[1], tc.after[0], tc.after[1], b)
+				}
 			}
 			checkOut("after accept")
 		})

@@ -166,6 +166,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.BoolFlag{Name: "dry-run", Usage: "print the diff and change nothing"},
 					&clikit.BoolFlag{Name: "keep-records", Usage: "with --supersedes, leave an adopted record's file as written: change the register row only"},
 					&clikit.StringFlag{Name: "date", Usage: "date in the front matter, YYYY-MM-DD (default today, UTC)"},
+					&clikit.StringFlag{Name: "author", Usage: "who writes the record, in an adopted collection's author or decider field (default git's user.name)"},
 				},
 				Action: func(c *clikit.Context) error {
 					return runNew(c, stdout)
@@ -593,7 +594,10 @@ func runNew(c *clikit.Context, stdout io.Writer) error {
 	if c.NArg() != 1 {
 		return usageErr(`new takes one quoted title: claimslint new "Answer every frame"`)
 	}
-	o := author.NewOptions{Dir: dirOf(c), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes"), KeepRecords: c.Bool("keep-records")}
+	o := author.NewOptions{Dir: dirOf(c), Title: c.Args().First(), Status: c.String("status"), Supersedes: c.String("supersedes"), KeepRecords: c.Bool("keep-records"), Author: c.String("author")}
+	if !c.IsSet("author") {
+		o.Author = repo.UserName(o.Dir)
+	}
 	if d := c.String("date"); d != "" {
 		t, err := time.Parse("2006-01-02", d)
 		if err != nil {

@@ -43,16 +43,22 @@ func TestCollectionsSurvey2(t *testing.T) {
 		// "" where its dialect states no status (the register row says
 		// it).
 		marked string
+		// wrote are what the new record says, in the collection's shape
+		// (D96): its template's fields filled, its instructions gone, or
+		// the newest record's fields with the new record's values.
+		wrote []string
 	}{
-		{name: "swiftlang__swift-evolution", dir: "proposals", newFile: "proposals/0548-next-decision.md", marked: "superseded by",
+		{wrote: []string{"# Next decision\n\n* Proposal: [SE-0548](0548-next-decision.md)\n* Authors: Ada Lovelace\n* Review Manager:\n* Status: **Proposed**\n",
+			// The sections its newest proposals share, not claimslint's.
+			"\n## Introduction\n\n## Motivation\n\n## Proposed solution\n\n## Detailed design\n"}, name: "swiftlang__swift-evolution", dir: "proposals", newFile: "proposals/0548-next-decision.md", marked: "superseded by",
 			findings: []string{
 				// SE-0258 is not in the sample (see the listing).
 				"D30 superseded by [SE-0258](0258-property-wrappers.md), which is no registered record",
 				// "Previewing" is the process's own word: the team maps it.
 				`status "Previewing" of adopted record D288`,
 			}},
-		{name: "emberjs__rfcs", dir: "text", newFile: "text/1189-next-decision.md", marked: "superseded"},
-		{name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/stdlib/KEEP-0463-next-decision.md", marked: "superseded",
+		{wrote: []string{"---\nstage: proposed\nstart-date: 2026-12-01T00:00:00.000Z\nrelease-date:\n"}, name: "emberjs__rfcs", dir: "text", newFile: "text/1189-next-decision.md", marked: "superseded"},
+		{wrote: []string{"# Next decision\n\n* **Type**:\n* **Author**: Ada Lovelace\n* **Status**: Proposed\n"}, name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/KEEP-0463-next-decision.md", marked: "superseded",
 			findings: []string{
 				`status "Unknown" of adopted record D33`,
 				`status "Unknown" of adopted record D75`,
@@ -68,24 +74,20 @@ func TestCollectionsSurvey2(t *testing.T) {
 			}},
 		{name: "vuejs__rfcs", dir: "active-rfcs", discovered: ".", newFile: "active-rfcs/0046-next-decision.md"},
 		{name: "NixOS__rfcs", dir: "rfcs", newFile: "rfcs/0182-next-decision.md"},
-		{name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded",
-			findings: []string{
-				// "Moved" (to the ERCs repository) is EIP-1's own status.
-				`status "Moved" of adopted record D1046`, `status "Moved" of adopted record D190`,
-				`status "Moved" of adopted record D3234`, `status "Moved" of adopted record D5114`,
-				`status "Moved" of adopted record D5679`, `status "Moved" of adopted record D6785`,
-			}},
+		{wrote: []string{"---\neip: 8252\ntitle: 'Next decision'\ndescription:\nauthor: 'Ada Lovelace'\ndiscussions-to:\nstatus: Proposed\ntype:\ncategory:\ncreated: 2026-12-01\nrequires:\n---\n"}, name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded"},
+		// Its six "Moved" files say only where the EIP moved (to the ERCs
+		// repository): redirect stubs, not records (D96).
 		{name: "cardano-foundation__CIPs", dir: ".", newFile: "CIP-1856/README.md", marked: "superseded"},
-		{name: "StefanMoCoAt__Meldestelle", dir: "docs/01_Architecture/adr", newFile: "docs/01_Architecture/adr/0015-next-decision.md", marked: "superseded"},
-		{name: "HubEvolution__EvolutionHub", dir: "docs/architecture/adrs", newFile: "docs/architecture/adrs/0008-next-decision.md", marked: "superseded"},
-		{name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "superseded"},
-		{name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "superseded"},
+		{wrote: []string{"# ADR-0015: Next decision\n\n## Status\n\nVorgeschlagen\n\n## Kontext\n\n## Entscheidung\n"}, name: "StefanMoCoAt__Meldestelle", dir: "docs/01_Architecture/adr", newFile: "docs/01_Architecture/adr/0015-next-decision.md", marked: "superseded"},
+		{wrote: []string{"---\nstatus: draft\ndate: 2026-12-01\n", "\ndescription:\n", "# ADR-0008: Next decision\n\n## Status\n\nVorgeschlagen\n\n## Kontext\n\n## Entscheidung\n"}, name: "HubEvolution__EvolutionHub", dir: "docs/architecture/adrs", newFile: "docs/architecture/adrs/0008-next-decision.md", marked: "superseded"},
+		{wrote: []string{"# Next decision\n\n- Estado: propuesto\n- Fecha: 01/12/26\n\n## Contexto\n\n## Decisión\n"}, name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "reemplazado por"},
+		{wrote: []string{"author: 'Ada Lovelace'\ndate: 2026-12-01\nstatus: proposé\n---\n# Next decision\n\n## Contexte et problème\n\n## Facteurs décisionnels\n"}, name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "remplacé par"},
 		{name: "maehwasoo__AILSS", dir: "docs/adr", newFile: "docs/adr/0009-next-decision.md", marked: "superseded"},
 		{name: "phodal__adr", dir: "docs/adr", newFile: "docs/adr/0026-next-decision.md", marked: "superseded"},
 		{name: "kani3camp__mine-party", dir: "docs/adr", newFile: "docs/adr/0006-next-decision.md", marked: "superseded"},
 		{name: "eziocdl__cloud-provisioning-manager", dir: "docs/adr", newFile: "docs/adr/0007-next-decision.md", marked: "superseded"},
 		{name: "tikv__rfcs", dir: "text", newFile: "text/0120-next-decision.md"},
-		{name: "bazelbuild__proposals", dir: "designs", newFile: "designs/2026-12-01-next-decision.md", marked: "superseded",
+		{wrote: []string{"---\ncreated: 2026-12-01\nlast updated: 2026-12-01\nstatus: Proposed\nreviewers:\ntitle: 'Next decision'\nauthors:\n  - 'Ada Lovelace'\n---\n\n# Abstract\n\n# Background\n"}, name: "bazelbuild__proposals", dir: "designs", newFile: "designs/2026-12-01-next-decision.md", marked: "superseded",
 			findings: []string{
 				// Front matter that is not YAML, as any YAML reader says.
 				"designs/2021-08-10-rules-authors-sig.md:1:1: front matter is not valid YAML",
@@ -100,11 +102,11 @@ func TestCollectionsSurvey2(t *testing.T) {
 			}},
 		{name: "hyperledger__fabric-rfcs", dir: ".", newFile: "text/0000-next-decision.md"},
 		{name: "reactjs__rfcs", dir: "text", newFile: "text/0229-next-decision.md"},
-		{name: "pytorch__rfcs", dir: ".", newFile: "RFC-0056-next-decision.md", marked: "superseded"},
+		{wrote: []string{"# Next decision\n\nStatus: proposed\n\n**Authors:** Ada Lovelace\n\n## **Summary**\n\n## **Motivation**\n"}, name: "pytorch__rfcs", dir: ".", newFile: "RFC-0056-next-decision.md", marked: "superseded"},
 		{name: "golang__proposal", dir: "design", newFile: "design/48431-next-decision.md"},
-		{name: "fanticheli__threat-modeler-ai", dir: "docs/adr", newFile: "docs/adr/007-next-decision.md", marked: "superseded"},
-		{name: "GabrielRezendeCoelho__Tech_Academy_7", dir: "docs/01-arquitetura/adr", newFile: "docs/01-arquitetura/adr/0005-next-decision.md", marked: "superseded"},
-		{name: "SocialGouv__pass_emploi_app", dir: "docs/decisions", newFile: "docs/decisions/ADR-003-next-decision.md", marked: "superseded"},
+		{name: "fanticheli__threat-modeler-ai", dir: "docs/adr", newFile: "docs/adr/007-next-decision.md", marked: "substituído por"},
+		{name: "GabrielRezendeCoelho__Tech_Academy_7", dir: "docs/01-arquitetura/adr", newFile: "docs/01-arquitetura/adr/0005-next-decision.md", marked: "substituído por"},
+		{wrote: []string{"# Next decision\n\n* Statut : proposé\n* Décideurs : Ada Lovelace\n* Date : 2026-12-01\n* Ticket Trello / Notion :\n* PRs :\n\n## Contexte et Définition du Problème\n\n## Facteurs de Décision\n"}, name: "SocialGouv__pass_emploi_app", dir: "docs/decisions", newFile: "docs/decisions/ADR-003-next-decision.md", marked: "remplacé par"},
 		{name: "wer-inc__gogooku3", dir: "docs/governance/adr", newFile: "docs/governance/adr/ADR-0003-next-decision.md", marked: "superseded"},
 	}
 	for _, tc := range cases {
@@ -191,12 +193,25 @@ func TestCollectionsSurvey2(t *testing.T) {
 			if b.String() != string(want) {
 				t.Errorf("decisions differ from %s (-update-collections rewrites it; check each row against its record):\n%s", golden, lineDiff(string(want), b.String()))
 			}
-			out, code = run("new", "--date", "2026-12-01", "Next decision")
+			out, code = run("new", "--date", "2026-12-01", "--author", "Ada Lovelace", "Next decision")
 			if code != 0 {
 				t.Fatalf("new: exit %d\n%s", code, out)
 			}
 			if tc.newFile != "" && !strings.Contains(out, " "+tc.newFile+"\n") {
 				t.Errorf("new wrote\n%s\nwant %s", out, tc.newFile)
+			}
+			rec, err := os.ReadFile(filepath.Join(dir, tc.newFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.wrote {
+				if !bytes.Contains(rec, []byte(w)) {
+					t.Errorf("the new record does not say %q\n%s", w, rec)
+				}
+			}
+			// A template's instructions are not copied (D96).
+			if bytes.Contains(rec, []byte("<!--")) {
+				t.Errorf("the new record keeps a template's comment\n%s", rec)
 			}
 			check("after new", 0)
 			// Retire the first accepted record.
@@ -215,7 +230,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, code = run("new", "--date", "2026-12-02", "--supersedes", old, "A replacement")
+			out, code = run("new", "--date", "2026-12-02", "--author", "Ada Lovelace", "--supersedes", old, "A replacement")
 			if code != 0 {
 				t.Fatalf("new --supersedes %s: exit %d\n%s", old, code, out)
 			}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,42 @@ var relationVerbs = []struct{ words, verb string }{
 	{"amends", RelAmends},
 	{"clarified by", RelClarifiedBy},
 	{"clarifies", RelClarifies},
+}
+
+// redirectRE is a sentence saying a document moved, in the languages of
+// the status vocabulary (D97).
+var redirectRE = regexp.MustCompile(`(?i)\b(?:was moved|has moved|has been moved|moved to|now lives|redirect(?:s|ed)? to|verschoben|umgezogen|se ha movido|movido a|a été déplacé|déplacé vers|è stato spostato|spostato in)\b|已移动|已迁移|移動しました|移動済み|이동했습니다|이동됨`)
+
+// RedirectStub reports a file that only says where its document moved
+// (D96): its text after any front matter is one short paragraph, no
+// heading, with a link or address and a sentence saying it moved ("This
+// file was moved to https://…/erc-190.md"). It is not a record.
+func RedirectStub(src []byte) bool {
+	body := string(src)
+	if bytes.HasPrefix(src, []byte("---\n")) {
+		if i := strings.Index(body[4:], "\n---\n"); i >= 0 {
+			body = body[4+i+5:]
+		}
+	}
+	body = strings.TrimSpace(body)
+	if body == "" || len(body) > 300 || strings.Contains(body, "\n\n") || strings.Contains(body, "\n#") || strings.HasPrefix(body, "#") {
+		return false
+	}
+	return (strings.Contains(body, "://") || strings.Contains(body, "](")) && redirectRE.MatchString(body)
+}
+
+// SupersededByPhrase is the phrase for "superseded by" that starts with
+// one of words, a language's words for superseded (D97): "ersetzt durch"
+// for ersetzt; "" when relationVerbs has none, so what accept writes is
+// what check reads back.
+func SupersededByPhrase(words []string) string {
+	for _, r := range relationVerbs {
+		first, _, _ := strings.Cut(r.words, " ")
+		if r.verb == RelSupersededBy && slices.Contains(words, first) {
+			return r.words
+		}
+	}
+	return ""
 }
 
 // RelationWords lists the phrases records may use for a relation, as
@@ -278,6 +315,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 		d.RawStatus = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(d.RawStatus[k:]), "*_"))
 	}
 	d.Placeholder = PlaceholderStatus(d.RawStatus)
+	d.Redirect = RedirectStub(src)
 	if st, ok := MapStatus(d.RawStatus, statuses); ok {
 		d.Status = st
 	} else if d.RawStatus == "" {

@@ -181,6 +181,9 @@ type Decision struct {
 	// Placeholder is set when an adopted file's status is a template's
 	// list of choices: the file is a template, not a record (D72).
 	Placeholder bool
+	// Redirect is set when an adopted file only says where its document
+	// moved: a redirect stub, not a record (D96).
+	Redirect bool
 	// StatusFrom says where an adopted record's status was read: "front
 	// matter", "heading", "line", "table", "folder", "unstated" (D72).
 	StatusFrom string

@@ -2,6 +2,7 @@ package register
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"regexp"
 	"strconv"
@@ -417,12 +418,23 @@ func FindRecords(files []string, schemes []Scheme) []Found {
 	// A numbered folder holds one record under PatternNumFolderAny: its
 	// first Markdown file by name.
 	seen := map[string]bool{}
+	indexed := map[string]bool{} // folders with an index.md
+	for _, f := range files {
+		if path.Base(f) == "index.md" {
+			indexed[path.Dir(f)] = true
+		}
+	}
 	for _, f := range files {
 		i, rel := Owner(f, schemes)
 		if i < 0 {
 			continue
 		}
 		if n, ok := schemes[i].Match(rel); ok {
+			if strings.EqualFold(path.Base(f), "README.md") && indexed[path.Dir(f)] {
+				// One folder is one record: its README.md beside its
+				// index.md (often a link to it) is not a second (D96).
+				continue
+			}
 			if schemes[i].Pattern == PatternNumFolderAny {
 				if d := path.Dir(f); seen[d] {
 					continue
@@ -461,6 +473,52 @@ func (s *Scheme) Apply(d *Decision, n RecordName, statuses map[string]string) {
 	if d.RawStatus == "" && s.Unstated != "" {
 		d.Status, d.StatusFrom = s.Unstated, "unstated"
 	}
+}
+
+// SidecarFile is the metadata file beside a record that is a folder
+// (NNNN-slug/README.md) where its process keeps the record's status: a
+// Kubernetes KEP's kep.yaml (D96).
+const SidecarFile = "kep.yaml"
+
+// SidecarMax is the most of a sidecar file read.
+const SidecarMax = 64 << 10
+
+// Sidecar is the path of the sidecar file of the record at p, "" when p
+// is no folder's README.md or index.md.
+func Sidecar(p string) string {
+	if b := strings.ToLower(path.Base(p)); b != "readme.md" && b != "index.md" {
+		return ""
+	}
+	return path.Join(path.Dir(p), SidecarFile)
+}
+
+// ApplySidecar reads the status of a record from its sidecar file (at
+// p, text src), where its process keeps it: its top-level status: line,
+// mapped by statuses, over anything the record's text seems to say (a
+// KEP's README.md has tables with a Status column), the finding's
+// position in that file (D96). It reports whether the sidecar gave a
+// status.
+func ApplySidecar(d *Decision, p string, src []byte, statuses map[string]string) bool {
+	for i, l := range strings.Split(string(src), "\n") {
+		v, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "status:")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `'"`)
+		if v == "" || strings.HasPrefix(v, "#") {
+			return false
+		}
+		d.RawStatus, d.StatusFrom = v, "sidecar"
+		d.Placeholder = PlaceholderStatus(v)
+		d.Keys["status"] = token.Position{Filename: p, Line: i + 1, Column: 1}
+		if st, ok := MapStatus(v, statuses); ok {
+			d.Status = st
+		} else {
+			d.Status = StatusWords(v)
+		}
+		return true
+	}
+	return false
 }
 
 // TemplateWords are the names a template is given, in the languages of

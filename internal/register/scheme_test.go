@@ -1,6 +1,8 @@
 package register
 
 import (
+	"go/token"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -158,6 +160,66 @@ func FuzzStatusLine(f *testing.F) {
 				t.Fatalf("MapStatus(%q) = %q", raw, st)
 			}
 			_ = PlaceholderStatus(raw)
+		}
+	})
+}
+
+// TestFindRecordsFolderOnce: a record that is a folder is one record, its
+// README.md beside its index.md (a link to it, in a collection of one
+// folder per record) not a second (D96).
+func TestFindRecordsFolderOnce(t *testing.T) {
+	t.Parallel()
+	files := []string{
+		"docs/adr/2023-05-12-queue/README.md",
+		"docs/adr/2023-05-12-queue/index.md",
+		"docs/adr/2024-01-02-cache/README.md",
+	}
+	schemes := []Scheme{{Dir: "docs/adr", Pattern: PatternDatedFolder}}
+	var got []string
+	for _, fr := range FindRecords(files, schemes) {
+		got = append(got, fr.Path)
+	}
+	want := []string{"docs/adr/2023-05-12-queue/index.md", "docs/adr/2024-01-02-cache/README.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FindRecords = %q, want %q", got, want)
+	}
+}
+
+// TestRedirectStub: a file that only says where its document moved is
+// not a record; a record that mentions a move is (D96).
+func TestRedirectStub(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"---\neip: 190\nstatus: Moved\n---\n\nThis file was moved to https://github.com/ethereum/ercs/blob/master/ERCS/erc-190.md\n", true},
+		{"Dieses Dokument wurde nach [ADR 7](0007-x.md) verschoben.\n", true},
+		{"# Move to Kubernetes\n\nWe moved to https://k8s.io.\n", false},
+		{"---\nstatus: Moved\n---\n\nThis file was moved.\n", false},
+		{"Status: Accepted\n\nWe moved to [the new queue](https://example.com).\n\n## Context\n", false},
+		{"", false},
+	} {
+		if got := RedirectStub([]byte(tc.src)); got != tc.want {
+			t.Errorf("RedirectStub(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+// FuzzSidecarAndRedirect reads any sidecar file and any record without a
+// panic: a status read from the sidecar is its status: line's, placed in
+// that file.
+func FuzzSidecarAndRedirect(f *testing.F) {
+	f.Add([]byte("title: x\nstatus: implementable\n"), []byte("This file was moved to https://example.com/x.md\n"))
+	f.Add([]byte("status: provisional|implementable|implemented\n"), []byte("---\nstatus: Moved\n---\n\nmoved to [x](y)"))
+	f.Add([]byte("status:\n"), []byte(""))
+	f.Fuzz(func(t *testing.T, side, rec []byte) {
+		_ = RedirectStub(rec)
+		d := &Decision{Keys: map[string]token.Position{}}
+		if ApplySidecar(d, "keps/x/kep.yaml", side, map[string]string{}) {
+			if d.RawStatus == "" || d.StatusFrom != "sidecar" || d.Keys["status"].Filename != "keps/x/kep.yaml" {
+				t.Errorf("sidecar status %q from %q at %v", d.RawStatus, d.StatusFrom, d.Keys["status"])
+			}
 		}
 	})
 }

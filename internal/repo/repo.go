@@ -89,6 +89,19 @@ func isGitWorkTree(dir string) bool {
 	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
+// UserName is git's user.name for the repository at dir, "" when none is
+// set or git cannot say: the author new writes in an adopted collection's
+// author field (D96).
+func UserName(dir string) string {
+	cmd := exec.Command("git", "config", "--get", "user.name")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
 func (r *Repo) git(args ...string) ([]byte, error) {
 	r.gitRuns.Add(1)
 	cmd := exec.Command("git", args...)

@@ -53,6 +53,12 @@ func (s *Snapshot) loadAdopted() {
 		sc := &schemes[fr.Scheme]
 		d := s.addDecision(f, "adopted record", func(p string, src []byte) *register.Decision {
 			d := register.ParseAdopted(p, src, s.Config.Statuses)
+			if side := register.Sidecar(p); side != "" && s.Repo.Has(side) {
+				// A KEP's status is in its kep.yaml (D96).
+				if b, err := s.Repo.ReadFile(side, register.SidecarMax); err == nil {
+					register.ApplySidecar(d, side, b, s.Config.Statuses)
+				}
+			}
 			sc.Apply(d, fr.Name, s.Config.Statuses)
 			return d
 		})
@@ -60,8 +66,9 @@ func (s *Snapshot) loadAdopted() {
 			continue
 		}
 		row, ok := rowOf[f]
-		if !ok && d.Placeholder {
-			// A template's list of statuses: not a record (D72).
+		if !ok && (d.Placeholder || d.Redirect) {
+			// A template's list of statuses, a redirect stub: not a
+			// record (D72, D96).
 			s.Decisions = s.Decisions[:len(s.Decisions)-1]
 			continue
 		}
