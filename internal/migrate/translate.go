@@ -105,10 +105,7 @@ func Translate(g *Gate, opts Options) *Translation {
 
 func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, string) {
 	if c, reason, ok := translateRule(r, opts); ok { // D63: the rows beyond D34's
-		if reason == "" && r.Layout == LayoutAllow && tr != nil {
-			c = allowSeveral(tr, c)
-		}
-		return c, reason
+		return allowSeveral(tr, r, c, reason), reason
 	}
 	c := Claim{ID: r.Code, Path: r.Path, Why: r.Why}
 	anchor, err := EREToRE2(r.Anchor)
