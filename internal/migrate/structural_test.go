@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/claimslint/claimslint/internal/lintcmd"
+	"github.com/claimslint/claimslint/internal/migrate"
 )
 
 // structuralMutants are the edits that break a structural check's fact,
@@ -166,4 +167,41 @@ func TestSeedGateD48(t *testing.T) {
 		"D48, 30 rows, 30 translated, 0 not translated",
 		"2 structural checks, 2 translated, 0 not translated",
 	}, 3) // the gate reads no update.rs
+}
+
+// TestSeedGatesStructural reads the seed team's twelve gates from
+// CLAIMSLINT_SEED_GATES: no structural check is left as shell code, and
+// the ones migrate reads are d48's S1 and S2 and the `mod tests {` line
+// filters of d54 and d55.
+func TestSeedGatesStructural(t *testing.T) {
+	dirGates := os.Getenv("CLAIMSLINT_SEED_GATES")
+	if dirGates == "" {
+		t.Skip("CLAIMSLINT_SEED_GATES is not set: the seed team's gates are not here")
+	}
+	scripts, err := filepath.Glob(filepath.Join(dirGates, "*.sh"))
+	if err != nil || len(scripts) != 12 {
+		t.Fatalf("want the twelve gates in %s, got %d (%v)", dirGates, len(scripts), err)
+	}
+	var got []string
+	for _, s := range scripts {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := migrate.Parse("scripts/checks/"+filepath.Base(s), b)
+		for _, sk := range g.Skipped {
+			if sk.Rule == migrate.RuleCheck {
+				t.Errorf("%s:%d: %s left as shell: %s", filepath.Base(s), sk.Line, sk.Code, sk.Reason)
+			}
+		}
+		for _, r := range g.Rows {
+			if r.Layout == migrate.LayoutStructural {
+				got = append(got, g.Decision+"/"+r.Code)
+			}
+		}
+	}
+	want := "D48/S1 D48/S2 D54/WIRE_TESTS_LINE D55/UPDATE_TESTS_LINE D55/EXIT_TESTS_LINE"
+	if strings.Join(got, " ") != want {
+		t.Errorf("structural checks read: %s, want %s", strings.Join(got, " "), want)
+	}
 }
