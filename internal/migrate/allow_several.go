@@ -48,3 +48,19 @@ func allowSeveral(tr *check.Trial, r Row, c Claim, reason string) Claim {
 	c.Note += fmt.Sprintf("; %s satisfy it today, and not every line holding the substring matches the family: prove deletes one line at a time", listAt(got.Held))
 	return c
 }
+
+// dropOverlap drops the Require of an anchored-every claim that matches
+// the text every line of its Anchor holds (check.RequireOverlaps): the
+// row says no more than its anchor, and check warns about such a Require
+// (D105), so the claim is written without it, which means the same.
+func dropOverlap(c Claim) Claim {
+	if name, _, _ := strings.Cut(c.Kind, ":"); name != "anchored-every" || !check.RequireOverlaps(c.Anchor, c.Require) {
+		return c
+	}
+	note := fmt.Sprintf("Require %s matches the text every line of the anchor holds: written without it, which means the same", quote(c.Require))
+	if c.Note != "" {
+		note = c.Note + "; " + note
+	}
+	c.Require, c.Note = "", note
+	return c
+}

@@ -94,7 +94,7 @@ func Translate(g *Gate, opts Options) *Translation {
 			g.Skipped = append(g.Skipped, Skipped{Code: r.Code, Line: r.Line, Reason: reason})
 			continue
 		}
-		t.Claims = append(t.Claims, c)
+		t.Claims = append(t.Claims, dropOverlap(c))
 	}
 	t.Claims = append(t.Claims, ownKnobs(g, tr)...)
 	t.Claims = append(t.Claims, Claim{ID: "X1", Kind: "exec", Path: g.Script,
