@@ -17,8 +17,8 @@ const reviewMark = "REVIEW (copied from %s): "
 // old, the decision it supersedes whole, in place of its empty table: the
 // old table's header (a Within column kept) and each row as written,
 // its Why cell marked for review. The new decision is proposed, so its
-// claims are pending until it is accepted; old, superseded, is no longer
-// checked. notes say what was copied, or why nothing was.
+// claims are pending while old stays accepted; accepting it retires old
+// (D78). notes say what was copied, or why nothing was.
 func withOldClaims(dir string, text []byte, old *register.Decision) ([]byte, []string) {
 	if old == nil || len(old.Claims) == 0 {
 		return text, nil
