@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -158,8 +159,16 @@ func proposeRequire(then, now, require string) string {
 	for suf < len(then)-pre && suf < len(now)-pre && then[len(then)-1-suf] == now[len(now)-1-suf] {
 		suf++
 	}
+	// Cut at characters, not bytes: a change inside a multi-byte rune
+	// replaces the rune.
+	for pre > 0 && (!runeStart(now, pre) || !runeStart(then, pre)) {
+		pre--
+	}
+	for suf > 0 && (!runeStart(now, len(now)-suf) || !runeStart(then, len(then)-suf)) {
+		suf--
+	}
 	oldMid, newMid := widen(then, pre, len(then)-suf), widen(now, pre, len(now)-suf)
-	if newMid == "" {
+	if newMid == "" || !utf8.ValidString(newMid) || !utf8.ValidString(oldMid) {
 		return ""
 	}
 	if q := regexp.QuoteMeta(oldMid); oldMid != "" && strings.Count(require, q) == 1 {
@@ -181,6 +190,9 @@ func widen(s string, start, end int) string {
 	}
 	return s[start:end]
 }
+
+// runeStart reports whether s[i:] starts at a character (or s's end).
+func runeStart(s string, i int) bool { return i >= len(s) || utf8.RuneStart(s[i]) }
 
 func isWordByte(b byte) bool {
 	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
