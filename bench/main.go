@@ -34,7 +34,7 @@ var (
 	root    = flag.String("root", "..", "repository root")
 	prepare = flag.String("prepare", "", "internal: write the real trees' benchmark repositories (real-src, real-library) under this directory and exit")
 	seedTo  = flag.String("seed-tracker", "", "internal: write a tracker of 100,000 issues (the store benchmark's, 80% open) in this directory and exit")
-	only    = flag.String("only", "", "run only this part: claims (generated and real trees), real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget or site")
+	only    = flag.String("only", "", "run only this part: claims (generated and real trees), real, scale, mcp (stdio, http and rss), stdio, http, rss, attacks, store, hostile, budget, site or regions")
 	_       = flag.Bool("worker", false, "internal: run as one writer process of the store benchmark")
 	workDir string
 )
@@ -173,6 +173,11 @@ func run() error {
 	if part("site") {
 		if err := benchSite(rep); err != nil {
 			return fmt.Errorf("site: %w", err)
+		}
+	}
+	if part("regions") {
+		if err := benchRegions(rep); err != nil {
+			return fmt.Errorf("regions: %w", err)
 		}
 	}
 	text := rep.markdown()

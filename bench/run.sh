@@ -3,7 +3,7 @@
 # writing docs/benchmarks.md. Flags go to the bench program:
 #   --quick            small sizes, short runs (under a minute); report to stdout
 #   --out FILE         write the report elsewhere
-#   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site   (mcp: stdio, http and rss); a comma-separated list runs each, e.g. --only hostile,budget,attacks
+#   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site|regions   (mcp: stdio, http and rss); a comma-separated list runs each, e.g. --only hostile,budget,attacks
 #   --compare REV      build REV and the working tree, run the headline workloads
 #                      interleaved, print each ratio with its spread, and exit 1 when
 #                      one is over 15% slower with spreads that do not overlap (D92);

@@ -145,6 +145,7 @@ func (r *Result) prepare() *prepared {
 				if c.oversize || !c.prepareRow() && !c.cut {
 					c.kind = nil // cannot be evaluated
 				}
+				c.writeWarnings() // write_warnings.go
 			}
 		}()
 	}

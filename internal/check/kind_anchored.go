@@ -70,7 +70,7 @@ func (anchoredKind) Evaluate(c *claim) {
 }
 
 func (anchoredKind) Mutants(c *claim) ([]mutant, bool) {
-	return append(lineMutants(c), regionMutants(c)...), true
+	return append(append(lineMutants(c), valueMutants(c)...), regionMutants(c)...), true
 }
 
 // vanishedWhere says where a vanished anchor still matches: outside the

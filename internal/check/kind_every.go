@@ -53,5 +53,5 @@ func (everyKind) Evaluate(c *claim) {
 }
 
 func (everyKind) Mutants(c *claim) ([]mutant, bool) {
-	return append(everyMutants(c), regionMutants(c)...), true
+	return append(append(everyMutants(c), valueMutants(c)...), regionMutants(c)...), true
 }

@@ -60,5 +60,5 @@ func (presentKind) Evaluate(c *claim) {
 }
 
 func (presentKind) Mutants(c *claim) ([]mutant, bool) {
-	return append(lineMutants(c), regionMutants(c)...), true
+	return append(append(lineMutants(c), valueMutants(c)...), regionMutants(c)...), true
 }

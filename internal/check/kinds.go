@@ -369,6 +369,9 @@ type lineSpec struct {
 	// ownRequire: the kind reads the Require cell itself (D95); it is no
 	// pattern of the line.
 	ownRequire bool
+	// value: the Require compares the Anchor's capture as a value,
+	// written (?= value) (require_value.go).
+	value *valueSpec
 	// skipCells: a match inside a claim table's pattern cell (skip) is
 	// not a hit (absent).
 	skipCells bool
@@ -479,6 +482,9 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 		// with a literal prefix or without one: `a[a-y]{500}[A-P]` costs
 		// as much on a line of a's as `[a-y]{500}[A-P]` does (D70).
 		spec.anchorCost = max(insts, 1)
+	}
+	if !c.prepareValueRequire(spec) {
+		return false
 	}
 	if req := row.Require; req != "" && !spec.ownRequire {
 		if strings.HasPrefix(req, "!") {
@@ -633,6 +639,9 @@ func (s *lineSpec) filterRE() *regexp.Regexp {
 }
 
 func (c *claim) requireOK(line string) bool {
+	if c.lines.value != nil {
+		return c.lines.value.holds(c.lines, line) != c.lines.negate
+	}
 	if c.lines.require == nil {
 		return true
 	}

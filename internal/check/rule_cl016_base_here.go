@@ -33,6 +33,12 @@ code-scanning annotation lands:
   before, for a pure deletion); GitHub annotations need a line of the new
   file.
 
+- rewritten: an anchored (or anchored-every) claim whose Anchor still
+  finds its one line, whose Require matched the line the Anchor found at
+  REV and does not match the line now: reported at the line, with the
+  line at REV beside the line now and a Require that matches the line
+  now, proposed and never applied (D105).
+
 The message names the decision's title, the claim and the line at REV.
 A claim new since REV, an absent claim (CL007 reports the line that
 matches) and a claim that fails for another reason are not reported here.
@@ -72,6 +78,7 @@ func baseHereRun(p *Pass) error {
 	if p.Opts.Base == "" || v == nil || v.Snap == nil {
 		return nil
 	}
+	reportRewritten(p, v) // base_require.go
 	bs := brokenClaims(p, v)
 	if len(bs) == 0 {
 		return nil // nothing broke: no diff is read

@@ -627,6 +627,9 @@ func runNew(c *clikit.Context, stdout io.Writer) error {
 	for _, p := range plan.Paths() {
 		fmt.Fprintf(stdout, "updated %s\n", format.Escape(p))
 	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", format.Escape(n))
+	}
 	return nil
 }
 

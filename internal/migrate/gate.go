@@ -26,6 +26,8 @@ type Row struct {
 	Of string
 	// fam is the sweep a LayoutFamily row stands for.
 	fam *family
+	// st are the claims of a LayoutStructural row (structural.go).
+	st []Claim
 }
 
 // Presence reports whether the row is a presence row.
@@ -127,6 +129,7 @@ func Parse(rel string, src []byte) *Gate {
 	}
 	pr.variableFamilies()
 	pr.allows()
+	pr.lineFilters()
 	pr.checks(inside)
 	pr.loose(inside)
 	for _, a := range pr.s.assigns {

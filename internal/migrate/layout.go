@@ -566,6 +566,10 @@ func (pr *gateParser) checks(inside []bool) {
 					continue
 				}
 				codes[code] = true
+				if cs := pr.structuralClaims(code, k); cs != nil {
+					g.Rows = append(g.Rows, Row{Code: code, Line: k + 1, Rule: RuleCheck, Layout: LayoutStructural, st: cs})
+					continue
+				}
 				g.skip(Skipped{Code: code, Line: k + 1, Rule: RuleCheck, Reason: fmt.Sprintf("a structural check written as shell code (it prints [%s]): migrate translates table rows, not shell logic; write its claim by hand, or keep the script for it", code)})
 			}
 		}

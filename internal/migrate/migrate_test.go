@@ -127,9 +127,23 @@ func FuzzParse(f *testing.F) {
 	f.Add("K=$(printf '%s' \"$A\" | sed 's/a/b/g')\nR='Q1@p@a@!b@w'\n")
 	f.Add("A=\"unterminated\nP1@x")
 	f.Add("A=$((1+2)) B=${X:-y} C=`cmd`")
+	// The structural shapes (issue 34): a count, a line filter.
+	f.Add("# S1 — ONE CALLER\nsites() { git grep -n -E 'f\\(' -- src | grep -v -E 'fn f\\('; }\nn=\"$(sites | grep -c .)\"\nif [ \"$n\" != \"1\" ]; then echo \"[S1] no\"; fi\n")
+	f.Add("L=\"$(git grep -n -E '^mod tests \\{$' -- a.rs | cut -d: -f2)\"\ncase \"$L\" in\n  ''|*[!0-9]*) exit 2 ;;\nesac\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		g := Parse("d1-x.sh", []byte(src))
 		for _, r := range g.Rows {
+			if r.Layout == LayoutStructural {
+				if len(r.st) == 0 {
+					t.Fatalf("structural row with no claim: %+v", r)
+				}
+				for _, c := range r.st {
+					if c.ID == "" || c.Kind == "" || c.Path == "" || c.Anchor == "" {
+						t.Fatalf("structural claim with an empty field: %+v", c)
+					}
+				}
+				continue
+			}
 			if r.Code == "" || r.Path == "" || r.Anchor == "" {
 				t.Fatalf("row with an empty field: %+v", r)
 			}

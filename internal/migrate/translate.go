@@ -37,6 +37,11 @@ type Claim struct {
 	Anchor  string
 	Require string
 	Why     string
+	// Within is the region pattern of a claim confined to a block (D94).
+	Within string
+	// pathspec: Path is a git pathspec (a file or a directory), made a
+	// glob on the tree when translated.
+	pathspec bool
 	// Note explains a choice the row did not spell out (a scope, a kind).
 	Note string
 }
@@ -80,12 +85,16 @@ func Translate(g *Gate, opts Options) *Translation {
 			t.Claims = append(t.Claims, cs...)
 			continue
 		}
+		if r.Layout == LayoutStructural {
+			t.Claims = append(t.Claims, pr.translateStructural(r)...)
+			continue
+		}
 		c, reason := translateRow(r, opts, tr, err)
 		if reason != "" {
 			g.Skipped = append(g.Skipped, Skipped{Code: r.Code, Line: r.Line, Reason: reason})
 			continue
 		}
-		t.Claims = append(t.Claims, c)
+		t.Claims = append(t.Claims, dropOverlap(c))
 	}
 	t.Claims = append(t.Claims, ownKnobs(g, tr)...)
 	t.Claims = append(t.Claims, Claim{ID: "X1", Kind: "exec", Path: g.Script,
@@ -96,7 +105,7 @@ func Translate(g *Gate, opts Options) *Translation {
 
 func translateRow(r Row, opts Options, tr *check.Trial, trialErr error) (Claim, string) {
 	if c, reason, ok := translateRule(r, opts); ok { // D63: the rows beyond D34's
-		return c, reason
+		return allowSeveral(tr, r, c, reason), reason
 	}
 	c := Claim{ID: r.Code, Path: r.Path, Why: r.Why}
 	anchor, err := EREToRE2(r.Anchor)
@@ -470,9 +479,17 @@ func (t *Translation) Render(w io.Writer) error {
 	fmt.Fprintf(&b, "Migrated by `claimslint migrate` from\n`%s`;\n", t.Gate.Script)
 	b.WriteString("the row codes are the claim ids. The script is kept:\n`claimslint migrate --compare` runs both and prints their verdicts.\n\n")
 	b.WriteString("## Confirmation\n\n")
-	b.WriteString("| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n")
+	if !t.within() {
+		b.WriteString("| Claim | Kind | Path | Anchor | Require | Why |\n|---|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("| Claim | Kind | Path | Within | Anchor | Require | Why |\n|---|---|---|---|---|---|---|\n")
+	}
 	for _, c := range t.Claims {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", c.ID, c.Kind, cell(c.Path, true), cell(c.Anchor, true), cell(c.Require, true), cell(c.Why, false))
+		within := ""
+		if t.within() {
+			within = " " + quoteWithin(c.Within) + " |"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |%s %s | %s | %s |\n", c.ID, c.Kind, cell(c.Path, true), within, cell(c.Anchor, true), cell(c.Require, true), cell(c.Why, false))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
