@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-
+	"regexp/syntax"
 	"runtime"
 	"slices"
 	"sort"
@@ -172,9 +172,16 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 		if cell.text == "" || len(cell.text) > MaxPattern {
 			continue
 		}
+		if _, lit := plainLiteral(cell.text); lit && cell.col == "anchor" {
+			continue // a literal compiles nothing, and no literal of MaxPattern bytes is over relimit.MaxInsts (TestLiteralsNeedNoSize)
+		}
+		re, err := syntax.Parse(cell.text, syntax.Perl)
+		if err != nil {
+			continue
+		}
 		// Sized first: telling a literal needs Simplify, which expands
 		// every counted repetition.
-		n, exact, err := relimit.Size(cell.text, 0)
+		n, exact, err := relimit.SizeOf(re)
 		if err != nil {
 			continue
 		}
@@ -185,7 +192,10 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 			return
 		}
 		if cell.col == "anchor" {
-			if _, lit := exactLiteral(cell.text); lit {
+			// Parsed once: prepareLines reads the literal and the program
+			// size from this tree (D92).
+			c.anchorTree = &parsedPattern{src: cell.text, re: re.Simplify()}
+			if _, lit := c.anchorTree.exact(); lit {
 				continue
 			}
 		}

@@ -298,6 +298,9 @@ type claim struct {
 	// oversize: a pattern of the row compiles past its limit or the
 	// run's (D90); the row is refused and nothing of it is compiled.
 	oversize bool
+	// anchorTree is the Anchor as sizePatterns parsed it (nil for a
+	// plain literal, which is not parsed): prepareLines reads it (D92).
+	anchorTree *parsedPattern
 
 	// files are the universe files the claim reads (its Path glob).
 	files []string
@@ -465,7 +468,17 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	var ok bool
 	spec.pattern = row.Anchor
-	if exact, isLit := exactLiteral(row.Anchor); isLit {
+	// sizePatterns parsed the anchor once (tree), unless it is a plain
+	// literal, which needs no parse (D92).
+	tree := c.anchorTree.tree(row.Anchor)
+	var exact exactAnchor
+	var isLit bool
+	if tree != nil {
+		exact, isLit = literalOf(tree)
+	} else {
+		exact, isLit = exactLiteral(row.Anchor)
+	}
+	if isLit {
 		// A literal anchor (between ^ and $ or not) is searched for as
 		// bytes: no regular expression is compiled unless prove asks for
 		// one, so ten thousand literal claims cost no compile (D56).
@@ -481,7 +494,13 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 			c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
 			return false
 		}
-		lit, insts := analyse(row.Anchor)
+		var lit string
+		var insts int
+		if tree != nil {
+			lit, insts = analyseOf(tree)
+		} else {
+			lit, insts = analyse(row.Anchor)
+		}
 		spec.literal = []byte(lit)
 		// The matcher tracks up to insts states at every byte of a line,
 		// with a literal prefix or without one: `a[a-y]{500}[A-P]` costs

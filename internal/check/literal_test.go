@@ -3,8 +3,11 @@ package check
 import (
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/internal/relimit"
 )
 
 func TestRequiredLiteral(t *testing.T) {
@@ -105,4 +108,76 @@ func FuzzExactLiteral(f *testing.F) {
 			t.Fatalf("%q on %q: find = %v, regexp finds %v", pat, line, got, want)
 		}
 	})
+}
+
+// TestPlainLiteral: the anchors read without a parse are the literals
+// regexp.QuoteMeta writes, between an optional ^ and $; everything else is
+// left to the parse.
+func TestPlainLiteral(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pat            string
+		ok             bool
+		text           string
+		atStart, atEnd bool
+	}{
+		{`needle\(\)`, true, "needle()", false, false},
+		{`^func Foo\(x int\) \{$`, true, "func Foo(x int) {", true, true},
+		{"^" + regexp.QuoteMeta(`a.b*c?d+e|f[g]h{i}j^k$l\m`) + "$", true, `a.b*c?d+e|f[g]h{i}j^k$l\m`, true, true},
+		{`a\$`, true, "a$", false, false},
+		{`a\\$`, true, `a\`, false, true},
+		{`é_x`, true, "é_x", false, false},
+		{`\_`, true, "_", false, false},
+		{`^`, false, "", false, false},
+		{`^$`, false, "", false, false},
+		{`$`, false, "", false, false},
+		{`a.b`, false, "", false, false},
+		{`a\b`, false, "", false, false},    // \b is a word boundary
+		{`a\d`, false, "", false, false},    // a class
+		{`a\ b`, false, "", false, false},   // a literal space, left to the parse
+		{`a\`, false, "", false, false},     // does not parse
+		{`^^a`, false, "", false, false},    // a second ^ is an assertion
+		{`a$$`, false, "", false, false},    // so is a second $
+		{`(?i)a`, false, "", false, false},  // flags
+		{"a\xffb", false, "", false, false}, // not UTF-8: the parse refuses it
+	} {
+		e, ok := plainLiteral(tc.pat)
+		if ok != tc.ok || ok && (string(e.text) != tc.text || e.atStart != tc.atStart || e.atEnd != tc.atEnd) {
+			t.Errorf("plainLiteral(%q) = %q ^%v $%v, %v; want %q ^%v $%v, %v", tc.pat, e.text, e.atStart, e.atEnd, ok, tc.text, tc.atStart, tc.atEnd, tc.ok)
+		}
+	}
+}
+
+// FuzzPlainLiteral: whatever the parse-free reading takes for a literal,
+// regexp/syntax's parse takes for the same literal, at the same ends.
+func FuzzPlainLiteral(f *testing.F) {
+	f.Add(`^func Foo\(x int\) \{$`)
+	f.Add(`a\\$`)
+	f.Add(`a\$`)
+	f.Add(`é\.`)
+	f.Add(`^\^\$$`)
+	f.Fuzz(func(t *testing.T, pat string) {
+		e, ok := plainLiteral(pat)
+		if !ok {
+			return
+		}
+		p, pok := parsedLiteral(pat)
+		if !pok || !reflect.DeepEqual(e, p) {
+			t.Fatalf("%q: plainLiteral = %+v, the parse says %+v, %v", pat, e, p, pok)
+		}
+	})
+}
+
+// TestLiteralsNeedNoSize: sizePatterns does not size a plain literal
+// anchor, because none within MaxPattern is refused by its size.
+func TestLiteralsNeedNoSize(t *testing.T) {
+	t.Parallel()
+	pat := "^" + strings.Repeat(`\(`, (MaxPattern-2)/2) + "$"
+	if _, ok := plainLiteral(pat); !ok || len(pat) > MaxPattern {
+		t.Fatalf("the longest plain literal is not one (%d bytes)", len(pat))
+	}
+	n, _, err := relimit.Size(pat, 0)
+	if err != nil || relimit.Refusal(n, false) != "" || MaxPattern+6 > relimit.MaxInsts {
+		t.Fatalf("a literal of %d bytes sizes to %d instructions (%v), over relimit.MaxInsts %d", len(pat), n, err, relimit.MaxInsts)
+	}
 }
