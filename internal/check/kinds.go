@@ -468,17 +468,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	var ok bool
 	spec.pattern = row.Anchor
-	// sizePatterns parsed the anchor once (tree), unless it is a plain
-	// literal, which needs no parse (D92).
-	tree := c.anchorTree.tree(row.Anchor)
-	var exact exactAnchor
-	var isLit bool
-	if tree != nil {
-		exact, isLit = literalOf(tree)
-	} else {
-		exact, isLit = exactLiteral(row.Anchor)
-	}
-	if isLit {
+	if exact, isLit := c.literalAnchor(row.Anchor); isLit {
 		// A literal anchor (between ^ and $ or not) is searched for as
 		// bytes: no regular expression is compiled unless prove asks for
 		// one, so ten thousand literal claims cost no compile (D56).
@@ -494,13 +484,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 			c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
 			return false
 		}
-		var lit string
-		var insts int
-		if tree != nil {
-			lit, insts = analyseOf(tree)
-		} else {
-			lit, insts = analyse(row.Anchor)
-		}
+		lit, insts := c.analyseAnchor(row.Anchor)
 		spec.literal = []byte(lit)
 		// The matcher tracks up to insts states at every byte of a line,
 		// with a literal prefix or without one: `a[a-y]{500}[A-P]` costs

@@ -63,12 +63,23 @@ type parsedPattern struct {
 // exact is exactLiteral of the pattern.
 func (p *parsedPattern) exact() (exactAnchor, bool) { return literalOf(p.re) }
 
-// tree returns the parse of pattern when it is p's, else nil.
-func (p *parsedPattern) tree(pattern string) *syntax.Regexp {
-	if p == nil || p.src != pattern {
-		return nil
+// literalAnchor is exactLiteral of the claim's anchor, from the tree
+// sizePatterns parsed when there is one: a plain literal is not parsed at
+// all, and another anchor once (D92).
+func (c *claim) literalAnchor(anchor string) (exactAnchor, bool) {
+	if p := c.anchorTree; p != nil && p.src == anchor {
+		return literalOf(p.re)
 	}
-	return p.re
+	return exactLiteral(anchor)
+}
+
+// analyseAnchor is analyse of the claim's anchor, from the tree
+// sizePatterns parsed when there is one.
+func (c *claim) analyseAnchor(anchor string) (lit string, insts int) {
+	if p := c.anchorTree; p != nil && p.src == anchor {
+		return analyseOf(p.re)
+	}
+	return analyse(anchor)
 }
 
 // plainLiteral reads, without regexp/syntax, the literals most anchors
