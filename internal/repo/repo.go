@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,8 +33,9 @@ type Repo struct {
 	Git bool
 	// Files is the sorted universe, repository-relative with '/'.
 	Files []string
-	modes map[string]string
-	set   map[string]bool
+	// tracked are the index's paths, sorted, and modes their modes (the
+	// same index): one string of git's output holds them all (D92).
+	tracked, modes []string
 	// listed are the prefixes whose untracked files are in Files.
 	listed  map[string]bool
 	present sync.Map     // rel -> bool
@@ -63,7 +65,7 @@ func Open(dir string) (*Repo, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
 	}
-	r := &Repo{Root: abs, modes: map[string]string{}, set: map[string]bool{}, listed: map[string]bool{}}
+	r := &Repo{Root: abs, listed: map[string]bool{}}
 	if out, err := r.git("ls-files", "-z", "-s"); err == nil {
 		r.Git = true
 		r.listIndex(out)
@@ -73,9 +75,6 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	sort.Strings(r.Files)
-	for _, f := range r.Files {
-		r.set[f] = true
-	}
 	return r, nil
 }
 
@@ -89,34 +88,50 @@ func isGitWorkTree(dir string) bool {
 	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
-func (r *Repo) git(args ...string) ([]byte, error) {
+// git runs git in Root and returns its output as one string, which
+// the paths listed are slices of: the output is not copied (D92).
+func (r *Repo) git(args ...string) (string, error) {
 	r.gitRuns.Add(1)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Root
+	var stdout strings.Builder
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return out, nil
+	return stdout.String(), nil
 }
 
 // listIndex reads `git ls-files -z -s`: "<mode> <object> <stage>\t<path>".
-// A path in conflict has several stages and is listed once.
-func (r *Repo) listIndex(out []byte) {
-	for _, rec := range strings.Split(string(out), "\x00") {
+// A path in conflict has several stages and is listed once, with the mode
+// of its last stage.
+func (r *Repo) listIndex(out string) {
+	type entry struct{ path, mode string }
+	var idx []entry
+	for rec := range strings.SplitSeq(out, "\x00") {
 		tab := strings.IndexByte(rec, '\t')
 		if tab < 0 {
 			continue
 		}
-		p := rec[tab+1:]
-		if _, seen := r.modes[p]; !seen {
-			r.Files = append(r.Files, p)
-		}
 		mode, _, _ := strings.Cut(rec[:tab], " ")
-		r.modes[p] = mode
+		idx = append(idx, entry{rec[tab+1:], mode})
 	}
+	// git lists the index in path order, stages in turn; should it not,
+	// the stable sort keeps a path's stages in their order.
+	byPath := func(a, b entry) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(idx, byPath) {
+		slices.SortStableFunc(idx, byPath)
+	}
+	r.tracked, r.modes = make([]string, 0, len(idx)), make([]string, 0, len(idx))
+	for _, e := range idx {
+		if n := len(r.tracked); n > 0 && r.tracked[n-1] == e.path {
+			r.modes[n-1] = e.mode // a later stage
+			continue
+		}
+		r.tracked, r.modes = append(r.tracked, e.path), append(r.modes, e.mode)
+	}
+	r.Files = slices.Clip(slices.Clone(r.tracked))
 }
 
 // ListUntracked adds to the universe the untracked files git does not
@@ -137,7 +152,7 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 			specs = []string{"."}
 			break
 		}
-		if r.listed[p] || !strings.HasSuffix(p, "/") && r.modes[p] != "" {
+		if r.listed[p] || !strings.HasSuffix(p, "/") && r.IndexMode(p) != "" {
 			continue // listed, or a tracked file: it cannot be untracked
 		}
 		if _, err := os.Lstat(r.Abs(p)); errors.Is(err, fs.ErrNotExist) {
@@ -155,19 +170,23 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 	for _, p := range prefixes {
 		r.listed[p] = true
 	}
-	added := false
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" || r.set[p] {
+	known := len(r.Files) // sorted, so searched while git's list is added
+	for p := range strings.SplitSeq(out, "\x00") {
+		if p == "" || has(r.Files[:known], p) {
 			continue
 		}
-		r.set[p] = true
-		r.Files = append(r.Files, p)
-		added = true
+		r.Files = append(r.Files, p) // git lists each once
 	}
-	if added {
+	if len(r.Files) > known {
 		sort.Strings(r.Files)
 	}
 	return nil
+}
+
+// has reports whether the sorted files hold rel.
+func has(files []string, rel string) bool {
+	_, ok := slices.BinarySearch(files, rel)
+	return ok
 }
 
 // Present reports whether rel exists in the work tree (a file deleted but
@@ -211,12 +230,17 @@ func (r *Repo) walk() error {
 }
 
 // Has reports whether rel is in the universe.
-func (r *Repo) Has(rel string) bool { return r.set[rel] }
+func (r *Repo) Has(rel string) bool { return has(r.Files, rel) }
 
 // IndexMode returns the git index mode of rel ("100644", "100755",
 // "120000"...), or "" when the file is not in the index or Root is not a git
 // work tree.
-func (r *Repo) IndexMode(rel string) string { return r.modes[rel] }
+func (r *Repo) IndexMode(rel string) string {
+	if i, ok := slices.BinarySearch(r.tracked, rel); ok {
+		return r.modes[i]
+	}
+	return ""
+}
 
 // Abs returns the absolute path of a repository-relative path.
 func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
@@ -452,7 +476,7 @@ func ShowAt(dir, commit, rel string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return out, true
+	return []byte(out), true
 }
 
 // ChangedLines returns, for rel, the line numbers of the working tree that
@@ -537,7 +561,7 @@ func Commit(dir, rev string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not a commit here", rev)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(out), nil
 }
 
 // DiffArgs are the options of every diff Diff runs: no colour, no
