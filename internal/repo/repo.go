@@ -53,7 +53,13 @@ type Repo struct {
 // index modes. Untracked files (not ignored) join the universe through
 // ListUntracked, for the directories a caller names, so a tree whose
 // claims name a few directories is not walked whole (D56).
-func Open(dir string) (*Repo, error) {
+func Open(dir string) (*Repo, error) { return OpenListing(dir, nil) }
+
+// OpenListing is Open followed by ListUntracked(untracked), with the two
+// git runs at once when the prefixes are directories: a check lists the
+// untracked files of its decisions directory while git lists the index,
+// not after it (D92).
+func OpenListing(dir string, untracked []string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
@@ -66,6 +72,19 @@ func Open(dir string) (*Repo, error) {
 		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
 	}
 	r := &Repo{Root: abs, listed: map[string]bool{}}
+	// The untracked files of directory prefixes are listed beside the
+	// index: which to list does not depend on it (untrackedSpecs).
+	var early <-chan listing
+	if !slices.ContainsFunc(untracked, isFilePrefix) {
+		if specs := r.untrackedSpecs(untracked); len(specs) > 0 {
+			ch := make(chan listing, 1)
+			go func() {
+				out, err := r.listUntracked(specs)
+				ch <- listing{out, err}
+			}()
+			early = ch
+		}
+	}
 	if out, err := r.git("ls-files", "-z", "-s"); err == nil {
 		r.Git = true
 		r.listIndex(out)
@@ -75,8 +94,32 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	sort.Strings(r.Files)
+	if early != nil {
+		l := <-early
+		if !r.Git {
+			return r, nil // the walk listed every file
+		}
+		if l.err != nil {
+			return nil, l.err
+		}
+		r.addUntracked(untracked, l.out)
+		return r, nil
+	}
+	if err := r.ListUntracked(untracked); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
+
+// listing is the output of a git run, or its error.
+type listing struct {
+	out string
+	err error
+}
+
+// isFilePrefix reports whether a ListUntracked prefix names a file (not
+// "" for the tree, nor a directory ending in '/').
+func isFilePrefix(p string) bool { return p != "" && !strings.HasSuffix(p, "/") }
 
 // isGitWorkTree reports whether dir is inside a git work tree. git lists
 // paths relative to the directory it runs in, so a sub-directory of a
@@ -155,6 +198,21 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 	if !r.Git {
 		return nil
 	}
+	specs := r.untrackedSpecs(prefixes)
+	if len(specs) == 0 {
+		return nil
+	}
+	out, err := r.listUntracked(specs)
+	if err != nil {
+		return err
+	}
+	r.addUntracked(prefixes, out)
+	return nil
+}
+
+// untrackedSpecs returns the pathspecs git must list for ListUntracked
+// (prefixes), none when there is nothing to list.
+func (r *Repo) untrackedSpecs(prefixes []string) []string {
 	if r.listed[""] {
 		return nil
 	}
@@ -172,13 +230,17 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 		}
 		specs = append(specs, p)
 	}
-	if len(specs) == 0 {
-		return nil
-	}
-	out, err := r.git(append([]string{"--literal-pathspecs", "ls-files", "-z", "-o", "--exclude-standard", "--"}, specs...)...)
-	if err != nil {
-		return err
-	}
+	return specs
+}
+
+// listUntracked runs git for the untracked files under specs.
+func (r *Repo) listUntracked(specs []string) (string, error) {
+	return r.git(append([]string{"--literal-pathspecs", "ls-files", "-z", "-o", "--exclude-standard", "--"}, specs...)...)
+}
+
+// addUntracked adds git's list of untracked files (out) under prefixes
+// to the universe.
+func (r *Repo) addUntracked(prefixes []string, out string) {
 	for _, p := range prefixes {
 		r.listed[p] = true
 	}
@@ -192,7 +254,6 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 	if len(r.Files) > known {
 		sort.Strings(r.Files)
 	}
-	return nil
 }
 
 // has reports whether the sorted files hold rel.
