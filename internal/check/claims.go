@@ -627,7 +627,7 @@ func (f *fileScan) candidate(k int, spec *lineSpec) bool {
 	if f.found != nil {
 		return f.found[f.litIdx[k]] != nil
 	}
-	f.first[k] = bytes.Index(f.src, spec.literal)
+	f.first[k] = indexLiteral(f.src, spec.literal)
 	return f.first[k] >= 0
 }
 
@@ -763,7 +763,7 @@ func (f *fileScan) matchLiteralLines(k int, cc *claim) {
 			}
 		}
 		for next < len(f.src) {
-			i := bytes.Index(f.src[next:], lit)
+			i := indexLiteral(f.src[next:], lit)
 			if i < 0 {
 				break
 			}

@@ -230,3 +230,47 @@ func longestLiteral(re *syntax.Regexp) string {
 	}
 	return ""
 }
+
+// maxIndent is the most leading blanks indexLiteral searches past.
+const maxIndent = 16
+
+// indexLiteral is bytes.Index(s, lit). An anchor on an indented line
+// (`^    pub fn len\(&self\) -> usize \{$`) starts with blanks, the most
+// common bytes of source: bytes.Index, which finds candidates by the
+// first byte, stopped at every indentation and fell back to Rabin-Karp
+// over the whole file, for each claim on it (a fifth of check's time on
+// rust-src, D92). So the literal is searched from its first byte that is
+// not a blank, at most 63 bytes of it (what bytes.Index matches with
+// vector instructions), and each place found is checked whole. Places
+// that fail the check are counted: past a few, and a byte of the file in
+// 64, the rest is left to bytes.Index, so a file made to fail every check
+// costs no more than bytes.Index does.
+func indexLiteral(s, lit []byte) int {
+	k := 0
+	for k < len(lit) && k < maxIndent && (lit[k] == ' ' || lit[k] == '\t') {
+		k++
+	}
+	if k == 0 || k == len(lit) || k == maxIndent {
+		return bytes.Index(s, lit)
+	}
+	core := lit[k:min(len(lit), k+63)]
+	misses, allowed := 0, 16+len(s)/64
+	for from := k; from <= len(s); {
+		i := bytes.Index(s[from:], core)
+		if i < 0 {
+			return -1
+		}
+		at := from + i - k
+		if bytes.HasPrefix(s[at:], lit) {
+			return at
+		}
+		if misses++; misses > allowed {
+			if j := bytes.Index(s[at+1:], lit); j >= 0 {
+				return at + 1 + j
+			}
+			return -1
+		}
+		from += i + 1
+	}
+	return -1
+}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"reflect"
 	"regexp"
 	"strings"
@@ -180,4 +181,39 @@ func TestLiteralsNeedNoSize(t *testing.T) {
 	if err != nil || relimit.Refusal(n, false) != "" || MaxPattern+6 > relimit.MaxInsts {
 		t.Fatalf("a literal of %d bytes sizes to %d instructions (%v), over relimit.MaxInsts %d", len(pat), n, err, relimit.MaxInsts)
 	}
+}
+
+// TestIndexLiteral: indexLiteral finds what bytes.Index finds: the first
+// place, past indentation that occurs without the literal, in a file made
+// to fail every check (the fallback), and at the file's ends.
+func TestIndexLiteral(t *testing.T) {
+	t.Parallel()
+	fail := strings.Repeat("    pub fn len(&self) -> usize }\n", 2000)
+	for _, tc := range []struct{ s, lit string }{
+		{"fn a() {\n    pub fn len(&self) -> usize {\n    pub fn len(&self) -> usize {\n", "    pub fn len(&self) -> usize {"},
+		{"    pub fn len(&self) -> usize {", "    pub fn len(&self) -> usize {"},
+		{"  pub fn x\n   pub fn x\n", "   pub fn x"},
+		{"\tx\t\tx", "\t\tx"},
+		{fail + "    pub fn len(&self) -> usize {\n", "    pub fn len(&self) -> usize {"},
+		{fail, "    pub fn len(&self) -> usize {"},
+		{"x", "    x"},
+		{"     ", "    "},
+		{strings.Repeat(" ", 20) + "x", strings.Repeat(" ", 17) + "x"},
+		{"", " x"},
+	} {
+		if got, want := indexLiteral([]byte(tc.s), []byte(tc.lit)), bytes.Index([]byte(tc.s), []byte(tc.lit)); got != want {
+			t.Errorf("indexLiteral(%.40q, %q) = %d, bytes.Index %d", tc.s, tc.lit, got, want)
+		}
+	}
+}
+
+// FuzzIndexLiteral: indexLiteral is bytes.Index.
+func FuzzIndexLiteral(f *testing.F) {
+	f.Add([]byte("  a\n    ab\n    abc"), []byte("    ab"))
+	f.Add([]byte("\t\t x y"), []byte("\t x"))
+	f.Fuzz(func(t *testing.T, s, lit []byte) {
+		if got, want := indexLiteral(s, lit), bytes.Index(s, lit); got != want {
+			t.Fatalf("indexLiteral(%q, %q) = %d, bytes.Index %d", s, lit, got, want)
+		}
+	})
 }
