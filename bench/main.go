@@ -40,9 +40,6 @@ var (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "-floor" {
-		os.Exit(floorMain(os.Args[2:]))
-	}
 	if len(os.Args) > 1 && os.Args[1] == "-worker" {
 		os.Exit(storeWorker())
 	}
@@ -239,6 +236,7 @@ func buildAll() error {
 		"sdkstock": "./baselines/sdkstock",
 		"sdkhttp":  "./baselines/sdkhttp",
 		"mcpgo":    "./baselines/mcpgo",
+		"floor":    "./floor",
 	} {
 		dst := filepath.Join(workDir, name)
 		cmd := exec.Command("go", "build", "-o", dst, pkg)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -14,7 +13,7 @@ import (
 
 // realCase is claimslint check on a real tree nobody here wrote, with
 // 1,000 claims that each name one file, against the I/O floor (git ls-files
-// -s and a read of the claimed files, by this program) and the shell gate,
+// -s and a read of the claimed files, by bench/floor) and the shell gate,
 // all measured in the same run.
 type realCase struct {
 	name          string
@@ -24,39 +23,6 @@ type realCase struct {
 	floorS        stats
 	gateS         stats
 	skipped       string // why the case did not run
-}
-
-// floorMain is `bench -floor DIR LIST`: what any gate must do at least.
-// It runs git ls-files -s once and reads every file LIST names.
-func floorMain(args []string) int {
-	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench -floor DIR LIST")
-		return 2
-	}
-	dir, list := args[0], args[1]
-	cmd := exec.Command("git", "ls-files", "-z", "-s")
-	cmd.Dir = dir
-	if _, err := cmd.Output(); err != nil {
-		fmt.Fprintln(os.Stderr, "floor: git ls-files:", err)
-		return 1
-	}
-	f, err := os.Open(list)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		return 1
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		b, err := os.ReadFile(filepath.Join(dir, sc.Text()))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "floor:", err)
-			return 1
-		}
-		n += len(b)
-	}
-	return 0
 }
 
 // A tree, the files of it claims may name, and the lines they anchor on.
@@ -114,10 +80,9 @@ func benchReal(t realTree, runs int) (realCase, error) {
 	}
 	// check and the floor alternate, so both see the same machine.
 	logf("claims: %s: claimslint check and the I/O floor, %d runs each", t.name, runs)
-	self, _ := os.Executable()
 	var checks, floors []sample
 	for k := 0; k <= runs; k++ {
-		f, _, err := timeCmd(dir, nil, self, "-floor", dir, listFile)
+		f, _, err := timeCmd(dir, nil, bin["floor"], dir, listFile)
 		if err != nil {
 			return rc, fmt.Errorf("floor: %v", err)
 		}

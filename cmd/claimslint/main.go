@@ -10,5 +10,6 @@ import (
 )
 
 func main() {
+	lintcmd.TuneGC()
 	os.Exit(lintcmd.Main(os.Args, os.Stdout, os.Stderr))
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-
+	"regexp/syntax"
 	"runtime"
 	"slices"
 	"sort"
@@ -173,9 +173,16 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 		if cell.text == "" || len(cell.text) > MaxPattern {
 			continue
 		}
+		if _, lit := plainLiteral(cell.text); lit && cell.col == "anchor" {
+			continue // a literal compiles nothing, and no literal of MaxPattern bytes is over relimit.MaxInsts (TestLiteralsNeedNoSize)
+		}
+		re, err := syntax.Parse(cell.text, syntax.Perl)
+		if err != nil {
+			continue
+		}
 		// Sized first: telling a literal needs Simplify, which expands
 		// every counted repetition.
-		n, exact, err := relimit.Size(cell.text, 0)
+		n, exact, err := relimit.SizeOf(re)
 		if err != nil {
 			continue
 		}
@@ -186,7 +193,10 @@ func (c *claim) sizePatterns(account *relimit.Run) {
 			return
 		}
 		if cell.col == "anchor" {
-			if _, lit := exactLiteral(cell.text); lit {
+			// Parsed once: prepareLines reads the literal and the program
+			// size from this tree (D92).
+			c.anchorTree = &parsedPattern{src: cell.text, re: re.Simplify()}
+			if _, lit := c.anchorTree.exact(); lit {
 				continue
 			}
 		}
@@ -446,6 +456,8 @@ type scratch struct {
 	starts  []int
 	cand    []bool // fileScan.cand
 	first   []int  // fileScan.first
+	occ     []int  // the lines findLines found, a byte of each
+	occAt   []int  // per claim, where its lines start in occ
 	meter   meter  // the run's budget, asked between lines (D70)
 }
 
@@ -532,7 +544,9 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		}
 		return "" // a file no claim can match is not lexed
 	}
-	codeline.Scan(rel, src, &sc.regions)
+	// The lexer reads up to the last line a claim can match, and one more
+	// (codeline.ScanPrefix), when the lines are known before it runs.
+	codeline.ScanPrefix(rel, src, f.findLines(ccs), &sc.regions)
 	for k, cc := range ccs {
 		if f.cand[k] {
 			f.match(k, cc)
@@ -543,6 +557,56 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.done.Add(1)
 	}
 	return ""
+}
+
+// maxLines is how many lines findLines keeps for a file: past it, the
+// file is lexed whole and its claims search their lines as they go.
+const maxLines = 256
+
+// findLines finds, before the file is lexed, the lines the claims ccs can
+// match when each candidate claim matches the lines that hold its literal
+// (matchLiteralLines): the searches matchLiteralLines would make, in the
+// same order, kept in the worker's storage (sc.occ, per claim from
+// sc.occAt). It returns where the line after the last one starts: the
+// lexer need read no further (D92). A claim of another kind, the
+// multi-literal pass or more than maxLines lines leave the file to be
+// lexed whole: it returns len(src).
+func (f *fileScan) findLines(ccs []*claim) int {
+	src, sc := f.src, f.sc
+	if f.found != nil {
+		return len(src)
+	}
+	sc.occ, sc.occAt = sc.occ[:0], append(sc.occAt[:0], make([]int, len(ccs)+1)...)
+	keep := 0
+	for k, cc := range ccs {
+		sc.occAt[k] = len(sc.occ)
+		if !f.cand[k] {
+			continue
+		}
+		spec := cc.lines
+		if spec.within != nil || spec.scope == ScopeProse || len(spec.literal) == 0 {
+			return len(src)
+		}
+		for pos := f.first[k]; ; {
+			if len(sc.occ) == maxLines {
+				return len(src)
+			}
+			sc.occ = append(sc.occ, pos)
+			_, _, next := f.ln.bounds(pos)
+			keep = max(keep, min(next, len(src)))
+			if next >= len(src) {
+				break
+			}
+			i := indexLiteral(src[next:], spec.literal)
+			if i < 0 {
+				break
+			}
+			pos = next + i
+		}
+	}
+	sc.occAt[len(ccs)] = len(sc.occ)
+	f.lines = true
+	return keep
 }
 
 // readCode reads one file for the claims ccs, or says why it cannot: it
@@ -598,6 +662,9 @@ type fileScan struct {
 	over  bool
 	// cut is set when the run's budget ran out in this file.
 	cut bool
+	// lines is set when findLines found the lines of every candidate
+	// claim (sc.occ) before the file was lexed.
+	lines bool
 	// rx is the file's block structure, once a region claim asked; within
 	// what each Within cell found in it (D94).
 	rx     *region.Index
@@ -646,7 +713,7 @@ func (f *fileScan) candidate(k int, spec *lineSpec) bool {
 	if f.found != nil {
 		return f.found[f.litIdx[k]] != nil
 	}
-	f.first[k] = bytes.Index(f.src, spec.literal)
+	f.first[k] = indexLiteral(f.src, spec.literal)
 	return f.first[k] >= 0
 }
 
@@ -763,6 +830,15 @@ func (f *fileScan) afford(cc *claim, at, n int) bool {
 // The multi-literal pass already knows the first occurrences; past those,
 // or without the pass, the rest are searched from the last one.
 func (f *fileScan) matchLiteralLines(k int, cc *claim) {
+	if f.lines { // found before the file was lexed
+		next, ok := 0, true
+		for _, pos := range f.sc.occ[f.sc.occAt[k]:f.sc.occAt[k+1]] {
+			if next, ok = f.visit(cc, pos, next); !ok {
+				return
+			}
+		}
+		return
+	}
 	lit := cc.lines.literal
 	var known []int32
 	if f.found != nil {
@@ -782,7 +858,7 @@ func (f *fileScan) matchLiteralLines(k int, cc *claim) {
 			}
 		}
 		for next < len(f.src) {
-			i := bytes.Index(f.src[next:], lit)
+			i := indexLiteral(f.src[next:], lit)
 			if i < 0 {
 				break
 			}

@@ -290,6 +290,9 @@ type claim struct {
 	// oversize: a pattern of the row compiles past its limit or the
 	// run's (D90); the row is refused and nothing of it is compiled.
 	oversize bool
+	// anchorTree is the Anchor as sizePatterns parsed it (nil for a
+	// plain literal, which is not parsed): prepareLines reads it (D92).
+	anchorTree *parsedPattern
 
 	// files are the universe files the claim reads (its Path glob).
 	files []string
@@ -460,7 +463,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	}
 	var ok bool
 	spec.pattern = row.Anchor
-	if exact, isLit := exactLiteral(row.Anchor); isLit {
+	if exact, isLit := c.literalAnchor(row.Anchor); isLit {
 		// A literal anchor (between ^ and $ or not) is searched for as
 		// bytes: no regular expression is compiled unless prove asks for
 		// one, so ten thousand literal claims cost no compile (D56).
@@ -476,7 +479,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 			c.malformed(row.CellPos("anchor"), "%s: Anchor `%s` matches the empty string, so every line matches it (to match a literal |, write \\\\| in the cell)", c.name(), row.Anchor)
 			return false
 		}
-		lit, insts := analyse(row.Anchor)
+		lit, insts := c.analyseAnchor(row.Anchor)
 		spec.literal = []byte(lit)
 		// The matcher tracks up to insts states at every byte of a line,
 		// with a literal prefix or without one: `a[a-y]{500}[A-P]` costs

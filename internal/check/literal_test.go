@@ -1,10 +1,14 @@
 package check
 
 import (
+	"bytes"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/claimslint/claimslint/internal/relimit"
 )
 
 func TestRequiredLiteral(t *testing.T) {
@@ -103,6 +107,113 @@ func FuzzExactLiteral(f *testing.F) {
 		}
 		if got, want := e.find([]byte(line)), re.FindIndex([]byte(line)); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q on %q: find = %v, regexp finds %v", pat, line, got, want)
+		}
+	})
+}
+
+// TestPlainLiteral: the anchors read without a parse are the literals
+// regexp.QuoteMeta writes, between an optional ^ and $; everything else is
+// left to the parse.
+func TestPlainLiteral(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pat            string
+		ok             bool
+		text           string
+		atStart, atEnd bool
+	}{
+		{`needle\(\)`, true, "needle()", false, false},
+		{`^func Foo\(x int\) \{$`, true, "func Foo(x int) {", true, true},
+		{"^" + regexp.QuoteMeta(`a.b*c?d+e|f[g]h{i}j^k$l\m`) + "$", true, `a.b*c?d+e|f[g]h{i}j^k$l\m`, true, true},
+		{`a\$`, true, "a$", false, false},
+		{`a\\$`, true, `a\`, false, true},
+		{`é_x`, true, "é_x", false, false},
+		{`\_`, true, "_", false, false},
+		{`^`, false, "", false, false},
+		{`^$`, false, "", false, false},
+		{`$`, false, "", false, false},
+		{`a.b`, false, "", false, false},
+		{`a\b`, false, "", false, false},    // \b is a word boundary
+		{`a\d`, false, "", false, false},    // a class
+		{`a\ b`, false, "", false, false},   // a literal space, left to the parse
+		{`a\`, false, "", false, false},     // does not parse
+		{`^^a`, false, "", false, false},    // a second ^ is an assertion
+		{`a$$`, false, "", false, false},    // so is a second $
+		{`(?i)a`, false, "", false, false},  // flags
+		{"a\xffb", false, "", false, false}, // not UTF-8: the parse refuses it
+	} {
+		e, ok := plainLiteral(tc.pat)
+		if ok != tc.ok || ok && (string(e.text) != tc.text || e.atStart != tc.atStart || e.atEnd != tc.atEnd) {
+			t.Errorf("plainLiteral(%q) = %q ^%v $%v, %v; want %q ^%v $%v, %v", tc.pat, e.text, e.atStart, e.atEnd, ok, tc.text, tc.atStart, tc.atEnd, tc.ok)
+		}
+	}
+}
+
+// FuzzPlainLiteral: whatever the parse-free reading takes for a literal,
+// regexp/syntax's parse takes for the same literal, at the same ends.
+func FuzzPlainLiteral(f *testing.F) {
+	f.Add(`^func Foo\(x int\) \{$`)
+	f.Add(`a\\$`)
+	f.Add(`a\$`)
+	f.Add(`é\.`)
+	f.Add(`^\^\$$`)
+	f.Fuzz(func(t *testing.T, pat string) {
+		e, ok := plainLiteral(pat)
+		if !ok {
+			return
+		}
+		p, pok := parsedLiteral(pat)
+		if !pok || !reflect.DeepEqual(e, p) {
+			t.Fatalf("%q: plainLiteral = %+v, the parse says %+v, %v", pat, e, p, pok)
+		}
+	})
+}
+
+// TestLiteralsNeedNoSize: sizePatterns does not size a plain literal
+// anchor, because none within MaxPattern is refused by its size.
+func TestLiteralsNeedNoSize(t *testing.T) {
+	t.Parallel()
+	pat := "^" + strings.Repeat(`\(`, (MaxPattern-2)/2) + "$"
+	if _, ok := plainLiteral(pat); !ok || len(pat) > MaxPattern {
+		t.Fatalf("the longest plain literal is not one (%d bytes)", len(pat))
+	}
+	n, _, err := relimit.Size(pat, 0)
+	if err != nil || relimit.Refusal(n, false) != "" || MaxPattern+6 > relimit.MaxInsts {
+		t.Fatalf("a literal of %d bytes sizes to %d instructions (%v), over relimit.MaxInsts %d", len(pat), n, err, relimit.MaxInsts)
+	}
+}
+
+// TestIndexLiteral: indexLiteral finds what bytes.Index finds: the first
+// place, past indentation that occurs without the literal, in a file made
+// to fail every check (the fallback), and at the file's ends.
+func TestIndexLiteral(t *testing.T) {
+	t.Parallel()
+	fail := strings.Repeat("    pub fn len(&self) -> usize }\n", 2000)
+	for _, tc := range []struct{ s, lit string }{
+		{"fn a() {\n    pub fn len(&self) -> usize {\n    pub fn len(&self) -> usize {\n", "    pub fn len(&self) -> usize {"},
+		{"    pub fn len(&self) -> usize {", "    pub fn len(&self) -> usize {"},
+		{"  pub fn x\n   pub fn x\n", "   pub fn x"},
+		{"\tx\t\tx", "\t\tx"},
+		{fail + "    pub fn len(&self) -> usize {\n", "    pub fn len(&self) -> usize {"},
+		{fail, "    pub fn len(&self) -> usize {"},
+		{"x", "    x"},
+		{"     ", "    "},
+		{strings.Repeat(" ", 20) + "x", strings.Repeat(" ", 17) + "x"},
+		{"", " x"},
+	} {
+		if got, want := indexLiteral([]byte(tc.s), []byte(tc.lit)), bytes.Index([]byte(tc.s), []byte(tc.lit)); got != want {
+			t.Errorf("indexLiteral(%.40q, %q) = %d, bytes.Index %d", tc.s, tc.lit, got, want)
+		}
+	}
+}
+
+// FuzzIndexLiteral: indexLiteral is bytes.Index.
+func FuzzIndexLiteral(f *testing.F) {
+	f.Add([]byte("  a\n    ab\n    abc"), []byte("    ab"))
+	f.Add([]byte("\t\t x y"), []byte("\t x"))
+	f.Fuzz(func(t *testing.T, s, lit []byte) {
+		if got, want := indexLiteral(s, lit), bytes.Index(s, lit); got != want {
+			t.Fatalf("indexLiteral(%q, %q) = %d, bytes.Index %d", s, lit, got, want)
 		}
 	})
 }

@@ -7,8 +7,8 @@ import (
 
 // The lexers, one per language family.
 var (
-	goLexer       = &Lexer{name: "go", scan: scanGo, codeStrings: true}
-	rustLexer     = &Lexer{name: "rust", scan: scanRust}
+	goLexer       = &Lexer{name: "go", scan: scanGo, codeStrings: true, prefix: true}
+	rustLexer     = &Lexer{name: "rust", scan: scanRust, prefix: true}
 	cLexer        = &Lexer{name: "c", scan: func(s []byte, r *Regions) { scanC(s, r, cDialect) }}
 	cppLexer      = &Lexer{name: "cpp", scan: func(s []byte, r *Regions) { scanC(s, r, cppDialect) }}
 	javaLexer     = &Lexer{name: "java", scan: func(s []byte, r *Regions) { scanC(s, r, javaDialect) }}

@@ -36,6 +36,12 @@ func Size(pattern string, flags syntax.Flags) (n int, exact bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
+	return SizeOf(re)
+}
+
+// SizeOf is Size of a pattern the caller parsed, so that one parse serves
+// the size and what else the caller reads from the tree.
+func SizeOf(re *syntax.Regexp) (n int, exact bool, err error) {
 	if est := estimate(re) + 4; est <= MaxInsts || est > 4*MaxInsts { // + the program's fail, match and capture
 		return int(est), false, nil
 	}

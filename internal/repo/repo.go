@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,8 +33,9 @@ type Repo struct {
 	Git bool
 	// Files is the sorted universe, repository-relative with '/'.
 	Files []string
-	modes map[string]string
-	set   map[string]bool
+	// tracked are the index's paths, sorted, and modes their modes (the
+	// same index): one string of git's output holds them all (D92).
+	tracked, modes []string
 	// listed are the prefixes whose untracked files are in Files.
 	listed  map[string]bool
 	present sync.Map     // rel -> bool
@@ -51,7 +53,13 @@ type Repo struct {
 // index modes. Untracked files (not ignored) join the universe through
 // ListUntracked, for the directories a caller names, so a tree whose
 // claims name a few directories is not walked whole (D56).
-func Open(dir string) (*Repo, error) {
+func Open(dir string) (*Repo, error) { return OpenListing(dir, nil) }
+
+// OpenListing is Open followed by ListUntracked(untracked), with the two
+// git runs at once when the prefixes are directories: a check lists the
+// untracked files of its decisions directory while git lists the index,
+// not after it (D92).
+func OpenListing(dir string, untracked []string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
@@ -63,7 +71,20 @@ func Open(dir string) (*Repo, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
 	}
-	r := &Repo{Root: abs, modes: map[string]string{}, set: map[string]bool{}, listed: map[string]bool{}}
+	r := &Repo{Root: abs, listed: map[string]bool{}}
+	// The untracked files of directory prefixes are listed beside the
+	// index: which to list does not depend on it (untrackedSpecs).
+	var early <-chan listing
+	if !slices.ContainsFunc(untracked, isFilePrefix) {
+		if specs := r.untrackedSpecs(untracked); len(specs) > 0 {
+			ch := make(chan listing, 1)
+			go func() {
+				out, err := r.listUntracked(specs)
+				ch <- listing{out, err}
+			}()
+			early = ch
+		}
+	}
 	if out, err := r.git("ls-files", "-z", "-s"); err == nil {
 		r.Git = true
 		r.listIndex(out)
@@ -73,11 +94,32 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	sort.Strings(r.Files)
-	for _, f := range r.Files {
-		r.set[f] = true
+	if early != nil {
+		l := <-early
+		if !r.Git {
+			return r, nil // the walk listed every file
+		}
+		if l.err != nil {
+			return nil, l.err
+		}
+		r.addUntracked(untracked, l.out)
+		return r, nil
+	}
+	if err := r.ListUntracked(untracked); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
+
+// listing is the output of a git run, or its error.
+type listing struct {
+	out string
+	err error
+}
+
+// isFilePrefix reports whether a ListUntracked prefix names a file (not
+// "" for the tree, nor a directory ending in '/').
+func isFilePrefix(p string) bool { return p != "" && !strings.HasSuffix(p, "/") }
 
 // isGitWorkTree reports whether dir is inside a git work tree. git lists
 // paths relative to the directory it runs in, so a sub-directory of a
@@ -102,34 +144,62 @@ func UserName(dir string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func (r *Repo) git(args ...string) ([]byte, error) {
+// git runs git in Root and returns its output as one string, which
+// the paths listed are slices of: the output is not copied (D92).
+func (r *Repo) git(args ...string) (string, error) {
 	r.gitRuns.Add(1)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Root
+	var stdout doubling
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return out, nil
+	return stdout.String(), nil
+}
+
+// doubling is a strings.Builder that at least doubles when it grows
+// (append grows a large slice by a quarter: a listing of 1 MB was
+// copied a dozen times).
+type doubling struct{ strings.Builder }
+
+func (d *doubling) Write(p []byte) (int, error) {
+	if d.Cap()-d.Len() < len(p) {
+		d.Grow(len(p)) // to twice the capacity, and p
+	}
+	return d.Builder.Write(p)
 }
 
 // listIndex reads `git ls-files -z -s`: "<mode> <object> <stage>\t<path>".
-// A path in conflict has several stages and is listed once.
-func (r *Repo) listIndex(out []byte) {
-	for _, rec := range strings.Split(string(out), "\x00") {
+// A path in conflict has several stages and is listed once, with the mode
+// of its last stage.
+func (r *Repo) listIndex(out string) {
+	type entry struct{ path, mode string }
+	var idx []entry
+	for rec := range strings.SplitSeq(out, "\x00") {
 		tab := strings.IndexByte(rec, '\t')
 		if tab < 0 {
 			continue
 		}
-		p := rec[tab+1:]
-		if _, seen := r.modes[p]; !seen {
-			r.Files = append(r.Files, p)
-		}
 		mode, _, _ := strings.Cut(rec[:tab], " ")
-		r.modes[p] = mode
+		idx = append(idx, entry{rec[tab+1:], mode})
 	}
+	// git lists the index in path order, stages in turn; should it not,
+	// the stable sort keeps a path's stages in their order.
+	byPath := func(a, b entry) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(idx, byPath) {
+		slices.SortStableFunc(idx, byPath)
+	}
+	r.tracked, r.modes = make([]string, 0, len(idx)), make([]string, 0, len(idx))
+	for _, e := range idx {
+		if n := len(r.tracked); n > 0 && r.tracked[n-1] == e.path {
+			r.modes[n-1] = e.mode // a later stage
+			continue
+		}
+		r.tracked, r.modes = append(r.tracked, e.path), append(r.modes, e.mode)
+	}
+	r.Files = slices.Clip(slices.Clone(r.tracked))
 }
 
 // ListUntracked adds to the universe the untracked files git does not
@@ -141,6 +211,21 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 	if !r.Git {
 		return nil
 	}
+	specs := r.untrackedSpecs(prefixes)
+	if len(specs) == 0 {
+		return nil
+	}
+	out, err := r.listUntracked(specs)
+	if err != nil {
+		return err
+	}
+	r.addUntracked(prefixes, out)
+	return nil
+}
+
+// untrackedSpecs returns the pathspecs git must list for ListUntracked
+// (prefixes), none when there is nothing to list.
+func (r *Repo) untrackedSpecs(prefixes []string) []string {
 	if r.listed[""] {
 		return nil
 	}
@@ -150,7 +235,7 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 			specs = []string{"."}
 			break
 		}
-		if r.listed[p] || !strings.HasSuffix(p, "/") && r.modes[p] != "" {
+		if r.listed[p] || !strings.HasSuffix(p, "/") && r.IndexMode(p) != "" {
 			continue // listed, or a tracked file: it cannot be untracked
 		}
 		if _, err := os.Lstat(r.Abs(p)); errors.Is(err, fs.ErrNotExist) {
@@ -158,29 +243,36 @@ func (r *Repo) ListUntracked(prefixes []string) error {
 		}
 		specs = append(specs, p)
 	}
-	if len(specs) == 0 {
-		return nil
-	}
-	out, err := r.git(append([]string{"--literal-pathspecs", "ls-files", "-z", "-o", "--exclude-standard", "--"}, specs...)...)
-	if err != nil {
-		return err
-	}
+	return specs
+}
+
+// listUntracked runs git for the untracked files under specs.
+func (r *Repo) listUntracked(specs []string) (string, error) {
+	return r.git(append([]string{"--literal-pathspecs", "ls-files", "-z", "-o", "--exclude-standard", "--"}, specs...)...)
+}
+
+// addUntracked adds git's list of untracked files (out) under prefixes
+// to the universe.
+func (r *Repo) addUntracked(prefixes []string, out string) {
 	for _, p := range prefixes {
 		r.listed[p] = true
 	}
-	added := false
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" || r.set[p] {
+	known := len(r.Files) // sorted, so searched while git's list is added
+	for p := range strings.SplitSeq(out, "\x00") {
+		if p == "" || has(r.Files[:known], p) {
 			continue
 		}
-		r.set[p] = true
-		r.Files = append(r.Files, p)
-		added = true
+		r.Files = append(r.Files, p) // git lists each once
 	}
-	if added {
+	if len(r.Files) > known {
 		sort.Strings(r.Files)
 	}
-	return nil
+}
+
+// has reports whether the sorted files hold rel.
+func has(files []string, rel string) bool {
+	_, ok := slices.BinarySearch(files, rel)
+	return ok
 }
 
 // Present reports whether rel exists in the work tree (a file deleted but
@@ -224,12 +316,17 @@ func (r *Repo) walk() error {
 }
 
 // Has reports whether rel is in the universe.
-func (r *Repo) Has(rel string) bool { return r.set[rel] }
+func (r *Repo) Has(rel string) bool { return has(r.Files, rel) }
 
 // IndexMode returns the git index mode of rel ("100644", "100755",
 // "120000"...), or "" when the file is not in the index or Root is not a git
 // work tree.
-func (r *Repo) IndexMode(rel string) string { return r.modes[rel] }
+func (r *Repo) IndexMode(rel string) string {
+	if i, ok := slices.BinarySearch(r.tracked, rel); ok {
+		return r.modes[i]
+	}
+	return ""
+}
 
 // Abs returns the absolute path of a repository-relative path.
 func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
@@ -465,7 +562,7 @@ func ShowAt(dir, commit, rel string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return out, true
+	return []byte(out), true
 }
 
 // ChangedLines returns, for rel, the line numbers of the working tree that
@@ -561,7 +658,7 @@ func Commit(dir, rev string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not a commit here", rev)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(out), nil
 }
 
 // DiffArgs are the options of every diff Diff runs: no colour, no

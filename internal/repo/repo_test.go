@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -221,5 +222,66 @@ func TestListUntrackedSkipsMissing(t *testing.T) {
 	}
 	if len(r.Files) != 1 || r.Files[0] != "docs/new.md" {
 		t.Errorf("Files = %v, want the untracked docs/new.md", r.Files)
+	}
+}
+
+// TestOpenListing: the untracked files of the directories named at open
+// join the universe as ListUntracked adds them, beside a tracked one, in
+// one git run beside the index's; a file prefix is listed after the index
+// (a tracked file needs no run), and outside git the walk lists all.
+func TestOpenListing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	for _, f := range []string{"docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go", ".gitignore"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "x\n"
+		if f == ".gitignore" {
+			body = "docs/*.tmp\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "docs/D1-a.md", "src/a.go", ".gitignore")
+	git("commit", "-qm", "x")
+	if err := os.WriteFile(filepath.Join(dir, "docs", "x.tmp"), []byte("ignored\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		prefixes []string
+		files    []string
+		runs     int64
+	}{
+		{nil, []string{".gitignore", "docs/D1-a.md", "src/a.go"}, 1},
+		{[]string{"docs/", "none/"}, []string{".gitignore", "docs/D1-a.md", "docs/D2-b.md", "src/a.go"}, 2},
+		{[]string{"src/a.go"}, []string{".gitignore", "docs/D1-a.md", "src/a.go"}, 1},
+		{[]string{"src/b.go"}, []string{".gitignore", "docs/D1-a.md", "src/a.go", "src/b.go"}, 2},
+		{[]string{""}, []string{".gitignore", "docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go"}, 2},
+	} {
+		r, err := OpenListing(dir, tc.prefixes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Git {
+			t.Skip("not a git work tree")
+		}
+		if !slices.Equal(r.Files, tc.files) || r.gitRuns.Load() != tc.runs {
+			t.Errorf("OpenListing(%q): Files = %q after %d git runs, want %q after %d", tc.prefixes, r.Files, r.gitRuns.Load(), tc.files, tc.runs)
+		}
+		// What was listed is not listed again.
+		if err := r.ListUntracked(tc.prefixes); err != nil || r.gitRuns.Load() != tc.runs {
+			t.Errorf("OpenListing(%q) then ListUntracked: %v, %d git runs, want %d", tc.prefixes, err, r.gitRuns.Load(), tc.runs)
+		}
 	}
 }

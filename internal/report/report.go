@@ -1079,10 +1079,10 @@ func Site(o Options) ([]File, error) {
 			for k := int(next.Add(1) - 1); k < len(jobs); k = int(next.Add(1) - 1) {
 				j := jobs[k]
 				var b, out bytes.Buffer
-				if errs[k] = tmpl.ExecuteTemplate(&b, j.body, j.data); errs[k] != nil {
+				if errs[k] = tmpl().ExecuteTemplate(&b, j.body, j.data); errs[k] != nil {
 					continue
 				}
-				errs[k] = tmpl.ExecuteTemplate(&out, "layout", layoutData{M: p, Title: j.title, Content: template.HTML(b.String()),
+				errs[k] = tmpl().ExecuteTemplate(&out, "layout", layoutData{M: p, Title: j.title, Content: template.HTML(b.String()),
 					CSP: csp("'self'"), Script: j.script})
 				files[k] = File{Name: j.name, Data: out.Bytes()}
 			}
@@ -1357,10 +1357,10 @@ func Write(w io.Writer, o Options) error {
 	idx := searchIndex(p.Decisions)
 	script := "window.CLAIMSLINT_INDEX=" + string(idx) + ";\n" + searchJS
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, "single", p); err != nil {
+	if err := tmpl().ExecuteTemplate(&b, "single", p); err != nil {
 		return err
 	}
-	return tmpl.ExecuteTemplate(w, "layout", layoutData{M: p, Title: p.Title, Content: template.HTML(b.String()),
+	return tmpl().ExecuteTemplate(w, "layout", layoutData{M: p, Title: p.Title, Content: template.HTML(b.String()),
 		CSP: csp(scriptHash(script)), Inline: template.JS(script), Script: true})
 }
 

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -146,14 +147,18 @@ svg .e{fill:none;stroke:#1f2328;stroke-width:1.5} svg .e.other{stroke:#0550ae;st
 @media (max-width:40rem){body{font-size:14px} th,td{padding:.2rem .3rem} h1{font-size:1.3rem}}
 `
 
-var tmpl = template.Must(template.New("site").Funcs(template.FuncMap{
-	"heading": heading,
-	"inc":     func(n int) int { return n + 1 },
-	"plural":  plural,
-	"join":    strings.Join,
-	"css":     func() template.CSS { return template.CSS(css) },
-	"pd":      func(m *model, d *dview, f *fileView, h int) pageData { return pageData{M: m, D: d, F: f, H: h} },
-}).Parse(`{{define "layout"}}<!DOCTYPE html>
+// tmpl is the site's templates, parsed when a report is first written:
+// every other command of the binary was paying a millisecond to parse them
+// at start-up (D92).
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("site").Funcs(template.FuncMap{
+		"heading": heading,
+		"inc":     func(n int) int { return n + 1 },
+		"plural":  plural,
+		"join":    strings.Join,
+		"css":     func() template.CSS { return template.CSS(css) },
+		"pd":      func(m *model, d *dview, f *fileView, h int) pageData { return pageData{M: m, D: d, F: f, H: h} },
+	}).Parse(`{{define "layout"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -287,3 +292,4 @@ claims: {{index .Counts "ok"}} ok, {{index .Counts "failed"}} failed, {{index .C
 </article>
 {{else}}<p class="meta">No claims.</p>{{end}}
 {{end}}{{end}}`))
+})

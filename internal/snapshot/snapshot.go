@@ -139,7 +139,7 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	rp, err := repo.Open(dir)
+	rp, err := repo.OpenListing(dir, untrackedFirst(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -285,11 +285,12 @@ func dirPrefix(dir string) string {
 	return d + "/"
 }
 
-func (s *Snapshot) load() error {
-	cfg := s.Config
-	// Untracked files join the universe only where something looks: the
-	// directories the configuration names now, the claims' globs once the
-	// decisions are parsed (D56).
+// untrackedFirst are the directories whose untracked files join the
+// universe when the repository is opened (repo.OpenListing): the ones the
+// configuration names. Untracked files join the universe only where
+// something looks: these now, the claims' globs once the decisions are
+// parsed (D56).
+func untrackedFirst(cfg config.Config) []string {
 	prefixes := []string{dirPrefix(cfg.Decisions)}
 	for _, d := range cfg.Adopt.Dirs() {
 		prefixes = append(prefixes, dirPrefix(d))
@@ -297,9 +298,11 @@ func (s *Snapshot) load() error {
 	if cfg.Inline != nil {
 		prefixes = append(prefixes, dirPrefix(cfg.ClaimsDir()))
 	}
-	if err := s.Repo.ListUntracked(prefixes); err != nil {
-		return err
-	}
+	return prefixes
+}
+
+func (s *Snapshot) load() error {
+	cfg := s.Config
 	reg := s.addDoc(cfg.Register, s.Repo.ReadDoc)
 	if reg.Err != nil {
 		hint := fmt.Sprintf("set register: in %s", config.FileName)
