@@ -929,17 +929,16 @@ type IDMention struct {
 // Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites. The ids of a file past
-// 1 MiB are found one line at a time, and every id is yielded as found, so
-// a file of millions of ids is never held as a list of them (D90); an id
-// never spans lines, and the patterns of IDPattern read a line's start and
-// end as they read a newline.
+// cells of claim tables are not mention sites. The ids are found one at a
+// time (idMatcher) and each is yielded as found, so a file of millions of
+// ids is never held as a list of them and the run's budget is asked
+// between any two (D90).
 func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 	return func(yield func(IDMention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
 			return
 		}
-		re := IDPattern(s.Config)
+		ids := newIDMatcher(IDPattern(s.Config))
 		cells := s.ClaimCells()
 		placeholders := map[string]bool{}
 		docs := append(s.Corpus(), s.MentionDocs()...)
@@ -948,45 +947,29 @@ func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 				continue // reported by the rule that owns the file
 			}
 			text := doc.Fenced
-			for off := 0; off < len(text); {
-				// A file of up to 1 MiB in one call; a larger one a line
-				// at a time.
-				end := len(text)
-				if len(text) > 1<<20 {
-					if end = bytes.IndexByte(text[off:], '\n'); end < 0 {
-						end = len(text)
-					} else {
-						end += off
+			for m := range ids.all(text) {
+				if cells.Covers(doc.Path, m[2], m[1]) {
+					continue
+				}
+				if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
+					continue
+				}
+				prefix := string(text[m[2]:m[3]])
+				suffix := string(text[m[4]:m[5]])
+				id := prefix + "-" + suffix
+				if prefix == "#" {
+					id = "#" + suffix
+				}
+				ph, known := placeholders[suffix]
+				if !known {
+					ph = prefix != "#" && IsPlaceholder(suffix)
+					if len(placeholders) < 4096 { // a file that repeats an id asks once
+						placeholders[suffix] = ph
 					}
 				}
-				for _, m := range re.FindAllSubmatchIndex(text[off:end], -1) {
-					for i := range m {
-						m[i] += off
-					}
-					if cells.Covers(doc.Path, m[2], m[1]) {
-						continue
-					}
-					if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
-						continue
-					}
-					prefix := string(text[m[2]:m[3]])
-					suffix := string(text[m[4]:m[5]])
-					id := prefix + "-" + suffix
-					if prefix == "#" {
-						id = "#" + suffix
-					}
-					ph, known := placeholders[suffix]
-					if !known {
-						ph = prefix != "#" && IsPlaceholder(suffix)
-						if len(placeholders) < 4096 { // a file that repeats an id asks once
-							placeholders[suffix] = ph
-						}
-					}
-					if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
-						return
-					}
+				if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
+					return
 				}
-				off = end + 1
 			}
 		}
 	}
