@@ -31,8 +31,19 @@ func idPatterns() map[string]*regexp.Regexp {
 // streamed collects what the matcher yields.
 func streamed(m idMatcher, text []byte) [][]int {
 	var out [][]int
-	for loc := range m.all(text) {
+	for loc := range m.all(text, nil) {
 		out = append(out, loc)
+	}
+	return out
+}
+
+// matchers are the matcher of re with windows of every size from the
+// smallest it takes up, and the default: a window boundary at every
+// offset of a short text.
+func matchers(re *regexp.Regexp) []idMatcher {
+	out := []idMatcher{newIDMatcher(re, 3+8, idWindow)}
+	for w := 1; w <= 48; w++ {
+		out = append(out, idMatcher{re: out[0].re, from: out[0].from, reach: out[0].reach, window: w})
 	}
 	return out
 }
@@ -61,11 +72,12 @@ func TestIDMatcherAsFindAll(t *testing.T) {
 		"dkx-1 dk-x1 ab-z-1 z-ab-2",
 	}
 	for name, re := range idPatterns() {
-		m := newIDMatcher(re)
-		for _, text := range texts {
-			want := re.FindAllSubmatchIndex([]byte(text), -1)
-			if got := streamed(m, []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
-				t.Errorf("%s on %q: matcher %v, FindAllSubmatchIndex %v", name, text, got, want)
+		for _, m := range matchers(re) {
+			for _, text := range texts {
+				want := re.FindAllSubmatchIndex([]byte(text), -1)
+				if got := streamed(m, []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
+					t.Errorf("%s, window %d, on %q: matcher %v, FindAllSubmatchIndex %v", name, m.window, text, got, want)
+				}
 			}
 		}
 	}
@@ -74,9 +86,9 @@ func TestIDMatcherAsFindAll(t *testing.T) {
 // TestIDMatcherStops: a consumer that stops is not called again.
 func TestIDMatcherStops(t *testing.T) {
 	t.Parallel()
-	m := newIDMatcher(idPatterns()["dk"])
+	m := newIDMatcher(idPatterns()["dk"], 10, idWindow)
 	n := 0
-	for range m.all([]byte(strings.Repeat("dk-1 ", 100))) {
+	for range m.all([]byte(strings.Repeat("dk-1 ", 100)), nil) {
 		if n++; n == 3 {
 			break
 		}
@@ -90,14 +102,16 @@ func TestIDMatcherStops(t *testing.T) {
 // the whole text, for each of IDPattern's patterns.
 func FuzzIDMatcher(f *testing.F) {
 	for _, s := range []string{"dk-__dk-1", "#1#2", "dk-abz-1 z-2", "dk-ab.5.dk-1", "é#4 \xc3#5 dk-1\xffdk-2"} {
-		f.Add(s)
+		f.Add(s, uint8(5))
 	}
 	res := idPatterns()
-	f.Fuzz(func(t *testing.T, text string) {
+	f.Fuzz(func(t *testing.T, text string, window uint8) {
 		for name, re := range res {
 			want := re.FindAllSubmatchIndex([]byte(text), -1)
-			if got := streamed(newIDMatcher(re), []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
-				t.Fatalf("%s on %q: matcher %v, FindAllSubmatchIndex %v", name, text, got, want)
+			m := newIDMatcher(re, 3+8, idWindow)
+			m.window = 1 + int(window)%64
+			if got := streamed(m, []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%s, window %d, on %q: matcher %v, FindAllSubmatchIndex %v", name, m.window, text, got, want)
 			}
 		}
 	})
@@ -110,10 +124,10 @@ func BenchmarkIDMatcher(b *testing.B) {
 	re := idPatterns()["dk"]
 	line := []byte(strings.Repeat("dk-zzz ", 200_000))
 	b.Run("matcher", func(b *testing.B) {
-		m := newIDMatcher(re)
+		m := newIDMatcher(re, 10, idWindow)
 		for b.Loop() {
 			n := 0
-			for range m.all(line) {
+			for range m.all(line, nil) {
 				n++
 			}
 		}
@@ -123,4 +137,20 @@ func BenchmarkIDMatcher(b *testing.B) {
 			_ = re.FindAllSubmatchIndex(line, -1)
 		}
 	})
+}
+
+// TestIDMatcherAsksBetweenWindows: in a text with no id the matcher asks
+// stop between windows, with the offset reached, and ends when it says
+// so; it is not one search over the whole text (D90).
+func TestIDMatcherAsksBetweenWindows(t *testing.T) {
+	t.Parallel()
+	m := newIDMatcher(idPatterns()["dk"], 10, 64)
+	text := []byte(strings.Repeat("word ", 1000))
+	var asked []int
+	for range m.all(text, func(at int) bool { asked = append(asked, at); return len(asked) == 3 }) {
+		t.Fatal("yielded a match in a text without one")
+	}
+	if len(asked) != 3 || !slices.IsSorted(asked) || asked[2] >= len(text)/2 {
+		t.Fatalf("asked at %v, want three offsets early in %d bytes", asked, len(text))
+	}
 }

@@ -934,11 +934,23 @@ type IDMention struct {
 // ids is never held as a list of them and the run's budget is asked
 // between any two (D90).
 func (s *Snapshot) Mentions() iter.Seq[IDMention] {
+	return s.MentionsUntil(nil)
+}
+
+// MentionsUntil is Mentions, asking stop (when not nil) with the file and
+// line reached between two windows of the search, so a text of many
+// megabytes without an id is not one step the budget cannot interrupt
+// (D90); it ends when stop says so.
+func (s *Snapshot) MentionsUntil(stop func(file string, line int) bool) iter.Seq[IDMention] {
 	return func(yield func(IDMention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
 			return
 		}
-		ids := newIDMatcher(IDPattern(s.Config))
+		reach := 0
+		for _, p := range s.Config.Tracker.Prefixes {
+			reach = max(reach, len(p))
+		}
+		ids := newIDMatcher(IDPattern(s.Config), reach+8, idWindow)
 		cells := s.ClaimCells()
 		placeholders := map[string]bool{}
 		docs := append(s.Corpus(), s.MentionDocs()...)
@@ -947,32 +959,44 @@ func (s *Snapshot) Mentions() iter.Seq[IDMention] {
 				continue // reported by the rule that owns the file
 			}
 			text := doc.Fenced
-			for m := range ids.all(text) {
+			var halt func(int) bool
+			if stop != nil {
+				halt = func(at int) bool { return stop(doc.Path, doc.Lines.Pos(at).Line) }
+			}
+			for m := range ids.all(text, halt) {
 				if cells.Covers(doc.Path, m[2], m[1]) {
 					continue
 				}
 				if doc.Code != nil && !doc.Code.inComment(m[2], m[1]) {
 					continue
 				}
-				prefix := string(text[m[2]:m[3]])
-				suffix := string(text[m[4]:m[5]])
-				id := prefix + "-" + suffix
-				if prefix == "#" {
-					id = "#" + suffix
-				}
-				ph, known := placeholders[suffix]
-				if !known {
-					ph = prefix != "#" && IsPlaceholder(suffix)
-					if len(placeholders) < 4096 { // a file that repeats an id asks once
-						placeholders[suffix] = ph
-					}
-				}
+				id, ph := mentionAt(text, m, placeholders)
 				if !yield(IDMention{ID: id, Pos: doc.Lines.Pos(m[2]), Placeholder: ph}) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// mentionAt returns the id of the match m of IDPattern in text, and
+// whether it is a placeholder; placeholders remembers the answer for up
+// to 4,096 suffixes, so a file that repeats an id asks once.
+func mentionAt(text []byte, m []int, placeholders map[string]bool) (id string, ph bool) {
+	prefix := string(text[m[2]:m[3]])
+	suffix := string(text[m[4]:m[5]])
+	id = prefix + "-" + suffix
+	if prefix == "#" {
+		id = "#" + suffix
+	}
+	ph, known := placeholders[suffix]
+	if !known {
+		ph = prefix != "#" && IsPlaceholder(suffix)
+		if len(placeholders) < 4096 {
+			placeholders[suffix] = ph
+		}
+	}
+	return id, ph
 }
 
 // Spans are byte ranges per file that are not text: the Path, Anchor and
