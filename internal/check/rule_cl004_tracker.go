@@ -78,7 +78,7 @@ func trackerRun(p *Pass) error {
 		return true
 	}
 	// Asked between windows of text too, where no id may be (D90).
-	for m := range r.MentionsUntil(spent) {
+	for m := range r.Mentions(spent) {
 		if n++; n%4096 == 0 && spent(m.Pos.Filename, m.Pos.Line) {
 			break
 		}

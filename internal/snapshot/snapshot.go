@@ -932,16 +932,11 @@ type IDMention struct {
 // cells of claim tables are not mention sites. The ids are found one at a
 // time (idMatcher) and each is yielded as found, so a file of millions of
 // ids is never held as a list of them and the run's budget is asked
-// between any two (D90).
-func (s *Snapshot) Mentions() iter.Seq[IDMention] {
-	return s.MentionsUntil(nil)
-}
-
-// MentionsUntil is Mentions, asking stop (when not nil) with the file and
-// line reached between two windows of the search, so a text of many
-// megabytes without an id is not one step the budget cannot interrupt
-// (D90); it ends when stop says so.
-func (s *Snapshot) MentionsUntil(stop func(file string, line int) bool) iter.Seq[IDMention] {
+// between any two (D90). stop (when not nil) is asked too, with the file
+// and line reached, between two windows of the search, so a text of many
+// megabytes without an id is not one step the budget cannot interrupt;
+// the ids end when it says so.
+func (s *Snapshot) Mentions(stop func(file string, line int) bool) iter.Seq[IDMention] {
 	return func(yield func(IDMention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && s.Config.Tracker.Format != trackerformat.GitHub {
 			return
