@@ -192,11 +192,7 @@ func New(o NewOptions) (*Plan, error) {
 	} else {
 		p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
 	}
-	if old != nil && !strings.Contains(o.Supersedes, "(") && col == nil {
-		var notes []string // a whole decision superseded: its claims, marked for review (D105)
-		p.Changes[0].New, notes = withOldClaims(o.Dir, p.Changes[0].New, old)
-		p.Notes = append(p.Notes, notes...)
-	}
+	carryClaims(o, p, old, col != nil)
 
 	edits := map[string][]byte{}
 	read := func(rel string) ([]byte, error) {

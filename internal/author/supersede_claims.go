@@ -13,6 +13,19 @@ import (
 // says what the old one did until its author reads each row again.
 const reviewMark = "REVIEW (copied from %s): "
 
+// carryClaims puts the claim rows of old into the new decision p writes
+// first, each marked for review, when it supersedes old whole in
+// claimslint's own format: not a clause (Dn(2)), not an adopted
+// collection's record (D105).
+func carryClaims(o NewOptions, p *Plan, old *register.Decision, adopted bool) {
+	if old == nil || adopted || strings.Contains(o.Supersedes, "(") {
+		return
+	}
+	var notes []string
+	p.Changes[0].New, notes = withOldClaims(o.Dir, p.Changes[0].New, old)
+	p.Notes = append(p.Notes, notes...)
+}
+
 // withOldClaims returns the new decision's text with the claim rows of
 // old, the decision it supersedes whole, in place of its empty table: the
 // old table's header (a Within column kept) and each row as written,

@@ -66,9 +66,20 @@ func trackerRun(p *Pass) error {
 		}
 	}
 	n := 0
-	for m := range r.Mentions() {
-		if n++; n%4096 == 0 && p.res.budget.stop(overrun{file: m.Pos.Filename, line: m.Pos.Line, doing: doingMentions}) {
-			p.res.budgetFinding(p, ruleid.Tracker, fmt.Sprintf("the ids after the %d-th not looked up", n))
+	spent := func(file string, line int) bool {
+		if !p.res.budget.stop(overrun{file: file, line: line, doing: doingMentions}) {
+			return false
+		}
+		undone := "no id looked up"
+		if n > 0 {
+			undone = fmt.Sprintf("the ids after the %d-th not looked up", n)
+		}
+		p.res.budgetFinding(p, ruleid.Tracker, undone)
+		return true
+	}
+	// Asked between windows of text too, where no id may be (D90).
+	for m := range r.Mentions(spent) {
+		if n++; n%4096 == 0 && spent(m.Pos.Filename, m.Pos.Line) {
 			break
 		}
 		if claimRows[row{m.Pos.Filename, m.Pos.Line}] {

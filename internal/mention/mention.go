@@ -127,51 +127,43 @@ func Site(f string, data []byte) (text []byte, code Comments, ok bool) {
 // Scanner finds the ids of one pattern (Pattern's) in file after file,
 // remembering which suffixes are placeholders.
 type Scanner struct {
-	re           *regexp.Regexp
+	ids          idMatcher
 	placeholders map[string]bool
 }
 
-// NewScanner returns a Scanner of re, a pattern of Pattern.
-func NewScanner(re *regexp.Regexp) *Scanner {
-	return &Scanner{re: re, placeholders: map[string]bool{}}
+// NewScanner returns a Scanner of re, a pattern of Pattern for the
+// configured prefixes, the longest of them longest bytes.
+func NewScanner(re *regexp.Regexp, longest int) *Scanner {
+	return &Scanner{ids: newIDMatcher(re, longest+8, idWindow), placeholders: map[string]bool{}}
 }
 
 // Scan yields every id in text (a mention site's, as Site prepares it),
 // but those covered reports are not text and, in a code file (code not
 // nil), those outside comments. It returns false when yield asked to
-// stop. The ids of a file past 1 MiB are found one line at a time, and
-// every id is yielded as found, so a file of millions of ids is never
-// held as a list of them (D90); an id never spans lines, and the patterns
-// of Pattern read a line's start and end as they read a newline.
-func (sc *Scanner) Scan(text []byte, lines *register.Lines, code Comments, covered func(from, to int) bool, yield func(Mention) bool) bool {
-	for off := 0; off < len(text); {
-		// A file of up to 1 MiB in one call; a larger one a line
-		// at a time.
-		end := len(text)
-		if len(text) > 1<<20 {
-			if end = bytes.IndexByte(text[off:], '\n'); end < 0 {
-				end = len(text)
-			} else {
-				end += off
-			}
-		}
-		for _, m := range sc.re.FindAllSubmatchIndex(text[off:end], -1) {
-			for i := range m {
-				m[i] += off
-			}
-			if covered(m[2], m[1]) {
-				continue
-			}
-			if code != nil && !code.In(m[2], m[1]) {
-				continue
-			}
-			if !yield(sc.mention(text, m, lines)) {
-				return false
-			}
-		}
-		off = end + 1
+// stop. The ids are found one at a time (idMatcher) and each is yielded
+// as found, so a file of millions of ids is never held as a list of them
+// and the run's budget is asked between any two (D90); halt (when not
+// nil) is asked too, with the offset reached, between two windows of the
+// search, so a text of many megabytes without an id is not one step the
+// budget cannot interrupt: Scan returns false when it says so.
+func (sc *Scanner) Scan(text []byte, lines *register.Lines, code Comments, covered func(from, to int) bool, halt func(at int) bool, yield func(Mention) bool) bool {
+	halted := false
+	var stop func(int) bool
+	if halt != nil {
+		stop = func(at int) bool { halted = halt(at); return halted }
 	}
-	return true
+	for m := range sc.ids.all(text, stop) {
+		if covered(m[2], m[1]) {
+			continue
+		}
+		if code != nil && !code.In(m[2], m[1]) {
+			continue
+		}
+		if !yield(sc.mention(text, m, lines)) {
+			return false
+		}
+	}
+	return !halted
 }
 
 // mention is the id match m found in text.

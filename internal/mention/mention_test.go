@@ -63,8 +63,8 @@ func TestGitHubPattern(t *testing.T) {
 	}
 }
 
-// TestScanLineAtATime: a file past 1 MiB is scanned a line at a time and
-// finds what one call finds; covered ranges and a stop are honoured.
+// TestScanLineAtATime: a file past 1 MiB (past one window of the search)
+// finds what one call finds; covered ranges, a halt and a stop are honoured.
 func TestScanLineAtATime(t *testing.T) {
 	t.Parallel()
 	line := strings.Repeat("x", 100) + " dk-1 ub-2\n"
@@ -75,16 +75,23 @@ func TestScanLineAtATime(t *testing.T) {
 	}
 	lines := register.NewLines("big.md", data)
 	n := 0
-	all := NewScanner(pattern()).Scan(text, lines, code, func(from, to int) bool { return from < len(line) }, func(m Mention) bool {
+	all := NewScanner(pattern(), 2).Scan(text, lines, code, func(from, to int) bool { return from < len(line) }, nil, func(m Mention) bool {
 		n++
 		return true
 	})
 	if want := len(InFile("big.md", data, pattern())) - 2; !all || n != want {
 		t.Errorf("Scan found %d (done %v), want %d: all but the covered first line", n, all, want)
 	}
-	stopped := NewScanner(pattern()).Scan(text, lines, code, func(int, int) bool { return false }, func(Mention) bool { return false })
+	stopped := NewScanner(pattern(), 2).Scan(text, lines, code, func(int, int) bool { return false }, nil, func(Mention) bool { return false })
 	if stopped {
 		t.Error("Scan went on after yield asked it to stop")
+	}
+	// Prose of 2 MiB with no id: halt is asked between its windows.
+	prose := []byte(strings.Repeat("no id on this line at all\n", (2<<20)/26))
+	halts := 0
+	halted := NewScanner(pattern(), 2).Scan(prose, register.NewLines("prose.md", prose), nil, func(int, int) bool { return false }, func(int) bool { halts++; return true }, func(Mention) bool { return true })
+	if halted || halts != 1 {
+		t.Errorf("Scan returned %v after %d halts, want false after the first window", halted, halts)
 	}
 }
 
@@ -104,7 +111,7 @@ func FuzzScan(f *testing.F) {
 			return
 		}
 		var got []Mention
-		NewScanner(re).Scan(text, register.NewLines(file, []byte(data)), code, func(int, int) bool { return false }, func(m Mention) bool {
+		NewScanner(re, 2).Scan(text, register.NewLines(file, []byte(data)), code, func(int, int) bool { return false }, nil, func(m Mention) bool {
 			got = append(got, m)
 			return true
 		})

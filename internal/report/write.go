@@ -12,19 +12,22 @@ import (
 )
 
 // ErrLink is the error of a write refused because the name written, or a
-// directory in a relative path to it, is a symbolic link: report writes no
+// directory in the path to it below the working directory (or below the
+// nearest of its ancestors that holds it), is a symbolic link: report writes no
 // file through a link (D98).
 var ErrLink = errors.New("report writes no file through a symbolic link")
 
 // openOut opens the directory that holds the output named p (the file of
 // --single, the directory of --out) as an os.Root, and returns it with the
-// output's name in it. Every component of a relative path lies under the
-// working directory, where a clone's committed links are: each is
-// looked at with Lstat and a link is refused, and a missing one is made
-// when mkdir is set. An absolute path's directory is the user's word and
-// opened as given. The output's own name is refused when it is a link.
-// Everything written afterwards goes through the returned Root, which
-// refuses any path that leaves it (D98).
+// output's name in it. The path is taken beneath the working directory, or
+// beneath the nearest of its ancestors that holds it (outBase): those are
+// the user's own, where they stand, and are opened as they are. Every
+// directory below, where a clone's committed links are (whether the path
+// was typed relative or absolute, as $PWD/build/site), is looked at with
+// Lstat and a link is refused, and a missing one is made when mkdir is
+// set. The output's own name is refused when it is a link. Everything
+// written afterwards goes through the returned Root, which refuses any
+// path that leaves it (D98).
 func openOut(p string, mkdir bool) (*os.Root, string, error) {
 	clean := filepath.Clean(p)
 	dir, name := filepath.Split(clean)
@@ -32,56 +35,87 @@ func openOut(p string, mkdir bool) (*os.Root, string, error) {
 	if name == "" || name == "." || name == ".." {
 		return nil, "", fmt.Errorf("%s names a directory, not a file: give a file name, such as report.html", format.Escape(p))
 	}
-	var root *os.Root
-	if !filepath.IsAbs(clean) && filepath.IsLocal(clean) {
-		wd, err := os.OpenRoot(".")
-		if err != nil {
-			return nil, "", fmt.Errorf("open the working directory: %w", err)
+	base, rel, err := outBase(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	top, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, "", fmt.Errorf("open %s: %w", format.Escape(base), err)
+	}
+	root := top
+	if rel != "." {
+		defer top.Close()
+		if err := walkBeneath(top, base, rel, p, mkdir); err != nil {
+			return nil, "", err
 		}
-		if dir == "." {
-			root = wd
-		} else {
-			defer wd.Close()
-			parts := strings.Split(dir, string(filepath.Separator))
-			for k := range parts {
-				prefix := filepath.Join(parts[:k+1]...)
-				st, err := wd.Lstat(prefix)
-				if errors.Is(err, fs.ErrNotExist) && mkdir {
-					if err = wd.Mkdir(prefix, 0o755); err == nil {
-						st, err = wd.Lstat(prefix)
-					}
-				}
-				if err != nil {
-					return nil, "", fmt.Errorf("%s: %w", format.Escape(prefix), err)
-				}
-				if st.Mode()&fs.ModeSymlink != 0 {
-					return nil, "", linkErr(p, prefix)
-				}
-				if !st.IsDir() {
-					return nil, "", fmt.Errorf("%s is not a directory: give a path of directories to write %s in", format.Escape(prefix), format.Escape(p))
-				}
-			}
-			if root, err = openSame(wd, dir); err != nil {
-				return nil, "", err
-			}
+		if root, err = openSame(top, rel); err != nil {
+			return nil, "", err
 		}
-	} else {
-		if mkdir {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, "", fmt.Errorf("create %s: %w", format.Escape(dir), err)
-			}
-		}
-		r, err := os.OpenRoot(dir)
-		if err != nil {
-			return nil, "", fmt.Errorf("open %s: %w", format.Escape(dir), err)
-		}
-		root = r
 	}
 	if st, err := root.Lstat(name); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		root.Close()
 		return nil, "", linkErr(p, p)
 	}
 	return root, name, nil
+}
+
+// outBase splits dir, the directory of an output, into base, the working
+// directory or the nearest of its ancestors that holds dir ("." for a
+// relative path that stays beneath it), and rel, dir's path beneath base.
+func outBase(dir string) (base, rel string, err error) {
+	if !filepath.IsAbs(dir) && filepath.IsLocal(dir) {
+		return ".", dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", "", fmt.Errorf("find the working directory: %w", err)
+	}
+	abs := dir
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(wd, dir)
+	}
+	for b := wd; ; b = filepath.Dir(b) {
+		if r, err := filepath.Rel(b, abs); err == nil && filepath.IsLocal(r) {
+			return b, r, nil
+		}
+		if filepath.Dir(b) == b {
+			// Another volume: from its root, every directory is checked.
+			vol := filepath.VolumeName(abs) + string(filepath.Separator)
+			r, err := filepath.Rel(vol, abs)
+			if err != nil {
+				return "", "", fmt.Errorf("%s: %w", format.Escape(dir), err)
+			}
+			return vol, r, nil
+		}
+	}
+}
+
+// walkBeneath looks at every directory of rel beneath top (base's Root)
+// with Lstat, refusing a link or a file and making a missing one when
+// mkdir is set; p is the output named, for messages.
+func walkBeneath(top *os.Root, base, rel, p string, mkdir bool) error {
+	parts := strings.Split(rel, string(filepath.Separator))
+	for k := range parts {
+		prefix := filepath.Join(parts[:k+1]...)
+		shown := filepath.Join(base, prefix)
+		st, err := top.Lstat(prefix)
+		if errors.Is(err, fs.ErrNotExist) && mkdir {
+			if err = top.Mkdir(prefix, 0o755); err == nil {
+				st, err = top.Lstat(prefix)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", format.Escape(shown), err)
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return linkErr(p, shown)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory: give a path of directories to write %s in", format.Escape(shown), format.Escape(p))
+		}
+	}
+	return nil
 }
 
 // openSame opens the directory rel beneath root, and refuses it when the

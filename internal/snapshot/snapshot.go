@@ -813,25 +813,35 @@ func (s *Snapshot) PrefixAdvice(p string) string {
 // Mentions yields every tracker id in the register corpus and at the
 // configured mention sites (D36): in the text of Markdown files, in the
 // comments of code files. Fenced examples and the Path, Anchor and Require
-// cells of claim tables are not mention sites. Each id is yielded as
-// found (mention.Scanner.Scan), so a file of millions of ids is never
-// held as a list of them (D90).
-func (s *Snapshot) Mentions() iter.Seq[mention.Mention] {
+// cells of claim tables are not mention sites. The ids are found one at a
+// time (mention.Scanner.Scan) and each is yielded as found, so a file of
+// millions of ids is never held as a list of them and the run's budget is
+// asked between any two (D90). stop (when not nil) is asked too, with the
+// file and line reached, between two windows of the search, so a text of
+// many megabytes without an id is not one step the budget cannot
+// interrupt; the ids end when it says so.
+func (s *Snapshot) Mentions(stop func(file string, line int) bool) iter.Seq[mention.Mention] {
 	return func(yield func(mention.Mention) bool) {
 		if len(s.Config.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(s.Config.Tracker.Format) {
 			return
 		}
-		re := mention.Pattern(s.Config)
+		longest := 0
+		for _, p := range s.Config.Tracker.Prefixes {
+			longest = max(longest, len(p))
+		}
 		cells := s.ClaimCells()
-		sc := mention.NewScanner(re)
+		sc := mention.NewScanner(mention.Pattern(s.Config), longest)
 		docs := append(s.Corpus(), s.MentionDocs()...)
 		for _, doc := range docs {
 			if doc.Err != nil {
 				continue // reported by the rule that owns the file
 			}
-			text := doc.Fenced
+			var halt func(int) bool
+			if stop != nil {
+				halt = func(at int) bool { return stop(doc.Path, doc.Lines.Pos(at).Line) }
+			}
 			covered := func(from, to int) bool { return cells.Covers(doc.Path, from, to) }
-			if !sc.Scan(text, doc.Lines, doc.Code, covered, yield) {
+			if !sc.Scan(doc.Fenced, doc.Lines, doc.Code, covered, halt, yield) {
 				return
 			}
 		}

@@ -26,8 +26,29 @@ const MergeAuthor = "docket merge"
 // newer one (D91): a branch dated 9999-12-31 would otherwise win every
 // conflict. The other side wins, the merged record keeps the other
 // side's date, a comment says so, and future names each such record.
+//
+// A record taken whole from the side that changed it (or made it) keeps
+// that side's content, but a date past the limit is not kept either: it
+// is set to the merge's own time, a comment keeps the date it had, and
+// future names the record, so the date does not travel on into every
+// later merge (D91).
 func Merge(base, ours, theirs []Issue) (merged []Issue, collisions, future []string) {
-	limit := FormatTime(time.Now().Add(MergeSkew))
+	now := time.Now()
+	limit := FormatTime(now.Add(MergeSkew))
+	// whole returns i, taken whole from side, its date clamped to the
+	// merge's when side changed it and dated it past limit.
+	whole := func(i Issue, side string, changed bool) Issue {
+		if !changed || i.UpdatedAt <= limit {
+			return i
+		}
+		at := FormatTime(now)
+		msg := fmt.Sprintf("%s: the change of %s, taken whole, is dated %s, in the future (past %s): its date is set to the merge's, %s", i.ID, side, i.UpdatedAt, limit, at)
+		future = append(future, msg)
+		i.Comments = append(slices.Clone(i.Comments), Comment{Time: at, Author: MergeAuthor, Text: "merge: " + msg[len(i.ID)+2:]})
+		i.UpdatedAt = at
+		i.Normalize()
+		return i
+	}
 	index := func(xs []Issue) map[string]Issue {
 		m := make(map[string]Issue, len(xs))
 		for _, x := range xs {
@@ -55,19 +76,19 @@ func Merge(base, ours, theirs []Issue) (merged []Issue, collisions, future []str
 		ti, inT := t[id]
 		switch {
 		case inO && !inT:
-			merged = append(merged, oi)
+			merged = append(merged, whole(oi, "ours", !inB || !same(bi, oi)))
 		case inT && !inO:
-			merged = append(merged, ti)
+			merged = append(merged, whole(ti, "theirs", !inB || !same(bi, ti)))
 		case !inO && !inT:
 			merged = append(merged, bi) // removed on both sides: keep, nothing is deleted
 		case same(oi, ti):
-			merged = append(merged, oi)
+			merged = append(merged, whole(oi, "both sides", !inB || !same(bi, oi)))
 		case inB && same(bi, oi):
-			merged = append(merged, ti)
+			merged = append(merged, whole(ti, "theirs", true))
 		case inB && same(bi, ti):
-			merged = append(merged, oi)
+			merged = append(merged, whole(oi, "ours", true))
 		case !inB && (oi.CreatedAt != ti.CreatedAt || oi.Title != ti.Title):
-			merged = append(merged, oi)
+			merged = append(merged, whole(oi, "ours", true))
 			collisions = append(collisions, id)
 		default:
 			if !inB {

@@ -259,6 +259,68 @@ func TestMergeFutureDate(t *testing.T) {
 	}
 }
 
+// TestMergeFutureOneSided: a record taken whole from the one side that
+// changed (or made) it keeps its content, but a date past now + MergeSkew
+// is set to the merge's time, with a comment and a warning (D91, dk-30l);
+// a record no side changed keeps its date, and a date inside the skew is
+// believed. Before, the future date was kept and travelled on.
+func TestMergeFutureOneSided(t *testing.T) {
+	t.Parallel()
+	const future = "9999-12-31T00:00:00Z"
+	base := issue("dk-1", "title")
+	changed := base.Clone()
+	changed.Title = "changed"
+	changed.UpdatedAt = future
+	changed.Version = 2
+	baseFuture := base.Clone()
+	baseFuture.UpdatedAt = future
+	soon := changed.Clone()
+	soon.UpdatedAt = docket.FormatTime(time.Now().Add(time.Hour))
+	made := issue("dk-2", "made")
+	made.UpdatedAt = future
+	tests := []struct {
+		name               string
+		base, ours, theirs []docket.Issue
+		title, side        string // side: "" when the date is kept
+		wantAt             string // the date kept, when side is ""
+	}{
+		{"theirs changed", []docket.Issue{base}, []docket.Issue{base}, []docket.Issue{changed}, "changed", "theirs", ""},
+		{"ours changed", []docket.Issue{base}, []docket.Issue{changed}, []docket.Issue{base}, "changed", "ours", ""},
+		{"both the same change", []docket.Issue{base}, []docket.Issue{changed}, []docket.Issue{changed}, "changed", "both sides", ""},
+		{"made on one side", nil, nil, []docket.Issue{made}, "made", "theirs", ""},
+		{"changed by neither", []docket.Issue{baseFuture}, []docket.Issue{baseFuture}, []docket.Issue{baseFuture}, "title", "", future},
+		{"inside the skew", []docket.Issue{base}, []docket.Issue{base}, []docket.Issue{soon}, "changed", "", soon.UpdatedAt},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			before := docket.FormatTime(time.Now())
+			merged, _, warned := docket.Merge(tc.base, tc.ours, tc.theirs)
+			after := docket.FormatTime(time.Now())
+			if len(merged) != 1 || merged[0].Title != tc.title {
+				t.Fatalf("merged %+v, want one record titled %q", merged, tc.title)
+			}
+			m := merged[0]
+			if tc.side == "" {
+				if m.UpdatedAt != tc.wantAt || len(warned) != 0 || len(m.Comments) != 0 {
+					t.Errorf("updated %s, warnings %q, comments %+v: want %s kept, no warning", m.UpdatedAt, warned, m.Comments, tc.wantAt)
+				}
+				return
+			}
+			if m.UpdatedAt < before || m.UpdatedAt > after {
+				t.Errorf("updated %s, want the merge's time (%s..%s)", m.UpdatedAt, before, after)
+			}
+			want := m.ID + ": the change of " + tc.side + ", taken whole, is dated " + future + ", in the future (past "
+			if len(warned) != 1 || !strings.HasPrefix(warned[0], want) || !strings.HasSuffix(warned[0], "its date is set to the merge's, "+m.UpdatedAt) {
+				t.Errorf("warnings %q, want one starting %q", warned, want)
+			}
+			if len(m.Comments) != 1 || m.Comments[0].Author != docket.MergeAuthor || m.Comments[0].Text != "merge: "+strings.TrimPrefix(warned[0], m.ID+": ") {
+				t.Errorf("comments %+v", m.Comments)
+			}
+		})
+	}
+}
+
 // TestMergeManyLabels: 160,000 labels on each side merge by sets, each
 // label looked up once (D91; a search of the merged list for each label
 // took 86 s). The merged set is exact: base's less what each side dropped,

@@ -34,7 +34,7 @@ func TestBlockedFlagsAgree(t *testing.T) {
 			}
 			defer x.Close()
 
-			statuses := []docket.Status{docket.StatusOpen, docket.StatusOpen, docket.StatusInProgress, docket.StatusClosed, "tombstone", "hooked", "pinned", "weird"}
+			statuses := []docket.Status{docket.StatusOpen, docket.StatusOpen, docket.StatusInProgress, docket.StatusClosed, "tombstone", "hooked", "pinned", "weird", docket.StatusBlocked}
 			types := []docket.DepType{docket.DepBlocks, docket.DepDependsOn, docket.DepParent, docket.DepParentChild, docket.DepRelated}
 			n := 30
 			if seed%2 == 1 {

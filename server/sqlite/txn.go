@@ -34,6 +34,8 @@ type txn struct {
 	// savepoint, so rows interleaved with other writes would each become a
 	// segment of their own.
 	fts map[int64]ftsRow
+	// textCounts caches textCount by FTS5 query.
+	textCounts map[string]int
 }
 
 type ftsRow struct {
@@ -349,7 +351,13 @@ func blockedSet(finished []docket.Status, args *[]any) string {
 // (status, blocked) and on issues' own. flags says the stored blocked flags
 // hold for q.Finished; otherwise a ready or blocked filter needs the
 // blocked set, returned as a WITH prefix.
-func filter(q docket.Query, flags bool) (prefix string, conds []string, args []any) {
+//
+// byOrder words the text condition for a page that walks the issues in
+// its order and stops when it is full (inOrder): a membership test of the
+// issue's search rowid in the set of matching rowids, built once, instead
+// of the matching ids joined, sorted and then read. The unary + keeps
+// SQLite from turning the test into a lookup per element of the set.
+func filter(q docket.Query, flags, byOrder bool) (prefix string, conds []string, args []any) {
 	if (q.Ready || q.Blocked) && !flags {
 		prefix = blockedSet(q.Finished, &args)
 	}
@@ -379,15 +387,13 @@ func filter(q docket.Query, flags bool) (prefix string, conds []string, args []a
 		conds = append(conds, "EXISTS (SELECT 1 FROM records r WHERE r.id = i.id AND json_extract(r.record, '$.assignee') = ?)")
 		args = append(args, q.Assignee)
 	}
-	if words := docket.SearchWords(q.Text); len(words) > 0 {
-		// Every word as a quoted prefix: "need"* matches needle, and no
-		// character of the query is FTS syntax.
-		var m []string
-		for _, w := range words {
-			m = append(m, `"`+w+`"*`)
+	if m := matchExpr(q.Text); m != "" {
+		if byOrder {
+			conds = append(conds, "+r.rid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?)")
+		} else {
+			conds = append(conds, "i.id IN (SELECT r.id FROM issues_fts f JOIN issue_rowids r ON r.rid = f.rowid WHERE issues_fts MATCH ?)")
 		}
-		conds = append(conds, "i.id IN (SELECT r.id FROM issues_fts f JOIN issue_rowids r ON r.rid = f.rowid WHERE issues_fts MATCH ?)")
-		args = append(args, strings.Join(m, " AND "))
+		args = append(args, m)
 	}
 	blocked := "i.id IN (SELECT id FROM blocked)"
 	if flags {
@@ -427,13 +433,81 @@ func filter(q docket.Query, flags bool) (prefix string, conds []string, args []a
 	return prefix, conds, args
 }
 
+// matchExpr is the FTS5 query of text's words, "" when it has none: every
+// word as a quoted prefix, so "need"* matches needle and no character of
+// the query is FTS syntax.
+func matchExpr(text string) string {
+	var m []string
+	for _, w := range docket.SearchWords(text) {
+		m = append(m, `"`+w+`"*`)
+	}
+	return strings.Join(m, " AND ")
+}
+
+// textCount returns how many issues hold every word of the FTS5 query
+// expr, from the search index alone (D93): every issue has exactly one
+// search row (Put writes it, nothing but Clear deletes one), so the rows
+// that match count the issues that do. A page asks it twice, for its plan
+// and its total; the transaction keeps the answer.
+func (t *txn) textCount(expr string) (int, error) {
+	if n, ok := t.textCounts[expr]; ok {
+		return n, nil
+	}
+	r, err := t.row(`SELECT count(*) FROM issues_fts WHERE issues_fts MATCH ?`, expr)
+	var n int
+	if err == nil {
+		err = r.Scan(&n)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("count matches: %w", err)
+	}
+	if t.textCounts == nil {
+		t.textCounts = map[string]int{}
+	}
+	t.textCounts[expr] = n
+	return n, nil
+}
+
+// inOrder reports whether q's page is served by walking the issues in its
+// order and testing each against the set of search matches (filter's
+// byOrder) rather than from the matches sorted: when at least one issue in
+// inOrderShare matches, a page of q.Limit rows passes over about
+// inOrderShare*q.Limit issues, where the matches sorted cost all of them
+// (a word most issues hold: 100,000 of them joined and sorted for 50). An
+// order with no index (created, updated) sorts either way.
+func (t *txn) inOrder(q docket.Query) (bool, error) {
+	m := matchExpr(q.Text)
+	if m == "" || q.Limit <= 0 || (q.Sort != docket.SortPriority && q.Sort != docket.SortID && q.Sort != "") {
+		return false, nil
+	}
+	n, err := t.textCount(m)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	var all int
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT coalesce(sum(n), 0) FROM tally`).Scan(&all); err != nil {
+		return false, fmt.Errorf("count issues: %w", err)
+	}
+	return n*inOrderShare >= all, nil
+}
+
+// inOrderShare: a page walks the issues in order when at least one in
+// this many matches its words.
+const inOrderShare = 8
+
 // rowCols are the listing columns, in docket.Row's order.
 const rowCols = "i.id, i.title, i.status, i.type, i.priority, i.created_at, i.updated_at"
 
 // selectRows is the query for q's rows, in q's order, at most q.Limit.
-func selectRows(q docket.Query, flags bool) (string, []any) {
-	prefix, conds, args := filter(q, flags)
+func selectRows(q docket.Query, flags, byOrder bool) (string, []any) {
+	prefix, conds, args := filter(q, flags, byOrder)
 	s := prefix + "SELECT " + rowCols + " FROM issues i"
+	switch {
+	case byOrder && q.Sort == docket.SortID:
+		s += " CROSS JOIN issue_rowids r ON r.id = i.id"
+	case byOrder:
+		s += " INDEXED BY issues_order CROSS JOIN issue_rowids r ON r.id = i.id"
+	}
 	if len(conds) > 0 {
 		s += " WHERE " + strings.Join(conds, " AND ")
 	}
@@ -493,7 +567,11 @@ func (t *txn) Rows(q docket.Query) ([]docket.Row, error) {
 			return nil, err
 		}
 	}
-	s, args := selectRows(q, flags)
+	byOrder, err := t.inOrder(q)
+	if err != nil {
+		return nil, err
+	}
+	s, args := selectRows(q, flags, byOrder)
 	if q.Limit > 0 && (q.Sort == docket.SortPriority || q.Sort == "") && (flags || !(q.Ready || q.Blocked)) {
 		sts, ok, err := t.statusesOf(q)
 		if err != nil {
@@ -504,15 +582,11 @@ func (t *txn) Rows(q docket.Query) ([]docket.Row, error) {
 		case len(sts) == 0:
 			return []docket.Row{}, nil
 		case len(sts) == 1:
-			one := q
-			one.Statuses, one.Exclude = sts, nil
-			s, args = selectRows(one, flags)
+			s, args = selectRows(oneStatus(q, sts[0]), flags, byOrder)
 		case len(sts) <= maxMerge:
 			s, args = "", nil
 			for k, st := range sts {
-				one := q
-				one.Statuses, one.Exclude = []docket.Status{st}, nil
-				p, a := selectRows(one, flags)
+				p, a := selectRows(oneStatus(q, st), flags, byOrder)
 				if k > 0 {
 					s += " UNION ALL "
 				}
@@ -539,6 +613,22 @@ func (t *txn) Rows(q docket.Query) ([]docket.Row, error) {
 	return out, rows.Err()
 }
 
+// oneStatus is q over the one status st, for a page that reads one index
+// range per status. A blocked page's range is every row of a status the
+// workflow calls blocked, and otherwise the flagged rows only
+// (issues_blocked): a condition "flagged or of a blocked status" would
+// walk every row of the status to find the few flagged (D93).
+func oneStatus(q docket.Query, st docket.Status) docket.Query {
+	q.Statuses, q.Exclude = []docket.Status{st}, nil
+	if q.Blocked {
+		if slices.Contains(q.BlockedStatuses, st) {
+			q.Blocked = false
+		}
+		q.BlockedStatuses = nil
+	}
+	return q
+}
+
 // Count counts what q selects. Filtered by status and readiness only, it
 // sums the tally (a few rows); anything else counts the matching rows.
 func (t *txn) Count(q docket.Query) (int, error) {
@@ -551,10 +641,15 @@ func (t *txn) Count(q docket.Query) (int, error) {
 	}
 	from := "issues i"
 	what := "count(*)"
-	if q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && q.Priority == nil && q.Assignee == "" && len(docket.SearchWords(q.Text)) == 0 && (flags || !(q.Ready || q.Blocked)) {
+	others := q.After == nil && q.Type == "" && q.Label == "" && q.Decision == "" && q.Priority == nil && q.Assignee == ""
+	m := matchExpr(q.Text)
+	switch {
+	case others && m == "" && (flags || !(q.Ready || q.Blocked)):
 		from, what = "tally i", "coalesce(sum(i.n), 0)"
+	case others && m != "" && len(q.Statuses) == 0 && len(q.Exclude) == 0 && !q.Ready && !q.Blocked:
+		return t.textCount(m) // words alone: the search index counts them
 	}
-	prefix, conds, args := filter(q, flags)
+	prefix, conds, args := filter(q, flags, false)
 	s := prefix + "SELECT " + what + " FROM " + from
 	if len(conds) > 0 {
 		s += " WHERE " + strings.Join(conds, " AND ")
