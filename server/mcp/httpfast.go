@@ -222,4 +222,3 @@ func (c *sessionClock) forget(id string) {
 		delete(c.m, id)
 	}
 }
-
