@@ -537,17 +537,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.code, hr.msg, hr.data))
 			return
 		}
-		je := &jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}
-		if r.Method == http.MethodGet {
-			// The session's event stream is written by the SDK; each of
-			// its writes gets the write deadline too (D91).
-			je.rc, je.writeTimeout = http.NewResponseController(w), f.writeTimeout
-		}
-		f.stateful.ServeHTTP(je, r)
-		if r.Method == http.MethodDelete && je.wrote == http.StatusNoContent {
-			// Closed: no call is served on it once the DELETE is answered.
-			f.clock.forget(session)
-		}
+		f.sessionStream(w, r, session)
 		return
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
@@ -621,18 +611,13 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer done()
 	}
 	call.method = v.Method
-	var fc *fastCall
 	if v.Method == "tools/call" {
 		call.tool = toolName(v.Params)
-		if e == eraLegacy {
-			fc = f.fastCallIn(r, session, v.Params)
-			call.fast = fc != nil
-		}
 	}
-	if e == eraLegacy && session != "" {
-		// The session's idle clock stops while it is served (D71).
-		defer f.clock.begin(session)()
-	}
+	fc := f.fastCallIn(r, e, session, v)
+	call.fast = fc != nil
+	// The session's idle clock stops while it is served (D71).
+	defer f.clock.begin(session, e)()
 	key := session + "\x00" + frame.CanonicalID(v.ID)
 	f.mu.Lock()
 	f.inflight[key] = call
@@ -645,14 +630,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 	}()
 	if fc != nil {
-		rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: true, version: r.Header.Get("MCP-Protocol-Version"),
-			rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
-		if !call.hand(rw) {
-			writeHTTPError(w, http.StatusServiceUnavailable, v.ID, frame.CodeInternalError, "internal error: the server is shutting down; the request was not started, so nothing was changed: retry it against a running server")
-			return
-		}
-		f.serveFast(rw, call, fc)
-		rw.finish()
+		f.serveFast(w, r, call, v.ID, fc)
 		return
 	}
 	inner := requestFrame(call.quoted, v.Method, v.Params)
@@ -682,10 +660,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.stateful.ServeHTTP(rw, r2)
 	}
 	rw.finish()
-	if id := w.Header().Get("Mcp-Session-Id"); session == "" && id != "" {
-		// A session minted: its idle clock starts (D71).
-		f.clock.find(id)
-	}
+	f.clock.minted(w.Header().Get("Mcp-Session-Id"), session)
 }
 
 // begin registers a POST under a fresh internal id, for the middleware
@@ -888,7 +863,7 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	if session == "" {
 		f.stateless.ServeHTTP(je, r2)
 	} else {
-		defer f.clock.begin(session)()
+		defer f.clock.begin(session, eraLegacy)()
 		f.stateful.ServeHTTP(je, r2)
 	}
 }

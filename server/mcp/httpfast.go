@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"mime"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claimslint/claimslint/server/mcp/frame"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,11 +24,11 @@ import (
 // (a JSON body, an Accept the SDK takes, a Host it does not screen out, no
 // Last-Event-ID), in a session the SDK holds and has initialized; every
 // other request is the SDK's, as before.
-func (f *HTTPHandler) fastCallIn(r *http.Request, session string, params []byte) *fastCall {
-	if f.fast == nil || session == "" || !sdkWouldServe(r) {
+func (f *HTTPHandler) fastCallIn(r *http.Request, e era, session string, v frame.Verdict) *fastCall {
+	if f.fast == nil || v.Method != "tools/call" || e != eraLegacy || session == "" || !sdkWouldServe(r) {
 		return nil
 	}
-	fc := f.fast.parse(params)
+	fc := f.fast.parse(v.Params)
 	if fc == nil {
 		return nil
 	}
@@ -84,11 +86,20 @@ func loopback(addr string) bool {
 }
 
 // serveFast runs fc, a call the front took (fastCallIn), and writes its
-// reply through rw as the SDK's would be written: the same handling slot
+// reply on the client's id through the writer a call the SDK serves gets
+// (idWriter: the size limit, the write deadline, a cancelled or stopped
+// call's answer), as the SDK's would be written: the same handling slot
 // (handling), the same context for the drain to cancel, the reply encoded
 // by the SDK's own encoder on the internal id, with the headers the SDK
-// sets on a reply.
-func (f *HTTPHandler) serveFast(rw *idWriter, call *httpCall, fc *fastCall) {
+// sets on a reply, flushed as it flushes its event.
+func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *httpCall, id json.RawMessage, fc *fastCall) {
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: id, call: call, max: f.maxReply, inSession: true, version: r.Header.Get("MCP-Protocol-Version"),
+		rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
+	if !call.hand(rw) {
+		writeHTTPError(w, http.StatusServiceUnavailable, id, frame.CodeInternalError, "internal error: the server is shutting down; the request was not started, so nothing was changed: retry it against a running server")
+		return
+	}
+	defer rw.finish()
 	f.fastServed.Add(1)
 	ctx, stop := context.WithCancel(call.ctx)
 	defer stop()
@@ -106,10 +117,10 @@ func (f *HTTPHandler) serveFast(rw *idWriter, call *httpCall, fc *fastCall) {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
-	id, _ := jsonrpc.MakeID(call.internal)
-	b, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: res, Error: err})
+	internal, _ := jsonrpc.MakeID(call.internal)
+	b, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Result: res, Error: err})
 	if encErr != nil {
-		b, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: encErr})
+		b, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Error: encErr})
 	}
 	h := rw.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
@@ -189,9 +200,14 @@ func (c *sessionClock) session(id string) *sdk.ServerSession {
 	return nil
 }
 
-// begin stops the clock of session id while one of its POSTs is served;
-// the func it returns starts it again once none is.
-func (c *sessionClock) begin(id string) func() {
+// begin stops the clock of session id while one of its POSTs is served,
+// a request of era e; the func it returns starts it again once none is.
+// A request outside a session, or of 2026-07-28 (served without one),
+// stops no clock.
+func (c *sessionClock) begin(id string, e era) func() {
+	if id == "" || e != eraLegacy {
+		return func() {}
+	}
 	cs := c.find(id)
 	if cs == nil {
 		return func() {}
@@ -220,5 +236,29 @@ func (c *sessionClock) forget(id string) {
 		cs.closed = true
 		cs.timer.Stop()
 		delete(c.m, id)
+	}
+}
+
+// minted starts the clock of a session a POST outside one (session "")
+// minted, named by its answer's Mcp-Session-Id, id.
+func (c *sessionClock) minted(id, session string) {
+	if session == "" && id != "" {
+		c.find(id)
+	}
+}
+
+// sessionStream serves a GET (a 2025-11-25 session's event stream) or a
+// DELETE through the SDK, with its text/plain errors as JSON-RPC ones.
+// Each write of the stream, which the SDK writes, gets the write deadline
+// (D91); a session the DELETE closed has its clock dropped at once, so no
+// call is served on it once the DELETE is answered.
+func (f *HTTPHandler) sessionStream(w http.ResponseWriter, r *http.Request, session string) {
+	je := &jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}
+	if r.Method == http.MethodGet {
+		je.rc, je.writeTimeout = http.NewResponseController(w), f.writeTimeout
+	}
+	f.stateful.ServeHTTP(je, r)
+	if r.Method == http.MethodDelete && je.wrote == http.StatusNoContent {
+		f.clock.forget(session)
 	}
 }
