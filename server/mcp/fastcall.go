@@ -9,7 +9,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fastCalls serves, over stdio, a tools/call of a read-only issue tool
+// fastCalls serves, over stdio and in the HTTP front's 2025-11-25
+// sessions (fastCallIn), a tools/call of a read-only issue tool
 // without go-sdk's per-request dispatch (D82): no jsonrpc2 goroutine per
 // request with its stack grown afresh, no second decode of the params, no
 // _meta checks on a request that has no _meta. The transport runs the very
