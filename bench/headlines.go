@@ -52,8 +52,8 @@ func (r *report) headlines() string {
 	}
 	if r.http != nil {
 		for _, h := range r.http.results {
-			if h.target {
-				fmt.Fprintf(&b, "- `docket mcp --http` with its defaults, 64 in flight: %.2fx the stock go-sdk streamable handler's throughput (*docket mcp --http*).\n", h.ratio)
+			if h.target && h.inflight == 64 {
+				fmt.Fprintf(&b, "- `docket mcp --http` with its defaults, 64 in flight: %.2fx mcp-go's streamable HTTP server's throughput and %.2fx the stock go-sdk streamable handler's (*docket mcp --http*).\n", h.goRatio, h.ratio)
 			}
 		}
 	}

@@ -21,6 +21,7 @@ import (
 type httpServer struct {
 	name     string
 	baseline bool // the stock configuration the target is measured against
+	mcpgo    bool // mcp-go's streamable HTTP server: the speed target (issue 32)
 	target   bool // the docket configuration the target is measured on
 	argv     []string
 }
@@ -32,7 +33,7 @@ type httpRound struct {
 	lat  []time.Duration
 }
 
-// httpResult is one server's rounds, summarised.
+// httpResult is one server's rounds at one level, summarised.
 type httpResult struct {
 	httpServer
 	inflight   int
@@ -52,41 +53,83 @@ type httpResult struct {
 	ratio    float64
 	ratios   []float64
 	cpuRatio float64
+	// Against mcp-go's server, likewise.
+	goRatio  float64
+	goRatios []float64
+	// The run with every tenth body malformed: well-formed calls not
+	// answered with a result on their id, and malformed bodies left
+	// without an error answer.
+	badCalls, badLost, badUnanswered int
 }
 
-// httpCompare is the HTTP section: each server's result.
+// httpCompare is the HTTP section: each server's result at each level.
 type httpCompare struct {
 	results []httpResult
 }
 
-// benchHTTP compares docket mcp --http with go-sdk's stock streamable
-// handler serving docket's own MCP server over the same store
-// (bench/baselines/sdkhttp) with JSON replies, the baseline; docket runs
-// as shipped and with --max-in-flight 64 (handling all 64 at once, as the
-// stock handler does); the stock handler's default SSE replies are shown
-// for reference, as is docket's front served by the baseline's program
-// (what the front costs, apart from docket's process). Every server runs
-// as its own process on 127.0.0.1;
-// the client keeps 64 tools/call issue_show requests in flight inside one
-// 2025-11-25 session per server. After a warm-up, short rounds of a fixed
-// number of calls alternate between the servers, so that each round of a
-// server has a round of the baseline next to it.
+// httpConnCaps lifts docket's connection caps (D91) above the 512
+// connections a client with 512 requests in flight over HTTP/1.1 opens:
+// at its default of 128 per address the cap, not the server, would be
+// measured.
+var httpConnCaps = []string{"--max-conns", "2048", "--max-conns-per-addr", "2048"}
+
+// benchHTTP compares docket mcp --http with mcp-go's streamable HTTP
+// server (bench/baselines/mcpgo -http, the target of issue 32) and
+// go-sdk's stock streamable handler serving docket's own MCP server over
+// the same store (bench/baselines/sdkhttp) with JSON replies, the
+// baseline, at 1, 64 and 512 requests in flight; with --mcp-before an
+// earlier docket build runs beside them. At 64 docket also runs with
+// --max-in-flight 64 (handling all 64 at once, as the stock handler
+// does), and the stock handler's default SSE replies and docket's front
+// served by the baseline's program (what the front costs, apart from
+// docket's process) are shown for reference. Every server runs as its
+// own process on 127.0.0.1; the client keeps the level's tools/call
+// issue_show requests in flight inside one 2025-11-25 session per
+// server. After a warm-up, short rounds of a fixed number of calls
+// alternate between the servers, so that each round of a server has a
+// round of the baseline next to it; then one run per server with every
+// tenth body malformed.
 func benchHTTP(rep *report) error {
 	db, export, err := seedMCPStore()
 	if err != nil {
 		return err
 	}
 	env := []string{"DOCKET_DB=" + db, "DOCKET_EXPORT=" + export}
-	servers := []httpServer{
-		{name: "docket mcp --http (its defaults)", target: true, argv: []string{bin["docket"], "mcp", "--http", "127.0.0.1:0"}},
-		{name: "docket mcp --http --max-in-flight 64", argv: []string{bin["docket"], "mcp", "--http", "127.0.0.1:0", "--max-in-flight", "64"}},
-		{name: "go-sdk v1.8.0 stock streamable handler, JSON replies", baseline: true, argv: []string{bin["sdkhttp"]}},
-		{name: "go-sdk v1.8.0 stock streamable handler, SSE replies (its default)", argv: []string{bin["sdkhttp"], "-sse"}},
-		{name: "docket's front (its defaults) in the baseline's process", argv: []string{bin["sdkhttp"], "-front"}},
+	docket := func(argv0 string, extra ...string) []string {
+		return append(append([]string{argv0, "mcp", "--http", "127.0.0.1:0"}, httpConnCaps...), extra...)
 	}
-	inflight, calls, rounds := 64, 1000, 15
+	cmp := &httpCompare{}
+	for _, lv := range []int{1, 64, 512} {
+		servers := []httpServer{
+			{name: "docket mcp --http (its defaults)", target: true, argv: docket(bin["docket"])},
+			{name: "go-sdk v1.8.0 stock streamable handler, JSON replies", baseline: true, argv: []string{bin["sdkhttp"]}},
+			{name: "mcp-go v1.2.1 streamable HTTP server", mcpgo: true, argv: []string{bin["mcpgo"], "-http", "127.0.0.1:0"}},
+		}
+		if *mcpBefore != "" {
+			servers = append(servers, httpServer{name: "docket mcp --http (before)", argv: docket(*mcpBefore)})
+		}
+		if lv == 64 {
+			servers = append(servers,
+				httpServer{name: "docket mcp --http --max-in-flight 64", argv: docket(bin["docket"], "--max-in-flight", "64")},
+				httpServer{name: "go-sdk v1.8.0 stock streamable handler, SSE replies (its default)", argv: []string{bin["sdkhttp"], "-sse"}},
+				httpServer{name: "docket's front (its defaults) in the baseline's process", argv: []string{bin["sdkhttp"], "-front"}},
+			)
+		}
+		res, err := benchHTTPLevel(servers, env, lv)
+		if err != nil {
+			return err
+		}
+		cmp.results = append(cmp.results, res...)
+	}
+	rep.http = cmp
+	return nil
+}
+
+// benchHTTPLevel runs servers at inflight requests in flight.
+func benchHTTPLevel(servers []httpServer, env []string, inflight int) ([]httpResult, error) {
+	calls, rounds := max(1000, 4*inflight), 15
 	if *quick {
-		calls, rounds = 300, 2
+		calls, rounds = max(300, 2*inflight), 2
 	}
 	type running struct {
 		srv    httpServer
@@ -96,6 +139,7 @@ func benchHTTP(rep *report) error {
 		client *http.Client
 		rounds []httpRound
 		failed int
+		bad    [3]int
 	}
 	var rs []*running
 	defer func() {
@@ -109,16 +153,16 @@ func benchHTTP(rep *report) error {
 	for _, s := range servers {
 		cmd, url, err := startHTTPServer(s.argv, env)
 		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 		r := &running{srv: s, cmd: cmd, url: url, client: &http.Client{Transport: &http.Transport{MaxIdleConns: inflight, MaxIdleConnsPerHost: inflight, DisableCompression: true}}}
 		rs = append(rs, r)
 		if r.sess, err = httpHandshake(r.client, url); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 		// Warm-up: connections opened, code paths paged in, heap grown.
 		if _, _, err := httpLoad(r.client, url, r.sess, cmd.Process.Pid, inflight, 2*calls); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
 	logf("http: %d rounds of %d calls at %d in flight against each of %d servers", rounds, calls, inflight, len(rs))
@@ -129,23 +173,29 @@ func benchHTTP(rep *report) error {
 			r := rs[(k+j)%len(rs)]
 			round, failed, err := httpLoad(r.client, r.url, r.sess, r.cmd.Process.Pid, inflight, calls)
 			if err != nil {
-				return fmt.Errorf("%s: %w", r.srv.name, err)
+				return nil, fmt.Errorf("%s: %w", r.srv.name, err)
 			}
 			r.rounds = append(r.rounds, round)
 			r.failed += failed
 		}
 	}
-	var base *running
+	for _, r := range rs {
+		r.bad[0], r.bad[1], r.bad[2] = httpMalformed(r.client, r.url, r.sess, inflight, calls)
+	}
+	var base, mcpgo *running
 	for _, r := range rs {
 		if r.srv.baseline {
 			base = r
 		}
+		if r.srv.mcpgo {
+			mcpgo = r
+		}
 	}
-	cmp := &httpCompare{}
+	var out []httpResult
 	for _, r := range rs {
 		r.cmd.Process.Signal(syscall.SIGTERM)
 		waitOrKill(r.cmd, 10*time.Second)
-		res := httpResult{httpServer: r.srv, inflight: inflight, calls: calls, rounds: rounds, lost: r.failed}
+		res := httpResult{httpServer: r.srv, inflight: inflight, calls: calls, rounds: rounds, lost: r.failed, badCalls: r.bad[0], badLost: r.bad[1], badUnanswered: r.bad[2]}
 		var tput, cpuRatios []float64
 		var cpu, lat []time.Duration
 		for k, rd := range r.rounds {
@@ -154,6 +204,7 @@ func benchHTTP(rep *report) error {
 			lat = append(lat, rd.lat...)
 			b := base.rounds[k]
 			res.ratios = append(res.ratios, float64(b.wall)/float64(rd.wall))
+			res.goRatios = append(res.goRatios, float64(mcpgo.rounds[k].wall)/float64(rd.wall))
 			if b.cpu > 0 {
 				cpuRatios = append(cpuRatios, float64(rd.cpu)/float64(b.cpu))
 			}
@@ -163,17 +214,53 @@ func benchHTTP(rep *report) error {
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		res.throughput, res.tputMin, res.tputMax = medianFloat(tput), tput[0], tput[len(tput)-1]
 		res.cpuPerCall = cpu[len(cpu)/2]
-		res.ratio, res.cpuRatio = medianFloat(res.ratios), medianFloat(cpuRatios)
+		res.ratio, res.cpuRatio, res.goRatio = medianFloat(res.ratios), medianFloat(cpuRatios), medianFloat(res.goRatios)
 		if len(lat) > 0 {
 			res.p50, res.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 		}
 		if ru, ok := r.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 			res.rssKiB = ru.Maxrss
 		}
-		cmp.results = append(cmp.results, res)
+		out = append(out, res)
 	}
-	rep.http = cmp
-	return nil
+	return out, nil
+}
+
+// httpMalformed makes n posts with inflight outstanding, every tenth body
+// a truncated JSON-RPC request, and counts the well-formed calls, those
+// not answered with a result on their id (lost), and the malformed bodies
+// not answered with a JSON-RPC error (unanswered).
+func httpMalformed(c *http.Client, url, session string, inflight, n int) (calls, lost, unanswered int) {
+	var next atomic.Int64
+	var nCalls, nLost, nUnanswered atomic.Int64
+	var wg sync.WaitGroup
+	for range inflight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := next.Add(1)
+				if k > int64(n) {
+					return
+				}
+				id := strconv.FormatInt(k, 10)
+				if k%10 == 0 {
+					_, out, err := httpPost(c, url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","argum`)
+					if err != nil || !bytes.Contains(out, []byte(`"error"`)) {
+						nUnanswered.Add(1)
+					}
+					continue
+				}
+				nCalls.Add(1)
+				_, out, err := httpPost(c, url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)
+				if err != nil || !bytes.Contains(out, []byte(`"id":`+id+`,"result"`)) {
+					nLost.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return int(nCalls.Load()), int(nLost.Load()), int(nUnanswered.Load())
 }
 
 // startHTTPServer starts a server and waits for the address it prints.

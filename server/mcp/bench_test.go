@@ -18,7 +18,16 @@ import (
 //
 //	go test ./server/mcp -run '^$' -bench ToolsCall -benchtime 20000x -count 5
 //	go test ./server/mcp -run '^$' -bench ToolsCall -cpuprofile cpu.out
-func BenchmarkToolsCall(b *testing.B) {
+func BenchmarkToolsCall(b *testing.B) { benchToolsCall(b, 64) }
+
+// BenchmarkToolsCall512 is BenchmarkToolsCall with 512 requests in
+// flight: past the in-flight cap and the queue (D80), the transport stops
+// reading and the client's writes wait in the pipe.
+//
+//	go test ./server/mcp -run '^$' -bench ToolsCall512 -benchtime 20000x -cpuprofile cpu.out
+func BenchmarkToolsCall512(b *testing.B) { benchToolsCall(b, 512) }
+
+func benchToolsCall(b *testing.B, inflight int) {
 	was := mcp.CheckOutputs(false) // what production does (D82)
 	b.Cleanup(func() { mcp.CheckOutputs(was) })
 	store, export := newStore(b)
@@ -40,7 +49,6 @@ func BenchmarkToolsCall(b *testing.B) {
 	fmt.Fprint(w, initLines)
 	w.Flush()
 	sc.Scan() // initialize reply
-	const inflight = 64
 	slots := make(chan struct{}, inflight)
 	go func() {
 		for sc.Scan() {

@@ -9,7 +9,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fastCalls serves, over stdio, a tools/call of a read-only issue tool
+// fastCalls serves, over stdio and in the HTTP front's 2025-11-25
+// sessions (fastCallIn), a tools/call of a read-only issue tool
 // without go-sdk's per-request dispatch (D82): no jsonrpc2 goroutine per
 // request with its stack grown afresh, no second decode of the params, no
 // _meta checks on a request that has no _meta. The transport runs the very
@@ -65,7 +66,7 @@ func (f *fastCalls) ready() *sdk.ServerSession {
 		return f.session
 	}
 	for ss := range f.srv.Sessions() {
-		if p := ss.InitializeParams(); p != nil && p.ProtocolVersion < "2026-07-28" {
+		if legacyReady(ss) {
 			f.session = ss
 			return ss
 		}
@@ -78,6 +79,31 @@ func (f *fastCalls) ready() *sdk.ServerSession {
 // object, in at most maxFastParams bytes. Anything else (a _meta, so a
 // progress token, an unknown tool) is nil and goes to the SDK.
 func (f *fastCalls) match(params json.RawMessage) *fastCall {
+	fc := f.parse(params)
+	if fc == nil {
+		return nil
+	}
+	if fc.ss = f.ready(); fc.ss == nil {
+		return nil
+	}
+	return fc
+}
+
+// legacyReady reports whether ss is a session the SDK has initialized
+// under a legacy version (one without multi-round-trip results): before
+// initialize the SDK refuses a call, and under 2026-07-28 it marks
+// results, so neither is taken here.
+func legacyReady(ss *sdk.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion < "2026-07-28"
+}
+
+// parse is the plain call params ask for, with no session yet: nil when
+// the SDK must serve it.
+func (f *fastCalls) parse(params json.RawMessage) *fastCall {
 	if f == nil || len(f.handlers) == 0 || len(params) > maxFastParams || bytes.Contains(params, []byte(`"_meta"`)) {
 		return nil
 	}
@@ -101,11 +127,7 @@ func (f *fastCalls) match(params json.RawMessage) *fastCall {
 	if !ok {
 		return nil
 	}
-	ss := f.ready()
-	if ss == nil {
-		return nil
-	}
-	return &fastCall{name: name, args: args, h: h, ss: ss}
+	return &fastCall{name: name, args: args, h: h}
 }
 
 // run calls the tool and returns the result as go-sdk would send it: an

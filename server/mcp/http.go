@@ -206,6 +206,12 @@ type HTTPHandler struct {
 	writeTimeout        time.Duration
 	maxReply            int
 	draining            atomic.Bool
+	// fast serves a plain read-only tools/call in a session without the
+	// SDK's dispatch (D82); clock closes idle sessions in place of the
+	// SDK's timer, so that those calls count (D71).
+	fast       *fastCalls
+	clock      *sessionClock
+	fastServed atomic.Int64 // calls serveFast answered (tests)
 
 	mu       sync.Mutex
 	inflight map[string]*httpCall // session + "\x00" + canonical client id
@@ -245,6 +251,8 @@ type httpCall struct {
 	rw          *idWriter                // once handed to the SDK
 	method      string
 	tool        string
+	// fast: the front serves it (serveFast); a cancel ends its context.
+	fast bool
 }
 
 // The phases of a request in the front.
@@ -330,7 +338,10 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := NewServer(o)
+	s, fast := newServer(o)
+	if o.sdkCalls {
+		fast = nil
+	}
 	get := func(*http.Request) *sdk.Server { return s }
 	var salt [8]byte
 	rand.Read(salt[:])
@@ -351,8 +362,10 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 		// request's notifications (its log messages, its progress) are
 		// written in its own response; idWriter turns a stream that holds
 		// only the reply into an application/json body (D80).
-		stateful: sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame,
-			SessionTimeout: orDefault(h.SessionIdle, DefaultSessionIdle)}),
+		// No SessionTimeout: the front's clock closes idle sessions.
+		stateful:    sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame}),
+		fast:        fast,
+		clock:       &sessionClock{srv: s, idle: orDefault(h.SessionIdle, DefaultSessionIdle), m: map[string]*clockedSession{}},
 		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
 		opts:        h,
 		log:         o.Log,
@@ -524,7 +537,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.code, hr.msg, hr.data))
 			return
 		}
-		f.stateful.ServeHTTP(&jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}, r)
+		f.sessionStream(w, r, session)
 		return
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
@@ -601,6 +614,10 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v.Method == "tools/call" {
 		call.tool = toolName(v.Params)
 	}
+	fc := f.fastCallIn(r, e, session, v)
+	call.fast = fc != nil
+	// The session's idle clock stops while it is served (D71).
+	defer f.clock.begin(session, e)()
 	key := session + "\x00" + frame.CanonicalID(v.ID)
 	f.mu.Lock()
 	f.inflight[key] = call
@@ -612,6 +629,10 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		f.mu.Unlock()
 	}()
+	if fc != nil {
+		f.serveFast(w, r, call, v.ID, fc)
+		return
+	}
 	inner := requestFrame(call.quoted, v.Method, v.Params)
 	// A shallow copy: the SDK reads the headers, the new body and context.
 	r2 := r.WithContext(call.ctx)
@@ -639,6 +660,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.stateful.ServeHTTP(rw, r2)
 	}
 	rw.finish()
+	f.clock.minted(w.Header().Get("Mcp-Session-Id"), session)
 }
 
 // begin registers a POST under a fresh internal id, for the middleware
@@ -819,7 +841,7 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 			return
 		}
 		call.cancelled.Store(true)
-		if session == "" {
+		if session == "" || call.fast {
 			// A stateless request runs in its own POST: ending its context
 			// cancels the handler.
 			call.cancel()
@@ -841,6 +863,7 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	if session == "" {
 		f.stateless.ServeHTTP(je, r2)
 	} else {
+		defer f.clock.begin(session, eraLegacy)()
 		f.stateful.ServeHTTP(je, r2)
 	}
 }
@@ -1542,9 +1565,22 @@ type jsonErrors struct {
 	plain   bool
 	status  int
 	buf     bytes.Buffer
+	// rc, if set, gives each write and flush of a session's GET stream
+	// the write deadline, writeTimeout from it (D91).
+	rc           *http.ResponseController
+	writeTimeout time.Duration
+	wrote        int // the status the SDK wrote
+}
+
+// deadline bounds the write that follows by the write timeout (D91).
+func (w *jsonErrors) deadline() {
+	if w.rc != nil && w.writeTimeout > 0 {
+		w.rc.SetWriteDeadline(time.Now().Add(w.writeTimeout))
+	}
 }
 
 func (w *jsonErrors) WriteHeader(status int) {
+	w.wrote = status
 	if status >= 400 && strings.HasPrefix(w.ResponseWriter.Header().Get("Content-Type"), "text/plain") {
 		w.plain, w.status = true, status
 		w.ResponseWriter.Header().Del("Content-Length")
@@ -1555,6 +1591,7 @@ func (w *jsonErrors) WriteHeader(status int) {
 }
 
 func (w *jsonErrors) Write(p []byte) (int, error) {
+	w.deadline()
 	if !w.plain {
 		return w.ResponseWriter.Write(p)
 	}
@@ -1570,6 +1607,7 @@ func (w *jsonErrors) Write(p []byte) (int, error) {
 
 // Flush passes a flush on.
 func (w *jsonErrors) Flush() {
+	w.deadline()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -216,3 +216,37 @@ func TestHTTPConnectionCap(t *testing.T) {
 		t.Errorf("the refusal says %q", b)
 	}
 }
+
+// TestHTTPGETStreamWriteTimeout is dk-jft: a 2025-11-25 session's GET
+// event stream is written by go-sdk, and a client that opened it and
+// never read held that writer, and its connection, until the session
+// idled out. Its writes now get the write deadline too (D91): the stalled
+// stream's connection is closed after the write timeout.
+func TestHTTPGETStreamWriteTimeout(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t)
+	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
+	pl := servePipes(t, h)
+	c := pl.dial("192.0.2.1")
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	body := `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: docket\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || session == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
+	}
+	c.Close()
+	waitUntil(t, "the initializing connection closed", func() bool { return mcp.OpenConns(h) == 0 })
+	g := pl.dial("192.0.2.1")
+	defer g.Close()
+	fmt.Fprintf(g, "GET /mcp HTTP/1.1\r\nHost: docket\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n", session)
+	// The client never reads: the stream's first write stalls.
+	waitUntil(t, "the stalled GET stream's connection closed", func() bool { return mcp.OpenConns(h) == 0 })
+}

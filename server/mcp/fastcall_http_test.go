@@ -1,0 +1,151 @@
+package mcp_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/claimslint/claimslint/server/mcp"
+)
+
+var stamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+
+// TestFastCallsAreTheSDKsOverHTTP: inside a 2025-11-25 session the HTTP
+// front serves a plain tools/call of a read-only issue tool itself (D82);
+// every answer it writes is the one go-sdk's streamable handler writes for
+// the same request, status, headers and body byte for byte: the frames of
+// the stdio test, and the requests whose headers the SDK refuses before
+// its dispatch (an Accept or Content-Type it does not take, Last-Event-ID,
+// a Host its DNS-rebinding screen stops, a session it does not hold, one
+// deleted), which the front leaves to it.
+func TestFastCallsAreTheSDKsOverHTTP(t *testing.T) {
+	t.Parallel()
+	show := `{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`
+	type req struct {
+		body    string
+		headers map[string]string // set over the client's; "" deletes
+		session string            // "other": a session deleted first; "none": an unknown id
+	}
+	var reqs []req
+	for _, f := range fastFrames() {
+		reqs = append(reqs, req{body: f})
+	}
+	reqs = append(reqs,
+		req{body: show, headers: map[string]string{"Accept": "*/*"}},
+		req{body: show, headers: map[string]string{"Accept": "application/json"}},
+		req{body: show, headers: map[string]string{"Accept": "text/*, application/*;q=0.5"}},
+		req{body: show, headers: map[string]string{"Content-Type": "application/json; charset=utf-8"}},
+		req{body: show, headers: map[string]string{"Content-Type": "text/plain"}},
+		req{body: show, headers: map[string]string{"Last-Event-ID": "0"}},
+		req{body: show, headers: map[string]string{"Host": "attacker.example"}},
+		req{body: show, headers: map[string]string{"Host": "localhost:1"}},
+		req{body: show, headers: map[string]string{"MCP-Protocol-Version": ""}},
+		req{body: show, headers: map[string]string{"MCP-Protocol-Version": "2025-06-18"}},
+		req{body: show, session: "none"},
+		req{body: show, session: "other"},
+	)
+	var served []int64
+	run := func(o mcp.Options) []string {
+		store, _ := newStore(t)
+		o.Store, o.Dir, o.MaxInFlight = store, t.TempDir(), 1
+		h := mcp.NewHTTPHandler(o, mcp.HTTPOptions{})
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		defer func() { served = append(served, mcp.FastServed(h)) }()
+		url := srv.URL + "/mcp"
+		_, _, session := initialize(t, url)
+		_, _, other := initialize(t, url)
+		post(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+		post(t, url, other, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+		if got := del(t, url, other); got != http.StatusNoContent {
+			t.Fatalf("DELETE: %d", got)
+		}
+		var out []string
+		for _, r := range reqs {
+			s := session
+			switch r.session {
+			case "other":
+				s = other
+			case "none":
+				s = "no-such-session"
+			}
+			a := post(t, url, s, r.body, r.headers)
+			a = strings.ReplaceAll(a, session, "SESSION")
+			a = createdID.ReplaceAllStringFunc(a, func(id string) string {
+				if id == "dk-aaa" {
+					return id
+				}
+				return "dk-new"
+			})
+			out = append(out, stamp.ReplaceAllString(a, "STAMP"))
+		}
+		return out
+	}
+	fast, sdk := run(mcp.Options{}), run(mcp.ThroughSDK(mcp.Options{}))
+	// Fourteen frames (2-13, s, 20; not 14 with _meta, 15 and 21 whose
+	// arguments are not an object, 16-19) and six header cases (*/*,
+	// wildcards, a charset, a loopback Host, no version header, the other
+	// legacy version).
+	if want := []int64{20, 0}; !slices.Equal(served, want) {
+		t.Errorf("calls the front served itself, fast and through the SDK: %v, want %v", served, want)
+	}
+	for k := range reqs {
+		if fast[k] != sdk[k] {
+			t.Errorf("request %d (%.80s %v):\nfast path: %s\nSDK:       %s", k, reqs[k].body, reqs[k].headers, fast[k], sdk[k])
+		}
+	}
+}
+
+// post sends one frame in session with the usual headers, headers set
+// over them ("" deletes one), and returns the answer: its status, its
+// headers but Date, sorted, and its body.
+func post(t *testing.T, url, session, body string, headers map[string]string) string {
+	t.Helper()
+	r, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	r.Header.Set("Mcp-Session-Id", session)
+	for k, v := range headers {
+		switch {
+		case k == "Host":
+			r.Host = v
+		case v == "":
+			r.Header.Del(k)
+		default:
+			r.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatalf("POST %.60s: %v", body, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var hs []string
+	for k, vs := range resp.Header {
+		if k != "Date" {
+			hs = append(hs, k+": "+strings.Join(vs, ", "))
+		}
+	}
+	slices.Sort(hs)
+	return resp.Status + "\n" + strings.Join(hs, "\n") + "\n\n" + string(b)
+}
+
+// del ends session with DELETE and returns the status.
+func del(t *testing.T, url, session string) int {
+	t.Helper()
+	r, _ := http.NewRequest("DELETE", url, nil)
+	r.Header.Set("Mcp-Session-Id", session)
+	r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatalf("DELETE: %v", err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}

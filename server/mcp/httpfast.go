@@ -1,0 +1,264 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claimslint/claimslint/server/mcp/frame"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fastCallIn is the plain read-only tools/call the front serves itself
+// inside a 2025-11-25 session, without go-sdk's streamable handler and
+// its per-request dispatch (D82): a logical stream, a goroutine, an event
+// written and parsed back, the params decoded again. It takes the call
+// only where the SDK would serve it and nothing it checks could refuse it
+// (a JSON body, an Accept the SDK takes, a Host it does not screen out, no
+// Last-Event-ID), in a session the SDK holds and has initialized; every
+// other request is the SDK's, as before.
+func (f *HTTPHandler) fastCallIn(r *http.Request, e era, session string, v frame.Verdict) *fastCall {
+	if f.fast == nil || v.Method != "tools/call" || e != eraLegacy || session == "" || !sdkWouldServe(r) {
+		return nil
+	}
+	fc := f.fast.parse(v.Params)
+	if fc == nil {
+		return nil
+	}
+	ss := f.clock.session(session)
+	if !legacyReady(ss) {
+		return nil
+	}
+	fc.ss = ss
+	return fc
+}
+
+// sdkWouldServe reports whether go-sdk's streamable handler would serve
+// a POST with r's headers rather than refuse it before its dispatch: the
+// checks of its ServeHTTP and servePOST that do not depend on the body
+// or the session (go-sdk v1.8.0). When in doubt, false: the SDK answers.
+func sdkWouldServe(r *http.Request) bool {
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopback(la.String()) && !loopback(r.Host) {
+		return false // its DNS-rebinding screen: 403
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return false
+	}
+	if len(r.Header.Values("Last-Event-ID")) > 0 {
+		return false
+	}
+	jsonOK, streamOK := false, false
+	for _, v := range r.Header.Values("Accept") {
+		for raw := range strings.SplitSeq(v, ",") {
+			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// loopback is go-sdk's test of a host or host:port for its DNS-rebinding
+// screen.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// serveFast runs fc, a call the front took (fastCallIn), and writes its
+// reply on the client's id through the writer a call the SDK serves gets
+// (idWriter: the size limit, the write deadline, a cancelled or stopped
+// call's answer), as the SDK's would be written: the same handling slot
+// (handling), the same context for the drain to cancel, the reply encoded
+// by the SDK's own encoder on the internal id, with the headers the SDK
+// sets on a reply, flushed as it flushes its event.
+func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *httpCall, id json.RawMessage, fc *fastCall) {
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: id, call: call, max: f.maxReply, inSession: true, version: r.Header.Get("MCP-Protocol-Version"),
+		rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
+	if !call.hand(rw) {
+		writeHTTPError(w, http.StatusServiceUnavailable, id, frame.CodeInternalError, "internal error: the server is shutting down; the request was not started, so nothing was changed: retry it against a running server")
+		return
+	}
+	defer rw.finish()
+	f.fastServed.Add(1)
+	ctx, stop := context.WithCancel(call.ctx)
+	defer stop()
+	if !call.onStop(stop) {
+		stop()
+	}
+	var res []byte
+	var err error
+	select {
+	case f.slots <- struct{}{}:
+		if !call.hold() {
+			defer func() { <-f.slots }()
+		}
+		res, err = fc.run(ctx)
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	internal, _ := jsonrpc.MakeID(call.internal)
+	b, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Result: res, Error: err})
+	if encErr != nil {
+		b, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Error: encErr})
+	}
+	h := rw.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "application/json")
+	rw.WriteHeader(http.StatusOK)
+	rw.Write(append(b, '\n'))
+	rw.Flush() // as the SDK flushes its event: chunked, no Content-Length
+}
+
+// sessionClock closes a 2025-11-25 session that has had no POST for idle
+// (D71), in place of go-sdk's own timer, which only the requests its
+// handler serves would reset: the calls the front serves itself count
+// alike. As go-sdk's, it runs while no POST of the session is being
+// served, and a GET stream does not stop it.
+type sessionClock struct {
+	srv  *sdk.Server
+	idle time.Duration
+
+	mu sync.Mutex
+	m  map[string]*clockedSession
+}
+
+type clockedSession struct {
+	ss     *sdk.ServerSession
+	refs   int // POSTs of the session being served
+	timer  *time.Timer
+	closed bool
+}
+
+// find is the clock of the live session named id, started the first time
+// it is asked for; nil when the server holds no such session.
+func (c *sessionClock) find(id string) *clockedSession {
+	c.mu.Lock()
+	cs := c.m[id]
+	c.mu.Unlock()
+	if cs != nil {
+		return cs
+	}
+	var ss *sdk.ServerSession
+	for s := range c.srv.Sessions() {
+		if s.ID() == id {
+			ss = s
+			break
+		}
+	}
+	if ss == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cs := c.m[id]; cs != nil {
+		return cs
+	}
+	cs = &clockedSession{ss: ss}
+	cs.timer = time.AfterFunc(c.idle, func() {
+		ss.Close()
+		c.forget(id)
+	})
+	c.m[id] = cs
+	go func() {
+		// Closed any other way (a DELETE, the server stopping).
+		ss.Wait()
+		c.forget(id)
+	}()
+	return cs
+}
+
+// session is the live session named id, or nil.
+func (c *sessionClock) session(id string) *sdk.ServerSession {
+	if cs := c.find(id); cs != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !cs.closed {
+			return cs.ss
+		}
+	}
+	return nil
+}
+
+// begin stops the clock of session id while one of its POSTs is served,
+// a request of era e; the func it returns starts it again once none is.
+// A request outside a session, or of 2026-07-28 (served without one),
+// stops no clock.
+func (c *sessionClock) begin(id string, e era) func() {
+	if id == "" || e != eraLegacy {
+		return func() {}
+	}
+	cs := c.find(id)
+	if cs == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	cs.refs++
+	if cs.refs == 1 && !cs.closed {
+		cs.timer.Stop()
+	}
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		cs.refs--
+		if cs.refs == 0 && !cs.closed {
+			cs.timer.Reset(c.idle)
+		}
+	}
+}
+
+// forget drops the clock of a session that has closed.
+func (c *sessionClock) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cs := c.m[id]; cs != nil {
+		cs.closed = true
+		cs.timer.Stop()
+		delete(c.m, id)
+	}
+}
+
+// minted starts the clock of a session a POST outside one (session "")
+// minted, named by its answer's Mcp-Session-Id, id.
+func (c *sessionClock) minted(id, session string) {
+	if session == "" && id != "" {
+		c.find(id)
+	}
+}
+
+// sessionStream serves a GET (a 2025-11-25 session's event stream) or a
+// DELETE through the SDK, with its text/plain errors as JSON-RPC ones.
+// Each write of the stream, which the SDK writes, gets the write deadline
+// (D91); a session the DELETE closed has its clock dropped at once, so no
+// call is served on it once the DELETE is answered.
+func (f *HTTPHandler) sessionStream(w http.ResponseWriter, r *http.Request, session string) {
+	je := &jsonErrors{ResponseWriter: w, version: r.Header.Get("MCP-Protocol-Version")}
+	if r.Method == http.MethodGet {
+		je.rc, je.writeTimeout = http.NewResponseController(w), f.writeTimeout
+	}
+	f.stateful.ServeHTTP(je, r)
+	if r.Method == http.MethodDelete && je.wrote == http.StatusNoContent {
+		f.clock.forget(session)
+	}
+}
