@@ -32,7 +32,7 @@ func BenchmarkToolsCall(b *testing.B) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: b.TempDir(), In: inR, Out: outW})
+		done <- serveStdio(context.Background(), serveOptions{Store: store, Dir: b.TempDir(), In: inR, Out: outW})
 	}()
 	w := bufio.NewWriter(inW)
 	sc := bufio.NewScanner(outR)

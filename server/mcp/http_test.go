@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -43,7 +43,7 @@ func TestHTTPConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			store, _ := newStore(t)
-			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{Token: tokenFor(ar)}))
+			srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: tokenFor(ar)}))
 			defer srv.Close()
 			session := ""
 			var out []txtar.File
@@ -137,7 +137,7 @@ func roundTrip(t *testing.T, base string, req []byte, session string) ([]byte, s
 func TestHTTPConcurrentMalformed(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir(), MaxInFlight: 64}, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 64}, streamhttp.HTTPOptions{}))
 	defer srv.Close()
 	const n = 512
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: n, MaxIdleConnsPerHost: n}}
@@ -219,7 +219,7 @@ func TestHTTPDrain(t *testing.T) {
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
 	go func() {
-		served <- mcp.ServeHTTP(ctx, mcp.Options{Store: s, Dir: t.TempDir()}, mcp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
+		served <- serveHTTP(ctx, serveOptions{Store: s, Dir: t.TempDir()}, streamhttp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
 	}()
 	addr := <-ready
 	answered := make(chan error, 1)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -256,22 +255,5 @@ func TestAddToolOutputCheck(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(got[1]), &res); err != nil || res.StructuredContent["zeta"] != "z <&>" {
 		t.Errorf("with outputs unchecked, the reply is %s (%v); want the output sent", got[1], err)
-	}
-}
-
-// TestGCPercent: docket mcp runs with GOGC 400 unless GOGC is set (D82).
-func TestGCPercent(t *testing.T) {
-	was := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(was)
-	t.Setenv("GOMEMLIMIT", "1GiB") // leave the test binary's memory limit alone
-	t.Setenv("GOGC", "")
-	softMemoryLimit()
-	if got := debug.SetGCPercent(100); got != GCPercent || GCPercent != 400 {
-		t.Errorf("GC percent after softMemoryLimit: %d, want 400", got)
-	}
-	t.Setenv("GOGC", "50")
-	softMemoryLimit()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent with GOGC set: %d, want the one the runtime took (100 here)", got)
 	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package stdio
 
 import (
 	"bytes"
@@ -41,18 +41,6 @@ type fastCall struct {
 	h    sdk.ToolHandler
 	ss   *sdk.ServerSession
 }
-
-// issueToolNames names the issue tools, derived from the registry once (a
-// server's start does not build their schemas twice). Those of them that
-// only read are served here; the register tools run checks and report
-// progress, and are not.
-var issueToolNames = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, tl := range (&tools{}).issueTools() {
-		m[tl.def.Name] = true
-	}
-	return m
-})
 
 // ready is the session the SDK has initialized under a legacy version (one
 // without multi-round-trip results), or nil: before initialize the SDK

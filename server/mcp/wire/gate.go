@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"encoding/json"
@@ -15,10 +15,10 @@ var ModernVersions = []string{"2026-07-28"}
 
 // Meta keys a modern request carries.
 const (
-	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
-	metaClientInfo      = "io.modelcontextprotocol/clientInfo"
-	metaClientCaps      = "io.modelcontextprotocol/clientCapabilities"
-	metaSubscriptionID  = "io.modelcontextprotocol/subscriptionId"
+	MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	MetaClientInfo      = "io.modelcontextprotocol/clientInfo"
+	MetaClientCaps      = "io.modelcontextprotocol/clientCapabilities"
+	MetaSubscriptionID  = "io.modelcontextprotocol/subscriptionId"
 )
 
 // CodeUnsupportedProtocolVersion is the 2026-07-28 error for a request
@@ -28,53 +28,53 @@ const CodeUnsupportedProtocolVersion = -32022
 // logLevels are the syslog severities logging/setLevel accepts.
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// rejection is a request the transport answers itself instead of
+// Rejection is a request the transport answers itself instead of
 // delivering it.
-type rejection struct {
-	code int
-	msg  string
-	data json.RawMessage
+type Rejection struct {
+	Code int
+	Msg  string
+	Data json.RawMessage
 }
 
-// era says how a request selected its protocol version.
-type era int
+// Era says how a request selected its protocol version.
+type Era int
 
 const (
-	eraLegacy era = iota // no _meta version: the initialize handshake's
-	eraModern            // a modern version in _meta: served statelessly
+	EraLegacy Era = iota // no _meta version: the initialize handshake's
+	EraModern            // a modern version in _meta: served statelessly
 )
 
-// gate decides, from the request alone and whether a legacy initialize has
+// Gate decides, from the request alone and whether a legacy initialize has
 // been delivered on this connection, whether the SDK may see it. It
 // returns the request's era, or the error to answer with. Every message
 // names the member at fault, never a Go type.
-func gate(method string, params json.RawMessage, initialized bool) (era, *rejection) {
+func Gate(method string, params json.RawMessage, initialized bool) (Era, *Rejection) {
 	// params and every value in it come from a screened frame: valid JSON,
 	// so its members are found by a walk, not decoded.
 	var p map[string]json.RawMessage
 	if len(params) > 0 && params[0] == '{' {
 		var ok bool
 		if p, ok = frame.Object(params); !ok {
-			return eraLegacy, invalidParams("params must be a JSON object")
+			return EraLegacy, InvalidParams("params must be a JSON object")
 		}
 	}
-	e := eraLegacy
+	e := EraLegacy
 	if rawMeta, ok := p["_meta"]; ok {
 		var meta map[string]json.RawMessage
 		if len(rawMeta) == 0 || rawMeta[0] != '{' {
-			return eraLegacy, invalidParams("_meta must be an object, not " + kindOf(rawMeta))
+			return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
 		}
 		if meta, ok = frame.Object(rawMeta); !ok {
-			return eraLegacy, invalidParams("_meta must be an object, not " + kindOf(rawMeta))
+			return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
 		}
-		if rawV, ok := meta[metaProtocolVersion]; ok {
+		if rawV, ok := meta[MetaProtocolVersion]; ok {
 			var v string
 			if len(rawV) == 0 || rawV[0] != '"' || json.Unmarshal(rawV, &v) != nil {
-				return eraLegacy, invalidParams(fmt.Sprintf("_meta %q must be a string, not %s", metaProtocolVersion, kindOf(rawV)))
+				return EraLegacy, InvalidParams(fmt.Sprintf("_meta %q must be a string, not %s", MetaProtocolVersion, kindOf(rawV)))
 			}
 			switch {
 			case slices.Contains(ModernVersions, v):
-				e = eraModern
+				e = EraModern
 				if r := checkModernMeta(meta); r != nil {
 					return e, r
 				}
@@ -82,63 +82,63 @@ func gate(method string, params json.RawMessage, initialized bool) (era, *reject
 				// A legacy version named per request: it is served under the
 				// handshake, which must have happened.
 				if !initialized && method != "initialize" && method != "ping" {
-					return eraLegacy, &rejection{code: frame.CodeInvalidRequest, msg: fmt.Sprintf("invalid request: %s is negotiated by initialize; send initialize first, or declare %s in _meta %q", v, ModernVersions[0], metaProtocolVersion)}
+					return EraLegacy, &Rejection{Code: frame.CodeInvalidRequest, Msg: fmt.Sprintf("invalid request: %s is negotiated by initialize; send initialize first, or declare %s in _meta %q", v, ModernVersions[0], MetaProtocolVersion)}
 				}
 			default:
 				data, _ := json.Marshal(struct {
 					Supported []string `json:"supported"`
 					Requested string   `json:"requested"`
 				}{ProtocolVersions, v})
-				return eraLegacy, &rejection{code: CodeUnsupportedProtocolVersion, msg: fmt.Sprintf("unsupported protocol version %q: this server supports %s", v, strings.Join(ProtocolVersions, ", ")), data: data}
+				return EraLegacy, &Rejection{Code: CodeUnsupportedProtocolVersion, Msg: fmt.Sprintf("unsupported protocol version %q: this server supports %s", v, strings.Join(ProtocolVersions, ", ")), Data: data}
 			}
 		}
 	}
 	switch method {
 	case "initialize":
-		if e == eraLegacy {
+		if e == EraLegacy {
 			if r := checkInitialize(p, params); r != nil {
 				return e, r
 			}
 		}
 	case "logging/setLevel":
-		if e == eraLegacy {
+		if e == EraLegacy {
 			if r := checkSetLevel(p); r != nil {
 				return e, r
 			}
 		}
 	case "tools/call":
 		if problem := checkToolCall(params, p); problem != "" {
-			return e, invalidParams(problem)
+			return e, InvalidParams(problem)
 		}
 	}
-	if e == eraLegacy && !initialized {
+	if e == EraLegacy && !initialized {
 		switch method {
 		case "initialize", "ping":
 		case "server/discover":
-			return e, &rejection{code: frame.CodeMethodNotFound, msg: fmt.Sprintf("method not found: %q is served only under %s; declare it in _meta %q", method, ModernVersions[0], metaProtocolVersion)}
+			return e, &Rejection{Code: frame.CodeMethodNotFound, Msg: fmt.Sprintf("method not found: %q is served only under %s; declare it in _meta %q", method, ModernVersions[0], MetaProtocolVersion)}
 		default:
-			return e, &rejection{code: frame.CodeInvalidRequest, msg: fmt.Sprintf("invalid request: method %q is invalid during session initialization; send initialize first, or declare %s in _meta %q", method, ModernVersions[0], metaProtocolVersion)}
+			return e, &Rejection{Code: frame.CodeInvalidRequest, Msg: fmt.Sprintf("invalid request: method %q is invalid during session initialization; send initialize first, or declare %s in _meta %q", method, ModernVersions[0], MetaProtocolVersion)}
 		}
 	}
 	return e, nil
 }
 
-func invalidParams(problem string) *rejection {
-	return &rejection{code: frame.CodeInvalidParams, msg: "invalid params: " + problem}
+func InvalidParams(problem string) *Rejection {
+	return &Rejection{Code: frame.CodeInvalidParams, Msg: "invalid params: " + problem}
 }
 
 // checkModernMeta checks the members a modern request must carry in _meta.
-func checkModernMeta(meta map[string]json.RawMessage) *rejection {
-	caps, ok := meta[metaClientCaps]
+func checkModernMeta(meta map[string]json.RawMessage) *Rejection {
+	caps, ok := meta[MetaClientCaps]
 	if !ok {
-		return invalidParams(fmt.Sprintf("_meta %q is required under %s", metaClientCaps, ModernVersions[0]))
+		return InvalidParams(fmt.Sprintf("_meta %q is required under %s", MetaClientCaps, ModernVersions[0]))
 	}
 	if len(caps) == 0 || caps[0] != '{' {
-		return invalidParams(fmt.Sprintf("_meta %q must be an object, not %s", metaClientCaps, kindOf(caps)))
+		return InvalidParams(fmt.Sprintf("_meta %q must be an object, not %s", MetaClientCaps, kindOf(caps)))
 	}
-	if info, ok := meta[metaClientInfo]; ok {
+	if info, ok := meta[MetaClientInfo]; ok {
 		if problem := checkImplementation(info); problem != "" {
-			return invalidParams(fmt.Sprintf("_meta %q %s", metaClientInfo, problem))
+			return InvalidParams(fmt.Sprintf("_meta %q %s", MetaClientInfo, problem))
 		}
 	}
 	return nil
@@ -146,26 +146,26 @@ func checkModernMeta(meta map[string]json.RawMessage) *rejection {
 
 // checkInitialize checks initialize's params member by member, so the
 // answer names the member and never the SDK's Go types.
-func checkInitialize(p map[string]json.RawMessage, params json.RawMessage) *rejection {
+func checkInitialize(p map[string]json.RawMessage, params json.RawMessage) *Rejection {
 	if len(params) == 0 {
-		return invalidParams("initialize needs params: {\"protocolVersion\": ..., \"capabilities\": {...}, \"clientInfo\": {...}}")
+		return InvalidParams("initialize needs params: {\"protocolVersion\": ..., \"capabilities\": {...}, \"clientInfo\": {...}}")
 	}
 	if p == nil {
-		return invalidParams("initialize takes an object: {\"protocolVersion\": ..., \"capabilities\": {...}, \"clientInfo\": {...}}, not " + kindOf(params))
+		return InvalidParams("initialize takes an object: {\"protocolVersion\": ..., \"capabilities\": {...}, \"clientInfo\": {...}}, not " + kindOf(params))
 	}
 	v, ok := p["protocolVersion"]
 	if !ok {
-		return invalidParams("initialize needs protocolVersion, a string such as \"" + ProtocolVersions[1] + "\"")
+		return InvalidParams("initialize needs protocolVersion, a string such as \"" + ProtocolVersions[1] + "\"")
 	}
 	if len(v) == 0 || v[0] != '"' {
-		return invalidParams("protocolVersion must be a string such as \"" + ProtocolVersions[1] + "\", not " + kindOf(v))
+		return InvalidParams("protocolVersion must be a string such as \"" + ProtocolVersions[1] + "\", not " + kindOf(v))
 	}
 	if c, ok := p["capabilities"]; ok && (len(c) == 0 || c[0] != '{') {
-		return invalidParams("capabilities must be an object, not " + kindOf(c))
+		return InvalidParams("capabilities must be an object, not " + kindOf(c))
 	}
 	if info, ok := p["clientInfo"]; ok {
 		if problem := checkImplementation(info); problem != "" {
-			return invalidParams("clientInfo " + problem)
+			return InvalidParams("clientInfo " + problem)
 		}
 	}
 	return nil
@@ -188,18 +188,18 @@ func checkImplementation(raw json.RawMessage) string {
 
 // checkSetLevel checks logging/setLevel's level against the eight syslog
 // severities the specification lists.
-func checkSetLevel(p map[string]json.RawMessage) *rejection {
+func checkSetLevel(p map[string]json.RawMessage) *Rejection {
 	want := "level must be one of " + strings.Join(logLevels, ", ")
 	raw, ok := p["level"]
 	if !ok {
-		return invalidParams("logging/setLevel needs level; " + want)
+		return InvalidParams("logging/setLevel needs level; " + want)
 	}
 	var s string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return invalidParams(want + ", not " + kindOf(raw))
+		return InvalidParams(want + ", not " + kindOf(raw))
 	}
 	if !slices.Contains(logLevels, s) {
-		return invalidParams(fmt.Sprintf("%s, not %q", want, s))
+		return InvalidParams(fmt.Sprintf("%s, not %q", want, s))
 	}
 	return nil
 }
@@ -222,8 +222,8 @@ func checkToolCall(params json.RawMessage, p map[string]json.RawMessage) string 
 	return ""
 }
 
-// toolName is a tools/call request's tool name, or "".
-func toolName(params json.RawMessage) string {
+// ToolName is a tools/call request's tool name, or "".
+func ToolName(params json.RawMessage) string {
 	var p struct {
 		Name string `json:"name"`
 	}

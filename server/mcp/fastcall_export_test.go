@@ -1,8 +1,0 @@
-package mcp
-
-// ThroughSDK is o with every tools/call served by the SDK's dispatch, none
-// by the transport's fast path (D82).
-func ThroughSDK(o Options) Options {
-	o.sdkCalls = true
-	return o
-}
