@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -181,42 +182,48 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 }
 
 // TestInFlightCap: with MaxInFlight 3 and 40 requests written at once, no
-// more than 3 run at a time, and all 40 are answered once.
+// more than 3 run at a time, and all 40 are answered once. It runs in a
+// synctest bubble: once every goroutine of the server is blocked (three
+// requests hold their slots in the store, the rest wait in the queue), a
+// fourth that the cap let through would be running, so the count is read
+// then, with no sleep.
 func TestInFlightCap(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	s := mcp.NewGateStore(base)
-	t.Cleanup(s.Open)
-	l := startLive(t, s, serveOptions{MaxInFlight: 3})
-	go func() {
-		var b strings.Builder
-		b.WriteString(initLines)
+	synctest.Test(t, func(t *testing.T) {
+		s := mcp.NewGateStore(base)
+		t.Cleanup(s.Open)
+		l := startLive(t, s, serveOptions{MaxInFlight: 3})
+		go func() {
+			var b strings.Builder
+			b.WriteString(initLines)
+			for k := 1; k <= 40; k++ {
+				b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(k) + `,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}` + "\n")
+			}
+			io.WriteString(l.w, b.String())
+			l.w.Close()
+		}()
+		synctest.Wait()
+		if n := s.Now(); n != 3 {
+			t.Errorf("%d requests run once the server is idle; the cap is 3", n)
+		}
+		s.Open()
+		if err := <-l.done; err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Most(); m != 3 {
+			t.Errorf("%d requests ran at once; the cap is 3", m)
+		}
+		seen := map[string]int{}
+		for _, r := range replies(t, l.out.Bytes()) {
+			seen[string(r.ID)]++
+		}
 		for k := 1; k <= 40; k++ {
-			b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(k) + `,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}` + "\n")
+			if seen[itoa(k)] != 1 {
+				t.Errorf("id %d answered %d times", k, seen[itoa(k)])
+			}
 		}
-		io.WriteString(l.w, b.String())
-		l.w.Close()
-	}()
-	for s.Now() < 3 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // room for a fourth to start, if the cap leaked
-	s.Open()
-	if err := <-l.done; err != nil {
-		t.Fatal(err)
-	}
-	if m := s.Most(); m != 3 {
-		t.Errorf("%d requests ran at once; the cap is 3", m)
-	}
-	seen := map[string]int{}
-	for _, r := range replies(t, l.out.Bytes()) {
-		seen[string(r.ID)]++
-	}
-	for k := 1; k <= 40; k++ {
-		if seen[itoa(k)] != 1 {
-			t.Errorf("id %d answered %d times", k, seen[itoa(k)])
-		}
-	}
+	})
 }
 
 // TestReplyTooLarge: a reply over MaxReply is replaced by an error on the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -226,7 +227,16 @@ func TestHTTPDrain(t *testing.T) {
 	go func() { answered <- httpCall(http.DefaultClient, "http://"+addr, 1) }()
 	<-s.entered // the request is waiting in the store
 	cancel()
-	time.Sleep(100 * time.Millisecond)
+	// The drain has begun once the listener is closed: only then is the
+	// request let go, so it is answered by the drain, not before it.
+	waitUntil(t, "the listener to close", func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return true
+		}
+		c.Close()
+		return false
+	})
 	close(s.release)
 	if err := <-answered; err != nil {
 		t.Errorf("request in flight at shutdown: %v", err)
