@@ -1,3 +1,13 @@
+// Package stdio is docket mcp's stdio transport (D19, D102): JSON-RPC 2.0,
+// one frame a line. Every frame is screened (server/mcp/frame, then
+// wire.Gate) before the SDK sees it; a frame the screen answers is never
+// delivered. A request is delivered under an internal integer id, and its
+// reply is written with the id bytes exactly as the client sent them. At
+// most MaxInFlight requests are handled at once, the rest queued in order;
+// at the end of input every request read is answered, by the drain if need
+// be (D54). It serves a wire.App and knows no tool: whether a tool only
+// reads, and which handlers it may call without the SDK's dispatch (D82),
+// the App says.
 package stdio
 
 import (

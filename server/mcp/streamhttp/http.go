@@ -1,3 +1,11 @@
+// Package streamhttp is docket mcp's Streamable HTTP front (D55, D102):
+// every POST body is screened as a stdio line is (server/mcp/frame, then
+// wire.Gate) before go-sdk's streamable handler sees it, and answered on
+// the client's id bytes. Legacy requests run in the SDK's sessions, modern
+// ones (2026-07-28) statelessly. Bodies have a deadline and a byte budget,
+// sessions a cap and an idle expiry, connections a cap, and the drain at
+// shutdown answers every request it cancels (D61, D71, D91). It serves a
+// wire.App and knows no tool.
 package streamhttp
 
 import (

@@ -45,27 +45,27 @@ type App struct {
 // client asking for it is offered the newest legacy version instead.
 var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
 
-// DefaultDrainTimeout bounds how long the server waits, after stdin ends,
-// for the requests already read to finish, when Transport.DrainTimeout
-// (Options.DrainTimeout) is 0; any still running then are cancelled, so no
-// request goes unanswered.
+// DefaultDrainTimeout bounds how long a transport waits, once its input
+// ends (stdio) or it is told to stop (HTTP), for the requests already read
+// to finish, when its DrainTimeout is 0; any still running then are
+// cancelled, so no request goes unanswered.
 const DefaultDrainTimeout = 30 * time.Second
 
 // DefaultDrainGrace is how long, after the drain timeout, a request still
-// running is given to stop once it is cancelled, when Transport.DrainGrace
-// (Options.DrainGrace) is 0: a write that has not committed rolls back, one
-// that has finishes, and either is answered with what happened.
+// running is given to stop once it is cancelled, when a transport's
+// DrainGrace is 0: a write that has not committed rolls back, one that has
+// finishes, and either is answered with what happened.
 const DefaultDrainGrace = 5 * time.Second
 
-// DefaultMaxInFlight is how many requests the server handles at once when
-// Transport.MaxInFlight is 0. Past it the transport keeps reading, so a
+// DefaultMaxInFlight is how many requests a transport handles at once
+// when its MaxInFlight is 0. Past it the transport keeps reading, so a
 // notifications/cancelled or a ping is never stuck behind the cap, and
 // queues the requests it reads (D80).
 const DefaultMaxInFlight = 4
 
-// DefaultMaxReply is the largest reply frame written when
-// Transport.MaxReply is 0 (8 MiB). A larger reply is replaced by an error
-// that says the request itself was done.
+// DefaultMaxReply is the largest reply frame written when a transport's
+// MaxReply is 0 (8 MiB). A larger reply is replaced by an error that says
+// the request itself was done.
 const DefaultMaxReply = 8 << 20
 
 // OrDefault is d, or def when d is not positive.
