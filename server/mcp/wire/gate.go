@@ -58,40 +58,9 @@ func Gate(method string, params json.RawMessage, initialized bool) (Era, *Reject
 			return EraLegacy, InvalidParams("params must be a JSON object")
 		}
 	}
-	e := EraLegacy
-	if rawMeta, ok := p["_meta"]; ok {
-		var meta map[string]json.RawMessage
-		if len(rawMeta) == 0 || rawMeta[0] != '{' {
-			return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
-		}
-		if meta, ok = frame.Object(rawMeta); !ok {
-			return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
-		}
-		if rawV, ok := meta[MetaProtocolVersion]; ok {
-			var v string
-			if len(rawV) == 0 || rawV[0] != '"' || json.Unmarshal(rawV, &v) != nil {
-				return EraLegacy, InvalidParams(fmt.Sprintf("_meta %q must be a string, not %s", MetaProtocolVersion, kindOf(rawV)))
-			}
-			switch {
-			case slices.Contains(ModernVersions, v):
-				e = EraModern
-				if r := checkModernMeta(meta); r != nil {
-					return e, r
-				}
-			case slices.Contains(ProtocolVersions, v):
-				// A legacy version named per request: it is served under the
-				// handshake, which must have happened.
-				if !initialized && method != "initialize" && method != "ping" {
-					return EraLegacy, &Rejection{Code: frame.CodeInvalidRequest, Msg: fmt.Sprintf("invalid request: %s is negotiated by initialize; send initialize first, or declare %s in _meta %q", v, ModernVersions[0], MetaProtocolVersion)}
-				}
-			default:
-				data, _ := json.Marshal(struct {
-					Supported []string `json:"supported"`
-					Requested string   `json:"requested"`
-				}{ProtocolVersions, v})
-				return EraLegacy, &Rejection{Code: CodeUnsupportedProtocolVersion, Msg: fmt.Sprintf("unsupported protocol version %q: this server supports %s", v, strings.Join(ProtocolVersions, ", ")), Data: data}
-			}
-		}
+	e, rej := metaEra(method, p, initialized)
+	if rej != nil {
+		return e, rej
 	}
 	switch method {
 	case "initialize":
@@ -123,6 +92,49 @@ func Gate(method string, params json.RawMessage, initialized bool) (Era, *Reject
 	return e, nil
 }
 
+// metaEra is the era a request's _meta declares (EraLegacy when it
+// declares no version), or the error to answer with when its _meta, or
+// the version in it, is not one this server serves.
+func metaEra(method string, p map[string]json.RawMessage, initialized bool) (Era, *Rejection) {
+	rawMeta, ok := p["_meta"]
+	if !ok {
+		return EraLegacy, nil
+	}
+	var meta map[string]json.RawMessage
+	if len(rawMeta) == 0 || rawMeta[0] != '{' {
+		return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
+	}
+	if meta, ok = frame.Object(rawMeta); !ok {
+		return EraLegacy, InvalidParams("_meta must be an object, not " + kindOf(rawMeta))
+	}
+	rawV, ok := meta[MetaProtocolVersion]
+	if !ok {
+		return EraLegacy, nil
+	}
+	var v string
+	if len(rawV) == 0 || rawV[0] != '"' || json.Unmarshal(rawV, &v) != nil {
+		return EraLegacy, InvalidParams(fmt.Sprintf("_meta %q must be a string, not %s", MetaProtocolVersion, kindOf(rawV)))
+	}
+	switch {
+	case slices.Contains(ModernVersions, v):
+		return EraModern, checkModernMeta(meta)
+	case slices.Contains(ProtocolVersions, v):
+		// A legacy version named per request: it is served under the
+		// handshake, which must have happened.
+		if !initialized && method != "initialize" && method != "ping" {
+			return EraLegacy, &Rejection{Code: frame.CodeInvalidRequest, Msg: fmt.Sprintf("invalid request: %s is negotiated by initialize; send initialize first, or declare %s in _meta %q", v, ModernVersions[0], MetaProtocolVersion)}
+		}
+		return EraLegacy, nil
+	default:
+		data, _ := json.Marshal(struct {
+			Supported []string `json:"supported"`
+			Requested string   `json:"requested"`
+		}{ProtocolVersions, v})
+		return EraLegacy, &Rejection{Code: CodeUnsupportedProtocolVersion, Msg: fmt.Sprintf("unsupported protocol version %q: this server supports %s", v, strings.Join(ProtocolVersions, ", ")), Data: data}
+	}
+}
+
+// InvalidParams is the -32602 Rejection that says what is wrong.
 func InvalidParams(problem string) *Rejection {
 	return &Rejection{Code: frame.CodeInvalidParams, Msg: "invalid params: " + problem}
 }
