@@ -4,17 +4,16 @@ package mcp_test
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
@@ -33,30 +32,8 @@ func hangingRepo(t *testing.T) string {
 // pids arrive on the channel returned.
 func withChildren(t *testing.T, o serveOptions) (serveOptions, <-chan int) {
 	t.Helper()
-	pids := make(chan int, 8)
-	child := childProcess(t)
-	o.CheckProcess = func(args ...string) *exec.Cmd {
-		// The child writes its pid on its fd 3 (TestMain), so no hook in
-		// the server has to tell it.
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Error(err)
-			return child(args...)
-		}
-		t.Cleanup(func() { w.Close() })
-		go func() {
-			defer r.Close()
-			var pid int
-			if _, err := fmt.Fscan(r, &pid); err == nil {
-				pids <- pid
-			}
-		}()
-		cmd := child(args...)
-		cmd.ExtraFiles = []*os.File{w}
-		cmd.Env = append(cmd.Env, pidFD+"=3")
-		return cmd
-	}
-	return o, pids
+	o.CheckProcess = childProcess(t)
+	return o, mcp.WatchChildren(o.Dir)
 }
 
 // gone fails the test unless process pid has exited and been reaped.

@@ -40,6 +40,12 @@ func SelfCheckProcess(argv0 string) (func(args ...string) *exec.Cmd, error) {
 	}, nil
 }
 
+// childStarted, if set, is told the directory and the pid of each check
+// child started. It is nil in production; export_test.go sets it, so the
+// tests that a cancelled check's child is killed know which process to
+// look for, even one killed before it ran a line of its own.
+var childStarted func(dir string, pid int)
+
 // childReply is what a check child writes on stdout: the tool's output, or
 // the messages of its error.
 type childReply struct {
@@ -136,6 +142,9 @@ func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.C
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the check process: %w", err)
+	}
+	if childStarted != nil {
+		childStarted(dir, cmd.Process.Pid)
 	}
 	started()
 	waited := make(chan error, 1)

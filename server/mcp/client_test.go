@@ -27,11 +27,6 @@ import (
 // running when it cancels it.
 func TestMain(m *testing.M) {
 	if os.Getenv("DOCKET_AS_BINARY") != "" {
-		if os.Getenv(pidFD) == "3" {
-			pids := os.NewFile(3, "pids")
-			fmt.Fprintln(pids, os.Getpid())
-			pids.Close()
-		}
 		if len(os.Args) > 3 && os.Args[1] == mcp.CheckChildCommand && os.Remove(filepath.Join(os.Args[3], hangCheck)) == nil {
 			time.Sleep(time.Hour)
 		}
@@ -39,10 +34,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
-// pidFD names the environment variable with which withChildren asks a
-// check child to write its pid on file descriptor 3.
-const pidFD = "DOCKET_TEST_PID_FD"
 
 // hangCheck, in a repository, makes the next check child hang (TestMain).
 const hangCheck = "hang-check"

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"sync"
+
 	"github.com/claimslint/claimslint/server/mcp/wire"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -23,6 +25,30 @@ func Registry() (names []string, readOnly map[string]bool) {
 
 // ReadOnlySet is readOnlyTools.
 func ReadOnlySet() map[string]bool { return readOnlyTools() }
+
+// childPIDs routes the pid of each check child started to the channel
+// WatchChildren made for its directory: the tests that watch children run
+// in parallel, each in a repository of its own.
+var childPIDs sync.Map // dir -> chan int
+
+func init() {
+	childStarted = func(dir string, pid int) {
+		if ch, ok := childPIDs.Load(dir); ok {
+			select {
+			case ch.(chan int) <- pid:
+			default: // a test that stopped listening never holds the server up
+			}
+		}
+	}
+}
+
+// WatchChildren returns the channel on which the pid of every check child
+// started on dir arrives (at most 8 not yet received).
+func WatchChildren(dir string) <-chan int {
+	ch := make(chan int, 8)
+	childPIDs.Store(dir, ch)
+	return ch
+}
 
 // CheckOutputs sets whether tools validate their output (on in tests; off
 // in production, D82) and returns the previous setting.
