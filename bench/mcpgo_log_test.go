@@ -11,6 +11,7 @@ import (
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	mcpgoclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -39,10 +40,10 @@ func TestMCPGoClientGetsTheLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer store.Close()
-			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: dir}, mcp.HTTPOptions{}))
+			srv := httptest.NewServer(streamhttp.NewHTTPHandler(mcp.New(mcp.Options{Store: store, Dir: dir}), streamhttp.HTTPOptions{}))
 			defer srv.Close()
 
-			c, err := mcpgoclient.NewStreamableHttpClient(srv.URL + mcp.HTTPPath)
+			c, err := mcpgoclient.NewStreamableHttpClient(srv.URL + streamhttp.HTTPPath)
 			if err != nil {
 				t.Fatal(err)
 			}

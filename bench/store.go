@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/stdio"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -496,7 +497,7 @@ func defaultPageBytes(s *docket.Service) (int, error) {
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"issue_list","arguments":{}}}
 `)
 	var out bytes.Buffer
-	if err := mcp.Serve(context.Background(), mcp.Options{Store: s, Dir: workDir, In: in, Out: &out}); err != nil {
+	if err := stdio.Serve(context.Background(), mcp.New(mcp.Options{Store: s, Dir: workDir}), stdio.Options{In: in, Out: &out}); err != nil {
 		return 0, err
 	}
 	for _, line := range bytes.Split(out.Bytes(), []byte("\n")) {

@@ -3,6 +3,7 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,42 @@ func TestDependenciesRunOneWay(t *testing.T) {
 	for _, p := range strings.Fields(string(deps)) {
 		if strings.HasPrefix(p, mod+"server/") {
 			t.Errorf("claimslint is built from %s: claimslint imports nothing of docket's", p)
+		}
+	}
+}
+
+// TestMCPTransportsApartFromTheApp: docket's MCP server is the
+// application (server/mcp: the tools, resources and prompts) and two
+// transports (server/mcp/stdio, server/mcp/streamhttp), which share only
+// server/mcp/wire (D102). A transport, and wire, are built from nothing of
+// the application's, nor from the tracker the tools serve; the application
+// is built from neither transport; a transport not from the other. Only
+// docket's command line (server/cli) puts them together.
+func TestMCPTransportsApartFromTheApp(t *testing.T) {
+	t.Parallel()
+	const mcp = "github.com/claimslint/claimslint/server/mcp"
+	const docket = "github.com/claimslint/claimslint/server/docket"
+	for _, c := range []struct {
+		pkg    string
+		forbid []string
+	}{
+		{mcp + "/stdio", []string{mcp, docket, mcp + "/streamhttp"}},
+		{mcp + "/streamhttp", []string{mcp, docket, mcp + "/stdio"}},
+		{mcp + "/wire", []string{mcp, docket, mcp + "/stdio", mcp + "/streamhttp"}},
+		{mcp, []string{mcp + "/stdio", mcp + "/streamhttp"}},
+	} {
+		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", c.pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, c.pkg) {
+			t.Fatalf("go list -deps %s does not list the package itself: the test looks in the wrong place", c.pkg)
+		}
+		for _, f := range c.forbid {
+			if slices.Contains(deps, f) {
+				t.Errorf("%s is built from %s: the MCP application and its transports depend on server/mcp/wire, not on each other (D102)", c.pkg, f)
+			}
 		}
 	}
 }

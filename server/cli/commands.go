@@ -24,6 +24,9 @@ import (
 	"github.com/claimslint/claimslint/internal/trackerformat"
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/stdio"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 )
 
 // commandNamed returns the command called name.
@@ -206,18 +209,18 @@ func commands() []command {
 			help: "Serve the tracker and the register to an MCP client, over stdio or, with --http ADDR, Streamable HTTP.\nOver stdio, JSON-RPC 2.0 one message per line. Logs go to stderr ($DOCKET_LOG=debug|info|warn|error); stdout carries only JSON-RPC.",
 			flags: func(o *opts) []clikit.Flag {
 				return []clikit.Flag{
-					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: mcp.DefaultMaxInFlight, Usage: "requests handled at once; past it, over stdio, requests wait in a queue of 64 (16 MiB), then no further input is read"},
-					&clikit.IntFlag{Name: "max-reply-mib", Destination: &o.mcp.maxReplyMiB, Value: mcp.DefaultMaxReply >> 20, Usage: "largest reply in MiB; a larger one is refused with an error"},
+					&clikit.IntFlag{Name: "max-in-flight", Destination: &o.mcp.maxInFlight, Value: wire.DefaultMaxInFlight, Usage: "requests handled at once; past it, over stdio, requests wait in a queue of 64 (16 MiB), then no further input is read"},
+					&clikit.IntFlag{Name: "max-reply-mib", Destination: &o.mcp.maxReplyMiB, Value: wire.DefaultMaxReply >> 20, Usage: "largest reply in MiB; a larger one is refused with an error"},
 					&clikit.BoolFlag{Name: "read-only", Destination: &o.mcp.readOnly, Usage: "serve only the tools that change nothing; a call to one that writes is refused (resources and prompts are served)"},
 					&clikit.StringFlag{Name: "http", Destination: &o.mcp.http, Usage: "serve Streamable HTTP at `ADDR` (host:port; :port binds 127.0.0.1) instead of stdio"},
 					&clikit.StringFlag{Name: "token-file", Destination: &o.mcp.tokenFile, Usage: "with --http: require Authorization: Bearer and the token on this `file`'s first line"},
 					&clikit.StringSliceFlag{Name: "allow-origin", Usage: "with --http: accept this Origin besides local pages (repeatable)"},
-					&clikit.DurationFlag{Name: "body-timeout", Destination: &o.mcp.bodyTimeout, Value: mcp.DefaultBodyTimeout, Usage: "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408"},
-					&clikit.IntFlag{Name: "max-sessions", Destination: &o.mcp.maxSessions, Value: mcp.DefaultMaxSessions, Usage: "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503"},
-					&clikit.DurationFlag{Name: "session-idle", Destination: &o.mcp.sessionIdle, Value: mcp.DefaultSessionIdle, Usage: "with --http: a session with no request for this `duration` is closed"},
-					&clikit.DurationFlag{Name: "write-timeout", Destination: &o.mcp.writeTimeout, Value: mcp.DefaultWriteTimeout, Usage: "with --http: a write of a reply that the client does not read within this `duration` closes its connection"},
-					&clikit.IntFlag{Name: "max-conns", Destination: &o.mcp.maxConns, Value: mcp.DefaultMaxConns, Usage: "with --http: connections held open at once; past it the longest idle one that did not present the token is closed"},
-					&clikit.IntFlag{Name: "max-conns-per-addr", Destination: &o.mcp.maxConnsPerAddr, Value: mcp.DefaultMaxConnsPerAddr, Usage: "with --http: connections held open at once from one client address"},
+					&clikit.DurationFlag{Name: "body-timeout", Destination: &o.mcp.bodyTimeout, Value: streamhttp.DefaultBodyTimeout, Usage: "with --http: a POST body must arrive within this `duration` of its headers, or it is answered 408"},
+					&clikit.IntFlag{Name: "max-sessions", Destination: &o.mcp.maxSessions, Value: streamhttp.DefaultMaxSessions, Usage: "with --http: 2025-11-25 sessions held at once; an initialize past it is answered 503"},
+					&clikit.DurationFlag{Name: "session-idle", Destination: &o.mcp.sessionIdle, Value: streamhttp.DefaultSessionIdle, Usage: "with --http: a session with no request for this `duration` is closed"},
+					&clikit.DurationFlag{Name: "write-timeout", Destination: &o.mcp.writeTimeout, Value: streamhttp.DefaultWriteTimeout, Usage: "with --http: a write of a reply that the client does not read within this `duration` closes its connection"},
+					&clikit.IntFlag{Name: "max-conns", Destination: &o.mcp.maxConns, Value: streamhttp.DefaultMaxConns, Usage: "with --http: connections held open at once; past it the longest idle one that did not present the token is closed"},
+					&clikit.IntFlag{Name: "max-conns-per-addr", Destination: &o.mcp.maxConnsPerAddr, Value: streamhttp.DefaultMaxConnsPerAddr, Usage: "with --http: connections held open at once from one client address"},
 				}
 			},
 			run: runMCP,
@@ -1039,8 +1042,7 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 	if r.o.mcp.bodyTimeout <= 0 || r.o.mcp.sessionIdle <= 0 || r.o.mcp.writeTimeout <= 0 {
 		return &exitError{ExitBadInput, "--body-timeout, --session-idle and --write-timeout take a duration above 0, such as 30s or 30m"}
 	}
-	o := mcp.Options{Store: s, Dir: root, In: r.env.Stdin, Out: r.env.Stdout, Log: log, Version: BuildVersion(),
-		MaxInFlight: r.o.mcp.maxInFlight, MaxReply: r.o.mcp.maxReplyMiB << 20,
+	o := mcp.Options{Store: s, Dir: root, Log: log, Version: BuildVersion(), MaxResult: r.o.mcp.maxReplyMiB << 20,
 		Export: export, Register: register, Decisions: decisions, ReadOnly: r.o.mcp.readOnly}
 	// The register tools run in a child process, killed when a request is
 	// cancelled or times out (D71).
@@ -1055,13 +1057,13 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 		if httpOnly {
 			return &exitError{ExitBadInput, "--token-file, --allow-origin, --body-timeout, --max-sessions, --session-idle, --write-timeout, --max-conns and --max-conns-per-addr apply to --http only"}
 		}
-		return mcp.Serve(ctx, o)
+		return stdio.Serve(ctx, mcp.New(o), stdio.Options{In: r.env.Stdin, Out: r.env.Stdout, Log: log, MaxInFlight: r.o.mcp.maxInFlight, MaxReply: o.MaxResult})
 	}
-	h := mcp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins,
+	h := streamhttp.HTTPOptions{Addr: r.o.mcp.http, AllowOrigins: r.o.mcp.allowOrigins, Log: log, MaxInFlight: r.o.mcp.maxInFlight, MaxReply: o.MaxResult,
 		BodyTimeout: r.o.mcp.bodyTimeout, MaxSessions: r.o.mcp.maxSessions, SessionIdle: r.o.mcp.sessionIdle,
 		WriteTimeout: r.o.mcp.writeTimeout, MaxConns: r.o.mcp.maxConns, MaxConnsPerAddr: r.o.mcp.maxConnsPerAddr}
 	if r.o.mcp.tokenFile != "" {
-		if h.Token, err = mcp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
+		if h.Token, err = streamhttp.ReadTokenFile(r.o.mcp.tokenFile); err != nil {
 			return &exitError{ExitBadInput, words(err)}
 		}
 	}
@@ -1071,8 +1073,8 @@ func runMCP(ctx context.Context, r *runner, c *clikit.Context, args []string) er
 	h.Ready = ready
 	go func() {
 		if addr, ok := <-ready; ok {
-			fmt.Fprintf(r.env.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", addr, mcp.HTTPPath)
+			fmt.Fprintf(r.env.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", addr, streamhttp.HTTPPath)
 		}
 	}()
-	return mcp.ServeHTTP(ctx, o, h)
+	return streamhttp.ServeHTTP(ctx, mcp.New(o), h)
 }

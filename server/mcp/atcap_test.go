@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/stdio"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +62,7 @@ func TestCancelAtCap(t *testing.T) {
 	base, _ := newStore(t)
 	s := newLockedStore(base)
 	t.Cleanup(s.unlock)
-	l := startLive(t, s, mcp.Options{})
+	l := startLive(t, s, serveOptions{})
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
 	// Written aside: a transport that stops reading at the cap blocks
@@ -80,7 +82,7 @@ func TestCancelAtCap(t *testing.T) {
 		<-running
 		io.WriteString(l.w, cancels.String())
 	}()
-	for range mcp.DefaultMaxInFlight {
+	for range wire.DefaultMaxInFlight {
 		<-s.entered
 	}
 	close(running)
@@ -115,7 +117,7 @@ func TestCancelQueued(t *testing.T) {
 	base, _ := newStore(t)
 	s := newLockedStore(base)
 	t.Cleanup(s.unlock)
-	l := startLive(t, s, mcp.Options{MaxInFlight: 1})
+	l := startLive(t, s, serveOptions{MaxInFlight: 1})
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
 	running := make(chan struct{})
@@ -158,7 +160,7 @@ func TestCancelAtCapGoSDKClient(t *testing.T) {
 	sr, cw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: s, Dir: t.TempDir(), In: sr, Out: sw})
+		done <- serveStdio(context.Background(), serveOptions{Store: s, Dir: t.TempDir(), In: sr, Out: sw})
 		sw.Close()
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -176,7 +178,7 @@ func TestCancelAtCapGoSDKClient(t *testing.T) {
 			errs <- err
 		}()
 	}
-	for range mcp.DefaultMaxInFlight {
+	for range wire.DefaultMaxInFlight {
 		<-s.entered
 	}
 	cancelCalls()
@@ -225,15 +227,15 @@ func TestQueueBounded(t *testing.T) {
 		total   int // requests written
 	}{
 		// 70 KiB frames: the 64 KiB read buffer holds less than one.
-		{"count", 70 << 10, 1 + mcp.MaxQueued + 3, 1 + mcp.MaxQueued, 2 * mcp.MaxQueued},
-		{"bytes", 1 << 20, 1 + mcp.MaxQueuedBytes/(1<<20) + 3, 1 + mcp.MaxQueuedBytes/(1<<20) - 1, 2*mcp.MaxQueuedBytes/(1<<20) + 8},
+		{"count", 70 << 10, 1 + stdio.MaxQueued + 3, 1 + stdio.MaxQueued, 2 * stdio.MaxQueued},
+		{"bytes", 1 << 20, 1 + stdio.MaxQueuedBytes/(1<<20) + 3, 1 + stdio.MaxQueuedBytes/(1<<20) - 1, 2*stdio.MaxQueuedBytes/(1<<20) + 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base, _ := newStore(t)
 			s := newLockedStore(base)
 			t.Cleanup(s.unlock)
-			l := startLive(t, s, mcp.Options{MaxInFlight: 1})
+			l := startLive(t, s, serveOptions{MaxInFlight: 1})
 			l.send(strings.TrimSpace(initLines))
 			l.await(`"id":"init-0"`)
 			total := tc.total
@@ -297,7 +299,7 @@ func TestCancelledPOSTHasABody(t *testing.T) {
 			base, _ := newStore(t)
 			s := newLockedStore(base)
 			t.Cleanup(s.unlock)
-			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: s, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+			srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: s, Dir: t.TempDir()}, streamhttp.HTTPOptions{}))
 			defer srv.Close()
 			c := &mcpClient{t: t, url: srv.URL + "/mcp", modern: modern}
 			if !modern {
@@ -341,7 +343,7 @@ func TestCancelledPOSTHasABody(t *testing.T) {
 func TestGoSDKClientPingOverHTTP(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: base, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: base, Dir: t.TempDir()}, streamhttp.HTTPOptions{}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -351,8 +353,8 @@ func TestGoSDKClientPingOverHTTP(t *testing.T) {
 		t.Fatalf("connect: %v", err)
 	}
 	defer session.Close()
-	if v := session.InitializeResult().ProtocolVersion; v != mcp.ModernVersions[0] {
-		t.Fatalf("the client speaks %s, not %s: this test is about its header-only ping", v, mcp.ModernVersions[0])
+	if v := session.InitializeResult().ProtocolVersion; v != wire.ModernVersions[0] {
+		t.Fatalf("the client speaks %s, not %s: this test is about its header-only ping", v, wire.ModernVersions[0])
 	}
 	if err := session.Ping(ctx, nil); err != nil {
 		t.Errorf("ping: %v", err)
@@ -372,7 +374,7 @@ func TestDrainAnswersQueued(t *testing.T) {
 	base, _ := newStore(t)
 	s := newLockedStore(base)
 	t.Cleanup(s.unlock)
-	l := startLive(t, s, mcp.Options{MaxInFlight: 1, DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
+	l := startLive(t, s, serveOptions{MaxInFlight: 1, DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
 	l.send(strings.TrimSpace(initLines), create(`"run"`, "locked running"), create(`"wait"`, "locked queued"))
 	<-s.entered
 	out := l.close()

@@ -41,7 +41,7 @@ func benchToolsCall(b *testing.B, inflight int) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), mcp.Options{Store: store, Dir: b.TempDir(), In: inR, Out: outW})
+		done <- serveStdio(context.Background(), serveOptions{Store: store, Dir: b.TempDir(), In: inR, Out: outW})
 	}()
 	w := bufio.NewWriter(inW)
 	sc := bufio.NewScanner(outR)

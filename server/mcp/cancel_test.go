@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -20,7 +21,7 @@ type live struct {
 	done chan error
 }
 
-func startLive(t *testing.T, store docket.Store, o mcp.Options) *live {
+func startLive(t *testing.T, store docket.Store, o serveOptions) *live {
 	t.Helper()
 	r, w := io.Pipe()
 	l := &live{t: t, w: w, out: &syncBuffer{}, done: make(chan error, 1)}
@@ -28,7 +29,7 @@ func startLive(t *testing.T, store docket.Store, o mcp.Options) *live {
 	if o.Dir == "" {
 		o.Dir = t.TempDir()
 	}
-	go func() { l.done <- mcp.Serve(context.Background(), o) }()
+	go func() { l.done <- serveStdio(context.Background(), o) }()
 	return l
 }
 
@@ -111,7 +112,7 @@ func TestCancelByClientID(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
 	s := &holdStore{Store: base, entered: make(chan string, 4)}
-	l := startLive(t, s, mcp.Options{})
+	l := startLive(t, s, serveOptions{})
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
 	// internal ids: init-0 is 1, so "x" is 2 and 18446744073709551616 is 3.
@@ -144,7 +145,7 @@ func TestDrainWithPendingWrites(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
 	s := &holdStore{Store: base, entered: make(chan string, 4)}
-	l := startLive(t, s, mcp.Options{DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
+	l := startLive(t, s, serveOptions{DrainTimeout: 100 * time.Millisecond, DrainGrace: 10 * time.Second})
 	l.send(strings.TrimSpace(initLines), create(`"b"`, "before: rolled back"), create(`"a"`, "after: committed"))
 	<-s.entered
 	<-s.entered
@@ -171,7 +172,7 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 	base, _ := newStore(t)
 	// The server declares tools.listChanged (a test hook), so the listen
 	// stays open: docket mcp itself declares nothing a listen waits for.
-	l := startLive(t, base, mcp.WithListChanged(mcp.Options{DrainTimeout: time.Hour}))
+	l := startLive(t, base, withListChanged(serveOptions{DrainTimeout: time.Hour}))
 	l.send(`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	l.await(`"io.modelcontextprotocol/subscriptionId":"L"`)
 	out := l.close()
@@ -181,42 +182,48 @@ func TestEOFEndsListensAtOnce(t *testing.T) {
 }
 
 // TestInFlightCap: with MaxInFlight 3 and 40 requests written at once, no
-// more than 3 run at a time, and all 40 are answered once.
+// more than 3 run at a time, and all 40 are answered once. It runs in a
+// synctest bubble: once every goroutine of the server is blocked (three
+// requests hold their slots in the store, the rest wait in the queue), a
+// fourth that the cap let through would be running, so the count is read
+// then, with no sleep.
 func TestInFlightCap(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	s := mcp.NewGateStore(base)
-	t.Cleanup(s.Open)
-	l := startLive(t, s, mcp.Options{MaxInFlight: 3})
-	go func() {
-		var b strings.Builder
-		b.WriteString(initLines)
+	synctest.Test(t, func(t *testing.T) {
+		s := mcp.NewGateStore(base)
+		t.Cleanup(s.Open)
+		l := startLive(t, s, serveOptions{MaxInFlight: 3})
+		go func() {
+			var b strings.Builder
+			b.WriteString(initLines)
+			for k := 1; k <= 40; k++ {
+				b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(k) + `,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}` + "\n")
+			}
+			io.WriteString(l.w, b.String())
+			l.w.Close()
+		}()
+		synctest.Wait()
+		if n := s.Now(); n != 3 {
+			t.Errorf("%d requests run once the server is idle; the cap is 3", n)
+		}
+		s.Open()
+		if err := <-l.done; err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Most(); m != 3 {
+			t.Errorf("%d requests ran at once; the cap is 3", m)
+		}
+		seen := map[string]int{}
+		for _, r := range replies(t, l.out.Bytes()) {
+			seen[string(r.ID)]++
+		}
 		for k := 1; k <= 40; k++ {
-			b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(k) + `,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}` + "\n")
+			if seen[itoa(k)] != 1 {
+				t.Errorf("id %d answered %d times", k, seen[itoa(k)])
+			}
 		}
-		io.WriteString(l.w, b.String())
-		l.w.Close()
-	}()
-	for s.Now() < 3 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // room for a fourth to start, if the cap leaked
-	s.Open()
-	if err := <-l.done; err != nil {
-		t.Fatal(err)
-	}
-	if m := s.Most(); m != 3 {
-		t.Errorf("%d requests ran at once; the cap is 3", m)
-	}
-	seen := map[string]int{}
-	for _, r := range replies(t, l.out.Bytes()) {
-		seen[string(r.ID)]++
-	}
-	for k := 1; k <= 40; k++ {
-		if seen[itoa(k)] != 1 {
-			t.Errorf("id %d answered %d times", k, seen[itoa(k)])
-		}
-	}
+	})
 }
 
 // TestReplyTooLarge: a reply over MaxReply is replaced by an error on the
@@ -224,7 +231,7 @@ func TestInFlightCap(t *testing.T) {
 func TestReplyTooLarge(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	l := startLive(t, base, mcp.Options{MaxReply: 400})
+	l := startLive(t, base, serveOptions{MaxReply: 400})
 	l.send(strings.TrimSpace(initLines), `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`)
 	l.await(`"id":"big"`)
 	out := l.close()

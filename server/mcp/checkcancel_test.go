@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
 // hangingRepo is tinyRepo with hangCheck in it: the first check child
@@ -29,11 +30,10 @@ func hangingRepo(t *testing.T) string {
 
 // withChildren is o running its register checks in child processes whose
 // pids arrive on the channel returned.
-func withChildren(t *testing.T, o mcp.Options) (mcp.Options, <-chan int) {
+func withChildren(t *testing.T, o serveOptions) (serveOptions, <-chan int) {
 	t.Helper()
-	pids := make(chan int, 8)
 	o.CheckProcess = childProcess(t)
-	return mcp.WithCheckStarted(o, func(pid int) { pids <- pid }), pids
+	return o, mcp.WatchChildren(o.Dir)
 }
 
 // gone fails the test unless process pid has exited and been reaped.
@@ -75,7 +75,7 @@ func TestCancelledCheckFreesTheSlotOverStdio(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
 	dir := hangingRepo(t)
-	o, pids := withChildren(t, mcp.Options{Dir: dir})
+	o, pids := withChildren(t, serveOptions{Dir: dir})
 	l := startLive(t, store, o)
 	l.send(strings.TrimSpace(initLines))
 	l.await(`"id":"init-0"`)
@@ -98,7 +98,7 @@ func TestCheckTimeoutKillsTheChild(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
 	dir := hangingRepo(t)
-	o, pids := withChildren(t, mcp.Options{Dir: dir, ClaimsCheckTimeout: 300 * time.Millisecond})
+	o, pids := withChildren(t, serveOptions{Dir: dir, ClaimsCheckTimeout: 300 * time.Millisecond})
 	l := startLive(t, store, o)
 	next := func() int {
 		t.Helper()
@@ -137,8 +137,8 @@ func TestCancelledCheckFreesTheSlotOverHTTP(t *testing.T) {
 			t.Parallel()
 			store, _ := newStore(t)
 			dir := hangingRepo(t)
-			o, pids := withChildren(t, mcp.Options{Store: store, Dir: dir})
-			srv := httptest.NewServer(mcp.NewHTTPHandler(o, mcp.HTTPOptions{}))
+			o, pids := withChildren(t, serveOptions{Store: store, Dir: dir})
+			srv := httptest.NewServer(newHTTPHandler(o, streamhttp.HTTPOptions{}))
 			defer srv.Close()
 			c := &mcpClient{t: t, url: srv.URL + "/mcp", modern: modern}
 			if !modern {

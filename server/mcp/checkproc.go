@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,12 @@ func SelfCheckProcess(argv0 string) (func(args ...string) *exec.Cmd, error) {
 	}, nil
 }
 
+// childStarted, if set, is told the directory and the pid of each check
+// child started. It is nil in production; export_test.go sets it, so the
+// tests that a cancelled check's child is killed know which process to
+// look for, even one killed before it ran a line of its own.
+var childStarted func(dir string, pid int)
+
 // childReply is what a check child writes on stdout: the tool's output, or
 // the messages of its error.
 type childReply struct {
@@ -50,27 +57,54 @@ type childReply struct {
 	NoDecision string `json:"noDecision,omitempty"`
 }
 
-// registerCall runs one register tool's work (claims_check, decision_list,
-// decision_show, decision_status) in the server's one check slot, for at most the gate's
+// work is a register tool's work: what runs in the server's one check
+// slot, in a child process when Options.CheckProcess is set. name is what
+// the child is told to run (RunCheckChild finds it among the registry's
+// tools: decision_accept carries decision_status's work). A tool carries
+// its work (tool.work), so the child's dispatch is derived from the
+// registry; the values are declared together in tools.go.
+type work[In, Out any] struct {
+	name string
+	fn   func(t *tools, ctx context.Context, in In) (Out, error)
+}
+
+// childWork is a work whatever its types, as the check child runs it:
+// its arguments as JSON in, its output out.
+type childWork interface {
+	workName() string
+	runChild(ctx context.Context, t *tools, arg []byte) (any, error)
+}
+
+func (w work[In, Out]) workName() string { return w.name }
+
+func (w work[In, Out]) runChild(ctx context.Context, t *tools, arg []byte) (any, error) {
+	var in In
+	if err := json.Unmarshal(arg, &in); err != nil {
+		return nil, err
+	}
+	return w.fn(t, ctx, in)
+}
+
+// call runs w on in in the server's one check slot, for at most the gate's
 // timeout. With Options.CheckProcess set it runs in a child process,
 // killed the moment the request is cancelled or its time is up, and the
 // slot is free as soon as the child is gone (D71); without, in process
 // (bounded), where it stops at the check's next file or claim.
-func registerCall[In, Out any](ctx context.Context, t *tools, tool string, in In, work func(context.Context, In) (Out, error)) (Out, error) {
-	return registerCallStarted(ctx, t, tool, in, work, nil)
+func (w work[In, Out]) call(ctx context.Context, t *tools, in In) (Out, error) {
+	return w.callStarted(ctx, t, in, nil)
 }
 
-// registerCallStarted is registerCall that calls started, if set, once
-// the check holds the slot and runs: what claims_check's progress reports.
-func registerCallStarted[In, Out any](ctx context.Context, t *tools, tool string, in In, work func(context.Context, In) (Out, error), started func()) (Out, error) {
+// callStarted is call that calls started, if set, once the check holds
+// the slot and runs: what claims_check's progress reports.
+func (w work[In, Out]) callStarted(ctx context.Context, t *tools, in In, started func()) (Out, error) {
 	if started == nil {
 		started = func() {}
 	}
 	if t.process == nil {
-		return bounded(ctx, t.checks, func(ctx context.Context) (Out, error) { started(); return work(ctx, in) })
+		return bounded(ctx, t.checks, func(ctx context.Context) (Out, error) { started(); return w.fn(t, ctx, in) })
 	}
 	var out Out
-	raw, err := t.checks.inChild(ctx, t.process, t.maxResult, tool, t.dir, in, started)
+	raw, err := t.checks.inChild(ctx, t.process, t.maxResult, w.name, t.dir, in, started)
 	if err != nil {
 		return out, err
 	}
@@ -109,8 +143,8 @@ func (g *checkGate) inChild(ctx context.Context, process func(...string) *exec.C
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the check process: %w", err)
 	}
-	if g.started != nil {
-		g.started(cmd.Process.Pid)
+	if childStarted != nil {
+		childStarted(dir, cmd.Process.Pid)
 	}
 	started()
 	waited := make(chan error, 1)
@@ -185,29 +219,12 @@ func RunCheckChild(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	t := &tools{dir: dir}
-	var out any
-	switch tool {
-	case "claims_check":
-		var in CheckIn
-		if err = json.Unmarshal(arg, &in); err == nil {
-			out, err = t.checkWork(ctx, in)
-		}
-	case "decision_list":
-		out, err = t.listDecisions(ctx, NoIn{})
-	case "decision_show":
-		var in DecisionIn
-		if err = json.Unmarshal(arg, &in); err == nil {
-			out, err = t.showDecision(ctx, in)
-		}
-	case "decision_status":
-		var in StatusIn
-		if err = json.Unmarshal(arg, &in); err == nil {
-			out, err = t.setStatus(ctx, in)
-		}
-	default:
-		fmt.Fprintf(stderr, "docket %s: unknown tool %q: want claims_check, decision_list, decision_show or decision_status\n", CheckChildCommand, tool)
+	w, names := childWorks(t.all(), tool)
+	if w == nil {
+		fmt.Fprintf(stderr, "docket %s: unknown tool %q: want %s\n", CheckChildCommand, tool, names)
 		return 2
 	}
+	out, err := w.runChild(ctx, t, arg)
 	var reply childReply
 	if nd, ok := errors.AsType[*noDecisionError](err); ok {
 		reply.NoDecision = nd.id
@@ -232,6 +249,27 @@ func RunCheckChild(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// childWorks finds the work named name among the registry's tools, and
+// lists the names there are, for the message when it is not there.
+func childWorks(registry []tool, name string) (childWork, string) {
+	var names []string
+	var found childWork
+	for _, tl := range registry {
+		if tl.work == nil || slices.Contains(names, tl.work.workName()) {
+			continue
+		}
+		names = append(names, tl.work.workName())
+		if tl.work.workName() == name {
+			found = tl.work
+		}
+	}
+	slices.Sort(names)
+	if len(names) < 2 {
+		return found, strings.Join(names, "")
+	}
+	return found, strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // cappedBuffer keeps at most max bytes written to it; past that it

@@ -73,8 +73,8 @@ func TestCheckChildAnswersAsInProcess(t *testing.T) {
 	}
 	for _, c := range calls {
 		in := initLines + `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"` + c.tool + `","arguments":` + c.args + `}}` + "\n"
-		inProcess := serveWith(t, mcp.Options{Store: store, Dir: c.dir}, []byte(in))
-		child := serveWith(t, mcp.Options{Store: store, Dir: c.dir, CheckProcess: childProcess(t)}, []byte(in))
+		inProcess := serveWith(t, serveOptions{Store: store, Dir: c.dir}, []byte(in))
+		child := serveWith(t, serveOptions{Store: store, Dir: c.dir, CheckProcess: childProcess(t)}, []byte(in))
 		if !bytes.Equal(inProcess, child) {
 			t.Errorf("%s %s: in a child process\n%s\nin process\n%s", c.tool, c.args, child, inProcess)
 		}
@@ -115,7 +115,7 @@ func TestDecisionStatusInChild(t *testing.T) {
 	repo := tinyRepo(t)
 	call := func(tool, args string) string {
 		in := initLines + `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}` + "\n"
-		return string(serveWith(t, mcp.Options{Store: store, Dir: repo, CheckProcess: childProcess(t)}, []byte(in)))
+		return string(serveWith(t, serveOptions{Store: store, Dir: repo, CheckProcess: childProcess(t)}, []byte(in)))
 	}
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(repo, name))

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -75,18 +74,18 @@ func serve(t testing.TB, store docket.Store, in []byte) []byte {
 // serveDir is serve with dir as the repository of the register tools.
 func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
 	t.Helper()
-	return serveWith(t, mcp.Options{Store: store, Dir: dir}, in)
+	return serveWith(t, serveOptions{Store: store, Dir: dir}, in)
 }
 
 // serveWith is serve with the options o (In and Out are set here).
-func serveWith(t testing.TB, o mcp.Options, in []byte) []byte {
+func serveWith(t testing.TB, o serveOptions, in []byte) []byte {
 	t.Helper()
 	r, w := io.Pipe()
 	out := &syncBuffer{}
 	o.In, o.Out = r, out
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.Serve(context.Background(), o)
+		done <- serveStdio(context.Background(), o)
 	}()
 	go func() {
 		awaited := map[string]int{}
@@ -163,9 +162,9 @@ func TestConformance(t *testing.T) {
 			}
 			run := func(prefix string) string {
 				store, _ := newStore(t)
-				o := mcp.Options{Store: store, Dir: t.TempDir()}
+				o := serveOptions{Store: store, Dir: t.TempDir()}
 				if bytes.Contains(ar.Comment, []byte("[open listens]")) {
-					o = mcp.WithListChanged(o) // a listen stays open
+					o = withListChanged(o) // a listen stays open
 				}
 				out := serveWith(t, o, append([]byte(prefix), in...))
 				var keep []string

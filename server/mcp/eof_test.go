@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
 )
 
 // slowStore holds every Get until release is closed; entered, if set, is
@@ -62,7 +61,7 @@ func TestDrainTimeoutAnswersStragglers(t *testing.T) {
 	base, _ := newStore(t)
 	s := &slowStore{Store: base, release: make(chan struct{})}
 	defer close(s.release)
-	o := mcp.Options{Store: s, Dir: t.TempDir(), DrainTimeout: 200 * time.Millisecond, DrainGrace: 100 * time.Millisecond}
+	o := serveOptions{Store: s, Dir: t.TempDir(), DrainTimeout: 200 * time.Millisecond, DrainGrace: 100 * time.Millisecond}
 	out := serveWith(t, o, []byte(initLines+`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n"))
 	want := `{"jsonrpc":"2.0","id":"slow","error":{"code":-32603,"message":"internal error: the server is shutting down (end of input) and the request did not finish in time; it only reads, so nothing was changed"}}`
 	var got []string

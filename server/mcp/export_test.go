@@ -1,6 +1,11 @@
 package mcp
 
-import "github.com/google/jsonschema-go/jsonschema"
+import (
+	"sync"
+
+	"github.com/claimslint/claimslint/server/mcp/wire"
+	"github.com/google/jsonschema-go/jsonschema"
+)
 
 // Every test validates each tool's output against its output schema, which
 // production skips (D82).
@@ -21,37 +26,29 @@ func Registry() (names []string, readOnly map[string]bool) {
 // ReadOnlySet is readOnlyTools.
 func ReadOnlySet() map[string]bool { return readOnlyTools() }
 
-// WithCheckStarted is o with a hook told the pid of each check child the
-// server starts.
-func WithCheckStarted(o Options, f func(pid int)) Options {
-	o.checkStarted = f
-	return o
-}
+// childPIDs routes the pid of each check child started to the channel
+// WatchChildren made for its directory: the tests that watch children run
+// in parallel, each in a repository of its own.
+var childPIDs sync.Map // dir -> chan int
 
-// BodyBytesHeld is how many body bytes h's budget holds now.
-func BodyBytesHeld(h *HTTPHandler) int64 {
-	h.bodies.mu.Lock()
-	defer h.bodies.mu.Unlock()
-	return h.bodies.used
-}
-
-// Receiving is how many of h's POSTs are reading their bodies now.
-func Receiving(h *HTTPHandler) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := 0
-	for _, c := range h.calls {
-		c.mu.Lock()
-		if c.phase == callReceiving {
-			n++
+func init() {
+	childStarted = func(dir string, pid int) {
+		if ch, ok := childPIDs.Load(dir); ok {
+			select {
+			case ch.(chan int) <- pid:
+			default: // a test that stopped listening never holds the server up
+			}
 		}
-		c.mu.Unlock()
 	}
-	return n
 }
 
-// Sessions is how many 2025-11-25 sessions h holds.
-func Sessions(h *HTTPHandler) int { return h.sessions.live() }
+// WatchChildren returns the channel on which the pid of every check child
+// started on dir arrives (at most 8 not yet received).
+func WatchChildren(dir string) <-chan int {
+	ch := make(chan int, 8)
+	childPIDs.Store(dir, ch)
+	return ch
+}
 
 // CheckOutputs sets whether tools validate their output (on in tests; off
 // in production, D82) and returns the previous setting.
@@ -61,11 +58,13 @@ func CheckOutputs(on bool) bool {
 	return was
 }
 
-// WithListChanged is o declaring tools.listChanged, so that a listen stays
-// open (the transport's tests of open listens).
-func WithListChanged(o Options) Options {
-	o.listChanged = true
-	return o
+// NewWithListChanged is New declaring tools.listChanged, which no
+// production server sends, so that a subscriptions/listen stays open: the
+// transports' tests of open listens.
+func NewWithListChanged(o Options) *wire.App {
+	caps := Capabilities()
+	caps.Tools.ListChanged = true
+	return newApp(o, caps)
 }
 
 // InputSchemas are the registry's input schemas by tool name: what
@@ -77,6 +76,3 @@ func InputSchemas() map[string]*jsonschema.Schema {
 	}
 	return m
 }
-
-// SDKError is sdkError, for the tests of package mcp_test.
-var SDKError = sdkError

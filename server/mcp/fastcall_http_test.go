@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
 var stamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
@@ -49,13 +49,13 @@ func TestFastCallsAreTheSDKsOverHTTP(t *testing.T) {
 		req{body: show, session: "other"},
 	)
 	var served []int64
-	run := func(o mcp.Options) []string {
+	run := func(throughSDK bool) []string {
 		store, _ := newStore(t)
-		o.Store, o.Dir, o.MaxInFlight = store, t.TempDir(), 1
-		h := mcp.NewHTTPHandler(o, mcp.HTTPOptions{})
+		o := serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 1, throughSDK: throughSDK}
+		h := newHTTPHandler(o, streamhttp.HTTPOptions{})
 		srv := httptest.NewServer(h)
 		defer srv.Close()
-		defer func() { served = append(served, mcp.FastServed(h)) }()
+		defer func() { served = append(served, h.Held().FastServed) }()
 		url := srv.URL + "/mcp"
 		_, _, session := initialize(t, url)
 		_, _, other := initialize(t, url)
@@ -85,7 +85,7 @@ func TestFastCallsAreTheSDKsOverHTTP(t *testing.T) {
 		}
 		return out
 	}
-	fast, sdk := run(mcp.Options{}), run(mcp.ThroughSDK(mcp.Options{}))
+	fast, sdk := run(false), run(true)
 	// Fourteen frames (2-13, s, 20; not 14 with _meta, 15 and 21 whose
 	// arguments are not an object, 16-19) and six header cases (*/*,
 	// wildcards, a charset, a loopback Host, no version header, the other

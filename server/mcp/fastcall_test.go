@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/claimslint/claimslint/server/mcp"
 )
 
 var createdID = regexp.MustCompile(`dk-[0-9a-z]{3}\b`)
@@ -19,7 +17,7 @@ func TestFastCallsAreTheSDKs(t *testing.T) {
 	t.Parallel()
 	frames := fastFrames()
 	in := []byte(initLines + strings.Join(frames, "\n") + "\n")
-	run := func(o mcp.Options) []string {
+	run := func(o serveOptions) []string {
 		store, _ := newStore(t)
 		o.Store, o.Dir, o.MaxInFlight = store, t.TempDir(), 1
 		lines := sortedLines(serveWith(t, o, in))
@@ -35,7 +33,7 @@ func TestFastCallsAreTheSDKs(t *testing.T) {
 		}
 		return lines
 	}
-	fast, sdk := run(mcp.Options{}), run(mcp.ThroughSDK(mcp.Options{}))
+	fast, sdk := run(serveOptions{}), run(throughSDK(serveOptions{}))
 	if len(fast) != len(frames)+1 {
 		t.Fatalf("%d replies to %d requests", len(fast), len(frames)+1)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +27,7 @@ func TestCapabilitiesDeclared(t *testing.T) {
 	t.Parallel()
 	for _, ro := range []bool{false, true} {
 		store, _ := newStore(t)
-		out := serveWith(t, mcp.Options{Store: store, Dir: t.TempDir(), ReadOnly: ro}, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`+"\n"))
+		out := serveWith(t, serveOptions{Store: store, Dir: t.TempDir(), ReadOnly: ro}, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`+"\n"))
 		if want := `"capabilities":` + declaredCapabilities + `,`; !strings.Contains(string(out), want) {
 			t.Errorf("read-only %v: initialize answered\n%s\nwant it to hold %s", ro, out, want)
 		}
@@ -90,10 +91,10 @@ func connect(t *testing.T, mode string, readOnly bool) (*sdk.ClientSession, *pro
 		ready := make(chan string, 1)
 		served := make(chan error, 1)
 		go func() {
-			served <- mcp.ServeHTTP(ctx, mcp.Options{Store: store, Dir: dir, CheckProcess: childProcess(t), ReadOnly: readOnly}, mcp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
+			served <- serveHTTP(ctx, serveOptions{Store: store, Dir: dir, CheckProcess: childProcess(t), ReadOnly: readOnly}, streamhttp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
 		}()
 		t.Cleanup(func() { cancel(); <-served })
-		transport = &sdk.StreamableClientTransport{Endpoint: "http://" + <-ready + mcp.HTTPPath}
+		transport = &sdk.StreamableClientTransport{Endpoint: "http://" + <-ready + streamhttp.HTTPPath}
 	}
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {

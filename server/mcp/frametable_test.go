@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -69,13 +69,13 @@ func TestFrameTable(t *testing.T) {
 	t.Parallel()
 	ar, rows := readFrameTable(t)
 	store, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{}))
 	defer srv.Close()
-	_, _, session := initialize(t, srv.URL+mcp.HTTPPath)
+	_, _, session := initialize(t, srv.URL+streamhttp.HTTPPath)
 	if session == "" {
 		t.Fatal("initialize minted no session")
 	}
-	if status, _ := (&mcpClient{t: t, url: srv.URL + mcp.HTTPPath, session: session}).post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != http.StatusAccepted {
+	if status, _ := (&mcpClient{t: t, url: srv.URL + streamhttp.HTTPPath, session: session}).post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: %d", status)
 	}
 	for _, row := range rows {
@@ -85,14 +85,14 @@ func TestFrameTable(t *testing.T) {
 		switch {
 		case strings.HasPrefix(row.name, "stateless/"):
 			stdio = serve(t, st, line)
-			web = postFrame(t, srv.URL+mcp.HTTPPath, row.frame, "")
+			web = postFrame(t, srv.URL+streamhttp.HTTPPath, row.frame, "")
 		case strings.HasPrefix(row.name, "session/"):
 			for _, l := range bytes.SplitAfter(serve(t, st, append([]byte(initLines), line...)), []byte("\n")) {
 				if !bytes.Contains(l, []byte(`"id":"init-0"`)) {
 					stdio = append(stdio, l...)
 				}
 			}
-			web = postFrame(t, srv.URL+mcp.HTTPPath, row.frame, session)
+			web = postFrame(t, srv.URL+streamhttp.HTTPPath, row.frame, session)
 		default:
 			t.Fatalf("class %q: its name starts with stateless/ or session/", row.name)
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
 // pipeListener serves connections made of net.Pipe: a write blocks until
@@ -59,7 +59,7 @@ type addrConn struct {
 func (c addrConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.ParseIP(c.remote), Port: 1} }
 
 // servePipes serves h on a pipe listener under its connection caps.
-func servePipes(t *testing.T, h *mcp.HTTPHandler) *pipeListener {
+func servePipes(t *testing.T, h *streamhttp.HTTPHandler) *pipeListener {
 	t.Helper()
 	pl := newPipeListener()
 	srv := &http.Server{Handler: h}
@@ -109,7 +109,7 @@ func listCall(t *testing.T, conn net.Conn, id, token string) int {
 func TestHTTPUnreadRepliesLockNobodyOut(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir(), MaxInFlight: 1}, mcp.HTTPOptions{WriteTimeout: time.Hour})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 1}, streamhttp.HTTPOptions{WriteTimeout: time.Hour})
 	pl := servePipes(t, h)
 	for k := range 4 {
 		c := pl.dial("192.0.2.1")
@@ -131,12 +131,12 @@ func TestHTTPUnreadRepliesLockNobodyOut(t *testing.T) {
 func TestHTTPWriteTimeout(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
 	pl := servePipes(t, h)
 	c := pl.dial("192.0.2.1")
 	defer c.Close()
 	io.WriteString(c, listRequest("stuck", ""))
-	waitUntil(t, "the stalled connection closed", func() bool { return mcp.OpenConns(h) == 0 })
+	waitUntil(t, "the stalled connection closed", func() bool { return h.Held().Conns == 0 })
 }
 
 // TestHTTPConnectionCap: past the caps a new connection closes the longest
@@ -149,7 +149,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 	t.Parallel()
 	const token = "s3cret"
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{Token: token, MaxConns: 8, MaxConnsPerAddr: 4})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: token, MaxConns: 8, MaxConnsPerAddr: 4})
 	pl := servePipes(t, h)
 
 	// The token holder keeps two connections open, served.
@@ -172,7 +172,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 				t.Errorf("a call without the token: %d", got)
 			}
 		}
-		if n := mcp.OpenConns(h); n > 8 {
+		if n := h.Held().Conns; n > 8 {
 			t.Fatalf("%d connections open, over the cap of 8", n)
 		}
 	}
@@ -190,12 +190,12 @@ func TestHTTPConnectionCap(t *testing.T) {
 	}
 	// Every connection open now is the token holder's or one of the
 	// newest: at most four from one address.
-	if n := mcp.OpenConns(h); n > 8 {
+	if n := h.Held().Conns; n > 8 {
 		t.Errorf("%d connections open, over the cap of 8", n)
 	}
 
 	// With every connection the token holder's, a newcomer is refused.
-	h2 := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{Token: token, MaxConns: 2, MaxConnsPerAddr: 2})
+	h2 := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: token, MaxConns: 2, MaxConnsPerAddr: 2})
 	pl2 := servePipes(t, h2)
 	for k := range 2 {
 		c := pl2.dial("192.0.2.1")
@@ -225,7 +225,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 func TestHTTPGETStreamWriteTimeout(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
 	pl := servePipes(t, h)
 	c := pl.dial("192.0.2.1")
 	defer c.Close()
@@ -243,10 +243,10 @@ func TestHTTPGETStreamWriteTimeout(t *testing.T) {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
 	}
 	c.Close()
-	waitUntil(t, "the initializing connection closed", func() bool { return mcp.OpenConns(h) == 0 })
+	waitUntil(t, "the initializing connection closed", func() bool { return h.Held().Conns == 0 })
 	g := pl.dial("192.0.2.1")
 	defer g.Close()
 	fmt.Fprintf(g, "GET /mcp HTTP/1.1\r\nHost: docket\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n", session)
 	// The client never reads: the stream's first write stalls.
-	waitUntil(t, "the stalled GET stream's connection closed", func() bool { return mcp.OpenConns(h) == 0 })
+	waitUntil(t, "the stalled GET stream's connection closed", func() bool { return h.Held().Conns == 0 })
 }

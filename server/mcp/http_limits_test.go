@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
 // waitUntil polls cond until it holds, failing the test after 20 s.
@@ -53,14 +53,14 @@ func slowBody(t *testing.T, addr string, length int, first string) net.Conn {
 func TestHTTPSlowBodiesLockNobodyOut(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{BodyTimeout: time.Minute})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{BodyTimeout: time.Minute})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close) // after the slow connections close
 	for k := 0; k < 4; k++ {
 		slowBody(t, srv.Listener.Addr().String(), 16<<20+1, "{")
 	}
-	waitUntil(t, "four bodies being read", func() bool { return mcp.Receiving(h) == 4 })
-	if held := mcp.BodyBytesHeld(h); held > 4*4096 {
+	waitUntil(t, "four bodies being read", func() bool { return h.Held().Receiving == 4 })
+	if held := h.Held().BodyBytes; held > 4*4096 {
 		t.Errorf("four bodies of one byte hold %d bytes of the body budget; want at most their 4 KiB buffers", held)
 	}
 	client := &http.Client{Timeout: 5 * time.Second}
@@ -77,7 +77,7 @@ func TestHTTPSlowBodiesLockNobodyOut(t *testing.T) {
 func TestHTTPBodyTimeout(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{BodyTimeout: 200 * time.Millisecond}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{BodyTimeout: 200 * time.Millisecond}))
 	defer srv.Close()
 	conn := slowBody(t, srv.Listener.Addr().String(), 100, `{"jsonrpc":"2.0",`)
 	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
@@ -109,7 +109,7 @@ const capRefusal = `{"jsonrpc":"2.0","id":"init","error":{"code":-32603,"message
 func TestHTTPSessionCap(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{MaxSessions: 3})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{MaxSessions: 3})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	var sessions []string
@@ -127,7 +127,7 @@ func TestHTTPSessionCap(t *testing.T) {
 	if err := httpCall(http.DefaultClient, srv.URL, 1); err != nil {
 		t.Errorf("a 2026-07-28 request at the cap: %v", err)
 	}
-	if n := mcp.Sessions(h); n != 3 {
+	if n := h.Held().Sessions; n != 3 {
 		t.Errorf("%d sessions held, want 3", n)
 	}
 	r, _ := http.NewRequest(http.MethodDelete, srv.URL+"/mcp", nil)
@@ -149,7 +149,7 @@ func TestHTTPSessionCap(t *testing.T) {
 func TestHTTPSessionFlood(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{MaxSessions: 50})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{MaxSessions: 50})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	refusal := fmt.Sprintf(capRefusal, 50, "30m0s")
@@ -179,7 +179,7 @@ func TestHTTPSessionFlood(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	if n := mcp.Sessions(h); served > 50 || n != served {
+	if n := h.Held().Sessions; served > 50 || n != served {
 		t.Errorf("%d initialize calls served, %d sessions held; want at most 50, one per call served", served, n)
 	}
 	for served < 50 {
@@ -199,14 +199,14 @@ func TestHTTPSessionFlood(t *testing.T) {
 func TestHTTPSessionIdleExpiry(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	h := mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond})
+	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	status, body, first := initialize(t, srv.URL+"/mcp")
 	if status != http.StatusOK {
 		t.Fatalf("initialize: %d %s", status, body)
 	}
-	waitUntil(t, "the idle session to close", func() bool { return mcp.Sessions(h) == 0 })
+	waitUntil(t, "the idle session to close", func() bool { return h.Held().Sessions == 0 })
 	if status, body, _ := initialize(t, srv.URL+"/mcp"); status != http.StatusOK {
 		t.Errorf("initialize once the idle session closed: %d %s", status, body)
 	}
@@ -222,7 +222,7 @@ func TestHTTPSessionIdleExpiry(t *testing.T) {
 func TestHTTPBearerSchemeAnyCase(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{Token: "s3cret"}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: "s3cret"}))
 	defer srv.Close()
 	for _, c := range []struct {
 		header string
@@ -301,8 +301,8 @@ func TestHTTPDrainAnswersStragglers(t *testing.T) {
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
 	go func() {
-		served <- mcp.ServeHTTP(ctx, mcp.Options{Store: s, Dir: t.TempDir(), DrainTimeout: 100 * time.Millisecond, DrainGrace: time.Second},
-			mcp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
+		served <- serveHTTP(ctx, serveOptions{Store: s, Dir: t.TempDir(), DrainTimeout: 100 * time.Millisecond, DrainGrace: time.Second},
+			streamhttp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
 	}()
 	url := "http://" + <-ready + "/mcp"
 	legacy := &mcpClient{t: t, url: url}

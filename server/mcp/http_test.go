@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -43,7 +44,7 @@ func TestHTTPConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			store, _ := newStore(t)
-			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir()}, mcp.HTTPOptions{Token: tokenFor(ar)}))
+			srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: tokenFor(ar)}))
 			defer srv.Close()
 			session := ""
 			var out []txtar.File
@@ -137,7 +138,7 @@ func roundTrip(t *testing.T, base string, req []byte, session string) ([]byte, s
 func TestHTTPConcurrentMalformed(t *testing.T) {
 	t.Parallel()
 	store, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: t.TempDir(), MaxInFlight: 64}, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 64}, streamhttp.HTTPOptions{}))
 	defer srv.Close()
 	const n = 512
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: n, MaxIdleConnsPerHost: n}}
@@ -219,14 +220,23 @@ func TestHTTPDrain(t *testing.T) {
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
 	go func() {
-		served <- mcp.ServeHTTP(ctx, mcp.Options{Store: s, Dir: t.TempDir()}, mcp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
+		served <- serveHTTP(ctx, serveOptions{Store: s, Dir: t.TempDir()}, streamhttp.HTTPOptions{Addr: "127.0.0.1:0", Ready: ready})
 	}()
 	addr := <-ready
 	answered := make(chan error, 1)
 	go func() { answered <- httpCall(http.DefaultClient, "http://"+addr, 1) }()
 	<-s.entered // the request is waiting in the store
 	cancel()
-	time.Sleep(100 * time.Millisecond)
+	// The drain has begun once the listener is closed: only then is the
+	// request let go, so it is answered by the drain, not before it.
+	waitUntil(t, "the listener to close", func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return true
+		}
+		c.Close()
+		return false
+	})
 	close(s.release)
 	if err := <-answered; err != nil {
 		t.Errorf("request in flight at shutdown: %v", err)

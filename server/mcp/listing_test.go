@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
 )
 
 // TestFiltersFieldsAndStats: issue_ready and issue_blocked take the
@@ -107,7 +106,7 @@ func TestResourcesListPages(t *testing.T) {
 		if cursor != "" {
 			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
 		}
-		out := serveWith(t, mcp.Options{Store: store, Dir: tinyRepo(t)}, []byte(initLines+`{"jsonrpc":"2.0","id":"p","method":"resources/list","params":`+params+"}\n"))
+		out := serveWith(t, serveOptions{Store: store, Dir: tinyRepo(t)}, []byte(initLines+`{"jsonrpc":"2.0","id":"p","method":"resources/list","params":`+params+"}\n"))
 		for _, l := range strings.Split(string(out), "\n") {
 			var m struct {
 				ID     string `json:"id"`

@@ -64,7 +64,7 @@ func (t *tools) authorPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*s
 		}
 	}
 	next := "the next free id"
-	if ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions); err == nil {
+	if ds, err := listWork.call(ctx, t, NoIn{}); err == nil {
 		if id := nextID(ds); id != "" {
 			next = id
 		}

@@ -67,7 +67,7 @@ func resourceErr(uri string, err error) error {
 }
 
 func (t *tools) readRegister(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	out, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
+	out, err := listWork.call(ctx, t, NoIn{})
 	if err != nil {
 		return nil, resourceErr(registerURI, err)
 	}
@@ -86,7 +86,7 @@ type ClaimsOut struct {
 }
 
 func (t *tools) readClaims(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	out, err := registerCall(ctx, t, "claims_check", CheckIn{}, t.checkWork)
+	out, err := claimsWork.call(ctx, t, CheckIn{})
 	if err != nil {
 		return nil, resourceErr(claimsURI, err)
 	}
@@ -115,7 +115,7 @@ func (t *tools) readDecision(ctx context.Context, req *sdk.ReadResourceRequest) 
 	if docket.CheckDecision(id) != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	out, err := registerCall(ctx, t, "decision_show", DecisionIn{ID: id}, t.showDecision)
+	out, err := showWork.call(ctx, t, DecisionIn{ID: id})
 	if err != nil {
 		if _, ok := errors.AsType[*noDecisionError](err); ok {
 			return nil, sdk.ResourceNotFoundError(uri)
@@ -202,7 +202,7 @@ func (t *tools) resourcePage(ctx context.Context, cursor string) (*sdk.ListResou
 			&sdk.Resource{URI: registerURI, Name: "register", Title: "The decision register", MIMEType: jsonMIME},
 			&sdk.Resource{URI: claimsURI, Name: "claims", Title: "The state of every claim", MIMEType: jsonMIME})
 	}
-	ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
+	ds, err := listWork.call(ctx, t, NoIn{})
 	if err != nil {
 		// A tracker without a register (or with one that cannot be read)
 		// still lists its issues. decision://register and decision://claims
@@ -267,7 +267,7 @@ func (t *tools) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.Co
 	switch {
 	case p.Ref.Type == "ref/resource" && p.Ref.URI == decisionTemplate && p.Argument.Name == "id",
 		p.Ref.Type == "ref/prompt" && p.Ref.Name == "author_decision" && p.Argument.Name == "supersedes":
-		ds, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
+		ds, err := listWork.call(ctx, t, NoIn{})
 		if err != nil {
 			return nil, resourceErr(registerURI, err)
 		}

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"slices"
 	"time"
 
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,8 +21,8 @@ func clientName(req *sdk.CallToolRequest) string {
 		return ""
 	}
 	if req.Params != nil {
-		if v, ok := req.Params.Meta[metaProtocolVersion].(string); ok && slices.Contains(ModernVersions, v) {
-			info, _ := req.Params.Meta[metaClientInfo].(map[string]any)
+		if v, ok := req.Params.Meta[wire.MetaProtocolVersion].(string); ok && slices.Contains(wire.ModernVersions, v) {
+			info, _ := req.Params.Meta[wire.MetaClientInfo].(map[string]any)
 			name, _ := info["name"].(string)
 			return name
 		}
@@ -98,13 +97,12 @@ const DefaultClaimsCheckTimeout = 2 * time.Minute
 type checkGate struct {
 	timeout time.Duration
 	slot    chan struct{}
-	started func(pid int) // tests: told each check child's pid
 }
 
 // newCheckGate is a gate whose checks run for timeout (0:
 // DefaultClaimsCheckTimeout).
 func newCheckGate(timeout time.Duration) *checkGate {
-	return &checkGate{timeout: orDefault(timeout, DefaultClaimsCheckTimeout), slot: make(chan struct{}, 1)}
+	return &checkGate{timeout: wire.OrDefault(timeout, DefaultClaimsCheckTimeout), slot: make(chan struct{}, 1)}
 }
 
 // bounded runs fn in g's slot, but returns as soon as ctx is cancelled
@@ -151,21 +149,4 @@ func (g *checkGate) stopped(ctx context.Context) error {
 		return fmt.Errorf("did not finish within %s: check one decision at a time (the decision argument)", g.timeout)
 	}
 	return errors.New("cancelled")
-}
-
-// SoftMemoryLimit is the heap size past which the Go runtime collects
-// garbage eagerly in docket mcp, unless GOMEMLIMIT says otherwise. With the
-// in-flight cap it keeps RSS under 200 MiB while large replies pile up
-// (D54); it is a soft limit: live data over it is not refused.
-const SoftMemoryLimit = 128 << 20
-
-// softMemoryLimit sets the soft memory limit of D54 unless GOMEMLIMIT is
-// set. The collector's target is the runtime's (GOGC, 100 by default):
-// D82's GOGC 400 was withdrawn once a read-only call allocated 15 KB
-// instead of 80 KB, since it cost RSS (a 16 MiB minimum heap) and no
-// longer bought CPU.
-func softMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(SoftMemoryLimit)
-	}
 }

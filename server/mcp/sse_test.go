@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,7 +57,7 @@ func TestLogsInThePOSTStream(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
 			base, _ := newStore(t)
-			srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: base, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+			srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: base, Dir: t.TempDir()}, streamhttp.HTTPOptions{}))
 			defer srv.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -66,7 +66,7 @@ func TestLogsInThePOSTStream(t *testing.T) {
 			client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1"}, &sdk.ClientOptions{LoggingMessageHandler: logs.handler})
 			// The client opens no GET stream of its own: what it receives
 			// came in the POST's response.
-			session, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + mcp.HTTPPath, DisableStandaloneSSE: true}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+			session, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + streamhttp.HTTPPath, DisableStandaloneSSE: true}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatalf("connect: %v", err)
 			}
@@ -113,12 +113,12 @@ func TestLogsInThePOSTStream(t *testing.T) {
 func TestSSEBytes(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(mcp.Options{Store: base, Dir: t.TempDir()}, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(newHTTPHandler(serveOptions{Store: base, Dir: t.TempDir()}, streamhttp.HTTPOptions{}))
 	defer srv.Close()
 	post := func(id, level string, priority int) (string, []byte) {
 		t.Helper()
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"issue_update","arguments":{"id":"dk-aaa","priority":%d},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":%q}}}`, id, priority, level)
-		r, _ := http.NewRequest(http.MethodPost, srv.URL+mcp.HTTPPath, strings.NewReader(body))
+		r, _ := http.NewRequest(http.MethodPost, srv.URL+streamhttp.HTTPPath, strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		r.Header.Set("Accept", "application/json, text/event-stream")
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
@@ -167,40 +167,6 @@ func TestSSEBytes(t *testing.T) {
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "event:") || strings.Contains(sc.Text(), "notifications/message") {
 			t.Errorf("level warning sent a log: %q", sc.Text())
-		}
-	}
-}
-
-// TestSDKErrorMapping: the SDK's text/plain errors are mapped by what they
-// mean, for a POST and a GET, DELETE or notification alike (D80): an
-// unknown method is -32601 (200 inside a session), the SDK's version check
-// is our -32022 with every supported version, a server fault is -32603,
-// the rest -32600.
-func TestSDKErrorMapping(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		status    int
-		msg       string
-		inSession bool
-		want      string
-	}{
-		{404, "JSON RPC not handled", true, `200 -32601 method not found: "no/such"`},
-		{404, "JSON RPC not handled", false, `404 -32601 method not found: "no/such"`},
-		{400, "Bad Request: Unsupported protocol version (supported versions: 2025-11-25,2025-06-18)", false,
-			`400 -32022 unsupported protocol version "2024-01-01" in the MCP-Protocol-Version header: this server supports 2026-07-28, 2025-11-25, 2025-06-18 {"supported":["2026-07-28","2025-11-25","2025-06-18"],"requested":"2024-01-01"}`},
-		{404, "session not found", false, "404 -32600 invalid request: session not found: the Mcp-Session-Id names no open session (it was deleted, it idled out, or the server restarted); initialize a new one"},
-		{500, "failed connection", false, "500 -32603 internal error: failed connection"},
-		{500, "storing stream: disk full", true, "500 -32603 internal error: storing stream: disk full"},
-		{400, "Accept must contain 'text/event-stream' for GET requests", false, "400 -32600 invalid request: Accept must contain 'text/event-stream' for GET requests"},
-		{405, "Method Not Allowed", false, "405 -32600 invalid request: Method Not Allowed"},
-	} {
-		status, code, text, data := mcp.SDKError(c.status, c.msg, "no/such", "2024-01-01", c.inSession)
-		got := fmt.Sprintf("%d %d %s", status, code, text)
-		if data != nil {
-			got += " " + string(data)
-		}
-		if got != c.want {
-			t.Errorf("%d %q:\n got %s\nwant %s", c.status, c.msg, got, c.want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -256,18 +255,5 @@ func TestAddToolOutputCheck(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(got[1]), &res); err != nil || res.StructuredContent["zeta"] != "z <&>" {
 		t.Errorf("with outputs unchecked, the reply is %s (%v); want the output sent", got[1], err)
-	}
-}
-
-// TestGCPercent: docket mcp leaves the collector's target to the runtime
-// (GOGC, 100 by default); D82's GOGC 400 is withdrawn.
-func TestGCPercent(t *testing.T) {
-	was := debug.SetGCPercent(137)
-	defer debug.SetGCPercent(was)
-	t.Setenv("GOMEMLIMIT", "1GiB") // leave the test binary's memory limit alone
-	t.Setenv("GOGC", "")
-	softMemoryLimit()
-	if got := debug.SetGCPercent(137); got != 137 {
-		t.Errorf("GC percent after softMemoryLimit: %d, want the one set before (137)", got)
 	}
 }

@@ -5,9 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os/exec"
 	"reflect"
@@ -21,6 +19,7 @@ import (
 	"github.com/claimslint/claimslint/internal/format"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,22 +41,19 @@ func outSchema[T any]() *jsonschema.Schema {
 	return s
 }
 
-// Options configure Serve.
+// Options configure the application: what it serves and from where.
+// How it is served (stdio or HTTP, the limits, the drain) is the
+// transport's (stdio.Options, streamhttp.HTTPOptions).
 type Options struct {
 	Store docket.Store
 	// Dir is the repository root, for the register tools.
 	Dir     string
-	In      io.Reader
-	Out     io.Writer
 	Log     *slog.Logger
 	Version string
-	// MaxInFlight and MaxReply bound the transport (0: the defaults).
-	MaxInFlight int
-	MaxReply    int
-	// DrainTimeout and DrainGrace time the drain at the end of input (0:
-	// DefaultDrainTimeout, DefaultDrainGrace); over HTTP, DrainTimeout
-	// bounds the drain at shutdown.
-	DrainTimeout, DrainGrace time.Duration
+	// MaxResult bounds the bytes of one register check's result from its
+	// child process (0: wire.DefaultMaxReply); docket mcp sets it to the
+	// transport's reply limit.
+	MaxResult int
 	// ClaimsCheckTimeout bounds one claims_check call (0:
 	// DefaultClaimsCheckTimeout).
 	ClaimsCheckTimeout time.Duration
@@ -77,83 +73,37 @@ type Options struct {
 	// --read-only): a tool that writes is not listed, and a call to one
 	// is refused; resources and prompts are served as ever (D81).
 	ReadOnly bool
-
-	// checkStarted, if set, is told the pid of each check child started
-	// (tests).
-	checkStarted func(pid int)
-	// listChanged declares tools.listChanged (tests only: no production
-	// server sends it), so that a subscriptions/listen stays open and the
-	// transport's handling of open listens can be tested.
-	listChanged bool
-	// sdkCalls sends every tools/call through the SDK (tests: the fast
-	// path's replies are compared with the SDK's).
-	sdkCalls bool
 }
 
-// Serve runs one MCP session over In and Out until In ends; it returns nil
-// after answering every request it read.
-func Serve(ctx context.Context, o Options) error {
-	softMemoryLimit()
+// New builds the application for one transport (stdio.Serve,
+// streamhttp.NewHTTPHandler): the SDK server with docket's tools, its
+// resources and prompts and the capabilities it declares (D81), whether
+// each tool only reads, and the handlers of the read-only issue tools a
+// transport may call without the SDK's dispatch (D82).
+func New(o Options) *wire.App { return newApp(o, Capabilities()) }
+
+// NewServer is New's SDK server alone.
+func NewServer(o Options) *sdk.Server { return New(o).Server }
+
+// newApp is New declaring caps.
+func newApp(o Options, caps *sdk.ServerCapabilities) *wire.App {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s, fast := newServer(o)
-	if o.sdkCalls {
-		fast = nil
-	}
-	ended := make(chan struct{})
-	runErr := make(chan error, 1)
-	go func() {
-		runErr <- s.Run(ctx, &Transport{In: o.In, Out: o.Out, Log: o.Log, Ended: ended, fast: fast, MaxInFlight: o.MaxInFlight, MaxReply: o.MaxReply, DrainTimeout: o.DrainTimeout, DrainGrace: o.DrainGrace})
-	}()
-	var err error
-	select {
-	case err = <-runErr:
-	case <-ended:
-		// Every request read has its answer on stdout. The SDK also waits
-		// for its handlers; one that outlived the drain was answered
-		// already and must not keep the process alive.
-		select {
-		case err = <-runErr:
-		case <-time.After(time.Second):
-			o.Log.Warn("exiting with a tool handler still running")
-			return nil
-		}
-	}
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
-		return nil
-	}
-	return err
-}
-
-// NewServer builds the SDK server with docket's tools, its resources and
-// prompts, and the capabilities it declares (D81).
-func NewServer(o Options) *sdk.Server {
-	s, _ := newServer(o)
-	return s
-}
-
-// newServer is NewServer, and the handlers of the tools that stdio serves
-// without the SDK's dispatch (fastCalls, D82).
-func newServer(o Options) (*sdk.Server, *fastCalls) {
 	t := newTools(o)
-	caps := Capabilities()
-	if o.listChanged {
-		caps.Tools.ListChanged = true
-	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "docket", Version: o.Version}, &sdk.ServerOptions{
 		Logger:                    o.Log,
-		SupportedProtocolVersions: ProtocolVersions,
+		SupportedProtocolVersions: wire.ProtocolVersions,
 		Instructions:              instructions(o),
 		Capabilities:              caps,
 		CompletionHandler:         t.complete,
 	})
 	registry := t.all()
 	s.AddReceivingMiddleware(logWrites, screenCalls(registry, o.ReadOnly), t.listResources)
-	fast := &fastCalls{srv: s, handlers: map[string]sdk.ToolHandler{}}
+	direct := map[string]sdk.ToolHandler{}
 	store := issueToolNames()
 	for _, tl := range registry {
 		if o.ReadOnly && !tl.readOnly() {
@@ -161,12 +111,12 @@ func newServer(o Options) (*sdk.Server, *fastCalls) {
 		}
 		h := tl.add(s)
 		if tl.readOnly() && store[tl.def.Name] {
-			fast.handlers[tl.def.Name] = h
+			direct[tl.def.Name] = h
 		}
 	}
 	t.addResources(s)
 	t.addPrompts(s)
-	return s, fast
+	return &wire.App{Server: s, ReadOnly: func(name string) bool { return readOnlyTools()[name] }, Direct: direct}
 }
 
 // Capabilities is what docket mcp declares at initialize, stated rather
@@ -194,7 +144,26 @@ type tool struct {
 	def *sdk.Tool
 	in  *jsonschema.Schema
 	add func(s *sdk.Server) sdk.ToolHandler
+	// work, for a register tool, is what it runs in the check slot: what
+	// the check child runs when told its name (RunCheckChild).
+	work childWork
 }
+
+// withWork is tl carrying w, the register work its handler runs.
+func (tl tool) withWork(w childWork) tool {
+	tl.work = w
+	return tl
+}
+
+// The register tools' works, one value each: a tool's handler runs its
+// work (work.call), and the registry's tool carries it (withWork), which
+// is how the check child finds it by name.
+var (
+	listWork   = work[NoIn, DecisionsOut]{"decision_list", (*tools).listDecisions}
+	showWork   = work[DecisionIn, DecisionOut]{"decision_show", (*tools).showDecision}
+	claimsWork = work[CheckIn, CheckOut]{"claims_check", (*tools).checkWork}
+	statusWork = work[StatusIn, StatusOut]{"decision_status", (*tools).setStatus}
+)
 
 func newTool[In, Out any](def *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) tool {
 	if def.InputSchema == nil {
@@ -211,15 +180,15 @@ func (tl tool) readOnly() bool { return tl.def.Annotations != nil && tl.def.Anno
 // them by name).
 func (t *tools) all() []tool {
 	return append(t.issueTools(),
-		newTool(&sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList),
+		newTool(&sdk.Tool{Name: "decision_list", Title: "List decisions", Annotations: readOnlyTool, Description: "List the register's decisions with their status and claim counts."}, t.decisionList).withWork(listWork),
 		newTool(&sdk.Tool{Name: "decision_show", Title: "Show a decision", Annotations: readOnlyTool,
-			Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow),
+			Description: "Show one decision: its file's text and the state of each claim."}, t.decisionShow).withWork(showWork),
 		newTool(&sdk.Tool{Name: "claims_check", Title: "Check the claims", Annotations: readOnlyTool,
-			Description: "Run claimslint check on the repository (or one decision): findings and claim states. With a progressToken it reports progress: queued, checking, done."}, t.claimsCheck),
+			Description: "Run claimslint check on the repository (or one decision): findings and claim states. With a progressToken it reports progress: queued, checking, done."}, t.claimsCheck).withWork(claimsWork),
 		newTool(&sdk.Tool{Name: "decision_accept", Title: "Accept a decision", Annotations: writes(false, true),
-			Description: "Accept a decision as claimslint accept does: its file and register row together, retiring what it supersedes; refused (accepted false, with the findings) while its claims do not hold."}, t.decisionAccept),
+			Description: "Accept a decision as claimslint accept does: its file and register row together, retiring what it supersedes; refused (accepted false, with the findings) while its claims do not hold."}, t.decisionAccept).withWork(statusWork),
 		newTool(&sdk.Tool{Name: "decision_status", Title: "Set a decision's status", Annotations: writes(false, true),
-			Description: "Set a decision's status to accepted, proposed, deprecated or rejected as claimslint status does: its file and register row together."}, t.decisionStatus),
+			Description: "Set a decision's status to accepted, proposed, deprecated or rejected as claimslint status does: its file and register row together."}, t.decisionStatus).withWork(statusWork),
 	)
 }
 
@@ -248,6 +217,18 @@ var readOnlyTools = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// issueToolNames names the issue tools, derived from the registry once (a
+// server's start does not build their schemas twice). Those of them that
+// only read a transport may call directly; the register tools run checks and report
+// progress, and are not (wire.App.Direct).
+var issueToolNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, tl := range (&tools{}).issueTools() {
+		m[tl.def.Name] = true
+	}
+	return m
+})
+
 // instructions tells a client where this repository keeps its issues and
 // decisions, as its configuration says.
 func instructions(o Options) string {
@@ -269,11 +250,10 @@ type tools struct {
 
 // newTools is the tools of one server over o's store and repository.
 func newTools(o Options) *tools {
-	t := &tools{store: o.Store, dir: o.Dir, register: cmp.Or(o.Register, "docs/PRD.md"), decisions: strings.TrimSuffix(cmp.Or(o.Decisions, "docs/decisions"), "/"), checks: newCheckGate(o.ClaimsCheckTimeout), process: o.CheckProcess, maxResult: o.MaxReply}
+	t := &tools{store: o.Store, dir: o.Dir, register: cmp.Or(o.Register, "docs/PRD.md"), decisions: strings.TrimSuffix(cmp.Or(o.Decisions, "docs/decisions"), "/"), checks: newCheckGate(o.ClaimsCheckTimeout), process: o.CheckProcess, maxResult: o.MaxResult}
 	if t.maxResult <= 0 {
-		t.maxResult = DefaultMaxReply
+		t.maxResult = wire.DefaultMaxReply
 	}
-	t.checks.started = o.checkStarted
 	return t
 }
 
@@ -309,7 +289,7 @@ func (t *tools) claims(ctx context.Context, decision string) (*check.Result, err
 }
 
 func (t *tools) decisionList(ctx context.Context, _ *sdk.CallToolRequest, _ NoIn) (*sdk.CallToolResult, DecisionsOut, error) {
-	out, err := registerCall(ctx, t, "decision_list", NoIn{}, t.listDecisions)
+	out, err := listWork.call(ctx, t, NoIn{})
 	if err != nil {
 		return nil, DecisionsOut{}, toolErr("decision_list", err)
 	}
@@ -362,7 +342,7 @@ func (t *tools) decisionShow(ctx context.Context, _ *sdk.CallToolRequest, in Dec
 	err := docket.CheckDecision(in.ID) // a bad id starts no check
 	var out DecisionOut
 	if err == nil {
-		out, err = registerCall(ctx, t, "decision_show", in, t.showDecision)
+		out, err = showWork.call(ctx, t, in)
 	}
 	if err != nil {
 		return nil, DecisionOut{}, toolErr("decision_show", err)
@@ -451,7 +431,7 @@ func (t *tools) checkClaims(ctx context.Context, in CheckIn, started func()) (Ch
 			return CheckOut{}, err
 		}
 	}
-	return registerCallStarted(ctx, t, "claims_check", in, t.checkWork, started)
+	return claimsWork.callStarted(ctx, t, in, started)
 }
 
 // checkWork is claims_check's work: the check, handed ctx (D54), and its
@@ -533,7 +513,7 @@ func (t *tools) statusCall(ctx context.Context, tool string, in StatusIn) (*sdk.
 	err := docket.CheckDecision(in.ID) // a bad id starts no check
 	var out StatusOut
 	if err == nil {
-		out, err = registerCall(ctx, t, "decision_status", in, t.setStatus)
+		out, err = statusWork.call(ctx, t, in)
 	}
 	if err != nil {
 		return nil, StatusOut{}, toolErr(tool, err)

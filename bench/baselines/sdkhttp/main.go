@@ -4,7 +4,7 @@
 // Environment: DOCKET_DB, DOCKET_EXPORT. Flags: -addr (default
 // 127.0.0.1:0), -sse (the handler's default SSE replies instead of JSON
 // replies, the mode docket's front uses), -front (docket's own front,
-// mcp.NewHTTPHandler with its defaults, in place of the stock handler: what
+// streamhttp.NewHTTPHandler with its defaults, in place of the stock handler: what
 // the front costs, apart from docket's process). It prints the address it
 // serves on stderr in the form docket mcp --http does, and exits on
 // SIGTERM.
@@ -22,6 +22,7 @@ import (
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,7 +30,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "host:port to listen on")
 	sse := flag.Bool("sse", false, "SSE replies (the handler's default) instead of JSON replies")
-	front := flag.Bool("front", false, "serve docket's HTTP front (mcp.NewHTTPHandler, its defaults) instead of the stock handler: the front's cost without docket's process around it")
+	front := flag.Bool("front", false, "serve docket's HTTP front (streamhttp.NewHTTPHandler, its defaults) instead of the stock handler: the front's cost without docket's process around it")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -47,16 +48,16 @@ func main() {
 	}
 	mux := http.NewServeMux()
 	if *front {
-		mux.Handle(mcp.HTTPPath, mcp.NewHTTPHandler(mcp.Options{Store: store, Dir: dir, Version: "bench"}, mcp.HTTPOptions{}))
+		mux.Handle(streamhttp.HTTPPath, streamhttp.NewHTTPHandler(mcp.New(mcp.Options{Store: store, Dir: dir, Version: "bench"}), streamhttp.HTTPOptions{}))
 	} else {
-		mux.Handle(mcp.HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, opts))
+		mux.Handle(streamhttp.HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, opts))
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdkhttp:", err)
 		os.Exit(2)
 	}
-	fmt.Fprintf(os.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", ln.Addr(), mcp.HTTPPath)
+	fmt.Fprintf(os.Stderr, "docket mcp: serving MCP over HTTP at http://%s%s\n", ln.Addr(), streamhttp.HTTPPath)
 	srv := &http.Server{Handler: mux}
 	go func() {
 		<-ctx.Done()

@@ -1,4 +1,4 @@
-package mcp
+package streamhttp
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
@@ -70,7 +71,7 @@ func TestHTTPHandlingCap(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			s := admissionStore(t)
-			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 2}, HTTPOptions{})
+			f := NewHTTPHandler(mcp.New(mcp.Options{Store: s, Dir: t.TempDir()}), HTTPOptions{MaxInFlight: 2})
 			srv := httptest.NewServer(f)
 			defer srv.Close()
 			defer s.Open()
@@ -190,7 +191,7 @@ func TestHTTPSlotHeldUntilWritten(t *testing.T) {
 			t.Parallel()
 			s := admissionStore(t)
 			s.Open()
-			f := NewHTTPHandler(Options{Store: s, Dir: t.TempDir(), MaxInFlight: 1}, HTTPOptions{})
+			f := NewHTTPHandler(mcp.New(mcp.Options{Store: s, Dir: t.TempDir()}), HTTPOptions{MaxInFlight: 1})
 			if full {
 				f.replies.acquire(context.Background(), f.replies.size)
 			}

@@ -1,4 +1,4 @@
-package mcp
+package streamhttp
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp/frame"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,20 +25,19 @@ import (
 // (a JSON body, an Accept the SDK takes, a Host it does not screen out, no
 // Last-Event-ID), in a session the SDK holds and has initialized; every
 // other request is the SDK's, as before.
-func (f *HTTPHandler) fastCallIn(r *http.Request, e era, session string, v frame.Verdict) *fastCall {
-	if f.fast == nil || v.Method != "tools/call" || e != eraLegacy || session == "" || !sdkWouldServe(r) {
+func (f *HTTPHandler) fastCallIn(r *http.Request, e wire.Era, session string, v frame.Verdict) *wire.FastCall {
+	if f.fast == nil || v.Method != "tools/call" || e != wire.EraLegacy || session == "" || !sdkWouldServe(r) {
 		return nil
 	}
-	fc := f.fast.parse(v.Params)
+	fc := f.fast.Parse(v.Params)
 	if fc == nil {
 		return nil
 	}
 	ss := f.clock.session(session)
-	if !legacyReady(ss) {
+	if !wire.LegacyReady(ss) {
 		return nil
 	}
-	fc.ss = ss
-	return fc
+	return fc.In(ss)
 }
 
 // sdkWouldServe reports whether go-sdk's streamable handler would serve
@@ -92,7 +92,7 @@ func loopback(addr string) bool {
 // (handling), the same context for the drain to cancel, the reply encoded
 // by the SDK's own encoder on the internal id, with the headers the SDK
 // sets on a reply, flushed as it flushes its event.
-func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *httpCall, id json.RawMessage, fc *fastCall) {
+func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *httpCall, id json.RawMessage, fc *wire.FastCall) {
 	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: id, call: call, max: f.maxReply, inSession: true, version: r.Header.Get("MCP-Protocol-Version"),
 		rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
 	if !call.hand(rw) {
@@ -113,7 +113,7 @@ func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *ht
 		if !call.hold() {
 			defer func() { <-f.slots }()
 		}
-		res, err = fc.run(ctx)
+		res, err = fc.Run(ctx)
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
@@ -204,8 +204,8 @@ func (c *sessionClock) session(id string) *sdk.ServerSession {
 // a request of era e; the func it returns starts it again once none is.
 // A request outside a session, or of 2026-07-28 (served without one),
 // stops no clock.
-func (c *sessionClock) begin(id string, e era) func() {
-	if id == "" || e != eraLegacy {
+func (c *sessionClock) begin(id string, e wire.Era) func() {
+	if id == "" || e != wire.EraLegacy {
 		return func() {}
 	}
 	cs := c.find(id)

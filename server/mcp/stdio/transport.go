@@ -1,4 +1,14 @@
-package mcp
+// Package stdio is docket mcp's stdio transport (D19, D102): JSON-RPC 2.0,
+// one frame a line. Every frame is screened (server/mcp/frame, then
+// wire.Gate) before the SDK sees it; a frame the screen answers is never
+// delivered. A request is delivered under an internal integer id, and its
+// reply is written with the id bytes exactly as the client sent them. At
+// most MaxInFlight requests are handled at once, the rest queued in order;
+// at the end of input every request read is answered, by the drain if need
+// be (D54). It serves a wire.App and knows no tool: whether a tool only
+// reads, and which handlers it may call without the SDK's dispatch (D82),
+// the App says.
+package stdio
 
 import (
 	"bufio"
@@ -16,33 +26,10 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp/frame"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// ProtocolVersions are the versions this server claims, newest first: only
-// those whose wire rules the transport implements. 2025-03-26 requires
-// JSON-RPC batches, which this transport refuses, so it is not claimed; a
-// client asking for it is offered the newest legacy version instead.
-var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
-
-// DefaultDrainTimeout bounds how long the server waits, after stdin ends,
-// for the requests already read to finish, when Transport.DrainTimeout
-// (Options.DrainTimeout) is 0; any still running then are cancelled, so no
-// request goes unanswered.
-const DefaultDrainTimeout = 30 * time.Second
-
-// DefaultDrainGrace is how long, after the drain timeout, a request still
-// running is given to stop once it is cancelled, when Transport.DrainGrace
-// (Options.DrainGrace) is 0: a write that has not committed rolls back, one
-// that has finishes, and either is answered with what happened.
-const DefaultDrainGrace = 5 * time.Second
-
-// DefaultMaxInFlight is how many requests the server handles at once when
-// Transport.MaxInFlight is 0. Past it the transport keeps reading, so a
-// notifications/cancelled or a ping is never stuck behind the cap, and
-// queues the requests it reads (D80).
-const DefaultMaxInFlight = 4
 
 // MaxQueued and MaxQueuedBytes bound the requests read past the in-flight
 // cap and not yet handled: once either is reached the transport stops
@@ -52,11 +39,6 @@ const (
 	MaxQueued      = 64
 	MaxQueuedBytes = frame.MaxFrame
 )
-
-// DefaultMaxReply is the largest reply frame written when
-// Transport.MaxReply is 0 (8 MiB). A larger reply is replaced by an error
-// that says the request itself was done.
-const DefaultMaxReply = 8 << 20
 
 // Transport is the screened stdio transport.
 type Transport struct {
@@ -72,12 +54,15 @@ type Transport struct {
 	// MaxReply caps the bytes of one reply frame (0: the default).
 	MaxReply int
 	// DrainTimeout and DrainGrace time the drain at the end of input (0:
-	// DefaultDrainTimeout, DefaultDrainGrace).
+	// wire.DefaultDrainTimeout, wire.DefaultDrainGrace).
 	DrainTimeout, DrainGrace time.Duration
 
 	// fast, if set, serves the plain tools/call of a read-only store tool
 	// without the SDK's dispatch (D82).
-	fast *fastCalls
+	fast *wire.FastCalls
+	// readOnly tells whether a tool changes nothing (wire.App.ReadOnly); nil:
+	// none is known to.
+	readOnly func(tool string) bool
 }
 
 var (
@@ -85,9 +70,9 @@ var (
 	_ sdk.ProtocolVersionSupporter = (*Transport)(nil)
 )
 
-// SupportsProtocolVersion reports whether v is one of ProtocolVersions.
+// SupportsProtocolVersion reports whether v is one of wire.ProtocolVersions.
 func (t *Transport) SupportsProtocolVersion(v string) bool {
-	return slices.Contains(ProtocolVersions, v)
+	return slices.Contains(wire.ProtocolVersions, v)
 }
 
 // Connect starts reading lines.
@@ -107,11 +92,11 @@ func newConn(t *Transport) *conn {
 	}
 	maxInFlight := t.MaxInFlight
 	if maxInFlight <= 0 {
-		maxInFlight = DefaultMaxInFlight
+		maxInFlight = wire.DefaultMaxInFlight
 	}
 	maxReply := t.MaxReply
 	if maxReply <= 0 {
-		maxReply = DefaultMaxReply
+		maxReply = wire.DefaultMaxReply
 	}
 	c := &conn{
 		out:          t.Out,
@@ -123,24 +108,17 @@ func newConn(t *Transport) *conn {
 		log:          log,
 		maxInFlight:  maxInFlight,
 		maxReply:     maxReply,
-		drainTimeout: orDefault(t.DrainTimeout, DefaultDrainTimeout),
-		drainGrace:   orDefault(t.DrainGrace, DefaultDrainGrace),
+		drainTimeout: wire.OrDefault(t.DrainTimeout, wire.DefaultDrainTimeout),
+		drainGrace:   wire.OrDefault(t.DrainGrace, wire.DefaultDrainGrace),
 		ended:        t.Ended,
 		fast:         t.fast,
+		readOnly:     t.readOnly,
 		fastJobs:     make(chan func(), maxInFlight),
 		base:         context.Background(),
 		stopFast:     func() {},
 	}
 	c.cond = sync.NewCond(&c.mu)
 	return c
-}
-
-// orDefault is d, or def when d is not positive.
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 type line struct {
@@ -170,7 +148,7 @@ type inflight struct {
 	size   int
 	// fast: the transport runs this tools/call itself (fastCalls); cancel
 	// ends its context once it runs.
-	fast   *fastCall
+	fast   *wire.FastCall
 	cancel context.CancelFunc
 }
 
@@ -204,9 +182,11 @@ type conn struct {
 	endOnce      sync.Once
 	// fast serves plain read-only tools/calls itself; base is their
 	// context, ended by stopFast when the connection closes.
-	fast     *fastCalls
+	fast     *wire.FastCalls
 	base     context.Context
 	stopFast context.CancelFunc
+	// readOnly: Transport.readOnly.
+	readOnly func(tool string) bool
 	// fastJobs feeds the fastWorkers (at most maxInFlight) that run them.
 	fastJobs    chan func()
 	fastWorkers int
@@ -363,21 +343,21 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 		c.mu.Lock()
 		initialized := c.initialized
 		c.mu.Unlock()
-		e, rej := gate(v.Method, v.Params, initialized)
+		e, rej := wire.Gate(v.Method, v.Params, initialized)
 		if rej != nil {
-			c.writeFrame(frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
+			c.writeFrame(frame.ErrorResponse(v.ID, rej.Code, rej.Msg, rej.Data))
 			return nil
 		}
-		var fc *fastCall
-		if v.Method == "tools/call" && e == eraLegacy {
-			fc = c.fast.match(v.Params)
+		var fc *wire.FastCall
+		if v.Method == "tools/call" && e == wire.EraLegacy {
+			fc = c.fast.Match(v.Params)
 		}
 		c.mu.Lock()
-		if v.Method == "initialize" && e == eraLegacy {
+		if v.Method == "initialize" && e == wire.EraLegacy {
 			c.initialized = true
 		}
 		full := c.active >= c.maxInFlight || len(c.queue) > 0
-		if v.Method == "ping" && e == eraLegacy && full {
+		if v.Method == "ping" && e == wire.EraLegacy && full {
 			// At the cap the transport answers a ping itself, as the SDK
 			// would: a client probing a busy server is told it is alive.
 			// (2026-07-28 has no ping: a modern one waits its turn for the
@@ -388,9 +368,9 @@ func (c *conn) screen(data []byte) jsonrpc.Message {
 		}
 		c.next++
 		n := c.next
-		inf := &inflight{id: v.ID, canon: frame.CanonicalID(v.ID), method: v.Method, listen: v.Method == "subscriptions/listen", modern: e == eraModern}
+		inf := &inflight{id: v.ID, canon: frame.CanonicalID(v.ID), method: v.Method, listen: v.Method == "subscriptions/listen", modern: e == wire.EraModern}
 		if v.Method == "tools/call" {
-			inf.tool = toolName(v.Params)
+			inf.tool = wire.ToolName(v.Params)
 			inf.fast = fc
 		}
 		c.pending[n] = inf
@@ -480,7 +460,7 @@ func (c *conn) startFastLocked(n int64, inf *inflight) {
 	// slots until its reply is written, so at most maxInFlight wait.
 	c.fastJobs <- func() {
 		defer cancel()
-		res, err := fc.run(ctx)
+		res, err := fc.Run(ctx)
 		c.Write(ctx, &jsonrpc.Response{ID: internalID(n), Result: res, Error: err})
 	}
 }
@@ -575,7 +555,7 @@ func (c *conn) stopStragglers() {
 		// Never started: nothing was changed, and it never will be.
 		inf := c.pending[q]
 		c.unqueueLocked(q)
-		out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil))
+		out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, wire.StoppedMessage(" (end of input)"), nil))
 	}
 	for n, inf := range c.pending {
 		if inf.answered {
@@ -614,7 +594,7 @@ func (c *conn) answerStragglers() {
 		}
 		c.log.Error("request did not stop at shutdown", "method", inf.method, "tool", inf.tool)
 		if !inf.cancelled {
-			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, unfinishedMessage(" (end of input)", readOnly(inf)), nil))
+			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, wire.UnfinishedMessage(" (end of input)", c.readOnlyCall(inf)), nil))
 		}
 	}
 	c.wakeLocked()
@@ -741,9 +721,9 @@ func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
 	var out []byte
 	if m.Error != nil {
 		code, text, data := wireError(m.Error)
-		code, text = repairError(code, text, inf.method)
+		code, text = wire.RepairError(code, text, inf.method)
 		if inf.stopping {
-			code, text, data = frame.CodeInternalError, stoppedMessage(" (end of input)"), nil
+			code, text, data = frame.CodeInternalError, wire.StoppedMessage(" (end of input)"), nil
 		}
 		out = frame.ErrorResponse(inf.id, code, text, data)
 	} else {
@@ -751,15 +731,15 @@ func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
 		if len(result) == 0 {
 			result = json.RawMessage("{}")
 		}
-		if inf.stopping && rolledBack(result) {
+		if inf.stopping && wire.RolledBack(result) {
 			// The handler saw its cancellation before it committed.
-			out = frame.ErrorResponse(inf.id, frame.CodeInternalError, stoppedMessage(" (end of input)"), nil)
+			out = frame.ErrorResponse(inf.id, frame.CodeInternalError, wire.StoppedMessage(" (end of input)"), nil)
 		} else {
 			if inf.listen {
-				result = c.withClientIDLocked(result, metaSubscriptionID)
+				result = c.withClientIDLocked(result, wire.MetaSubscriptionID)
 			}
 			if inf.modern {
-				result = withResultType(result)
+				result = wire.WithResultType(result)
 			}
 			out = frame.ResultResponse(inf.id, result)
 		}
@@ -773,65 +753,13 @@ func (c *conn) replyLocked(inf *inflight, m *jsonrpc.Response) []byte {
 	return out
 }
 
-// withResultType gives a result to a modern request the resultType that
-// 2026-07-28 requires of every result. The SDK sets it on most paths, but
-// whether it does on a tools/call depends on which version the session's
-// state holds when the handler ends, which a concurrent request can
-// change: the result is rewritten the same way whether or not it was set,
-// so the bytes do not depend on that race.
-func withResultType(result json.RawMessage) json.RawMessage {
-	var o map[string]json.RawMessage
-	if json.Unmarshal(result, &o) != nil {
-		return result
-	}
-	if _, ok := o["resultType"]; !ok {
-		o["resultType"] = json.RawMessage(`"complete"`)
-	}
-	out, err := json.Marshal(o)
-	if err != nil {
-		return result
-	}
-	return out
-}
-
-// stoppedMessage says that a request the drain cancelled did not change
-// anything; why, if set, says why the server is shutting down (" (end of
-// input)").
-func stoppedMessage(why string) string {
-	return "internal error: the server is shutting down" + why + "; the request was cancelled before it finished and nothing was changed (a write was rolled back): retry it against a running server"
-}
-
-// unfinishedMessage is the transport's own answer to a request whose
-// handler did not stop within the drain grace of being cancelled: a
-// read-only request changed nothing; a write's outcome is not known.
-func unfinishedMessage(why string, readOnly bool) string {
-	msg := "internal error: the server is shutting down" + why + " and the request did not finish in time"
-	if readOnly {
-		return msg + "; it only reads, so nothing was changed"
-	}
-	return msg + "; it did not stop when cancelled, so whether it changed the tracker is not known: read before retrying"
-}
-
-// rolledBack reports whether the result of a request the drain cancelled
-// says it stopped before committing: a tool error that does not say a
-// write committed (a store error that does is passed on as is).
-func rolledBack(result json.RawMessage) bool {
-	return isToolError(result) && !bytes.Contains(result, []byte("committed"))
-}
-
-// isToolError reports whether a tools/call result is one with isError set.
-func isToolError(result json.RawMessage) bool {
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	return json.Unmarshal(result, &r) == nil && r.IsError
-}
-
-func readOnly(inf *inflight) bool {
+// readOnlyCall reports whether inf changes nothing: any request but a
+// tools/call, or a call of a tool the application says only reads.
+func (c *conn) readOnlyCall(inf *inflight) bool {
 	if inf.method != "tools/call" {
 		return true
 	}
-	return readOnlyTools()[inf.tool]
+	return c.readOnly != nil && c.readOnly(inf.tool)
 }
 
 // outboundNotificationLocked puts the client's ids into a notification
@@ -839,8 +767,8 @@ func readOnly(inf *inflight) bool {
 // and the requestId of a notifications/cancelled ending a listen.
 func (c *conn) outboundNotificationLocked(m *jsonrpc.Request) *jsonrpc.Request {
 	params := m.Params
-	if bytes.Contains(params, []byte(metaSubscriptionID)) {
-		params = c.withClientIDLocked(params, metaSubscriptionID)
+	if bytes.Contains(params, []byte(wire.MetaSubscriptionID)) {
+		params = c.withClientIDLocked(params, wire.MetaSubscriptionID)
 	}
 	if m.Method == "notifications/cancelled" {
 		params = c.cancelWithClientIDLocked(params)
@@ -914,23 +842,6 @@ func wireError(err error) (code int, msg string, data json.RawMessage) {
 		return int(we.Code), err.Error(), nil
 	}
 	return 0, err.Error(), nil
-}
-
-// repairError gives every error a real JSON-RPC code. The SDK answers a
-// request before initialize with code 0; that request is invalid at this
-// point of the session, so -32600. Any other code 0 is an internal error.
-func repairError(code int, msg, method string) (int, string) {
-	switch {
-	case code == 0 && strings.Contains(msg, "invalid during session initialization"):
-		return frame.CodeInvalidRequest, "invalid request: " + msg + "; send initialize first"
-	case code == 0 && strings.Contains(msg, "duplicate \"initialize\""):
-		return frame.CodeInvalidRequest, "invalid request: the session is already initialized"
-	case code == 0:
-		return frame.CodeInternalError, "internal error: " + msg
-	case code == frame.CodeMethodNotFound && (!strings.Contains(msg, strconv.Quote(method)) || strings.HasPrefix(msg, "JSON RPC not handled")):
-		return code, fmt.Sprintf("method not found: %q", method)
-	}
-	return code, msg
 }
 
 // writeFrame writes one frame and its newline in one call. It holds only

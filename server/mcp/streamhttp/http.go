@@ -1,4 +1,12 @@
-package mcp
+// Package streamhttp is docket mcp's Streamable HTTP front (D55, D102):
+// every POST body is screened as a stdio line is (server/mcp/frame, then
+// wire.Gate) before go-sdk's streamable handler sees it, and answered on
+// the client's id bytes. Legacy requests run in the SDK's sessions, modern
+// ones (2026-07-28) statelessly. Bodies have a deadline and a byte budget,
+// sessions a cap and an idle expiry, connections a cap, and the drain at
+// shutdown answers every request it cancels (D61, D71, D91). It serves a
+// wire.App and knows no tool.
+package streamhttp
 
 import (
 	"bytes"
@@ -23,6 +31,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp/frame"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -89,6 +98,15 @@ type HTTPOptions struct {
 	// connection that did not present the token is closed to make room,
 	// so the token holder is never locked out (D91).
 	MaxConns, MaxConnsPerAddr int
+	// Log receives the front's warnings (nil: discarded).
+	Log *slog.Logger
+	// MaxInFlight caps the requests handled at once and MaxReply the bytes
+	// of one reply (0: wire.DefaultMaxInFlight, wire.DefaultMaxReply).
+	MaxInFlight, MaxReply int
+	// DrainTimeout bounds the drain at shutdown, and DrainGrace how long
+	// a request cancelled then is given to stop (0:
+	// wire.DefaultDrainTimeout, wire.DefaultDrainGrace).
+	DrainTimeout, DrainGrace time.Duration
 }
 
 // ReadTokenFile reads a bearer token from path: the first line, trimmed.
@@ -105,14 +123,14 @@ func ReadTokenFile(path string) (string, error) {
 	return tok, nil
 }
 
-// ServeHTTP serves the MCP endpoint over Streamable HTTP until ctx ends
+// ServeHTTP serves app's MCP endpoint over Streamable HTTP until ctx ends
 // (SIGTERM), then stops accepting and lets requests in flight finish for up
-// to o.DrainTimeout (0: DefaultDrainTimeout).
-func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
+// to h.DrainTimeout (0: wire.DefaultDrainTimeout).
+func ServeHTTP(ctx context.Context, app *wire.App, h HTTPOptions) error {
+	if h.Log == nil {
+		h.Log = slog.New(slog.DiscardHandler)
 	}
-	softMemoryLimit()
+	wire.TuneMemory()
 	addr := h.Addr
 	if addr == "" {
 		addr = DefaultHTTPAddr
@@ -131,7 +149,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	handler := NewHTTPHandler(o, h)
+	handler := NewHTTPHandler(app, h)
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, handler)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -139,7 +157,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerTimeout, IdleTimeout: connIdleTimeout}
 	ln = handler.LimitConns(srv, ln)
-	o.Log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+HTTPPath)
+	h.Log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+HTTPPath)
 	if h.Ready != nil {
 		h.Ready <- ln.Addr().String()
 	}
@@ -150,7 +168,7 @@ func ServeHTTP(ctx context.Context, o Options, h HTTPOptions) error {
 		return err
 	case <-ctx.Done():
 	}
-	return handler.drain(srv, orDefault(o.DrainTimeout, DefaultDrainTimeout), orDefault(o.DrainGrace, DefaultDrainGrace))
+	return handler.drain(srv, wire.OrDefault(h.DrainTimeout, wire.DefaultDrainTimeout), wire.OrDefault(h.DrainGrace, wire.DefaultDrainGrace))
 }
 
 // drain shuts srv down as the stdio transport drains at the end of input
@@ -195,6 +213,7 @@ type HTTPHandler struct {
 	stateful, stateless http.Handler
 	opts                HTTPOptions
 	log                 *slog.Logger
+	readOnly            func(tool string) bool // wire.App.ReadOnly
 	salt                string
 	seq                 atomic.Uint64
 	slots               chan struct{} // requests handled at once, taken by handling
@@ -209,9 +228,9 @@ type HTTPHandler struct {
 	// fast serves a plain read-only tools/call in a session without the
 	// SDK's dispatch (D82); clock closes idle sessions in place of the
 	// SDK's timer, so that those calls count (D71).
-	fast       *fastCalls
+	fast       *wire.FastCalls
 	clock      *sessionClock
-	fastServed atomic.Int64 // calls serveFast answered (tests)
+	fastServed atomic.Int64 // calls serveFast answered (Held)
 
 	mu       sync.Mutex
 	inflight map[string]*httpCall // session + "\x00" + canonical client id
@@ -330,28 +349,24 @@ func (c *httpCall) hold() bool { return c.slot.CompareAndSwap(callRunning, callH
 // release a handling slot.
 func (c *httpCall) end() bool { return c.slot.Swap(callEnded) == callHeld }
 
-// NewHTTPHandler builds the endpoint over one SDK server.
-func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
+// NewHTTPHandler builds the endpoint over app's SDK server, to which it
+// adds its receiving middleware.
+func NewHTTPHandler(app *wire.App, h HTTPOptions) *HTTPHandler {
+	if h.Log == nil {
+		h.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Version == "" {
-		o.Version = "dev"
-	}
-	s, fast := newServer(o)
-	if o.sdkCalls {
-		fast = nil
-	}
+	s := app.Server
+	fast := wire.NewFastCalls(app)
 	get := func(*http.Request) *sdk.Server { return s }
 	var salt [8]byte
 	rand.Read(salt[:])
-	n := o.MaxInFlight
+	n := h.MaxInFlight
 	if n <= 0 {
-		n = DefaultMaxInFlight
+		n = wire.DefaultMaxInFlight
 	}
-	maxReply := o.MaxReply
+	maxReply := h.MaxReply
 	if maxReply <= 0 {
-		maxReply = DefaultMaxReply
+		maxReply = wire.DefaultMaxReply
 	}
 	maxSessions := h.MaxSessions
 	if maxSessions <= 0 {
@@ -363,22 +378,23 @@ func NewHTTPHandler(o Options, h HTTPOptions) *HTTPHandler {
 		// written in its own response; idWriter turns a stream that holds
 		// only the reply into an application/json body (D80).
 		// No SessionTimeout: the front's clock closes idle sessions.
-		stateful:    sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame}),
+		stateful:    sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Logger: h.Log, MaxRequestBodyBytes: frame.MaxFrame}),
 		fast:        fast,
-		clock:       &sessionClock{srv: s, idle: orDefault(h.SessionIdle, DefaultSessionIdle), m: map[string]*clockedSession{}},
-		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, Logger: o.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
+		clock:       &sessionClock{srv: s, idle: wire.OrDefault(h.SessionIdle, DefaultSessionIdle), m: map[string]*clockedSession{}},
+		stateless:   sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, Logger: h.Log, MaxRequestBodyBytes: frame.MaxFrame, PropagateRequestCancellation: true}),
 		opts:        h,
-		log:         o.Log,
+		log:         h.Log,
+		readOnly:    app.ReadOnly,
 		salt:        hex.EncodeToString(salt[:]),
 		slots:       make(chan struct{}, n),
 		bodies:      newByteBudget(int64(n) * (frame.MaxFrame + 1)),
 		sessions:    &sessionCap{max: maxSessions, live: func() int { return liveSessions(s) }},
-		bodyTimeout: orDefault(h.BodyTimeout, DefaultBodyTimeout),
+		bodyTimeout: wire.OrDefault(h.BodyTimeout, DefaultBodyTimeout),
 		// A reply finished and being written needs no handling slot; its
 		// bytes are held here instead, up to what the slots could hold.
 		replies:      newByteBudget(int64(n) * int64(maxReply)),
 		conns:        newConnCap(positiveOr(h.MaxConns, DefaultMaxConns), positiveOr(h.MaxConnsPerAddr, DefaultMaxConnsPerAddr), h.Token != ""),
-		writeTimeout: orDefault(h.WriteTimeout, DefaultWriteTimeout),
+		writeTimeout: wire.OrDefault(h.WriteTimeout, DefaultWriteTimeout),
 		maxReply:     maxReply,
 		inflight:     map[string]*httpCall{},
 		calls:        map[string]*httpCall{},
@@ -532,9 +548,9 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r, done := f.stream(r)
 		defer done()
-		if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), eraLegacy, true, "", nil); hr != nil {
+		if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), wire.EraLegacy, true, "", nil); hr != nil {
 			// The header is checked as a POST's is (D80).
-			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.code, hr.msg, hr.data))
+			writeHTTPFrame(w, http.StatusBadRequest, frame.ErrorResponse(nil, hr.Code, hr.Msg, hr.Data))
 			return
 		}
 		f.sessionStream(w, r, session)
@@ -574,7 +590,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	e, rej := gate(v.Method, v.Params, session != "")
+	e, rej := wire.Gate(v.Method, v.Params, session != "")
 	if hr := checkVersionHeader(r.Header.Get("MCP-Protocol-Version"), e, session != "", v.Method, v.Params); hr != nil {
 		// The header is checked on every request, before what the request
 		// asks: the same fault gets the same answer whatever the method.
@@ -586,21 +602,21 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// JSON-RPC error, 200; before a session, 400.
 		status := http.StatusBadRequest
 		switch {
-		case e == eraModern && rej.code == frame.CodeMethodNotFound:
+		case e == wire.EraModern && rej.Code == frame.CodeMethodNotFound:
 			status = http.StatusNotFound
-		case rej.code == CodeUnsupportedProtocolVersion, rej.code == CodeHeaderMismatch:
-		case e == eraLegacy && session != "":
+		case rej.Code == wire.CodeUnsupportedProtocolVersion, rej.Code == CodeHeaderMismatch:
+		case e == wire.EraLegacy && session != "":
 			status = http.StatusOK
 		}
-		writeHTTPFrame(w, status, frame.ErrorResponse(v.ID, rej.code, rej.msg, rej.data))
+		writeHTTPFrame(w, status, frame.ErrorResponse(v.ID, rej.Code, rej.Msg, rej.Data))
 		return
 	}
-	if e == eraLegacy && session == "" {
+	if e == wire.EraLegacy && session == "" {
 		// The SDK mints a session for this request: room first (D71).
 		if !f.sessions.reserve() {
 			writeHTTPError(w, http.StatusServiceUnavailable, v.ID, frame.CodeInternalError, fmt.Sprintf(
 				"internal error: this server holds %d sessions, its limit (--max-sessions): end one you no longer use with DELETE, wait for an idle one to close (after %s without a request), or send 2026-07-28 requests, which need no session",
-				f.sessions.max, orDefault(f.opts.SessionIdle, DefaultSessionIdle)))
+				f.sessions.max, wire.OrDefault(f.opts.SessionIdle, DefaultSessionIdle)))
 			return
 		}
 		defer f.sessions.release()
@@ -612,7 +628,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	call.method = v.Method
 	if v.Method == "tools/call" {
-		call.tool = toolName(v.Params)
+		call.tool = wire.ToolName(v.Params)
 	}
 	fc := f.fastCallIn(r, e, session, v)
 	call.fast = fc != nil
@@ -638,12 +654,12 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r2 := r.WithContext(call.ctx)
 	r2.Body = io.NopCloser(bytes.NewReader(inner))
 	r2.ContentLength = int64(len(inner))
-	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == eraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == eraModern,
+	rw := &idWriter{ResponseWriter: w, from: call.quoted, to: v.ID, call: call, max: f.maxReply, inSession: e == wire.EraLegacy && session != "", version: r.Header.Get("MCP-Protocol-Version"), modern: e == wire.EraModern,
 		rc: http.NewResponseController(w), writeTimeout: f.writeTimeout, ready: func(n int) { f.replyReady(call, n) }}
-	if e == eraModern {
+	if e == wire.EraModern {
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Mcp-Session-Id")
-	} else if session == "" && slices.Contains(ModernVersions, r.Header.Get("MCP-Protocol-Version")) {
+	} else if session == "" && slices.Contains(wire.ModernVersions, r.Header.Get("MCP-Protocol-Version")) {
 		// A request that declares no version in _meta is served as stdio
 		// serves it (a ping, say), whatever the header says (D80).
 		r2.Header = r.Header.Clone()
@@ -654,7 +670,7 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusServiceUnavailable, v.ID, frame.CodeInternalError, "internal error: the server is shutting down; the request was not started, so nothing was changed: retry it against a running server")
 		return
 	}
-	if e == eraModern {
+	if e == wire.EraModern {
 		f.stateless.ServeHTTP(rw, r2)
 	} else {
 		f.stateful.ServeHTTP(rw, r2)
@@ -863,7 +879,7 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	if session == "" {
 		f.stateless.ServeHTTP(je, r2)
 	} else {
-		defer f.clock.begin(session, eraLegacy)()
+		defer f.clock.begin(session, wire.EraLegacy)()
 		f.stateful.ServeHTTP(je, r2)
 	}
 }
@@ -1239,7 +1255,7 @@ func (w *idWriter) emit(b []byte) {
 	}
 	if w.call.stopping.Load() && stoppedReply(b) {
 		// The drain cancelled the handler before it committed anything.
-		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+		w.ResponseWriter.Write(frame.ErrorResponse(w.to, frame.CodeInternalError, wire.StoppedMessage(""), nil))
 		return
 	}
 	if bytes.Contains(b, []byte(`"code":-32601`)) && bytes.Contains(b, []byte(`JSON RPC not handled`)) {
@@ -1259,7 +1275,7 @@ func (w *idWriter) emit(b []byte) {
 			} `json:"error"`
 		}
 		if json.Unmarshal(b, &m) == nil {
-			code, text := repairError(0, m.Error.Message, w.call.method)
+			code, text := wire.RepairError(0, m.Error.Message, w.call.method)
 			w.ResponseWriter.Write(frame.ErrorResponse(w.to, code, text, m.Error.Data))
 			return
 		}
@@ -1291,7 +1307,7 @@ func (w *idWriter) withResultType(b []byte) []byte {
 	if !bytes.HasPrefix(b, prefix) || !bytes.HasSuffix(b, []byte("}")) {
 		return b
 	}
-	result := withResultType(b[len(prefix) : len(b)-1])
+	result := wire.WithResultType(b[len(prefix) : len(b)-1])
 	return append(append(prefix, result...), '}')
 }
 
@@ -1311,7 +1327,7 @@ func cancelledReply(id json.RawMessage) []byte {
 // that version in _meta too (-32602, as 2026-07-28 says), but for a ping or
 // an initialize, which are served as on stdio whatever the header says
 // (ServeHTTP): go-sdk's client pings with the header alone.
-func checkVersionHeader(h string, e era, inSession bool, method string, params json.RawMessage) *rejection {
+func checkVersionHeader(h string, e wire.Era, inSession bool, method string, params json.RawMessage) *wire.Rejection {
 	if h == "" {
 		return nil
 	}
@@ -1319,13 +1335,13 @@ func checkVersionHeader(h string, e era, inSession bool, method string, params j
 	var problem string
 	switch {
 	case declared && mv != h:
-		return &rejection{code: CodeHeaderMismatch, msg: fmt.Sprintf("the MCP-Protocol-Version header %q does not match _meta %q %q: send the same version in both", h, metaProtocolVersion, mv)}
-	case slices.Contains(ModernVersions, h) && !inSession && method != "ping" && method != "initialize" && !declared:
-		return invalidParams(fmt.Sprintf("_meta %q is required: the MCP-Protocol-Version header says %s; declare it in _meta too, with _meta %q", metaProtocolVersion, h, metaClientCaps))
-	case !slices.Contains(ProtocolVersions, h):
+		return &wire.Rejection{Code: CodeHeaderMismatch, Msg: fmt.Sprintf("the MCP-Protocol-Version header %q does not match _meta %q %q: send the same version in both", h, wire.MetaProtocolVersion, mv)}
+	case slices.Contains(wire.ModernVersions, h) && !inSession && method != "ping" && method != "initialize" && !declared:
+		return wire.InvalidParams(fmt.Sprintf("_meta %q is required: the MCP-Protocol-Version header says %s; declare it in _meta too, with _meta %q", wire.MetaProtocolVersion, h, wire.MetaClientCaps))
+	case !slices.Contains(wire.ProtocolVersions, h):
 		problem = fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", h)
-	case slices.Contains(ModernVersions, h) && e != eraModern && inSession:
-		problem = fmt.Sprintf("protocol version %q in the MCP-Protocol-Version header is not served inside a session (Mcp-Session-Id): send it without the session, declaring it in _meta %q", h, metaProtocolVersion)
+	case slices.Contains(wire.ModernVersions, h) && e != wire.EraModern && inSession:
+		problem = fmt.Sprintf("protocol version %q in the MCP-Protocol-Version header is not served inside a session (Mcp-Session-Id): send it without the session, declaring it in _meta %q", h, wire.MetaProtocolVersion)
 	default:
 		return nil
 	}
@@ -1335,12 +1351,12 @@ func checkVersionHeader(h string, e era, inSession bool, method string, params j
 // unsupportedVersion is the one answer to a version this server does not
 // serve: -32022, every supported version in the message and in
 // data.supported, the one asked for in data.requested (D80).
-func unsupportedVersion(problem, h string) *rejection {
+func unsupportedVersion(problem, h string) *wire.Rejection {
 	data, _ := json.Marshal(struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
-	}{ProtocolVersions, h})
-	return &rejection{code: CodeUnsupportedProtocolVersion, msg: problem + ": this server supports " + strings.Join(ProtocolVersions, ", "), data: data}
+	}{wire.ProtocolVersions, h})
+	return &wire.Rejection{Code: wire.CodeUnsupportedProtocolVersion, Msg: problem + ": this server supports " + strings.Join(wire.ProtocolVersions, ", "), Data: data}
 }
 
 // sdkError is what a text/plain error of the SDK, msg with its status,
@@ -1361,7 +1377,7 @@ func sdkError(status int, msg, method, version string, inSession bool) (int, int
 	case strings.Contains(msg, "Unsupported protocol version"):
 		// The SDK's own header check, in the words and code of ours.
 		r := unsupportedVersion(fmt.Sprintf("unsupported protocol version %q in the MCP-Protocol-Version header", version), version)
-		return http.StatusBadRequest, r.code, r.msg, r.data
+		return http.StatusBadRequest, r.Code, r.Msg, r.Data
 	case status == http.StatusNotFound && (msg == "session not found" || msg == "session is closing"):
 		return status, frame.CodeInvalidRequest, "invalid request: " + msg + ": the Mcp-Session-Id names no open session (it was deleted, it idled out, or the server restarted); initialize a new one", nil
 	case status >= http.StatusInternalServerError:
@@ -1380,7 +1396,7 @@ func metaVersion(params json.RawMessage) (string, bool) {
 	if json.Unmarshal(params, &p) != nil {
 		return "", false
 	}
-	raw, ok := p.Meta[metaProtocolVersion]
+	raw, ok := p.Meta[wire.MetaProtocolVersion]
 	var v string
 	json.Unmarshal(raw, &v)
 	return v, ok
@@ -1401,7 +1417,7 @@ func stoppedReply(line []byte) bool {
 	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil {
 		return false
 	}
-	return len(m.Error) > 0 || rolledBack(m.Result)
+	return len(m.Error) > 0 || wire.RolledBack(m.Result)
 }
 
 // Flush passes a flush on once the lines so far are written.
@@ -1435,7 +1451,7 @@ func (w *idWriter) finish() {
 		case w.call.stopping.Load():
 			// Stopped before the SDK wrote anything (a stateless request
 			// whose context ended): it did not run to its end.
-			writeHTTPFrame(w.ResponseWriter, http.StatusServiceUnavailable, frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+			writeHTTPFrame(w.ResponseWriter, http.StatusServiceUnavailable, frame.ErrorResponse(w.to, frame.CodeInternalError, wire.StoppedMessage(""), nil))
 			return
 		case w.call.cancelled.Load():
 			writeHTTPFrame(w.ResponseWriter, http.StatusOK, cancelledReply(w.to))
@@ -1454,7 +1470,7 @@ func (w *idWriter) finish() {
 			case w.call.cancelled.Load():
 				w.answer(cancelledReply(w.to))
 			case w.call.stopping.Load():
-				w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, stoppedMessage(""), nil))
+				w.answer(frame.ErrorResponse(w.to, frame.CodeInternalError, wire.StoppedMessage(""), nil))
 			}
 		}
 		w.jsonHead()
@@ -1523,11 +1539,11 @@ func (f *HTTPHandler) answerStragglers() {
 		if rw == nil {
 			continue
 		}
-		ro := c.method != "tools/call" || readOnlyTools()[c.tool]
+		ro := c.method != "tools/call" || (f.readOnly != nil && f.readOnly(c.tool))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if rw.answerNow(unfinishedMessage("", ro)) {
+			if rw.answerNow(wire.UnfinishedMessage("", ro)) {
 				f.log.Error("request did not stop at shutdown", "method", c.method, "tool", c.tool)
 			}
 		}()

@@ -1,4 +1,4 @@
-package mcp
+package streamhttp
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
 	"github.com/claimslint/claimslint/server/sqlite"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,14 +39,14 @@ func BenchmarkHTTP(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	o := Options{Store: store, Dir: dir, MaxInFlight: 64}
-	s := NewServer(o)
+	o := mcp.Options{Store: store, Dir: dir}
+	s := mcp.NewServer(o)
 	get := func(*http.Request) *sdk.Server { return s }
 	for _, c := range []struct {
 		name    string
 		handler http.Handler
 	}{
-		{"docket", NewHTTPHandler(o, HTTPOptions{})},
+		{"docket", NewHTTPHandler(mcp.New(o), HTTPOptions{MaxInFlight: 64})},
 		// The stock handler as it comes (SSE replies) and with JSON
 		// replies, the mode docket's front used behind its screen before
 		// D80's amendment (it now runs the SDK with SSE replies).

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fastCalls serves, over stdio and in the HTTP front's 2025-11-25
+// FastCalls serves, over stdio and in the HTTP front's 2025-11-25
 // sessions (fastCallIn), a tools/call of a read-only issue tool
 // without go-sdk's per-request dispatch (D82): no jsonrpc2 goroutine per
 // request with its stack grown afresh, no second decode of the params, no
@@ -18,12 +18,27 @@ import (
 // takes only the plain case, a legacy session already initialized and
 // params of exactly a name and an arguments object, and leaves every other
 // request to the SDK.
-type fastCalls struct {
+type FastCalls struct {
 	srv      *sdk.Server
 	handlers map[string]sdk.ToolHandler // by tool name: the read-only store tools
 
 	mu      sync.Mutex
 	session *sdk.ServerSession // the initialized legacy session, once seen
+}
+
+// NewFastCalls returns the fast path of app: nil when app has no Direct
+// handlers, so every call goes through the SDK.
+func NewFastCalls(app *App) *FastCalls {
+	if app == nil || len(app.Direct) == 0 {
+		return nil
+	}
+	return &FastCalls{srv: app.Server, handlers: app.Direct}
+}
+
+// In is fc in the session ss, which LegacyReady accepted.
+func (fc *FastCall) In(ss *sdk.ServerSession) *FastCall {
+	fc.ss = ss
+	return fc
 }
 
 // maxFastParams bounds the params the transport reads for a fast call: the
@@ -35,38 +50,26 @@ const maxFastParams = 4 << 10
 // go-sdk's decoder allows (1000), and are left to it.
 const maxFastNesting = 1000
 
-// fastCall is one tools/call the transport runs itself.
-type fastCall struct {
+// FastCall is one tools/call the transport runs itself.
+type FastCall struct {
 	name string
 	args json.RawMessage
 	h    sdk.ToolHandler
 	ss   *sdk.ServerSession
 }
 
-// issueToolNames names the issue tools, derived from the registry once (a
-// server's start does not build their schemas twice). Those of them that
-// only read are served here; the register tools run checks and report
-// progress, and are not.
-var issueToolNames = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, tl := range (&tools{}).issueTools() {
-		m[tl.def.Name] = true
-	}
-	return m
-})
-
 // ready is the session the SDK has initialized under a legacy version (one
 // without multi-round-trip results), or nil: before initialize the SDK
 // refuses a call, and under 2026-07-28 it marks results, so neither is
 // taken here.
-func (f *fastCalls) ready() *sdk.ServerSession {
+func (f *FastCalls) ready() *sdk.ServerSession {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.session != nil {
 		return f.session
 	}
 	for ss := range f.srv.Sessions() {
-		if legacyReady(ss) {
+		if LegacyReady(ss) {
 			f.session = ss
 			return ss
 		}
@@ -74,12 +77,12 @@ func (f *fastCalls) ready() *sdk.ServerSession {
 	return nil
 }
 
-// match is the call params asks for when the transport may serve it:
+// Match is the call params asks for when the transport may serve it:
 // params is an object of exactly "name", a tool of f, and "arguments", an
 // object, in at most maxFastParams bytes. Anything else (a _meta, so a
 // progress token, an unknown tool) is nil and goes to the SDK.
-func (f *fastCalls) match(params json.RawMessage) *fastCall {
-	fc := f.parse(params)
+func (f *FastCalls) Match(params json.RawMessage) *FastCall {
+	fc := f.Parse(params)
 	if fc == nil {
 		return nil
 	}
@@ -89,11 +92,11 @@ func (f *fastCalls) match(params json.RawMessage) *fastCall {
 	return fc
 }
 
-// legacyReady reports whether ss is a session the SDK has initialized
+// LegacyReady reports whether ss is a session the SDK has initialized
 // under a legacy version (one without multi-round-trip results): before
 // initialize the SDK refuses a call, and under 2026-07-28 it marks
 // results, so neither is taken here.
-func legacyReady(ss *sdk.ServerSession) bool {
+func LegacyReady(ss *sdk.ServerSession) bool {
 	if ss == nil {
 		return false
 	}
@@ -101,9 +104,9 @@ func legacyReady(ss *sdk.ServerSession) bool {
 	return p != nil && p.ProtocolVersion < "2026-07-28"
 }
 
-// parse is the plain call params ask for, with no session yet: nil when
+// Parse is the plain call params ask for, with no session yet: nil when
 // the SDK must serve it.
-func (f *fastCalls) parse(params json.RawMessage) *fastCall {
+func (f *FastCalls) Parse(params json.RawMessage) *FastCall {
 	if f == nil || len(f.handlers) == 0 || len(params) > maxFastParams || bytes.Contains(params, []byte(`"_meta"`)) {
 		return nil
 	}
@@ -127,13 +130,13 @@ func (f *fastCalls) parse(params json.RawMessage) *fastCall {
 	if !ok {
 		return nil
 	}
-	return &fastCall{name: name, args: args, h: h}
+	return &FastCall{name: name, args: args, h: h}
 }
 
-// run calls the tool and returns the result as go-sdk would send it: an
+// Run calls the tool and returns the result as go-sdk would send it: an
 // absent content list is [], and the result is encoded without escaping
 // HTML, as go-sdk's jsonrpc2 does.
-func (fc *fastCall) run(ctx context.Context) (json.RawMessage, error) {
+func (fc *FastCall) Run(ctx context.Context) (json.RawMessage, error) {
 	req := &sdk.CallToolRequest{Session: fc.ss, Params: &sdk.CallToolParamsRaw{Name: fc.name, Arguments: fc.args}}
 	res, err := fc.h(ctx, req)
 	if err != nil {

@@ -1,4 +1,4 @@
-package mcp
+package streamhttp
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"github.com/claimslint/claimslint/server/mcp"
 )
 
 // stubSDK answers a tools/call as go-sdk's JSON-reply handler would, with
@@ -30,7 +32,7 @@ func (stubSDK) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // screen, the gate, the id mapping and the reply rewrite) around a stub
 // that stands for go-sdk's handler; "stub" is the stub alone.
 func BenchmarkHTTPFront(b *testing.B) {
-	f := NewHTTPHandler(Options{}, HTTPOptions{})
+	f := NewHTTPHandler(mcp.New(mcp.Options{}), HTTPOptions{})
 	f.stateful = stubSDK{}
 	for _, c := range []struct {
 		name string
