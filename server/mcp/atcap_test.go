@@ -254,7 +254,13 @@ func TestQueueBounded(t *testing.T) {
 				}
 			}()
 			<-s.entered
-			// Wait until the writer has stood still for a while: the
+			// The transport must take at least atLeast requests: wait for
+			// them (a loaded machine may not schedule the writer for a
+			// while, which the stillness below would take for a stop).
+			for deadline := time.Now().Add(time.Minute); int(written.Load()) < tc.atLeast && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			// Then wait until the writer has stood still for a while: the
 			// transport stopped reading.
 			last, still := int32(-1), 0
 			for still < 50 {
