@@ -45,6 +45,9 @@ func TestSeedTree(t *testing.T) {
 		t.Skip("CLAIMSLINT_SEED_TREE is not set: no reconstruction of the seed team's tree is here")
 	}
 	dir := copySeedTree(t, src)
+	if adoptSeedTree(t, dir) {
+		t.Logf("%s has no .claimslint.yml: init --adopt wrote one", src)
+	}
 	f := seedTreeAcceptance(t, dir, "*.sh")
 	t.Logf("seed tree %s: %d rows (%d entries with structural checks, sweeps, allow-lists), %d not translated; check exit %d; prove exit %d, %d vacuous",
 		src, f.rows, f.entries, f.untranslated, f.checkExit, f.proveExit, f.vacuous)
@@ -60,6 +63,22 @@ func TestSeedTree(t *testing.T) {
 	if f.proveExit != lintcmd.ExitClean || f.vacuous != 0 {
 		t.Errorf("prove exit %d, %d vacuous, want 0 and 0:\n%s", f.proveExit, f.vacuous, f.proveOut)
 	}
+}
+
+// adoptSeedTree writes the settings of a tree that has none (a clone of
+// the seed team's repository) as a team adopting claimslint would, with
+// init --adopt, and commits them; it says whether it did.
+func adoptSeedTree(t *testing.T, dir string) bool {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, ".claimslint.yml")); err == nil {
+		return false
+	}
+	if code, out := claimslint(dir, "init", "--adopt", "--date", "2026-01-01"); code != lintcmd.ExitClean {
+		t.Fatalf("init --adopt exit %d:\n%s", code, out)
+	}
+	mutantGit(t, dir, "add", "-A")
+	mutantGit(t, dir, "commit", "-q", "-m", "claimslint adopted")
+	return true
 }
 
 // seedTreeAcceptance migrates every gate under scripts/checks of dir (a
@@ -194,5 +213,28 @@ func TestCountMigrate(t *testing.T) {
 		if rows != tc.rows || entries != tc.entries || untranslated != tc.untranslated || len(notes) != tc.notes {
 			t.Errorf("%s: %d rows, %d entries, %d untranslated, %d notes; want %d, %d, %d, %d", tc.name, rows, entries, untranslated, len(notes), tc.rows, tc.entries, tc.untranslated, tc.notes)
 		}
+	}
+}
+
+// TestAdoptSeedTree: a tree without settings (a plain clone) gets the
+// inline register's settings from init --adopt; a tree with them is left
+// as it is.
+func TestAdoptSeedTree(t *testing.T) {
+	t.Parallel()
+	dir := structuralTree(t, nil)
+	if adoptSeedTree(t, dir) {
+		t.Fatal("adopted a tree that has its .claimslint.yml")
+	}
+	mutantGit(t, dir, "rm", "-q", ".claimslint.yml")
+	mutantGit(t, dir, "commit", "-q", "-m", "no settings")
+	if !adoptSeedTree(t, dir) {
+		t.Fatal("a tree without .claimslint.yml was not adopted")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".claimslint.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^register: docs/PRD\.md$`).Match(b) {
+		t.Errorf("init --adopt did not find the inline register:\n%s", b)
 	}
 }
