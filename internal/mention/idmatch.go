@@ -75,13 +75,6 @@ func newIDMatcher(re *regexp.Regexp, reach, window int) idMatcher {
 	return m
 }
 
-// The two forms of Pattern, around the quoted prefixes.
-const (
-	numberedPattern = `(?:^|[^\w&/#])(#)([0-9]+)\b`
-	prefixedOpen    = `\b(`
-	prefixedClose   = `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`
-)
-
 // literalsOf returns the literals every match of the pattern expr holds,
 // and whether a match begins one rune before them, when expr is one that
 // Pattern writes (ok false otherwise: the matcher then searches with the

@@ -33,6 +33,14 @@ var (
 	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
 )
 
+// The two forms of Pattern: the github format's, and the prefixed one's
+// around the quoted prefixes (the matcher reads the prefixes back).
+const (
+	numberedPattern = `(?:^|[^\w&/#])(#)([0-9]+)\b`
+	prefixedOpen    = `\b(`
+	prefixedClose   = `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`
+)
+
 // Pattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func Pattern(cfg config.Config) *regexp.Regexp {
