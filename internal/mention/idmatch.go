@@ -84,8 +84,9 @@ func literalsOf(expr string) (lits [][]byte, back, ok bool) {
 	if expr == numberedPattern {
 		return [][]byte{[]byte("#")}, true, true
 	}
-	inner, found := strings.CutPrefix(expr, prefixedOpen)
-	if inner, found = strings.CutSuffix(inner, prefixedClose); !found {
+	inner, opens := strings.CutPrefix(expr, prefixedOpen)
+	inner, closes := strings.CutSuffix(inner, prefixedClose)
+	if !opens || !closes {
 		return nil, false, false
 	}
 	var prefixes []string
