@@ -185,7 +185,8 @@ func TestLiteralsNeedNoSize(t *testing.T) {
 
 // TestIndexLiteral: indexLiteral finds what bytes.Index finds: the first
 // place, past indentation that occurs without the literal, in a file made
-// to fail every check (the fallback), and at the file's ends.
+// to fail every check (the fallback), at the file's ends, and where the
+// literal's rarest byte is last or repeated.
 func TestIndexLiteral(t *testing.T) {
 	t.Parallel()
 	fail := strings.Repeat("    pub fn len(&self) -> usize }\n", 2000)
@@ -200,6 +201,10 @@ func TestIndexLiteral(t *testing.T) {
 		{"     ", "    "},
 		{strings.Repeat(" ", 20) + "x", strings.Repeat(" ", 17) + "x"},
 		{"", " x"},
+		{"Qa Qb aQ", "aQ"},           // the rarest byte last
+		{"eeeQ", "eeeQQ"},            // a candidate whose literal runs past the end
+		{"ab\xffcd ab\xff", "b\xff"}, // a byte no source counts, found at once
+		{"zzzz", "zz"},
 	} {
 		if got, want := indexLiteral([]byte(tc.s), []byte(tc.lit)), bytes.Index([]byte(tc.s), []byte(tc.lit)); got != want {
 			t.Errorf("indexLiteral(%.40q, %q) = %d, bytes.Index %d", tc.s, tc.lit, got, want)
@@ -216,4 +221,21 @@ func FuzzIndexLiteral(f *testing.F) {
 			t.Fatalf("indexLiteral(%q, %q) = %d, bytes.Index %d", s, lit, got, want)
 		}
 	})
+}
+
+// TestCommonBytes: commonBytes lists each byte once, the blanks among
+// them, so byteRank orders every byte it names.
+func TestCommonBytes(t *testing.T) {
+	t.Parallel()
+	seen := map[byte]bool{}
+	for i := range len(commonBytes) {
+		if c := commonBytes[i]; seen[c] {
+			t.Errorf("commonBytes lists %q twice", c)
+		} else {
+			seen[c] = true
+		}
+	}
+	if int(byteRank[' ']) != len(commonBytes) || byteRank['\t'] == 0 || byteRank['\n'] == 0 || byteRank[0x80] != 0 {
+		t.Errorf("byteRank: ' ' %d, tab %d, newline %d, 0x80 %d", byteRank[' '], byteRank['\t'], byteRank['\n'], byteRank[0x80])
+	}
 }

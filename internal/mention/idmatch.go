@@ -1,8 +1,11 @@
 package mention
 
 import (
+	"bytes"
 	"iter"
 	"regexp"
+	"strings"
+	"unicode/utf8"
 )
 
 // idMatcher finds the matches of a tracker id pattern (Pattern's) one
@@ -37,6 +40,15 @@ type idMatcher struct {
 	// re reads to decide it: the longest prefix, its dash, a character of
 	// the suffix and the two bytes that may extend it (.5), with room.
 	reach int
+	// lits are the literal bytes every match of re holds (each prefix
+	// and its dash, or #), back whether a match begins one rune before
+	// them (the github form), and at and at0 re anchored at a start
+	// after the first byte and at the text's start: a search looks for
+	// the literals and tries re only where they are (prefilter). lits is
+	// nil for a pattern that is not Pattern's.
+	lits    [][]byte
+	back    bool
+	at, at0 *regexp.Regexp
 }
 
 // idWindow is the bytes one search reads: a budget asked between windows
@@ -54,7 +66,53 @@ func newIDMatcher(re *regexp.Regexp, reach, window int) idMatcher {
 	// tries the resume points in order, and re's own preference decides
 	// at each, as an unanchored search does. re's group 0 is from's group
 	// 1.
-	return idMatcher{re: re, from: regexp.MustCompile(resume + re.String() + ")"), reach: reach, window: max(window, 4*reach)}
+	m := idMatcher{re: re, from: regexp.MustCompile(resume + re.String() + ")"), reach: reach, window: max(window, 4*reach)}
+	if lits, back, ok := literalsOf(re.String()); ok {
+		m.lits, m.back = lits, back
+		m.at = regexp.MustCompile("^(?s:.)(" + re.String() + ")")
+		m.at0 = regexp.MustCompile("^(?:" + re.String() + ")")
+	}
+	return m
+}
+
+// literalsOf returns the literals every match of the pattern expr holds,
+// and whether a match begins one rune before them, when expr is one that
+// Pattern writes (ok false otherwise: the matcher then searches with the
+// regexp alone). The prefixes are read back from the quoted alternation
+// and the pattern written again from them must be expr.
+func literalsOf(expr string) (lits [][]byte, back, ok bool) {
+	if expr == numberedPattern {
+		return [][]byte{[]byte("#")}, true, true
+	}
+	inner, opens := strings.CutPrefix(expr, prefixedOpen)
+	inner, closes := strings.CutSuffix(inner, prefixedClose)
+	if !opens || !closes {
+		return nil, false, false
+	}
+	var prefixes []string
+	var cur strings.Builder
+	for i := 0; i < len(inner); i++ {
+		switch c := inner[i]; {
+		case c == '\\' && i+1 < len(inner):
+			i++
+			cur.WriteByte(inner[i])
+		case c == '|':
+			prefixes = append(prefixes, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	prefixes = append(prefixes, cur.String())
+	quoted := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		quoted[i] = regexp.QuoteMeta(p)
+		lits = append(lits, []byte(p+"-"))
+	}
+	if prefixedOpen+strings.Join(quoted, "|")+prefixedClose != expr {
+		return nil, false, false
+	}
+	return lits, false, true
 }
 
 // resume opens the pattern of a search after a match: the byte before
@@ -64,6 +122,9 @@ const resume = "^(?s:.)(?s:.*?)("
 // search returns the first match of re at or after at in text[:end],
 // where at is 0 or a resume point, offsets in text.
 func (m idMatcher) search(text []byte, at, end int) []int {
+	if m.lits != nil {
+		return m.prefiltered(text, at, end)
+	}
 	if at == 0 {
 		return m.re.FindSubmatchIndex(text[:end])
 	}
@@ -75,6 +136,92 @@ func (m idMatcher) search(text []byte, at, end int) []int {
 	for i := range loc {
 		if loc[i] >= 0 {
 			loc[i] += at - 1
+		}
+	}
+	return loc
+}
+
+// prefiltered is search by the literals: every match of re holds one
+// of lits (a prefix and its dash at the match's start, or the # after
+// the match's first rune), so the leftmost match at or after at begins
+// at the first place, in order, where a literal is and re matches
+// anchored; re is tried nowhere else.
+func (m idMatcher) prefiltered(text []byte, at, end int) []int {
+	// next[i] is where lits[i] is next at or after cur, -1 when nowhere
+	// in the window, notLooked before the first look.
+	const notLooked = -2
+	var buf [4]int
+	next := buf[:0]
+	for range m.lits {
+		next = append(next, notLooked)
+	}
+	for cur := at; ; {
+		c := -1
+		for i, lit := range m.lits {
+			if next[i] == notLooked || next[i] >= 0 && next[i] < cur {
+				j := bytes.Index(text[cur:end], lit)
+				next[i] = -1
+				if j >= 0 {
+					next[i] = cur + j
+				}
+			}
+			if next[i] >= 0 && (c < 0 || next[i] < c) {
+				c = next[i]
+			}
+		}
+		if c < 0 {
+			return nil
+		}
+		cur = c + 1
+		if loc := m.anchoredAt(text, c, at, end); loc != nil {
+			return loc
+		}
+	}
+}
+
+// anchoredAt returns re's match in text[:end] that begins where the
+// literal at c says one begins, if it is at or after at.
+func (m idMatcher) anchoredAt(text []byte, c, at, end int) []int {
+	s := c
+	if m.back {
+		// # then a digit; the match begins with the rune before the #
+		// (^ when the # opens the text).
+		if c+1 >= end || text[c+1] < '0' || text[c+1] > '9' {
+			return nil
+		}
+		if c > 0 {
+			_, n := utf8.DecodeLastRune(text[:c])
+			s = c - n
+		}
+	}
+	if s < at {
+		return nil
+	}
+	// re decides a match within reach bytes of its start and of its end:
+	// read a few reaches first (a regexp clears state in proportion to
+	// the text it is given), the rest of the window only for a match that
+	// ends too near the short one's end.
+	if lim := s + 4*m.reach; lim < end {
+		if loc := m.anchored(text, s, lim); loc == nil || loc[1]+m.reach <= lim {
+			return loc
+		}
+	}
+	return m.anchored(text, s, end)
+}
+
+// anchored returns re's match in text[:end] that begins at s, if any.
+func (m idMatcher) anchored(text []byte, s, end int) []int {
+	if s == 0 {
+		return m.at0.FindSubmatchIndex(text[:end])
+	}
+	loc := m.at.FindSubmatchIndex(text[s-1 : end])
+	if loc == nil {
+		return nil
+	}
+	loc = loc[2:]
+	for i := range loc {
+		if loc[i] >= 0 {
+			loc[i] += s - 1
 		}
 	}
 	return loc

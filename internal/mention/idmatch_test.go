@@ -25,6 +25,7 @@ func idPatterns() map[string]*regexp.Regexp {
 		"github":  Pattern(gh),
 		"dk":      Pattern(prefixes("dk")),
 		"dk,z,ab": Pattern(prefixes("dk", "z", "ab", "dkx")),
+		"quoted":  Pattern(prefixes("c++", "a|b", `x\y`, "k-")),
 	}
 }
 
@@ -39,13 +40,45 @@ func streamed(m idMatcher, text []byte) [][]int {
 
 // matchers are the matcher of re with windows of every size from the
 // smallest it takes up, and the default: a window boundary at every
-// offset of a short text.
+// offset of a short text; each with the prefilter and without it.
 func matchers(re *regexp.Regexp) []idMatcher {
-	out := []idMatcher{newIDMatcher(re, 3+8, idWindow)}
+	out := []idMatcher{newIDMatcher(re, 4+8, idWindow)}
 	for w := 1; w <= 48; w++ {
-		out = append(out, idMatcher{re: out[0].re, from: out[0].from, reach: out[0].reach, window: w})
+		m := out[0]
+		m.window = w
+		plain := m
+		plain.lits = nil
+		out = append(out, m, plain)
 	}
 	return out
+}
+
+// TestPatternsArePrefiltered: every pattern Pattern writes gives the
+// matcher its literals (so the tests above compare the prefilter with
+// the regexp), and a pattern of another shape none.
+func TestPatternsArePrefiltered(t *testing.T) {
+	t.Parallel()
+	for name, re := range idPatterns() {
+		if m := newIDMatcher(re, 12, idWindow); m.lits == nil {
+			t.Errorf("%s: %s has no literals", name, re)
+		}
+	}
+	want := map[string]string{"dk,z,ab": "dk- z- ab- dkx-", "quoted": `c++- a|b- x\y- k--`, "github": "#"}
+	for name, lits := range want {
+		m := newIDMatcher(idPatterns()[name], 12, idWindow)
+		var got []string
+		for _, l := range m.lits {
+			got = append(got, string(l))
+		}
+		if strings.Join(got, " ") != lits {
+			t.Errorf("%s: literals %q, want %q", name, got, lits)
+		}
+	}
+	for _, expr := range []string{`\b(dk)-x`, `\b(\d)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`, `\b(a(b))-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`} {
+		if m := newIDMatcher(regexp.MustCompile(expr), 12, idWindow); m.lits != nil {
+			t.Errorf("%s: literals %q, want none", expr, m.lits)
+		}
+	}
 }
 
 // TestIDMatcherAsFindAll: the matcher yields exactly what one
@@ -70,6 +103,7 @@ func TestIDMatcherAsFindAll(t *testing.T) {
 		strings.Repeat("dk-??", 50),
 		strings.Repeat("#1 ", 50),
 		"dkx-1 dk-x1 ab-z-1 z-ab-2",
+		"c++-1 a|b-2 x\\y-3 k--4 k-k--5 ##1 #",
 	}
 	for name, re := range idPatterns() {
 		for _, m := range matchers(re) {
@@ -101,17 +135,21 @@ func TestIDMatcherStops(t *testing.T) {
 // FuzzIDMatcher compares the matcher with one FindAllSubmatchIndex over
 // the whole text, for each of Pattern's patterns.
 func FuzzIDMatcher(f *testing.F) {
-	for _, s := range []string{"dk-__dk-1", "#1#2", "dk-abz-1 z-2", "dk-ab.5.dk-1", "é#4 \xc3#5 dk-1\xffdk-2"} {
+	for _, s := range []string{"dk-__dk-1", "#1#2", "dk-abz-1 z-2", "dk-ab.5.dk-1", "é#4 \xc3#5 dk-1\xffdk-2", "\xe2\x82#1 \xf0\xe2\x82\xac#2 c++-1 k--2"} {
 		f.Add(s, uint8(5))
 	}
 	res := idPatterns()
 	f.Fuzz(func(t *testing.T, text string, window uint8) {
 		for name, re := range res {
 			want := re.FindAllSubmatchIndex([]byte(text), -1)
-			m := newIDMatcher(re, 3+8, idWindow)
+			m := newIDMatcher(re, 4+8, idWindow)
 			m.window = 1 + int(window)%64
-			if got := streamed(m, []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
-				t.Fatalf("%s, window %d, on %q: matcher %v, FindAllSubmatchIndex %v", name, m.window, text, got, want)
+			plain := m
+			plain.lits = nil
+			for _, m := range []idMatcher{m, plain} {
+				if got := streamed(m, []byte(text)); !slices.EqualFunc(got, want, slices.Equal) {
+					t.Fatalf("%s, window %d, prefilter %t, on %q: matcher %v, FindAllSubmatchIndex %v", name, m.window, m.lits != nil, text, got, want)
+				}
 			}
 		}
 	})

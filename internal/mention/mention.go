@@ -33,18 +33,26 @@ var (
 	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
 )
 
+// The two forms of Pattern: the github format's, and the prefixed one's
+// around the quoted prefixes (the matcher reads the prefixes back).
+const (
+	numberedPattern = `(?:^|[^\w&/#])(#)([0-9]+)\b`
+	prefixedOpen    = `\b(`
+	prefixedClose   = `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`
+)
+
 // Pattern returns the regular expression that finds tracker ids of the
 // configured prefixes in prose; the last group is the id's suffix.
 func Pattern(cfg config.Config) *regexp.Regexp {
 	if trackerformat.IsNumbered(cfg.Tracker.Format) {
-		return regexp.MustCompile(`(?:^|[^\w&/#])(#)([0-9]+)\b`)
+		return regexp.MustCompile(numberedPattern)
 	}
 	quoted := make([]string, len(cfg.Tracker.Prefixes))
 	for i, p := range cfg.Tracker.Prefixes {
 		quoted[i] = regexp.QuoteMeta(p)
 	}
 	// A child id carries its parents' path: ub-lp9.25, ub-lp9.7.1 (D36).
-	return regexp.MustCompile(`\b(` + strings.Join(quoted, "|") + `)-([A-Za-z0-9]+(?:\.[0-9]+)*|\?+|_+)`)
+	return regexp.MustCompile(prefixedOpen + strings.Join(quoted, "|") + prefixedClose)
 }
 
 // IsPlaceholder reports whether the suffix of a tracker id (after
