@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,6 +185,14 @@ func run() error {
 	}
 	if dest == "" || dest == "-" {
 		_, err := os.Stdout.WriteString(text)
+		return err
+	}
+	// The page keeps what this run did not measure: a partial run
+	// (--only) rewrites its own sections, and sections measured by hand
+	// or by a Go test stay (splice).
+	if old, err := os.ReadFile(dest); err == nil {
+		text = splice(string(old), text, *only == "")
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	logf("writing %s", dest)

@@ -2,7 +2,8 @@
 # run.sh: build everything and run the side-by-side benchmarks (issue 6),
 # writing docs/benchmarks.md. Flags go to the bench program:
 #   --quick            small sizes, short runs (under a minute); report to stdout
-#   --out FILE         write the report elsewhere
+#   --out FILE         write the report elsewhere (- for stdout); a run writes into
+#                      the page its sections alone, keeping the others (splice.go)
 #   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site|regions   (mcp: stdio, http and rss); a comma-separated list runs each, e.g. --only hostile,budget,attacks
 #   --compare REV      build REV and the working tree, run the headline workloads
 #                      interleaved, print each ratio with its spread, and exit 1 when
