@@ -288,78 +288,30 @@ func (c *collection) settle(statuses map[string]string) {
 		by[r.scheme] = append(by[r.scheme], r)
 	}
 	unit := c.unit()
-	used := map[int]bool{} // bases of number spaces whose numbers are taken
-	taken := map[int]map[int]bool{}
+	taken := numberSpaces{} // by base, the numbers taken in that space
 	for i := range c.schemes {
 		s := &c.schemes[i]
 		rs := by[i]
 		if !c.fresh[i] || len(rs) == 0 {
 			if s.IDs == "number" {
-				used[s.Base] = true
-				if taken[s.Base] == nil {
-					taken[s.Base] = map[int]bool{}
-				}
 				for _, r := range rs {
-					taken[s.Base][r.name.Number] = true
+					taken.take(s.Base, r.name.Number)
 				}
+				taken.take(s.Base, -1)
 			}
 			continue
 		}
 		s.IDs = "ordinal"
-		// A folder's ids are its numbers when every record has one and
-		// few repeat (0000 and 0004a are ids of their own: D0, D4a).
-		exceptions, numbered := 0, 0
-		seen := map[int]bool{}
-		own := map[string]bool{}
-		for _, r := range rs {
-			if r.name.Number < 0 || r.name.Date != "" {
-				continue
-			}
-			numbered++
-			id := ownID(register.Scheme{IDs: "number"}, r.name)
-			if id == "" || own[id] {
-				exceptions++
-			}
-			own[id] = true
-			seen[r.name.Number] = true
-		}
-		if numbered == len(rs) && exceptions*4 <= len(rs) {
+		if seen, ok := ownNumbers(rs); ok {
 			s.IDs = "number"
 			// Folders share a number space (base 0) unless their numbers
 			// repeat; then the next free block of ids is theirs.
-			base := 0
-			for ; ; base += unit {
-				clash := false
-				for n := range seen {
-					if taken[base][n] {
-						clash = true
-						break
-					}
-				}
-				if !clash {
-					break
-				}
-			}
-			s.Base = base
-			if taken[base] == nil {
-				taken[base] = map[int]bool{}
-			}
+			s.Base = taken.free(seen, unit)
 			for n := range seen {
-				taken[base][n] = true
+				taken.take(s.Base, n)
 			}
 		}
-		if _, ok := register.MapStatus(path.Base(s.Dir), statuses); ok && s.Dir != c.dir {
-			s.Status = "folder" // an RFC process's accepted/, implemented/, withdrawn/
-		}
-		for _, r := range rs {
-			s.Apply(r.d, r.name, statuses)
-			if r.d.RawStatus == "" && r.d.Status == "" {
-				s.Unstated = "accepted"
-			}
-		}
-		for _, r := range rs {
-			s.Apply(r.d, r.name, statuses)
-		}
+		c.settleStatus(s, rs, statuses)
 	}
 	for i := range c.schemes {
 		if !c.fresh[i] {
@@ -367,6 +319,80 @@ func (c *collection) settle(statuses map[string]string) {
 				c.schemes[i].Apply(r.d, r.name, statuses)
 			}
 		}
+	}
+}
+
+// numberSpaces holds, by a number space's base, the numbers its folders'
+// records take.
+type numberSpaces map[int]map[int]bool
+
+// take marks number n taken in the space at base; a negative n only
+// opens the space.
+func (t numberSpaces) take(base, n int) {
+	if t[base] == nil {
+		t[base] = map[int]bool{}
+	}
+	if n >= 0 {
+		t[base][n] = true
+	}
+}
+
+// free is the first base, in steps of unit, whose space takes none of
+// the numbers seen.
+func (t numberSpaces) free(seen map[int]bool, unit int) int {
+	base := 0
+	for t.clashes(base, seen) {
+		base += unit
+	}
+	return base
+}
+
+// clashes says whether the space at base takes any of the numbers seen.
+func (t numberSpaces) clashes(base int, seen map[int]bool) bool {
+	for n := range seen {
+		if t[base][n] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownNumbers is the numbers of a folder's records, and whether they are
+// its ids: every record has one and few repeat (0000 and 0004a are ids of
+// their own: D0, D4a).
+func ownNumbers(rs []*record) (map[int]bool, bool) {
+	exceptions, numbered := 0, 0
+	seen := map[int]bool{}
+	own := map[string]bool{}
+	for _, r := range rs {
+		if r.name.Number < 0 || r.name.Date != "" {
+			continue
+		}
+		numbered++
+		id := ownID(register.Scheme{IDs: "number"}, r.name)
+		if id == "" || own[id] {
+			exceptions++
+		}
+		own[id] = true
+		seen[r.name.Number] = true
+	}
+	return seen, numbered == len(rs) && exceptions*4 <= len(rs)
+}
+
+// settleStatus sets where a new folder's records state their status,
+// and the status of one that states none, and applies it to them.
+func (c *collection) settleStatus(s *register.Scheme, rs []*record, statuses map[string]string) {
+	if _, ok := register.MapStatus(path.Base(s.Dir), statuses); ok && s.Dir != c.dir {
+		s.Status = "folder" // an RFC process's accepted/, implemented/, withdrawn/
+	}
+	for _, r := range rs {
+		s.Apply(r.d, r.name, statuses)
+		if r.d.RawStatus == "" && r.d.Status == "" {
+			s.Unstated = "accepted"
+		}
+	}
+	for _, r := range rs {
+		s.Apply(r.d, r.name, statuses)
 	}
 }
 
