@@ -57,66 +57,22 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 	if dir != "." {
 		prefix = dir + "/"
 	}
-	type cand struct {
-		entry, pattern, name string
+	mds, err := adoptMarkdown(files, prefix, dir)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	count := map[[2]string]int{}
 	var order [][2]string
 	names := map[string]string{}
 	var skipped []skip
-	n := 0
-	var mds []string
-	for _, f := range files {
-		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(strings.ToLower(f), ".md") {
-			continue
-		}
-		if n++; n > MaxAdoptFiles {
-			return nil, nil, nil, fmt.Errorf("--adopt %s: more than %d Markdown files below it; name the folder of the records", dir, MaxAdoptFiles)
-		}
-		mds = append(mds, f)
-	}
-	classify := func(rel string) (cand, bool) {
-		segs := strings.Split(rel, "/")
-		base := segs[len(segs)-1]
-		own := len(segs) >= 2 && (strings.EqualFold(base, "README.md") || strings.EqualFold(base, "index.md") || strings.TrimSuffix(base, ".md") == segs[len(segs)-2])
-		for _, bp := range register.BuiltinPatterns[:5] {
-			if own {
-				break // a record that is a folder: NNNN-title/NNNN-title.md
-			}
-			s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
-			if _, ok := s.Match(base); ok {
-				return cand{path.Dir(rel), bp.Pattern, bp.Name}, true
-			}
-		}
-		if len(segs) >= 2 {
-			two := strings.Join(segs[len(segs)-2:], "/")
-			for _, bp := range register.BuiltinPatterns[5:] {
-				s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
-				if _, ok := s.Match(two); ok {
-					e := "."
-					if len(segs) > 2 {
-						e = strings.Join(segs[:len(segs)-2], "/")
-					}
-					return cand{e, bp.Pattern, bp.Name}, true
-				}
-			}
-		}
-		return cand{}, false
-	}
-	cands := map[string]cand{}
+	cands := map[string]schemeCand{}
 	for _, f := range mds {
 		rel := f[len(prefix):]
 		if why := register.SkipReason(rel); why != "" {
-			switch why {
-			case "template":
-				why = "a template (its name says so), not a record"
-			case "index":
-				why = "the folder's index, not a record"
-			}
-			skipped = append(skipped, skip{f, why})
+			skipped = append(skipped, skip{f, skipWhy(why)})
 			continue
 		}
-		c, ok := classify(rel)
+		c, ok := classifyRecord(rel)
 		if !ok {
 			skipped = append(skipped, skip{f, "no record name (no number or date in it, and not a record's own folder)"})
 			continue
@@ -136,6 +92,90 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 			best[k[0]] = k
 		}
 	}
+	schemes, named := bestSchemes(dir, best, names)
+	for _, f := range mds {
+		c, ok := cands[f]
+		if ok && best[c.entry][1] != c.pattern {
+			skipped = append(skipped, skip{f, "not in its folder's scheme (" + names[best[c.entry][1]] + ")"})
+		}
+	}
+	for i := range schemes {
+		if err := schemes[i].Compile(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	slices.SortFunc(skipped, func(a, b skip) int { return strings.Compare(a.path, b.path) })
+	return schemes, named, skipped, nil
+}
+
+// adoptMarkdown is the Markdown files below prefix, at most
+// MaxAdoptFiles of them.
+func adoptMarkdown(files []string, prefix, dir string) ([]string, error) {
+	var mds []string
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(strings.ToLower(f), ".md") {
+			continue
+		}
+		if len(mds) >= MaxAdoptFiles {
+			return nil, fmt.Errorf("--adopt %s: more than %d Markdown files below it; name the folder of the records", dir, MaxAdoptFiles)
+		}
+		mds = append(mds, f)
+	}
+	return mds, nil
+}
+
+// skipWhy words register.SkipReason's reason for init --adopt's notes.
+func skipWhy(why string) string {
+	switch why {
+	case "template":
+		return "a template (its name says so), not a record"
+	case "index":
+		return "the folder's index, not a record"
+	}
+	return why
+}
+
+// schemeCand is the folder (relative to the collection) and built-in
+// pattern a file's name matches.
+type schemeCand struct {
+	entry, pattern, name string
+}
+
+// classifyRecord finds the built-in pattern rel's name matches: its
+// base name, or for a record that is a folder (NNNN-title/README.md) its
+// last two segments.
+func classifyRecord(rel string) (schemeCand, bool) {
+	segs := strings.Split(rel, "/")
+	base := segs[len(segs)-1]
+	own := len(segs) >= 2 && (strings.EqualFold(base, "README.md") || strings.EqualFold(base, "index.md") || strings.TrimSuffix(base, ".md") == segs[len(segs)-2])
+	if !own { // a record that is a folder: NNNN-title/NNNN-title.md
+		for _, bp := range register.BuiltinPatterns[:5] {
+			s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+			if _, ok := s.Match(base); ok {
+				return schemeCand{path.Dir(rel), bp.Pattern, bp.Name}, true
+			}
+		}
+	}
+	if len(segs) < 2 {
+		return schemeCand{}, false
+	}
+	two := strings.Join(segs[len(segs)-2:], "/")
+	for _, bp := range register.BuiltinPatterns[5:] {
+		s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+		if _, ok := s.Match(two); ok {
+			e := "."
+			if len(segs) > 2 {
+				e = strings.Join(segs[:len(segs)-2], "/")
+			}
+			return schemeCand{e, bp.Pattern, bp.Name}, true
+		}
+	}
+	return schemeCand{}, false
+}
+
+// bestSchemes is one scheme per folder, in folder order, with the name
+// of each one's pattern by index.
+func bestSchemes(dir string, best map[string][2]string, names map[string]string) ([]register.Scheme, map[int]string) {
 	var schemes []register.Scheme
 	named := map[int]string{}
 	var entries []string
@@ -151,19 +191,7 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 		named[len(schemes)] = names[best[e][1]]
 		schemes = append(schemes, register.Scheme{Dir: d, Pattern: best[e][1]})
 	}
-	for _, f := range mds {
-		c, ok := cands[f]
-		if ok && best[c.entry][1] != c.pattern {
-			skipped = append(skipped, skip{f, "not in its folder's scheme (" + names[best[c.entry][1]] + ")"})
-		}
-	}
-	for i := range schemes {
-		if err := schemes[i].Compile(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	slices.SortFunc(skipped, func(a, b skip) int { return strings.Compare(a.path, b.path) })
-	return schemes, named, skipped, nil
+	return schemes, named
 }
 
 // findCollection reads the collection of dir (or of the first directory of
