@@ -221,18 +221,7 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 	}
 	why := ""
 	if dir == "" {
-		found := false
-		for _, ad := range dirs {
-			if n, _ := countRecords(rp.Files, ad); n > 0 {
-				found = true
-				break
-			}
-		}
-		if !found {
-			if d, reason := discoverDir(rp.Files); d != "" {
-				dirs, why = []string{d}, reason
-			}
-		}
+		dirs, why = discoverIfEmpty(rp, dirs)
 	}
 	for _, ad := range dirs {
 		if _, err := readDirIn(root, ad); err != nil {
@@ -241,55 +230,93 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			}
 			continue
 		}
-		schemes, named, skipped, err := detectSchemes(rp.Files, ad)
-		if err != nil {
-			return nil, err
-		}
-		// Folders adopt: lists keep their settings; new ones are added.
-		merged := slices.Clone(cfg.Adopt)
-		newNamed, fresh := map[int]string{}, map[int]bool{}
-		for i, s := range schemes {
-			k := slices.IndexFunc(merged, func(m register.Scheme) bool { return path.Clean(m.Dir) == s.Dir })
-			if k < 0 {
-				k = len(merged)
-				merged = append(merged, s)
-				fresh[k] = true
-			}
-			newNamed[k] = named[i]
-		}
-		for k := range fresh {
-			for _, t := range []string{path.Join(merged[k].Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
-				if rp.Present(t) && (ad != merged[k].Dir || zeroRecords(rp.Files, merged[k].Dir, t)) {
-					// An RFC process: new RFCs are 0000-title.md, numbered on merge.
-					merged[k].Template, merged[k].Next = t, "zero"
-					break
-				}
-			}
-		}
-		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
-		if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
-			return nil, err
-		}
-		if len(c.records) > 0 {
-			ds := make([]*register.Decision, len(c.records))
-			for i, r := range c.records {
-				ds[i] = r.d
-			}
-			register.SharedTitles(ds)
-			c.settle(cfg.Statuses)
-			slices.SortStableFunc(c.records, func(a, b *record) int {
-				if a.scheme != b.scheme {
-					return a.scheme - b.scheme
-				}
-				return register.CompareNames(a.name, b.name)
-			})
-			return c, nil
+		c, err := readCollection(root, rp, ad, cfg, why)
+		if err != nil || c != nil {
+			return c, err
 		}
 		if dir != "" {
 			return nil, fmt.Errorf("--adopt %s: no records there: no Markdown file below it has a numbered (0001-title.md, adr-001-title.md), dated (20200925-title.md, 2020-09-25-title.md, 2020_09_25_title.md) or folder-per-record (title/README.md) name", dir)
 		}
 	}
 	return nil, fmt.Errorf("--adopt: no numbered (0001-title.md) or dated (20200925-title.md) records in %s; name the directory with --adopt DIR", strings.Join(dirs, ", "))
+}
+
+// discoverIfEmpty is dirs, unless none of them holds records: then the
+// folder discoverDir finds in the tree, and why.
+func discoverIfEmpty(rp *repo.Repo, dirs []string) ([]string, string) {
+	for _, ad := range dirs {
+		if n, _ := countRecords(rp.Files, ad); n > 0 {
+			return dirs, ""
+		}
+	}
+	if d, reason := discoverDir(rp.Files); d != "" {
+		return []string{d}, reason
+	}
+	return dirs, ""
+}
+
+// readCollection reads the collection in folder ad: its schemes merged
+// over those adopt: lists, its records settled and in order. It returns
+// nil and no error when ad holds no records.
+func readCollection(root string, rp *repo.Repo, ad string, cfg config.Config, why string) (*collection, error) {
+	schemes, named, skipped, err := detectSchemes(rp.Files, ad)
+	if err != nil {
+		return nil, err
+	}
+	merged, newNamed, fresh := mergeSchemes(cfg.Adopt, schemes, named)
+	for k := range fresh {
+		rfcTemplate(rp, ad, &merged[k])
+	}
+	c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
+	if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
+		return nil, err
+	}
+	if len(c.records) == 0 {
+		return nil, nil
+	}
+	ds := make([]*register.Decision, len(c.records))
+	for i, r := range c.records {
+		ds[i] = r.d
+	}
+	register.SharedTitles(ds)
+	c.settle(cfg.Statuses)
+	slices.SortStableFunc(c.records, func(a, b *record) int {
+		if a.scheme != b.scheme {
+			return a.scheme - b.scheme
+		}
+		return register.CompareNames(a.name, b.name)
+	})
+	return c, nil
+}
+
+// mergeSchemes adds the schemes detected to those adopt: lists, which
+// keep their settings; it returns the merged list, each one's pattern
+// name by index, and which are new.
+func mergeSchemes(listed, schemes []register.Scheme, named map[int]string) ([]register.Scheme, map[int]string, map[int]bool) {
+	merged := slices.Clone(listed)
+	newNamed, fresh := map[int]string{}, map[int]bool{}
+	for i, s := range schemes {
+		k := slices.IndexFunc(merged, func(m register.Scheme) bool { return path.Clean(m.Dir) == s.Dir })
+		if k < 0 {
+			k = len(merged)
+			merged = append(merged, s)
+			fresh[k] = true
+		}
+		newNamed[k] = named[i]
+	}
+	return merged, newNamed, fresh
+}
+
+// rfcTemplate marks a new folder of an RFC process, whose new RFCs are
+// 0000-title.md numbered on merge: its template and "zero" numbering.
+func rfcTemplate(rp *repo.Repo, ad string, s *register.Scheme) {
+	for _, t := range []string{path.Join(s.Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
+		if rp.Present(t) && (ad != s.Dir || zeroRecords(rp.Files, s.Dir, t)) {
+			// An RFC process: new RFCs are 0000-title.md, numbered on merge.
+			s.Template, s.Next = t, "zero"
+			return
+		}
+	}
 }
 
 func dirPrefixOf(d string) string {
