@@ -710,64 +710,9 @@ type export struct {
 func findExport(rp *repo.Repo) (*export, error) {
 	var found []*export
 	for _, f := range rp.Files {
-		ext := strings.ToLower(path.Ext(f))
-		if (ext != ".jsonl" && ext != ".json") || !rp.Present(f) {
-			continue
+		if ex := readExport(rp, f); ex != nil {
+			found = append(found, ex)
 		}
-		data, err := rp.ReadFile(f, tracker.MaxExport)
-		if err != nil {
-			continue
-		}
-		format, ok := trackerformat.Detect(data)
-		if !ok || len(bytes.TrimSpace(data)) == 0 {
-			continue
-		}
-		e, fs := tracker.Parse(f, format, data, nil)
-		bad := 0
-		for _, fd := range fs {
-			if fd.Severity == diag.SeverityError {
-				bad++
-			}
-		}
-		if len(e.Issues) == 0 || bad > len(e.Issues)/10 {
-			continue // not a tracker's records
-		}
-		ex := &export{path: f, format: format, ids: map[string]bool{}, count: map[string]int{}}
-		valid := true
-		for id := range e.Issues {
-			ex.ids[id] = true
-			if trackerformat.IsNumbered(format) {
-				if id == "#0" {
-					valid = false
-				}
-				continue
-			}
-			p, _, ok := issueid.SplitID(id)
-			if !ok {
-				valid = false
-				continue
-			}
-			ex.count[p]++
-		}
-		if !valid {
-			continue
-		}
-		for p := range ex.count {
-			if issueid.ValidPrefix(p) == nil {
-				ex.prefixes = append(ex.prefixes, p)
-			}
-		}
-		sort.Slice(ex.prefixes, func(i, j int) bool {
-			a, b := ex.prefixes[i], ex.prefixes[j]
-			if ex.count[a] != ex.count[b] {
-				return ex.count[a] > ex.count[b]
-			}
-			return a < b
-		})
-		if !trackerformat.IsNumbered(format) && len(ex.prefixes) == 0 {
-			continue
-		}
-		found = append(found, ex)
 	}
 	if len(found) == 0 {
 		return nil, nil
@@ -778,6 +723,80 @@ func findExport(rp *repo.Repo) (*export, error) {
 		best.others = append(best.others, fmt.Sprintf("%s (%s, %s)", o.path, o.format, plural(len(o.ids), "record")))
 	}
 	return best, nil
+}
+
+// readExport reads f as a tracker export: nil unless it is a .jsonl or
+// .json file of a format trackerformat recognises, whose records read
+// with few errors and carry ids with valid prefixes (or numbers).
+func readExport(rp *repo.Repo, f string) *export {
+	ext := strings.ToLower(path.Ext(f))
+	if (ext != ".jsonl" && ext != ".json") || !rp.Present(f) {
+		return nil
+	}
+	data, err := rp.ReadFile(f, tracker.MaxExport)
+	if err != nil {
+		return nil
+	}
+	format, ok := trackerformat.Detect(data)
+	if !ok || len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	e, fs := tracker.Parse(f, format, data, nil)
+	bad := 0
+	for _, fd := range fs {
+		if fd.Severity == diag.SeverityError {
+			bad++
+		}
+	}
+	if len(e.Issues) == 0 || bad > len(e.Issues)/10 {
+		return nil // not a tracker's records
+	}
+	ex := &export{path: f, format: format, ids: map[string]bool{}, count: map[string]int{}}
+	if !ex.countPrefixes(e.Issues) {
+		return nil
+	}
+	if !trackerformat.IsNumbered(format) && len(ex.prefixes) == 0 {
+		return nil
+	}
+	return ex
+}
+
+// countPrefixes records the ids of issues and counts their prefixes,
+// most used first; it says false when an id is not one of the format's.
+func (ex *export) countPrefixes(issues map[string]tracker.Issue) bool {
+	numbered := trackerformat.IsNumbered(ex.format)
+	valid := true
+	for id := range issues {
+		ex.ids[id] = true
+		if numbered {
+			if id == "#0" {
+				valid = false
+			}
+			continue
+		}
+		p, _, ok := issueid.SplitID(id)
+		if !ok {
+			valid = false
+			continue
+		}
+		ex.count[p]++
+	}
+	if !valid {
+		return false
+	}
+	for p := range ex.count {
+		if issueid.ValidPrefix(p) == nil {
+			ex.prefixes = append(ex.prefixes, p)
+		}
+	}
+	sort.Slice(ex.prefixes, func(i, j int) bool {
+		a, b := ex.prefixes[i], ex.prefixes[j]
+		if ex.count[a] != ex.count[b] {
+			return ex.count[a] > ex.count[b]
+		}
+		return a < b
+	})
+	return true
 }
 
 // scripts is what init --adopt reads of the gates and their workflows.
@@ -797,41 +816,9 @@ var runRE = regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?([A-Za-z0-9_.][A-Za-z0-9_.
 // CL005 reads them) and makes the scripts glob of the directory that
 // holds most of them, narrowed so it matches only scripts a workflow runs.
 func findScripts(rp *repo.Repo) scripts {
-	var wfs []string
-	yml, yaml := 0, 0
-	for _, f := range rp.Files {
-		if dir, base := path.Split(f); dir == ".github/workflows/" && rp.Present(f) {
-			switch path.Ext(base) {
-			case ".yml":
-				yml++
-				wfs = append(wfs, f)
-			case ".yaml":
-				yaml++
-				wfs = append(wfs, f)
-			}
-		}
-	}
-	sc := scripts{glob: "checks/**", workflows: ".github/workflows/*.{yml,yaml}"}
-	switch {
-	case yml > 0 && yaml == 0:
-		sc.workflows = ".github/workflows/*.yml"
-	case yaml > 0 && yml == 0:
-		sc.workflows = ".github/workflows/*.yaml"
-	}
-	runBy := map[string][]string{} // script -> workflows
-	for _, w := range wfs {
-		data, err := rp.ReadFile(w, snapshot.MaxMarkdown)
-		if err != nil {
-			continue
-		}
-		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
-			p := path.Clean(string(m[1]))
-			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
-				continue
-			}
-			runBy[p] = append(runBy[p], w)
-		}
-	}
+	wfs, workflows := workflowFiles(rp)
+	sc := scripts{glob: "checks/**", workflows: workflows}
+	runBy := scriptsRun(rp, wfs)
 	byDir := map[string][]string{}
 	for s := range runBy {
 		byDir[path.Dir(s)] = append(byDir[path.Dir(s)], s)
@@ -867,19 +854,7 @@ func findScripts(rp *repo.Repo) scripts {
 		}
 	}
 	sort.Strings(wset)
-	sc.why = fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
-	if len(run) == 1 {
-		sc.why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
-	}
-	var out []string
-	for _, f := range all {
-		if !snapshot.GlobMatch(sc.glob, f) && path.Ext(f) == path.Ext(run[0]) {
-			out = append(out, f)
-		}
-	}
-	if len(out) > 0 {
-		sc.why += "; " + fileList(out) + " left out: no workflow runs it"
-	}
+	sc.why = scriptsWhy(sc.glob, dir, run, all, wset)
 	sc.workflowsWhy = fmt.Sprintf("%s; %s %s the scripts", plural(len(wfs), "workflow file"), strings.Join(wset, ", "), runs(len(wset)))
 	for _, s := range run {
 		mode := rp.IndexMode(s)
@@ -896,6 +871,71 @@ func findScripts(rp *repo.Repo) scripts {
 	}
 	sc.gateAfter = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files); %s now builds claimslint first and runs claimslint check right after its checkout", sc.glob, wset[0])
 	return sc
+}
+
+// workflowFiles is the workflow files of the tree, and the workflows
+// glob that names them: .yml, .yaml or both.
+func workflowFiles(rp *repo.Repo) ([]string, string) {
+	var wfs []string
+	yml, yaml := 0, 0
+	for _, f := range rp.Files {
+		if dir, base := path.Split(f); dir == ".github/workflows/" && rp.Present(f) {
+			switch path.Ext(base) {
+			case ".yml":
+				yml++
+				wfs = append(wfs, f)
+			case ".yaml":
+				yaml++
+				wfs = append(wfs, f)
+			}
+		}
+	}
+	switch {
+	case yml > 0 && yaml == 0:
+		return wfs, ".github/workflows/*.yml"
+	case yaml > 0 && yml == 0:
+		return wfs, ".github/workflows/*.yaml"
+	}
+	return wfs, ".github/workflows/*.{yml,yaml}"
+}
+
+// scriptsRun maps each file of the tree a workflow names outside a
+// comment to the workflows that name it.
+func scriptsRun(rp *repo.Repo, wfs []string) map[string][]string {
+	runBy := map[string][]string{} // script -> workflows
+	for _, w := range wfs {
+		data, err := rp.ReadFile(w, snapshot.MaxMarkdown)
+		if err != nil {
+			continue
+		}
+		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
+			p := path.Clean(string(m[1]))
+			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
+				continue
+			}
+			runBy[p] = append(runBy[p], w)
+		}
+	}
+	return runBy
+}
+
+// scriptsWhy says which scripts of dir the glob takes, which workflows
+// run them, and which files of theirs it leaves out.
+func scriptsWhy(glob, dir string, run, all, wset []string) string {
+	why := fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
+	if len(run) == 1 {
+		why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
+	}
+	var out []string
+	for _, f := range all {
+		if !snapshot.GlobMatch(glob, f) && path.Ext(f) == path.Ext(run[0]) {
+			out = append(out, f)
+		}
+	}
+	if len(out) > 0 {
+		why += "; " + fileList(out) + " left out: no workflow runs it"
+	}
+	return why
 }
 
 // plural is "1 script" or "3 scripts".
