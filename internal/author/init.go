@@ -395,12 +395,6 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if !res.Register.Found || len(res.Register.Rows) == 0 {
 		return nil, fmt.Errorf("%s has no register table with a row to follow", cfg.Register)
 	}
-	registered := map[string]string{}
-	for _, row := range res.Register.Rows {
-		if row.Link != "" && !strings.Contains(row.Link, "://") {
-			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
-		}
-	}
 	n := 0
 	for _, row := range res.Register.Rows {
 		n = max(n, row.N)
@@ -410,15 +404,9 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read register: %w", err)
 	}
-	have := map[string]string{}
-	for _, r := range col.records {
-		if id, ok := registered[r.path]; ok {
-			have[r.path] = id
-		}
-	}
+	have := registeredRecords(cfg, res.Register, col)
 	col.assign(have, n)
 	p := &Plan{Notes: col.notes(), Summary: col.summary()}
-	reg := res.Register
 	var fresh []*record
 	for _, r := range col.records {
 		if _, ok := have[r.path]; ok {
@@ -439,39 +427,12 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		p.Notes = append(p.Notes, "every record of "+col.dir+" is registered; nothing changed")
 		return p, nil
 	}
-	var ds []*register.Decision
-	for _, d := range res.Decisions {
-		if d.Adopted {
-			ds = append(ds, d)
-		}
-	}
-	for _, r := range fresh {
-		ds = append(ds, r.d)
-	}
-	snapshot.Relate(ds)
-	for _, r := range fresh {
-		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
-		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
-		if err != nil {
-			return nil, err
-		}
-		reg = register.ParseRegister(cfg.Register, regSrc)
-		p.Adopted = append(p.Adopted, adoptedLine(r))
-	}
-	if len(fresh) > 0 {
-		edits[cfg.Register] = regSrc
+	if err := addFreshRows(cfg, res, fresh, regSrc, p, edits); err != nil {
+		return nil, err
 	}
 	if n != oldN {
-		oldRange := fmt.Sprintf("D1..D%d", oldN)
-		for _, site := range cfg.RangeSites {
-			src, ok := edits[site]
-			if !ok {
-				if src, err = readIn(o.Dir, site); err != nil {
-					return nil, fmt.Errorf("read range site %s: %w", site, err)
-				}
-			}
-			re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-			edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+		if err := moveRange(o.Dir, cfg.RangeSites, oldN, n, edits); err != nil {
+			return nil, err
 		}
 	}
 	for _, rel := range sortedKeys(edits) {
@@ -484,6 +445,72 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// registeredRecords maps each record of col that a register row links to
+// that row's id.
+func registeredRecords(cfg config.Config, reg *register.Register, col *collection) map[string]string {
+	registered := map[string]string{}
+	for _, row := range reg.Rows {
+		if row.Link != "" && !strings.Contains(row.Link, "://") {
+			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
+		}
+	}
+	have := map[string]string{}
+	for _, r := range col.records {
+		if id, ok := registered[r.path]; ok {
+			have[r.path] = id
+		}
+	}
+	return have
+}
+
+// addFreshRows writes a register row for each record of fresh, related
+// to the adopted records already registered, into regSrc.
+func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, regSrc []byte, p *Plan, edits map[string][]byte) error {
+	var ds []*register.Decision
+	for _, d := range res.Decisions {
+		if d.Adopted {
+			ds = append(ds, d)
+		}
+	}
+	for _, r := range fresh {
+		ds = append(ds, r.d)
+	}
+	snapshot.Relate(ds)
+	reg := res.Register
+	for _, r := range fresh {
+		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
+		var err error
+		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+		if err != nil {
+			return err
+		}
+		reg = register.ParseRegister(cfg.Register, regSrc)
+		p.Adopted = append(p.Adopted, adoptedLine(r))
+	}
+	if len(fresh) > 0 {
+		edits[cfg.Register] = regSrc
+	}
+	return nil
+}
+
+// moveRange moves the live range D1..D<oldN> to D1..D<n> at each range
+// site, reading it as edited so far.
+func moveRange(dir string, sites []string, oldN, n int, edits map[string][]byte) error {
+	oldRange := fmt.Sprintf("D1..D%d", oldN)
+	for _, site := range sites {
+		src, ok := edits[site]
+		if !ok {
+			var err error
+			if src, err = readIn(dir, site); err != nil {
+				return fmt.Errorf("read range site %s: %w", site, err)
+			}
+		}
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	}
+	return nil
 }
 
 // commonDir is the deepest folder that holds every one of dirs.
