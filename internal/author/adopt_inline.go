@@ -269,18 +269,55 @@ func statusDefault(reg *register.Register) string {
 	return "accepted"
 }
 
-// infer reads every setting of an inline register's repository.
+// infer reads every setting of an inline register's repository, one
+// setting group at a time, in the order init writes them.
 func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, error) {
 	inf := &inference{}
 	reg := in.reg
-	set := func(key, value, why string) {
-		inf.settings = append(inf.settings, Inferred{Key: key, Value: value, Why: why})
+	n := inf.register(in)
+	claims := cfg.ClaimsDir()
+	hasClaims := rowsWithClaims(rp, reg, claims)
+	guesses := inf.inline(reg, claims, hasClaims)
+	exp, err := findExport(rp)
+	if err != nil {
+		return nil, err
 	}
-	block := func(key, value, text string) {
-		inf.blocks = append(inf.blocks, yamlBlock{key: key, text: text, value: value})
+	trackerCfg := inf.tracker(cfg, exp)
+	sc := findScripts(rp)
+	inf.scripts(sc)
+	skip := func(f string) bool {
+		return f == config.FileName || (exp != nil && f == exp.path) || strings.HasPrefix(f, strings.TrimSuffix(claims, "/")+"/") ||
+			(sc.glob != "" && snapshot.GlobMatch(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
 	}
-	comment := func(indent, why string) string { return indent + "# " + why + "\n" }
+	var exportIDs map[string]bool
+	if exp != nil {
+		exportIDs = exp.ids
+	}
+	ts := scanTree(rp, in.path, n, trackerCfg, exportIDs, skip)
+	inf.rangeSites(ts)
+	inf.mentions(ts)
+	inf.requireClaims(reg, guesses, hasClaims, claims)
+	inf.next = append([]string{sc.next}, inf.next...)
+	return inf, nil
+}
 
+// set records one inferred setting and why.
+func (inf *inference) set(key, value, why string) {
+	inf.settings = append(inf.settings, Inferred{Key: key, Value: value, Why: why})
+}
+
+// block records one top-level key of the configuration as init writes it.
+func (inf *inference) block(key, value, text string) {
+	inf.blocks = append(inf.blocks, yamlBlock{key: key, text: text, value: value})
+}
+
+// inferComment is a YAML comment line saying why, at indent.
+func inferComment(indent, why string) string { return indent + "# " + why + "\n" }
+
+// register records the register setting and returns the highest
+// decision number of its rows.
+func (inf *inference) register(in *inlineRegister) int {
+	reg := in.reg
 	n := 0
 	for _, r := range reg.Rows {
 		n = max(n, r.N)
@@ -294,146 +331,174 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 		statusWhy = "a Status column"
 	}
 	why := fmt.Sprintf("its table has %d rows up to D%d, %s, %s and no decision file: an inline register (D35)", len(reg.Rows), n, style, statusWhy)
-	set("register", in.path, why)
-	block("register", in.path, comment("", why)+"register: "+yamlStr(in.path)+"\n")
+	inf.set("register", in.path, why)
+	inf.block("register", in.path, inferComment("", why)+"register: "+yamlStr(in.path)+"\n")
+	return n
+}
 
-	// inline: the claims folder, the default status, the markers.
-	claims := cfg.ClaimsDir()
+// rowsWithClaims is the set of row ids whose claims file exists.
+func rowsWithClaims(rp *repo.Repo, reg *register.Register, claims string) map[string]bool {
 	hasClaims := map[string]bool{}
 	for _, r := range reg.Rows {
 		if rp.Has(path.Join(claims, r.ID+".md")) {
 			hasClaims[r.ID] = true
 		}
 	}
+	return hasClaims
+}
+
+// inline records inline: the claims folder, the default status, the
+// markers; it returns the markers guessed, each with the rows it matches.
+func (inf *inference) inline(reg *register.Register, claims string, hasClaims map[string]bool) []register.MarkerGuess {
 	claimsWhy := "no claims files yet: claimslint migrate and claimslint new write them there"
 	if len(hasClaims) > 0 {
 		claimsWhy = fmt.Sprintf("%d rows have their claims there (%s/D<n>.md)", len(hasClaims), claims)
 	}
-	set("inline.claims", claims, claimsWhy)
+	inf.set("inline.claims", claims, claimsWhy)
 	var il strings.Builder
-	il.WriteString("inline:\n" + comment("  ", claimsWhy) + "  claims: " + yamlStr(claims) + "\n")
+	il.WriteString("inline:\n" + inferComment("  ", claimsWhy) + "  claims: " + yamlStr(claims) + "\n")
 	var guesses []register.MarkerGuess
 	if !reg.HasStatus {
-		guesses = register.InferMarkers(reg.Rows)
-		if !slices.ContainsFunc(guesses, func(g register.MarkerGuess) bool { return g.Status == "proposed" }) {
-			// No row is proposed today; claimslint new writes proposed
-			// rows (D26), and the register must be able to say so.
-			gs := []register.MarkerGuess{{Pattern: `\| [*_]*PROPOSED\b`, Status: "proposed"}}
-			if register.MatchMarkers(reg.Rows, gs); len(gs[0].Rows) == 0 {
-				guesses = append(guesses, gs[0])
-			}
-		}
-		register.MatchMarkers(reg.Rows, guesses)
-		marked := map[string]bool{}
-		for _, g := range guesses {
-			for _, h := range g.Rows {
-				marked[h.ID] = true
-			}
-		}
-		var plain []string
-		for _, r := range reg.Rows {
-			if !marked[r.ID] {
-				plain = append(plain, r.ID)
-			}
-		}
-		why := fmt.Sprintf("the status of the %d rows no marker matches (%s)", len(plain), idList(plain))
-		set("inline.status", "accepted", why)
-		il.WriteString(comment("  ", why) + "  status: accepted\n")
-		if len(guesses) > 0 {
-			il.WriteString("  markers:\n")
-		}
-		for _, g := range guesses {
-			why := markerWhy(g)
-			set("inline.markers", fmt.Sprintf("%s -> %s", yamlQuote(g.Pattern), g.Status), why)
-			il.WriteString(comment("    ", why) + fmt.Sprintf("    - {pattern: %s, status: %s}\n", yamlQuote(g.Pattern), g.Status))
-		}
-		if cl := register.ClauseOnly(reg.Rows); len(cl) > 0 {
-			var said []string
-			for _, h := range cl {
-				if !marked[h.ID] {
-					said = append(said, fmt.Sprintf("%s (%q)", h.ID, h.Said))
-				}
-			}
-			if len(said) > 0 {
-				inf.notes = append(inf.notes, fmt.Sprintf("%s say it of a clause only: they stay accepted (D42: a decision partly superseded is live), so no marker reads it", strings.Join(said, ", ")))
-			}
-		}
+		guesses = guessMarkers(reg.Rows)
+		inf.markers(reg, guesses, &il)
 	}
-	block("inline", inlineValue(claims, statusDefault(reg), guesses), il.String())
+	inf.block("inline", inlineValue(claims, statusDefault(reg), guesses), il.String())
+	return guesses
+}
 
-	// The tracker export, its format and prefixes.
-	exp, err := findExport(rp)
-	if err != nil {
-		return nil, err
+// guessMarkers infers the status markers of rows with no Status column,
+// with one for proposed rows if none reads so yet, each matched.
+func guessMarkers(rows []register.Row) []register.MarkerGuess {
+	guesses := register.InferMarkers(rows)
+	if !slices.ContainsFunc(guesses, func(g register.MarkerGuess) bool { return g.Status == "proposed" }) {
+		// No row is proposed today; claimslint new writes proposed
+		// rows (D26), and the register must be able to say so.
+		gs := []register.MarkerGuess{{Pattern: `\| [*_]*PROPOSED\b`, Status: "proposed"}}
+		if register.MatchMarkers(rows, gs); len(gs[0].Rows) == 0 {
+			guesses = append(guesses, gs[0])
+		}
 	}
-	trackerCfg := cfg
-	var exportIDs map[string]bool
+	register.MatchMarkers(rows, guesses)
+	return guesses
+}
+
+// markers records inline.status and inline.markers into il, and notes
+// the rows that retire a clause only.
+func (inf *inference) markers(reg *register.Register, guesses []register.MarkerGuess, il *strings.Builder) {
+	marked := map[string]bool{}
+	for _, g := range guesses {
+		for _, h := range g.Rows {
+			marked[h.ID] = true
+		}
+	}
+	var plain []string
+	for _, r := range reg.Rows {
+		if !marked[r.ID] {
+			plain = append(plain, r.ID)
+		}
+	}
+	why := fmt.Sprintf("the status of the %d rows no marker matches (%s)", len(plain), idList(plain))
+	inf.set("inline.status", "accepted", why)
+	il.WriteString(inferComment("  ", why) + "  status: accepted\n")
+	if len(guesses) > 0 {
+		il.WriteString("  markers:\n")
+	}
+	for _, g := range guesses {
+		why := markerWhy(g)
+		inf.set("inline.markers", fmt.Sprintf("%s -> %s", yamlQuote(g.Pattern), g.Status), why)
+		il.WriteString(inferComment("    ", why) + fmt.Sprintf("    - {pattern: %s, status: %s}\n", yamlQuote(g.Pattern), g.Status))
+	}
+	var said []string
+	for _, h := range register.ClauseOnly(reg.Rows) {
+		if !marked[h.ID] {
+			said = append(said, fmt.Sprintf("%s (%q)", h.ID, h.Said))
+		}
+	}
+	if len(said) > 0 {
+		inf.notes = append(inf.notes, fmt.Sprintf("%s say it of a clause only: they stay accepted (D42: a decision partly superseded is live), so no marker reads it", strings.Join(said, ", ")))
+	}
+}
+
+// tracker records the tracker export, its format and prefixes, and
+// returns the configuration with the tracker found.
+func (inf *inference) tracker(cfg config.Config, exp *export) config.Config {
 	if exp == nil {
 		why := "no tracker export in the tree (a .jsonl or .json file of docket, beads or gh records): docket's default, which docket init creates"
-		set("tracker", fmt.Sprintf("%s, %s, %s", cfg.Tracker.Export, cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)), why)
-		block("tracker", "", comment("", why)+fmt.Sprintf("tracker:\n  export: %s\n  format: %s\n  prefixes: %s\n", yamlStr(cfg.Tracker.Export), cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)))
+		inf.set("tracker", fmt.Sprintf("%s, %s, %s", cfg.Tracker.Export, cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)), why)
+		inf.block("tracker", "", inferComment("", why)+fmt.Sprintf("tracker:\n  export: %s\n  format: %s\n  prefixes: %s\n", yamlStr(cfg.Tracker.Export), cfg.Tracker.Format, flowList(cfg.Tracker.Prefixes)))
 		inf.next = append(inf.next, "tracker: decisions cite issue ids from "+cfg.Tracker.Export+"; start it with docket init, or set tracker.format: github or beads in "+config.FileName)
-	} else {
-		exportIDs = exp.ids
-		trackerCfg.Tracker.Export, trackerCfg.Tracker.Format, trackerCfg.Tracker.Prefixes = exp.path, exp.format, exp.prefixes
-		others := ""
-		if len(exp.others) > 0 {
-			others = fmt.Sprintf("; also found, smaller: %s", strings.Join(exp.others, ", "))
-		}
-		which := "the one tracker export in the tree"
-		if len(exp.others) > 0 {
-			which = "the largest tracker export in the tree"
-		}
-		expWhy := fmt.Sprintf("%s, %s%s", plural(len(exp.ids), "record"), which, others)
-		formatWhy := trackerformat.Lookup(exp.format).Why
-		set("tracker.export", exp.path, expWhy)
-		set("tracker.format", exp.format, formatWhy)
-		var t strings.Builder
-		t.WriteString(fmt.Sprintf("tracker:\n  # %s\n  export: %s\n  # %s\n  format: %s\n", expWhy, yamlStr(exp.path), formatWhy, exp.format))
-		if !trackerformat.IsNumbered(exp.format) {
-			var counts []string
-			for _, p := range exp.prefixes {
-				counts = append(counts, fmt.Sprintf("%d %s-", exp.count[p], p))
-			}
-			why := "the prefixes of its ids (" + strings.Join(counts, ", ") + ")"
-			set("tracker.prefixes", flowList(exp.prefixes), why)
-			t.WriteString("  # " + why + "\n  prefixes: " + flowList(exp.prefixes) + "\n")
-		}
-		block("tracker", fmt.Sprintf("%s, %s, %s", exp.path, exp.format, flowList(exp.prefixes)), t.String())
+		return cfg
 	}
+	trackerCfg := cfg
+	trackerCfg.Tracker.Export, trackerCfg.Tracker.Format, trackerCfg.Tracker.Prefixes = exp.path, exp.format, exp.prefixes
+	others := ""
+	which := "the one tracker export in the tree"
+	if len(exp.others) > 0 {
+		others = fmt.Sprintf("; also found, smaller: %s", strings.Join(exp.others, ", "))
+		which = "the largest tracker export in the tree"
+	}
+	expWhy := fmt.Sprintf("%s, %s%s", plural(len(exp.ids), "record"), which, others)
+	formatWhy := trackerformat.Lookup(exp.format).Why
+	inf.set("tracker.export", exp.path, expWhy)
+	inf.set("tracker.format", exp.format, formatWhy)
+	var t strings.Builder
+	t.WriteString(fmt.Sprintf("tracker:\n  # %s\n  export: %s\n  # %s\n  format: %s\n", expWhy, yamlStr(exp.path), formatWhy, exp.format))
+	if !trackerformat.IsNumbered(exp.format) {
+		var counts []string
+		for _, p := range exp.prefixes {
+			counts = append(counts, fmt.Sprintf("%d %s-", exp.count[p], p))
+		}
+		why := "the prefixes of its ids (" + strings.Join(counts, ", ") + ")"
+		inf.set("tracker.prefixes", flowList(exp.prefixes), why)
+		t.WriteString("  # " + why + "\n  prefixes: " + flowList(exp.prefixes) + "\n")
+	}
+	inf.block("tracker", fmt.Sprintf("%s, %s, %s", exp.path, exp.format, flowList(exp.prefixes)), t.String())
+	return trackerCfg
+}
 
-	// The scripts and the workflows that run them.
-	sc := findScripts(rp)
-	scriptsWhy := sc.why
-	set("scripts", yamlQuote(sc.glob), scriptsWhy)
-	block("scripts", yamlQuote(sc.glob), comment("", scriptsWhy)+"scripts: "+yamlQuote(sc.glob)+"\n")
-	set("workflows", yamlQuote(sc.workflows), sc.workflowsWhy)
-	block("workflows", yamlQuote(sc.workflows), comment("", sc.workflowsWhy)+"workflows: "+yamlQuote(sc.workflows)+"\n")
+// scripts records the scripts and the workflows that run them.
+func (inf *inference) scripts(sc scripts) {
+	inf.set("scripts", yamlQuote(sc.glob), sc.why)
+	inf.block("scripts", yamlQuote(sc.glob), inferComment("", sc.why)+"scripts: "+yamlQuote(sc.glob)+"\n")
+	inf.set("workflows", yamlQuote(sc.workflows), sc.workflowsWhy)
+	inf.block("workflows", yamlQuote(sc.workflows), inferComment("", sc.workflowsWhy)+"workflows: "+yamlQuote(sc.workflows)+"\n")
 	inf.notes = append(inf.notes, sc.notes...)
 	inf.gate, inf.gateRuns, inf.gateAfter = sc.gate, sc.gateRuns, sc.gateAfter
+}
 
-	// Range sites, frozen ranges and mention sites: one pass over the
-	// text files of the tree.
-	skip := func(f string) bool {
-		return f == config.FileName || (exp != nil && f == exp.path) || strings.HasPrefix(f, strings.TrimSuffix(claims, "/")+"/") ||
-			(sc.glob != "" && snapshot.GlobMatch(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
-	}
-	live := fmt.Sprintf("D1..D%d", n)
-	type siteInfo struct {
-		line   int
-		frozen []string
-	}
-	sites := map[string]*siteInfo{}
-	var siteOrder []string
-	var unbumped []string
+// siteInfo is a file that carries the live range: the line of its first
+// one and the older ranges it also holds.
+type siteInfo struct {
+	line   int
+	frozen []string
+}
+
+// mentionSite is the files of one mention glob, whether they are code,
+// and the ids there the export lacks.
+type mentionSite struct {
+	files    []string
+	code     bool
+	dangling []string
+}
+
+// treeScan is what one pass over the text files of the tree found: range
+// sites, frozen ranges and mention sites.
+type treeScan struct {
+	live         string
+	sites        map[string]*siteInfo
+	siteOrder    []string
+	unbumped     []string
+	mentions     map[string]*mentionSite
+	mentionOrder []string
+}
+
+// scanTree reads the text files of the tree skip leaves for range sites,
+// older ranges and tracker mentions; the register at reg is read for
+// ranges only.
+func scanTree(rp *repo.Repo, reg string, n int, trackerCfg config.Config, exportIDs map[string]bool, skip func(string) bool) *treeScan {
+	ts := &treeScan{live: fmt.Sprintf("D1..D%d", n), sites: map[string]*siteInfo{}, mentions: map[string]*mentionSite{}}
 	idRE := snapshot.IDPattern(trackerCfg)
-	type mention struct {
-		files    []string
-		code     bool
-		dangling []string
-	}
-	mentions := map[string]*mention{}
-	var mentionOrder []string
+	noIDs := len(trackerCfg.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(trackerCfg.Tracker.Format)
 	for _, f := range rp.Files {
 		if skip(f) || !rp.Present(f) {
 			continue
@@ -442,103 +507,131 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 		if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			continue
 		}
-		var si *siteInfo
-		var older []string
-		ln := register.NewLines(f, data)
-		for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
-			got := string(data[m[0]:m[1]])
-			if got == live {
-				if si == nil {
-					si = &siteInfo{line: ln.Pos(m[0]).Line}
-				}
-				continue
-			}
-			if k := decisionid.Number("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
-				older = append(older, got)
-			}
-		}
-		if si != nil {
-			si.frozen = older
-			sites[f] = si
-			siteOrder = append(siteOrder, f)
-		} else if len(older) > 0 {
-			unbumped = append(unbumped, fmt.Sprintf("%s (%s)", f, strings.Join(older, ", ")))
-		}
-		if f == in.path || si != nil || (len(trackerCfg.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(trackerCfg.Tracker.Format)) {
+		isSite := ts.ranges(f, data, n)
+		if f == reg || isSite || noIDs {
 			continue // the register and the range sites are read anyway
 		}
-		ms := snapshot.FileMentions(f, data, idRE)
-		if len(ms) == 0 {
+		ts.mentionsIn(f, data, idRE, exportIDs)
+	}
+	return ts
+}
+
+// ranges records f as a range site if it carries the live range, or as
+// unbumped if it holds only older ones; it says whether f is a site.
+func (ts *treeScan) ranges(f string, data []byte, n int) bool {
+	var si *siteInfo
+	var older []string
+	ln := register.NewLines(f, data)
+	for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
+		got := string(data[m[0]:m[1]])
+		if got == ts.live {
+			if si == nil {
+				si = &siteInfo{line: ln.Pos(m[0]).Line}
+			}
 			continue
 		}
-		g := mentionGlob(f)
-		mt := mentions[g]
-		if mt == nil {
-			mt = &mention{code: !register.IsProse(f)}
-			mentions[g] = mt
-			mentionOrder = append(mentionOrder, g)
-		}
-		mt.files = append(mt.files, f)
-		for _, m := range ms {
-			if m.Placeholder || (exportIDs != nil && !exportIDs[m.ID]) {
-				mt.dangling = append(mt.dangling, fmt.Sprintf("%s at %s:%d", m.ID, f, m.Pos.Line))
-			}
+		if k := decisionid.Number("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
+			older = append(older, got)
 		}
 	}
+	if si != nil {
+		si.frozen = older
+		ts.sites[f] = si
+		ts.siteOrder = append(ts.siteOrder, f)
+		return true
+	}
+	if len(older) > 0 {
+		ts.unbumped = append(ts.unbumped, fmt.Sprintf("%s (%s)", f, strings.Join(older, ", ")))
+	}
+	return false
+}
+
+// mentionsIn records the tracker ids f mentions under f's mention glob.
+func (ts *treeScan) mentionsIn(f string, data []byte, idRE *regexp.Regexp, exportIDs map[string]bool) {
+	ms := snapshot.FileMentions(f, data, idRE)
+	if len(ms) == 0 {
+		return
+	}
+	g := mentionGlob(f)
+	mt := ts.mentions[g]
+	if mt == nil {
+		mt = &mentionSite{code: !register.IsProse(f)}
+		ts.mentions[g] = mt
+		ts.mentionOrder = append(ts.mentionOrder, g)
+	}
+	mt.files = append(mt.files, f)
+	for _, m := range ms {
+		if m.Placeholder || (exportIDs != nil && !exportIDs[m.ID]) {
+			mt.dangling = append(mt.dangling, fmt.Sprintf("%s at %s:%d", m.ID, f, m.Pos.Line))
+		}
+	}
+}
+
+// rangeSites records range_sites and frozen_ranges, and notes the files
+// that hold an older range only.
+func (inf *inference) rangeSites(ts *treeScan) {
 	var where []string
-	for _, s := range siteOrder {
-		where = append(where, fmt.Sprintf("%s:%d", s, sites[s].line))
+	for _, s := range ts.siteOrder {
+		where = append(where, fmt.Sprintf("%s:%d", s, ts.sites[s].line))
 	}
-	rangeWhy := fmt.Sprintf("the files that carry the live range %s (%s)", live, strings.Join(where, ", "))
-	if len(siteOrder) == 0 {
-		rangeWhy = fmt.Sprintf("no file carries the live range %s; name the files that should in range_sites", live)
+	rangeWhy := fmt.Sprintf("the files that carry the live range %s (%s)", ts.live, strings.Join(where, ", "))
+	if len(ts.siteOrder) == 0 {
+		rangeWhy = fmt.Sprintf("no file carries the live range %s; name the files that should in range_sites", ts.live)
 	}
-	set("range_sites", flowList(siteOrder), rangeWhy)
-	block("range_sites", flowList(siteOrder), comment("", rangeWhy)+"range_sites: "+flowList(siteOrder)+"\n")
-	if len(unbumped) > 0 {
+	inf.set("range_sites", flowList(ts.siteOrder), rangeWhy)
+	inf.block("range_sites", flowList(ts.siteOrder), inferComment("", rangeWhy)+"range_sites: "+flowList(ts.siteOrder)+"\n")
+	if len(ts.unbumped) > 0 {
 		verb := "holds"
-		if len(unbumped) > 1 {
+		if len(ts.unbumped) > 1 {
 			verb = "hold"
 		}
-		inf.notes = append(inf.notes, fmt.Sprintf("%s %s an older range but not %s: if it should follow the register, add it to range_sites and bump it", strings.Join(unbumped, ", "), verb, live))
+		inf.notes = append(inf.notes, fmt.Sprintf("%s %s an older range but not %s: if it should follow the register, add it to range_sites and bump it", strings.Join(ts.unbumped, ", "), verb, ts.live))
 	}
 	var frozen []string
-	for _, s := range siteOrder {
-		for _, r := range sites[s].frozen {
+	for _, s := range ts.siteOrder {
+		for _, r := range ts.sites[s].frozen {
 			frozen = append(frozen, s+" "+r)
 			inf.frozen = append(inf.frozen, config.Frozen{Path: s, Range: r})
 		}
 	}
 	if len(frozen) > 0 {
-		set("frozen_ranges", strings.Join(frozen, ", "), frozenWhy)
-		block("frozen_ranges", "", frozenBlock(inf.frozen, nil))
+		inf.set("frozen_ranges", strings.Join(frozen, ", "), frozenWhy)
+		inf.block("frozen_ranges", "", frozenBlock(inf.frozen, nil))
 	}
-	if len(mentionOrder) > 0 {
-		sort.Strings(mentionOrder)
-		var parts, dangling []string
-		for _, g := range mentionOrder {
-			mt := mentions[g]
-			kind := "the text"
-			if mt.code {
-				kind = "the comments"
-			}
-			parts = append(parts, fmt.Sprintf("%s of %s", kind, fileList(mt.files)))
-			dangling = append(dangling, mt.dangling...)
-		}
-		why := "tracker ids appear in " + strings.Join(parts, "; ")
-		var qs []string
-		for _, g := range mentionOrder {
-			qs = append(qs, yamlQuote(g))
-		}
-		v := "[" + strings.Join(qs, ", ") + "]"
-		set("mentions", v, why)
-		block("mentions", flowList(mentionOrder), comment("", why)+"mentions: "+v+"\n")
-		if len(dangling) > 0 {
-			inf.notes = append(inf.notes, fmt.Sprintf("check will report %s: not in the tracker export (CL004)", strings.Join(firstN(dangling, 5), ", ")))
-		}
-	}
+}
 
-	// require_claims: rows that are accepted and have no claims yet.
+// mentions records mentions, and notes the ids check will find dangling.
+func (inf *inference) mentions(ts *treeScan) {
+	if len(ts.mentionOrder) == 0 {
+		return
+	}
+	sort.Strings(ts.mentionOrder)
+	var parts, dangling []string
+	for _, g := range ts.mentionOrder {
+		mt := ts.mentions[g]
+		kind := "the text"
+		if mt.code {
+			kind = "the comments"
+		}
+		parts = append(parts, fmt.Sprintf("%s of %s", kind, fileList(mt.files)))
+		dangling = append(dangling, mt.dangling...)
+	}
+	why := "tracker ids appear in " + strings.Join(parts, "; ")
+	var qs []string
+	for _, g := range ts.mentionOrder {
+		qs = append(qs, yamlQuote(g))
+	}
+	v := "[" + strings.Join(qs, ", ") + "]"
+	inf.set("mentions", v, why)
+	inf.block("mentions", flowList(ts.mentionOrder), inferComment("", why)+"mentions: "+v+"\n")
+	if len(dangling) > 0 {
+		inf.notes = append(inf.notes, fmt.Sprintf("check will report %s: not in the tracker export (CL004)", strings.Join(firstN(dangling, 5), ", ")))
+	}
+}
+
+// requireClaims records require_claims: false when accepted rows have no
+// claims yet.
+func (inf *inference) requireClaims(reg *register.Register, guesses []register.MarkerGuess, hasClaims map[string]bool, claims string) {
 	status := map[string]string{}
 	for _, g := range guesses {
 		for _, h := range g.Rows {
@@ -560,11 +653,9 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 	}
 	if len(bare) > 0 {
 		why := fmt.Sprintf("%d accepted rows have no claims yet (%s): migrate the gates or write %s/D<n>.md, then delete this line (D43)", len(bare), idList(bare), claims)
-		set("require_claims", "false", why)
-		block("require_claims", "", comment("", why)+"require_claims: false\n")
+		inf.set("require_claims", "false", why)
+		inf.block("require_claims", "", inferComment("", why)+"require_claims: false\n")
 	}
-	inf.next = append([]string{sc.next}, inf.next...)
-	return inf, nil
 }
 
 var (
@@ -619,64 +710,9 @@ type export struct {
 func findExport(rp *repo.Repo) (*export, error) {
 	var found []*export
 	for _, f := range rp.Files {
-		ext := strings.ToLower(path.Ext(f))
-		if (ext != ".jsonl" && ext != ".json") || !rp.Present(f) {
-			continue
+		if ex := readExport(rp, f); ex != nil {
+			found = append(found, ex)
 		}
-		data, err := rp.ReadFile(f, tracker.MaxExport)
-		if err != nil {
-			continue
-		}
-		format, ok := trackerformat.Detect(data)
-		if !ok || len(bytes.TrimSpace(data)) == 0 {
-			continue
-		}
-		e, fs := tracker.Parse(f, format, data, nil)
-		bad := 0
-		for _, fd := range fs {
-			if fd.Severity == diag.SeverityError {
-				bad++
-			}
-		}
-		if len(e.Issues) == 0 || bad > len(e.Issues)/10 {
-			continue // not a tracker's records
-		}
-		ex := &export{path: f, format: format, ids: map[string]bool{}, count: map[string]int{}}
-		valid := true
-		for id := range e.Issues {
-			ex.ids[id] = true
-			if trackerformat.IsNumbered(format) {
-				if id == "#0" {
-					valid = false
-				}
-				continue
-			}
-			p, _, ok := issueid.SplitID(id)
-			if !ok {
-				valid = false
-				continue
-			}
-			ex.count[p]++
-		}
-		if !valid {
-			continue
-		}
-		for p := range ex.count {
-			if issueid.ValidPrefix(p) == nil {
-				ex.prefixes = append(ex.prefixes, p)
-			}
-		}
-		sort.Slice(ex.prefixes, func(i, j int) bool {
-			a, b := ex.prefixes[i], ex.prefixes[j]
-			if ex.count[a] != ex.count[b] {
-				return ex.count[a] > ex.count[b]
-			}
-			return a < b
-		})
-		if !trackerformat.IsNumbered(format) && len(ex.prefixes) == 0 {
-			continue
-		}
-		found = append(found, ex)
 	}
 	if len(found) == 0 {
 		return nil, nil
@@ -687,6 +723,80 @@ func findExport(rp *repo.Repo) (*export, error) {
 		best.others = append(best.others, fmt.Sprintf("%s (%s, %s)", o.path, o.format, plural(len(o.ids), "record")))
 	}
 	return best, nil
+}
+
+// readExport reads f as a tracker export: nil unless it is a .jsonl or
+// .json file of a format trackerformat recognises, whose records read
+// with few errors and carry ids with valid prefixes (or numbers).
+func readExport(rp *repo.Repo, f string) *export {
+	ext := strings.ToLower(path.Ext(f))
+	if (ext != ".jsonl" && ext != ".json") || !rp.Present(f) {
+		return nil
+	}
+	data, err := rp.ReadFile(f, tracker.MaxExport)
+	if err != nil {
+		return nil
+	}
+	format, ok := trackerformat.Detect(data)
+	if !ok || len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	e, fs := tracker.Parse(f, format, data, nil)
+	bad := 0
+	for _, fd := range fs {
+		if fd.Severity == diag.SeverityError {
+			bad++
+		}
+	}
+	if len(e.Issues) == 0 || bad > len(e.Issues)/10 {
+		return nil // not a tracker's records
+	}
+	ex := &export{path: f, format: format, ids: map[string]bool{}, count: map[string]int{}}
+	if !ex.countPrefixes(e.Issues) {
+		return nil
+	}
+	if !trackerformat.IsNumbered(format) && len(ex.prefixes) == 0 {
+		return nil
+	}
+	return ex
+}
+
+// countPrefixes records the ids of issues and counts their prefixes,
+// most used first; it says false when an id is not one of the format's.
+func (ex *export) countPrefixes(issues map[string]tracker.Issue) bool {
+	numbered := trackerformat.IsNumbered(ex.format)
+	valid := true
+	for id := range issues {
+		ex.ids[id] = true
+		if numbered {
+			if id == "#0" {
+				valid = false
+			}
+			continue
+		}
+		p, _, ok := issueid.SplitID(id)
+		if !ok {
+			valid = false
+			continue
+		}
+		ex.count[p]++
+	}
+	if !valid {
+		return false
+	}
+	for p := range ex.count {
+		if issueid.ValidPrefix(p) == nil {
+			ex.prefixes = append(ex.prefixes, p)
+		}
+	}
+	sort.Slice(ex.prefixes, func(i, j int) bool {
+		a, b := ex.prefixes[i], ex.prefixes[j]
+		if ex.count[a] != ex.count[b] {
+			return ex.count[a] > ex.count[b]
+		}
+		return a < b
+	})
+	return true
 }
 
 // scripts is what init --adopt reads of the gates and their workflows.
@@ -706,41 +816,9 @@ var runRE = regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?([A-Za-z0-9_.][A-Za-z0-9_.
 // CL005 reads them) and makes the scripts glob of the directory that
 // holds most of them, narrowed so it matches only scripts a workflow runs.
 func findScripts(rp *repo.Repo) scripts {
-	var wfs []string
-	yml, yaml := 0, 0
-	for _, f := range rp.Files {
-		if dir, base := path.Split(f); dir == ".github/workflows/" && rp.Present(f) {
-			switch path.Ext(base) {
-			case ".yml":
-				yml++
-				wfs = append(wfs, f)
-			case ".yaml":
-				yaml++
-				wfs = append(wfs, f)
-			}
-		}
-	}
-	sc := scripts{glob: "checks/**", workflows: ".github/workflows/*.{yml,yaml}"}
-	switch {
-	case yml > 0 && yaml == 0:
-		sc.workflows = ".github/workflows/*.yml"
-	case yaml > 0 && yml == 0:
-		sc.workflows = ".github/workflows/*.yaml"
-	}
-	runBy := map[string][]string{} // script -> workflows
-	for _, w := range wfs {
-		data, err := rp.ReadFile(w, snapshot.MaxMarkdown)
-		if err != nil {
-			continue
-		}
-		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
-			p := path.Clean(string(m[1]))
-			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
-				continue
-			}
-			runBy[p] = append(runBy[p], w)
-		}
-	}
+	wfs, workflows := workflowFiles(rp)
+	sc := scripts{glob: "checks/**", workflows: workflows}
+	runBy := scriptsRun(rp, wfs)
 	byDir := map[string][]string{}
 	for s := range runBy {
 		byDir[path.Dir(s)] = append(byDir[path.Dir(s)], s)
@@ -776,19 +854,7 @@ func findScripts(rp *repo.Repo) scripts {
 		}
 	}
 	sort.Strings(wset)
-	sc.why = fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
-	if len(run) == 1 {
-		sc.why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
-	}
-	var out []string
-	for _, f := range all {
-		if !snapshot.GlobMatch(sc.glob, f) && path.Ext(f) == path.Ext(run[0]) {
-			out = append(out, f)
-		}
-	}
-	if len(out) > 0 {
-		sc.why += "; " + fileList(out) + " left out: no workflow runs it"
-	}
+	sc.why = scriptsWhy(sc.glob, dir, run, all, wset)
 	sc.workflowsWhy = fmt.Sprintf("%s; %s %s the scripts", plural(len(wfs), "workflow file"), strings.Join(wset, ", "), runs(len(wset)))
 	for _, s := range run {
 		mode := rp.IndexMode(s)
@@ -805,6 +871,71 @@ func findScripts(rp *repo.Repo) scripts {
 	}
 	sc.gateAfter = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files); %s now builds claimslint first and runs claimslint check right after its checkout", sc.glob, wset[0])
 	return sc
+}
+
+// workflowFiles is the workflow files of the tree, and the workflows
+// glob that names them: .yml, .yaml or both.
+func workflowFiles(rp *repo.Repo) ([]string, string) {
+	var wfs []string
+	yml, yaml := 0, 0
+	for _, f := range rp.Files {
+		if dir, base := path.Split(f); dir == ".github/workflows/" && rp.Present(f) {
+			switch path.Ext(base) {
+			case ".yml":
+				yml++
+				wfs = append(wfs, f)
+			case ".yaml":
+				yaml++
+				wfs = append(wfs, f)
+			}
+		}
+	}
+	switch {
+	case yml > 0 && yaml == 0:
+		return wfs, ".github/workflows/*.yml"
+	case yaml > 0 && yml == 0:
+		return wfs, ".github/workflows/*.yaml"
+	}
+	return wfs, ".github/workflows/*.{yml,yaml}"
+}
+
+// scriptsRun maps each file of the tree a workflow names outside a
+// comment to the workflows that name it.
+func scriptsRun(rp *repo.Repo, wfs []string) map[string][]string {
+	runBy := map[string][]string{} // script -> workflows
+	for _, w := range wfs {
+		data, err := rp.ReadFile(w, snapshot.MaxMarkdown)
+		if err != nil {
+			continue
+		}
+		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
+			p := path.Clean(string(m[1]))
+			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
+				continue
+			}
+			runBy[p] = append(runBy[p], w)
+		}
+	}
+	return runBy
+}
+
+// scriptsWhy says which scripts of dir the glob takes, which workflows
+// run them, and which files of theirs it leaves out.
+func scriptsWhy(glob, dir string, run, all, wset []string) string {
+	why := fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
+	if len(run) == 1 {
+		why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
+	}
+	var out []string
+	for _, f := range all {
+		if !snapshot.GlobMatch(glob, f) && path.Ext(f) == path.Ext(run[0]) {
+			out = append(out, f)
+		}
+	}
+	if len(out) > 0 {
+		why += "; " + fileList(out) + " left out: no workflow runs it"
+	}
+	return why
 }
 
 // plural is "1 script" or "3 scripts".

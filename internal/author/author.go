@@ -82,17 +82,9 @@ var refRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)(\([^)]+\))?$`)
 // title, an unknown superseded decision, or a register it cannot place a
 // row in.
 func New(o NewOptions) (*Plan, error) {
-	title := strings.TrimSpace(o.Title)
-	if title == "" || strings.ContainsAny(title, "\n|") {
-		return nil, fmt.Errorf("title %q: give a one-line title without |", o.Title)
-	}
-	if o.Status == "" {
-		o.Status = "proposed"
-	}
-	switch o.Status {
-	case "proposed", "accepted":
-	default:
-		return nil, fmt.Errorf("status %q: a new decision is proposed or accepted", o.Status)
+	title, err := newTitle(&o)
+	if err != nil {
+		return nil, err
 	}
 	res, err := snapshot.Load(o.Dir)
 	if err != nil {
@@ -107,21 +99,109 @@ func New(o NewOptions) (*Plan, error) {
 			return &Plan{ID: d.FileID, File: d.Path, Existing: d.Path}, nil
 		}
 	}
-	var old *register.Decision
-	if o.Supersedes != "" {
-		m := refRE.FindStringSubmatch(o.Supersedes)
-		if m == nil {
-			return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
+	old, err := superseded(o, res)
+	if err != nil {
+		return nil, err
+	}
+	pl := place(&o, res, title)
+	if _, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(pl.file))); err == nil {
+		return nil, fmt.Errorf("%s already exists; remove it or pick another title", pl.file)
+	}
+	if o.Date.IsZero() {
+		o.Date = time.Now()
+	}
+	p := &Plan{ID: pl.id, File: pl.file}
+	text, err := newText(o, res, pl, title, old)
+	if err != nil {
+		return nil, err
+	}
+	p.Changes = append(p.Changes, Change{Path: pl.file, New: text})
+	carryClaims(o, p, old, pl.col != nil)
+
+	edits := map[string][]byte{}
+	read := func(rel string) ([]byte, error) {
+		if b, ok := edits[rel]; ok {
+			return b, nil
 		}
-		for _, d := range res.Decisions {
-			if d.FileID == m[1] {
-				old = d
-			}
+		return readIn(o.Dir, rel)
+	}
+	if err := newRegisterEdits(o, res, pl, title, edits, read); err != nil {
+		return nil, err
+	}
+	if old != nil {
+		notes, err := supersedeEdits(o, res, old, pl, title, edits, read)
+		if err != nil {
+			return nil, err
 		}
-		if old == nil {
-			return nil, fmt.Errorf("--supersedes %s: no such decision in %s", o.Supersedes, res.Config.Decisions)
+		p.Notes = append(p.Notes, notes...)
+	}
+	for _, rel := range sortedKeys(edits) {
+		orig, err := readIn(o.Dir, rel)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(orig, edits[rel]) {
+			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
 		}
 	}
+	return p, nil
+}
+
+// newTitle checks o's title and status, defaulting the status to
+// proposed, and returns the title trimmed.
+func newTitle(o *NewOptions) (string, error) {
+	title := strings.TrimSpace(o.Title)
+	if title == "" || strings.ContainsAny(title, "\n|") {
+		return "", fmt.Errorf("title %q: give a one-line title without |", o.Title)
+	}
+	if o.Status == "" {
+		o.Status = "proposed"
+	}
+	switch o.Status {
+	case "proposed", "accepted":
+	default:
+		return "", fmt.Errorf("status %q: a new decision is proposed or accepted", o.Status)
+	}
+	return title, nil
+}
+
+// superseded is the decision o.Supersedes names, nil when it names none.
+func superseded(o NewOptions, res *snapshot.Snapshot) (*register.Decision, error) {
+	if o.Supersedes == "" {
+		return nil, nil
+	}
+	m := refRE.FindStringSubmatch(o.Supersedes)
+	if m == nil {
+		return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
+	}
+	var old *register.Decision
+	for _, d := range res.Decisions {
+		if d.FileID == m[1] {
+			old = d
+		}
+	}
+	if old == nil {
+		return nil, fmt.Errorf("--supersedes %s: no such decision in %s", o.Supersedes, res.Config.Decisions)
+	}
+	return old, nil
+}
+
+// placement is where a new decision goes: its id and file, the number
+// the live range moves to, the range it moves from, and the adopted
+// collection it joins (nil for none) or whether it is an inline row.
+type placement struct {
+	id, file string
+	n, top   int
+	oldRange string
+	col      *collection
+	inline   bool
+}
+
+// place names the new decision: the next number, in the adopted
+// collection's scheme after adoption, a claims file in an inline
+// register.
+func place(o *NewOptions, res *snapshot.Snapshot, title string) placement {
+	reg := res.Register
 	// n is the highest number of any id (D4a counts as 4, so the next is
 	// D5); the range ends at the highest plain id (D72).
 	n, top := 0, 0
@@ -139,12 +219,11 @@ func New(o NewOptions) (*Plan, error) {
 			}
 		}
 	}
-	oldRange := fmt.Sprintf("D1..D%d", top)
+	pl := placement{oldRange: fmt.Sprintf("D1..D%d", top), top: top}
 	maxID := n
 	n++
-	id := decisionid.ID{N: n}.String()
-	file := path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), id+"-"+slug(title)+".md")
-	var col *collection
+	pl.id = decisionid.ID{N: n}.String()
+	pl.file = path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), pl.id+"-"+slug(title)+".md")
 	if len(res.Config.Adopt) > 0 {
 		// After adoption there is one author of new records: the next one
 		// is named in its folder's scheme, and its id is its number where
@@ -152,8 +231,8 @@ func New(o NewOptions) (*Plan, error) {
 		if o.Date.IsZero() {
 			o.Date = time.Now()
 		}
-		col = adoptedCollection(res.Config.Adopt, res.Decisions)
-		file = col.nextPath(title, o.Date)
+		pl.col = adoptedCollection(res.Config.Adopt, res.Decisions)
+		pl.file = pl.col.nextPath(title, o.Date)
 		taken := map[string]bool{}
 		for _, row := range reg.Rows {
 			taken[row.ID] = true
@@ -161,117 +240,102 @@ func New(o NewOptions) (*Plan, error) {
 		for _, d := range res.Decisions {
 			taken[d.FileID] = true
 		}
-		id = col.nextID(file, maxID, taken)
-		if p, ok := decisionid.Parse(id); ok && p.Plain() {
+		pl.id = pl.col.nextID(pl.file, maxID, taken)
+		if p, ok := decisionid.Parse(pl.id); ok && p.Plain() {
 			n = p.N
 		}
 	}
-	inline := inlineNext(res)
-	if inline {
+	pl.n = n
+	pl.inline = inlineNext(res)
+	if pl.inline {
 		// The register's rows are its decisions: the next one is a row in
 		// their shape, and its claims file (D35, D65).
-		file = path.Join(res.Config.ClaimsDir(), id+".md")
+		pl.file = path.Join(res.Config.ClaimsDir(), pl.id+".md")
 	}
-	if _, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(file))); err == nil {
-		return nil, fmt.Errorf("%s already exists; remove it or pick another title", file)
-	}
-	if o.Date.IsZero() {
-		o.Date = time.Now()
-	}
-	p := &Plan{ID: id, File: file}
-	if inline {
-		p.Changes = append(p.Changes, Change{Path: file, New: claimsTemplate(id, title, res.Config.Register)})
-	} else if col != nil {
+	return pl
+}
+
+// newText is the new decision's file: an inline row's claims file, an
+// adopted record in its dialect, or the register's template.
+func newText(o NewOptions, res *snapshot.Snapshot, pl placement, title string, old *register.Decision) ([]byte, error) {
+	switch {
+	case pl.inline:
+		return claimsTemplate(pl.id, title, res.Config.Register), nil
+	case pl.col != nil:
 		// An adopted collection's new record is written in its dialect
 		// (D73): its template filled in, else its latest record's shape.
-		text, err := newInDialect(o, col, file, title, old, res.Config.Statuses)
-		if err != nil {
-			return nil, err
-		}
-		p.Changes = append(p.Changes, Change{Path: file, New: text})
-	} else {
-		p.Changes = append(p.Changes, Change{Path: file, New: template(id, title, o.Status, o.Supersedes, o.Date)})
+		return newInDialect(o, pl.col, pl.file, title, old, res.Config.Statuses)
 	}
-	carryClaims(o, p, old, col != nil)
+	return template(pl.id, title, o.Status, o.Supersedes, o.Date), nil
+}
 
-	edits := map[string][]byte{}
-	read := func(rel string) ([]byte, error) {
-		if b, ok := edits[rel]; ok {
-			return b, nil
-		}
-		return readIn(o.Dir, rel)
-	}
+// newRegisterEdits writes the new row into the register and moves the
+// live range at the range sites and on the lines claims pin to it.
+func newRegisterEdits(o NewOptions, res *snapshot.Snapshot, pl placement, title string, edits map[string][]byte, read func(string) ([]byte, error)) error {
+	reg := res.Register
 	regSrc, err := read(res.Config.Register)
 	if err != nil {
-		return nil, fmt.Errorf("read register: %w", err)
+		return fmt.Errorf("read register: %w", err)
 	}
-	rel, err := filepath.Rel(path.Dir(res.Config.Register), file)
+	rel, err := filepath.Rel(path.Dir(res.Config.Register), pl.file)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var row []byte
-	if inline {
-		row, err = inlineRow(regSrc, reg, res.Config, id, title, o.Status)
+	if pl.inline {
+		row, err = inlineRow(regSrc, reg, res.Config, pl.id, title, o.Status)
 	} else {
-		row, err = newRow(regSrc, reg, id, title, filepath.ToSlash(rel), o.Status)
+		row, err = newRow(regSrc, reg, pl.id, title, filepath.ToSlash(rel), o.Status)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	edits[res.Config.Register] = row
+	live := max(pl.n, pl.top)
 	for _, site := range res.Config.RangeSites {
 		src, err := read(site)
 		if err != nil {
-			return nil, fmt.Errorf("read range site %s: %w", site, err)
+			return fmt.Errorf("read range site %s: %w", site, err)
 		}
 		// Only the live range moves; a record that quotes an older range
 		// (D1..D40 in last year's notes) is history and stays.
-		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", max(n, top))))
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(pl.oldRange) + `\b`)
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", live)))
 	}
 	// The lines claims pin to the live range with a placeholder move with
 	// it, so those claims hold after new as the range sites do (D64).
-	bumps, err := check.LiveRangeEdits(res, max(n, top), read)
+	bumps, err := check.LiveRangeEdits(res, max(pl.n, pl.top), read)
 	if err != nil {
-		return nil, fmt.Errorf("move the live range on the lines claims pin: %w", err)
+		return fmt.Errorf("move the live range on the lines claims pin: %w", err)
 	}
 	for rel, b := range bumps {
 		edits[rel] = b
 	}
-	if old != nil {
-		whole := !strings.Contains(o.Supersedes, "(")
-		// The reciprocal reference is written at once; the old decision is
-		// retired only when the new one is accepted (D78): until then the
-		// old one is still the decision, and its claims are still checked.
-		if !old.Inline && (!old.Adopted || old.ID != "") {
-			src, err := read(old.Path)
-			if err != nil {
-				return nil, fmt.Errorf("read %s: %w", old.Path, err)
-			}
-			out, err := addSupersededBy(src, id)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", old.Path, err)
-			}
-			edits[old.Path] = out
-		}
-		if whole && o.Status == "accepted" {
-			notes, err := retire(res, old, id, file, title, o.KeepRecords, edits, read)
-			if err != nil {
-				return nil, err
-			}
-			p.Notes = append(p.Notes, notes...)
-		}
-	}
-	for _, rel := range sortedKeys(edits) {
-		orig, err := readIn(o.Dir, rel)
+	return nil
+}
+
+// supersedeEdits writes the reciprocal reference into old at once, and
+// retires old when the new decision is accepted superseding it whole.
+func supersedeEdits(o NewOptions, res *snapshot.Snapshot, old *register.Decision, pl placement, title string, edits map[string][]byte, read func(string) ([]byte, error)) ([]string, error) {
+	whole := !strings.Contains(o.Supersedes, "(")
+	// The reciprocal reference is written at once; the old decision is
+	// retired only when the new one is accepted (D78): until then the
+	// old one is still the decision, and its claims are still checked.
+	if !old.Inline && (!old.Adopted || old.ID != "") {
+		src, err := read(old.Path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read %s: %w", old.Path, err)
 		}
-		if !bytes.Equal(orig, edits[rel]) {
-			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+		out, err := addSupersededBy(src, pl.id)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", old.Path, err)
 		}
+		edits[old.Path] = out
 	}
-	return p, nil
+	if whole && o.Status == "accepted" {
+		return retire(res, old, pl.id, pl.file, title, o.KeepRecords, edits, read)
+	}
+	return nil, nil
 }
 
 // retire makes old superseded by the decision id (its file, its title):

@@ -57,66 +57,22 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 	if dir != "." {
 		prefix = dir + "/"
 	}
-	type cand struct {
-		entry, pattern, name string
+	mds, err := adoptMarkdown(files, prefix, dir)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	count := map[[2]string]int{}
 	var order [][2]string
 	names := map[string]string{}
 	var skipped []skip
-	n := 0
-	var mds []string
-	for _, f := range files {
-		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(strings.ToLower(f), ".md") {
-			continue
-		}
-		if n++; n > MaxAdoptFiles {
-			return nil, nil, nil, fmt.Errorf("--adopt %s: more than %d Markdown files below it; name the folder of the records", dir, MaxAdoptFiles)
-		}
-		mds = append(mds, f)
-	}
-	classify := func(rel string) (cand, bool) {
-		segs := strings.Split(rel, "/")
-		base := segs[len(segs)-1]
-		own := len(segs) >= 2 && (strings.EqualFold(base, "README.md") || strings.EqualFold(base, "index.md") || strings.TrimSuffix(base, ".md") == segs[len(segs)-2])
-		for _, bp := range register.BuiltinPatterns[:5] {
-			if own {
-				break // a record that is a folder: NNNN-title/NNNN-title.md
-			}
-			s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
-			if _, ok := s.Match(base); ok {
-				return cand{path.Dir(rel), bp.Pattern, bp.Name}, true
-			}
-		}
-		if len(segs) >= 2 {
-			two := strings.Join(segs[len(segs)-2:], "/")
-			for _, bp := range register.BuiltinPatterns[5:] {
-				s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
-				if _, ok := s.Match(two); ok {
-					e := "."
-					if len(segs) > 2 {
-						e = strings.Join(segs[:len(segs)-2], "/")
-					}
-					return cand{e, bp.Pattern, bp.Name}, true
-				}
-			}
-		}
-		return cand{}, false
-	}
-	cands := map[string]cand{}
+	cands := map[string]schemeCand{}
 	for _, f := range mds {
 		rel := f[len(prefix):]
 		if why := register.SkipReason(rel); why != "" {
-			switch why {
-			case "template":
-				why = "a template (its name says so), not a record"
-			case "index":
-				why = "the folder's index, not a record"
-			}
-			skipped = append(skipped, skip{f, why})
+			skipped = append(skipped, skip{f, skipWhy(why)})
 			continue
 		}
-		c, ok := classify(rel)
+		c, ok := classifyRecord(rel)
 		if !ok {
 			skipped = append(skipped, skip{f, "no record name (no number or date in it, and not a record's own folder)"})
 			continue
@@ -136,6 +92,90 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 			best[k[0]] = k
 		}
 	}
+	schemes, named := bestSchemes(dir, best, names)
+	for _, f := range mds {
+		c, ok := cands[f]
+		if ok && best[c.entry][1] != c.pattern {
+			skipped = append(skipped, skip{f, "not in its folder's scheme (" + names[best[c.entry][1]] + ")"})
+		}
+	}
+	for i := range schemes {
+		if err := schemes[i].Compile(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	slices.SortFunc(skipped, func(a, b skip) int { return strings.Compare(a.path, b.path) })
+	return schemes, named, skipped, nil
+}
+
+// adoptMarkdown is the Markdown files below prefix, at most
+// MaxAdoptFiles of them.
+func adoptMarkdown(files []string, prefix, dir string) ([]string, error) {
+	var mds []string
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(strings.ToLower(f), ".md") {
+			continue
+		}
+		if len(mds) >= MaxAdoptFiles {
+			return nil, fmt.Errorf("--adopt %s: more than %d Markdown files below it; name the folder of the records", dir, MaxAdoptFiles)
+		}
+		mds = append(mds, f)
+	}
+	return mds, nil
+}
+
+// skipWhy words register.SkipReason's reason for init --adopt's notes.
+func skipWhy(why string) string {
+	switch why {
+	case "template":
+		return "a template (its name says so), not a record"
+	case "index":
+		return "the folder's index, not a record"
+	}
+	return why
+}
+
+// schemeCand is the folder (relative to the collection) and built-in
+// pattern a file's name matches.
+type schemeCand struct {
+	entry, pattern, name string
+}
+
+// classifyRecord finds the built-in pattern rel's name matches: its
+// base name, or for a record that is a folder (NNNN-title/README.md) its
+// last two segments.
+func classifyRecord(rel string) (schemeCand, bool) {
+	segs := strings.Split(rel, "/")
+	base := segs[len(segs)-1]
+	own := len(segs) >= 2 && (strings.EqualFold(base, "README.md") || strings.EqualFold(base, "index.md") || strings.TrimSuffix(base, ".md") == segs[len(segs)-2])
+	if !own { // a record that is a folder: NNNN-title/NNNN-title.md
+		for _, bp := range register.BuiltinPatterns[:5] {
+			s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+			if _, ok := s.Match(base); ok {
+				return schemeCand{path.Dir(rel), bp.Pattern, bp.Name}, true
+			}
+		}
+	}
+	if len(segs) < 2 {
+		return schemeCand{}, false
+	}
+	two := strings.Join(segs[len(segs)-2:], "/")
+	for _, bp := range register.BuiltinPatterns[5:] {
+		s := register.Scheme{Dir: ".", Pattern: bp.Pattern}
+		if _, ok := s.Match(two); ok {
+			e := "."
+			if len(segs) > 2 {
+				e = strings.Join(segs[:len(segs)-2], "/")
+			}
+			return schemeCand{e, bp.Pattern, bp.Name}, true
+		}
+	}
+	return schemeCand{}, false
+}
+
+// bestSchemes is one scheme per folder, in folder order, with the name
+// of each one's pattern by index.
+func bestSchemes(dir string, best map[string][2]string, names map[string]string) ([]register.Scheme, map[int]string) {
 	var schemes []register.Scheme
 	named := map[int]string{}
 	var entries []string
@@ -151,19 +191,7 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 		named[len(schemes)] = names[best[e][1]]
 		schemes = append(schemes, register.Scheme{Dir: d, Pattern: best[e][1]})
 	}
-	for _, f := range mds {
-		c, ok := cands[f]
-		if ok && best[c.entry][1] != c.pattern {
-			skipped = append(skipped, skip{f, "not in its folder's scheme (" + names[best[c.entry][1]] + ")"})
-		}
-	}
-	for i := range schemes {
-		if err := schemes[i].Compile(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	slices.SortFunc(skipped, func(a, b skip) int { return strings.Compare(a.path, b.path) })
-	return schemes, named, skipped, nil
+	return schemes, named
 }
 
 // findCollection reads the collection of dir (or of the first directory of
@@ -193,18 +221,7 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 	}
 	why := ""
 	if dir == "" {
-		found := false
-		for _, ad := range dirs {
-			if n, _ := countRecords(rp.Files, ad); n > 0 {
-				found = true
-				break
-			}
-		}
-		if !found {
-			if d, reason := discoverDir(rp.Files); d != "" {
-				dirs, why = []string{d}, reason
-			}
-		}
+		dirs, why = discoverIfEmpty(rp, dirs)
 	}
 	for _, ad := range dirs {
 		if _, err := readDirIn(root, ad); err != nil {
@@ -213,55 +230,93 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 			}
 			continue
 		}
-		schemes, named, skipped, err := detectSchemes(rp.Files, ad)
-		if err != nil {
-			return nil, err
-		}
-		// Folders adopt: lists keep their settings; new ones are added.
-		merged := slices.Clone(cfg.Adopt)
-		newNamed, fresh := map[int]string{}, map[int]bool{}
-		for i, s := range schemes {
-			k := slices.IndexFunc(merged, func(m register.Scheme) bool { return path.Clean(m.Dir) == s.Dir })
-			if k < 0 {
-				k = len(merged)
-				merged = append(merged, s)
-				fresh[k] = true
-			}
-			newNamed[k] = named[i]
-		}
-		for k := range fresh {
-			for _, t := range []string{path.Join(merged[k].Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
-				if rp.Present(t) && (ad != merged[k].Dir || zeroRecords(rp.Files, merged[k].Dir, t)) {
-					// An RFC process: new RFCs are 0000-title.md, numbered on merge.
-					merged[k].Template, merged[k].Next = t, "zero"
-					break
-				}
-			}
-		}
-		c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
-		if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
-			return nil, err
-		}
-		if len(c.records) > 0 {
-			ds := make([]*register.Decision, len(c.records))
-			for i, r := range c.records {
-				ds[i] = r.d
-			}
-			register.SharedTitles(ds)
-			c.settle(cfg.Statuses)
-			slices.SortStableFunc(c.records, func(a, b *record) int {
-				if a.scheme != b.scheme {
-					return a.scheme - b.scheme
-				}
-				return register.CompareNames(a.name, b.name)
-			})
-			return c, nil
+		c, err := readCollection(root, rp, ad, cfg, why)
+		if err != nil || c != nil {
+			return c, err
 		}
 		if dir != "" {
 			return nil, fmt.Errorf("--adopt %s: no records there: no Markdown file below it has a numbered (0001-title.md, adr-001-title.md), dated (20200925-title.md, 2020-09-25-title.md, 2020_09_25_title.md) or folder-per-record (title/README.md) name", dir)
 		}
 	}
 	return nil, fmt.Errorf("--adopt: no numbered (0001-title.md) or dated (20200925-title.md) records in %s; name the directory with --adopt DIR", strings.Join(dirs, ", "))
+}
+
+// discoverIfEmpty is dirs, unless none of them holds records: then the
+// folder discoverDir finds in the tree, and why.
+func discoverIfEmpty(rp *repo.Repo, dirs []string) ([]string, string) {
+	for _, ad := range dirs {
+		if n, _ := countRecords(rp.Files, ad); n > 0 {
+			return dirs, ""
+		}
+	}
+	if d, reason := discoverDir(rp.Files); d != "" {
+		return []string{d}, reason
+	}
+	return dirs, ""
+}
+
+// readCollection reads the collection in folder ad: its schemes merged
+// over those adopt: lists, its records settled and in order. It returns
+// nil and no error when ad holds no records.
+func readCollection(root string, rp *repo.Repo, ad string, cfg config.Config, why string) (*collection, error) {
+	schemes, named, skipped, err := detectSchemes(rp.Files, ad)
+	if err != nil {
+		return nil, err
+	}
+	merged, newNamed, fresh := mergeSchemes(cfg.Adopt, schemes, named)
+	for k := range fresh {
+		rfcTemplate(rp, ad, &merged[k])
+	}
+	c := &collection{dir: ad, schemes: merged, named: newNamed, fresh: fresh, skipped: skipped, why: why}
+	if err := c.read(root, rp, register.FindRecords(rp.Files, merged), cfg.Statuses); err != nil {
+		return nil, err
+	}
+	if len(c.records) == 0 {
+		return nil, nil
+	}
+	ds := make([]*register.Decision, len(c.records))
+	for i, r := range c.records {
+		ds[i] = r.d
+	}
+	register.SharedTitles(ds)
+	c.settle(cfg.Statuses)
+	slices.SortStableFunc(c.records, func(a, b *record) int {
+		if a.scheme != b.scheme {
+			return a.scheme - b.scheme
+		}
+		return register.CompareNames(a.name, b.name)
+	})
+	return c, nil
+}
+
+// mergeSchemes adds the schemes detected to those adopt: lists, which
+// keep their settings; it returns the merged list, each one's pattern
+// name by index, and which are new.
+func mergeSchemes(listed, schemes []register.Scheme, named map[int]string) ([]register.Scheme, map[int]string, map[int]bool) {
+	merged := slices.Clone(listed)
+	newNamed, fresh := map[int]string{}, map[int]bool{}
+	for i, s := range schemes {
+		k := slices.IndexFunc(merged, func(m register.Scheme) bool { return path.Clean(m.Dir) == s.Dir })
+		if k < 0 {
+			k = len(merged)
+			merged = append(merged, s)
+			fresh[k] = true
+		}
+		newNamed[k] = named[i]
+	}
+	return merged, newNamed, fresh
+}
+
+// rfcTemplate marks a new folder of an RFC process, whose new RFCs are
+// 0000-title.md numbered on merge: its template and "zero" numbering.
+func rfcTemplate(rp *repo.Repo, ad string, s *register.Scheme) {
+	for _, t := range []string{path.Join(s.Dir, "0000-template.md"), path.Join(ad, "0000-template.md")} {
+		if rp.Present(t) && (ad != s.Dir || zeroRecords(rp.Files, s.Dir, t)) {
+			// An RFC process: new RFCs are 0000-title.md, numbered on merge.
+			s.Template, s.Next = t, "zero"
+			return
+		}
+	}
 }
 
 func dirPrefixOf(d string) string {
@@ -288,78 +343,30 @@ func (c *collection) settle(statuses map[string]string) {
 		by[r.scheme] = append(by[r.scheme], r)
 	}
 	unit := c.unit()
-	used := map[int]bool{} // bases of number spaces whose numbers are taken
-	taken := map[int]map[int]bool{}
+	taken := numberSpaces{} // by base, the numbers taken in that space
 	for i := range c.schemes {
 		s := &c.schemes[i]
 		rs := by[i]
 		if !c.fresh[i] || len(rs) == 0 {
 			if s.IDs == "number" {
-				used[s.Base] = true
-				if taken[s.Base] == nil {
-					taken[s.Base] = map[int]bool{}
-				}
 				for _, r := range rs {
-					taken[s.Base][r.name.Number] = true
+					taken.take(s.Base, r.name.Number)
 				}
+				taken.take(s.Base, -1)
 			}
 			continue
 		}
 		s.IDs = "ordinal"
-		// A folder's ids are its numbers when every record has one and
-		// few repeat (0000 and 0004a are ids of their own: D0, D4a).
-		exceptions, numbered := 0, 0
-		seen := map[int]bool{}
-		own := map[string]bool{}
-		for _, r := range rs {
-			if r.name.Number < 0 || r.name.Date != "" {
-				continue
-			}
-			numbered++
-			id := ownID(register.Scheme{IDs: "number"}, r.name)
-			if id == "" || own[id] {
-				exceptions++
-			}
-			own[id] = true
-			seen[r.name.Number] = true
-		}
-		if numbered == len(rs) && exceptions*4 <= len(rs) {
+		if seen, ok := ownNumbers(rs); ok {
 			s.IDs = "number"
 			// Folders share a number space (base 0) unless their numbers
 			// repeat; then the next free block of ids is theirs.
-			base := 0
-			for ; ; base += unit {
-				clash := false
-				for n := range seen {
-					if taken[base][n] {
-						clash = true
-						break
-					}
-				}
-				if !clash {
-					break
-				}
-			}
-			s.Base = base
-			if taken[base] == nil {
-				taken[base] = map[int]bool{}
-			}
+			s.Base = taken.free(seen, unit)
 			for n := range seen {
-				taken[base][n] = true
+				taken.take(s.Base, n)
 			}
 		}
-		if _, ok := register.MapStatus(path.Base(s.Dir), statuses); ok && s.Dir != c.dir {
-			s.Status = "folder" // an RFC process's accepted/, implemented/, withdrawn/
-		}
-		for _, r := range rs {
-			s.Apply(r.d, r.name, statuses)
-			if r.d.RawStatus == "" && r.d.Status == "" {
-				s.Unstated = "accepted"
-			}
-		}
-		for _, r := range rs {
-			s.Apply(r.d, r.name, statuses)
-		}
+		c.settleStatus(s, rs, statuses)
 	}
 	for i := range c.schemes {
 		if !c.fresh[i] {
@@ -367,6 +374,80 @@ func (c *collection) settle(statuses map[string]string) {
 				c.schemes[i].Apply(r.d, r.name, statuses)
 			}
 		}
+	}
+}
+
+// numberSpaces holds, by a number space's base, the numbers its folders'
+// records take.
+type numberSpaces map[int]map[int]bool
+
+// take marks number n taken in the space at base; a negative n only
+// opens the space.
+func (t numberSpaces) take(base, n int) {
+	if t[base] == nil {
+		t[base] = map[int]bool{}
+	}
+	if n >= 0 {
+		t[base][n] = true
+	}
+}
+
+// free is the first base, in steps of unit, whose space takes none of
+// the numbers seen.
+func (t numberSpaces) free(seen map[int]bool, unit int) int {
+	base := 0
+	for t.clashes(base, seen) {
+		base += unit
+	}
+	return base
+}
+
+// clashes says whether the space at base takes any of the numbers seen.
+func (t numberSpaces) clashes(base int, seen map[int]bool) bool {
+	for n := range seen {
+		if t[base][n] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownNumbers is the numbers of a folder's records, and whether they are
+// its ids: every record has one and few repeat (0000 and 0004a are ids of
+// their own: D0, D4a).
+func ownNumbers(rs []*record) (map[int]bool, bool) {
+	exceptions, numbered := 0, 0
+	seen := map[int]bool{}
+	own := map[string]bool{}
+	for _, r := range rs {
+		if r.name.Number < 0 || r.name.Date != "" {
+			continue
+		}
+		numbered++
+		id := ownID(register.Scheme{IDs: "number"}, r.name)
+		if id == "" || own[id] {
+			exceptions++
+		}
+		own[id] = true
+		seen[r.name.Number] = true
+	}
+	return seen, numbered == len(rs) && exceptions*4 <= len(rs)
+}
+
+// settleStatus sets where a new folder's records state their status,
+// and the status of one that states none, and applies it to them.
+func (c *collection) settleStatus(s *register.Scheme, rs []*record, statuses map[string]string) {
+	if _, ok := register.MapStatus(path.Base(s.Dir), statuses); ok && s.Dir != c.dir {
+		s.Status = "folder" // an RFC process's accepted/, implemented/, withdrawn/
+	}
+	for _, r := range rs {
+		s.Apply(r.d, r.name, statuses)
+		if r.d.RawStatus == "" && r.d.Status == "" {
+			s.Unstated = "accepted"
+		}
+	}
+	for _, r := range rs {
+		s.Apply(r.d, r.name, statuses)
 	}
 }
 

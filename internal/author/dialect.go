@@ -701,39 +701,12 @@ func addStatusLine(lines []string, status string) []string {
 // words are in (D97), spelt with the example's capitals; English as
 // before when the collection writes English.
 func (n *dialectNew) word(example string) string {
-	mapsTo := func(w string) bool {
-		st, ok := register.MapStatus(w, n.vocab)
-		return ok && st == n.status
+	if w, ok := n.exampleWord(example); ok {
+		return w
 	}
-	choices := strings.FieldsFunc(example, func(r rune) bool { return strings.ContainsRune("|/,[]{}<>", r) })
-	if len(choices) > 1 {
-		for _, c := range choices {
-			if c = strings.Trim(strings.TrimSpace(c), "*_`"); c != "" && mapsTo(c) && !strings.ContainsAny(c, " ") {
-				return c
-			}
-		}
-	}
-	if mapsTo(example) && !strings.ContainsAny(strings.TrimSpace(example), " |") {
-		return strings.Trim(strings.TrimSpace(example), "*_`")
-	}
-	lang := map[string]int{}
-	if n.col != nil {
-		for _, r := range n.col.records {
-			if r.d == nil || r.d.StatusFrom == "folder" || r.d.StatusFrom == "unstated" {
-				continue
-			}
-			w := register.StatusWords(r.d.RawStatus)
-			if r.d.Status == n.status && w != "" && !strings.Contains(w, " ") && !register.ValidStatus(w) {
-				if l := worldLang(w); l != "" && l != "en" {
-					return capitalLike(w, example)
-				}
-			}
-			if l := worldLang(w); l != "" {
-				lang[l]++
-			} else if register.ValidStatus(w) {
-				lang["en"]++
-			}
-		}
+	w, lang := n.collectionWord()
+	if w != "" {
+		return capitalLike(w, example)
 	}
 	best := ""
 	for _, l := range slices.Sorted(maps.Keys(lang)) {
@@ -750,6 +723,55 @@ func (n *dialectNew) word(example string) string {
 		}
 	}
 	return word(n.status, example)
+}
+
+// mapsTo says whether the status word w means the new record's status.
+func (n *dialectNew) mapsTo(w string) bool {
+	st, ok := register.MapStatus(w, n.vocab)
+	return ok && st == n.status
+}
+
+// exampleWord is the choice of the template's list that means the new
+// status, else the example's own word when it means it.
+func (n *dialectNew) exampleWord(example string) (string, bool) {
+	choices := strings.FieldsFunc(example, func(r rune) bool { return strings.ContainsRune("|/,[]{}<>", r) })
+	if len(choices) > 1 {
+		for _, c := range choices {
+			if c = strings.Trim(strings.TrimSpace(c), "*_`"); c != "" && n.mapsTo(c) && !strings.ContainsAny(c, " ") {
+				return c, true
+			}
+		}
+	}
+	if n.mapsTo(example) && !strings.ContainsAny(strings.TrimSpace(example), " |") {
+		return strings.Trim(strings.TrimSpace(example), "*_`"), true
+	}
+	return "", false
+}
+
+// collectionWord is a word, not English, a record of the collection
+// writes for the new status, if any; else "" and how many of the
+// records' status words are in each language.
+func (n *dialectNew) collectionWord() (string, map[string]int) {
+	lang := map[string]int{}
+	if n.col == nil {
+		return "", lang
+	}
+	for _, r := range n.col.records {
+		if r.d == nil || r.d.StatusFrom == "folder" || r.d.StatusFrom == "unstated" {
+			continue
+		}
+		w := register.StatusWords(r.d.RawStatus)
+		l := worldLang(w)
+		if r.d.Status == n.status && w != "" && !strings.Contains(w, " ") && !register.ValidStatus(w) && l != "" && l != "en" {
+			return w, nil
+		}
+		if l != "" {
+			lang[l]++
+		} else if register.ValidStatus(w) {
+			lang["en"]++
+		}
+	}
+	return "", lang
 }
 
 // worldLang is the language of the world vocabulary a status word is in,

@@ -63,20 +63,8 @@ func detectAdoptDir(root string, cfg config.Config) string {
 // --adopt in a repository already set up: that registers the records that
 // have no row yet, and changes nothing else.
 func Init(o InitOptions) (*Plan, error) {
-	if o.Prefix == "" {
-		o.Prefix = "dk"
-	}
-	if err := issueid.ValidPrefix(o.Prefix); err != nil {
-		return nil, fmt.Errorf("--prefix: %w", err)
-	}
-	if o.Date.IsZero() {
-		o.Date = time.Now()
-	}
-	if o.Source == "" {
-		o.Source = DefaultSource
-	}
-	if o.Ref == "" {
-		o.Ref = "main"
+	if err := initDefaults(&o); err != nil {
+		return nil, err
 	}
 	cfg, err := config.Load(o.Dir)
 	if err != nil {
@@ -99,37 +87,105 @@ func Init(o InitOptions) (*Plan, error) {
 	if o.Adopt && adoptDir == "" {
 		// Nothing names a collection of records: a register of rows
 		// without decision files is adopted as it is kept (D35, D65).
-		rp, err := repo.Open(o.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if err := rp.ListUntracked([]string{""}); err != nil {
-			return nil, err
-		}
-		in, err := findInline(cfg, rp)
-		if err != nil {
-			return nil, err
-		}
-		if in != nil {
-			return adoptInline(o, cfg, rp, in, cfgErr == nil)
+		if p, err := initInline(o, cfg, cfgErr == nil); p != nil || err != nil {
+			return p, err
 		}
 	}
 	if o.Adopt && cfgErr == nil && regErr == nil {
 		return adoptAgain(o, cfg, adoptDir)
 	}
-	date := o.Date.UTC().Format("2006-01-02")
 	var col *collection
 	if o.Adopt {
 		if col, err = findCollection(o.Dir, adoptDir, cfg); err != nil {
 			return nil, err
 		}
 	}
+	first := firstDecision(col, o.Date)
+	files := initFiles(o, first, workflow)
+	if err := refuseExisting(o, cfg, files); err != nil {
+		return nil, err
+	}
+	if col != nil {
+		// The first record in the collection's own dialect (D96): its
+		// template or the shape of its newest records, with the claims
+		// that hold from the first run.
+		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, first.file, "Record decisions with claimslint", nil, cfg.Statuses)
+		if err != nil {
+			return nil, err
+		}
+		body := string(files[2].New)
+		if k := strings.Index(body, "## Confirmation\n"); k >= 0 {
+			body = body[k:]
+		}
+		files[2].New = append(append(text, '\n'), body...)
+	}
+	p := &Plan{ID: first.id, File: files[2].Path, Changes: files, Notes: first.notes}
+	if col != nil {
+		for _, r := range col.records {
+			p.Adopted = append(p.Adopted, adoptedLine(r))
+		}
+		p.Summary = col.summary()
+	}
+	return p, nil
+}
+
+// initDefaults fills in o's defaults and checks its prefix.
+func initDefaults(o *InitOptions) error {
+	if o.Prefix == "" {
+		o.Prefix = "dk"
+	}
+	if err := issueid.ValidPrefix(o.Prefix); err != nil {
+		return fmt.Errorf("--prefix: %w", err)
+	}
+	if o.Date.IsZero() {
+		o.Date = time.Now()
+	}
+	if o.Source == "" {
+		o.Source = DefaultSource
+	}
+	if o.Ref == "" {
+		o.Ref = "main"
+	}
+	return nil
+}
+
+// initInline adopts a register of rows without decision files as it is
+// kept (D35, D65); it returns nil and no error when the tree holds none.
+func initInline(o InitOptions, cfg config.Config, hasConfig bool) (*Plan, error) {
+	rp, err := repo.Open(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := rp.ListUntracked([]string{""}); err != nil {
+		return nil, err
+	}
+	in, err := findInline(cfg, rp)
+	if err != nil || in == nil {
+		return nil, err
+	}
+	return adoptInline(o, cfg, rp, in, hasConfig)
+}
+
+// firstPlan is init's first decision and the register around it: its id
+// and file, the register's link to it and to its folder, the rows of the
+// adopted records before it, the live range's end, the adopt: key and
+// the notes on the adopted collection.
+type firstPlan struct {
+	id, file         string
+	regLink, dirLink string
+	rows             string
+	top              string
+	adoptKey         string
+	notes            []string
+}
+
+// firstDecision places init's first decision: D1, or after an adopted
+// collection's records in its scheme.
+func firstDecision(col *collection, date time.Time) firstPlan {
 	n := 1
 	var rows strings.Builder
-	firstFile := "docs/decisions/D1-record-decisions-with-claimslint.md"
-	regLink := "decisions/D1-record-decisions-with-claimslint.md"
-	adoptKey, firstID := "", ""
-	var notes []string
+	f := firstPlan{file: "docs/decisions/D1-record-decisions-with-claimslint.md", regLink: "decisions/D1-record-decisions-with-claimslint.md", dirLink: "decisions/"}
+	firstID := ""
 	if col != nil {
 		col.assign(nil, 0)
 		var ds []*register.Decision
@@ -142,24 +198,32 @@ func Init(o InitOptions) (*Plan, error) {
 			link, _ := filepath.Rel("docs", r.path)
 			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), linkDest(filepath.ToSlash(link)), rowStatus(r.d))
 		}
-		firstFile = col.nextPath("record decisions with claimslint", o.Date)
+		f.file = col.nextPath("record decisions with claimslint", date)
 		taken := map[string]bool{}
 		for _, r := range col.records {
 			taken[r.id] = true
 		}
-		firstID = col.nextID(firstFile, n-1, taken)
-		l, _ := filepath.Rel("docs", firstFile)
-		regLink = filepath.ToSlash(l)
-		adoptKey = renderAdopt(col.schemes) +
+		firstID = col.nextID(f.file, n-1, taken)
+		l, _ := filepath.Rel("docs", f.file)
+		f.regLink = filepath.ToSlash(l)
+		f.adoptKey = renderAdopt(col.schemes) +
 			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
-		notes = col.notes()
+		f.notes = col.notes()
+		l, _ = filepath.Rel("docs", path.Dir(f.file))
+		f.dirLink = filepath.ToSlash(l) + "/"
 	}
-	id := decisionid.ID{N: n}.String()
+	f.rows = rows.String()
+	f.id = decisionid.ID{N: n}.String()
 	if firstID != "" {
-		id = firstID
+		f.id = firstID
 	}
-	// The live range ends at the highest plain id, which an adopted record
-	// may hold; D0 and D4a never end it (D72).
+	f.top = liveTop(col, f.id)
+	return f
+}
+
+// liveTop is the end of the live range: the highest plain id, which an
+// adopted record may hold; D0 and D4a never end it (D72).
+func liveTop(col *collection, id string) string {
 	topN := 0
 	if p, ok := decisionid.Parse(id); ok && p.Plain() {
 		topN = p.N
@@ -171,13 +235,15 @@ func Init(o InitOptions) (*Plan, error) {
 			}
 		}
 	}
-	top := decisionid.ID{N: topN}.String()
-	dirLink := "decisions/"
-	if col != nil {
-		l, _ := filepath.Rel("docs", path.Dir(firstFile))
-		dirLink = filepath.ToSlash(l) + "/"
-	}
-	files := []Change{
+	return decisionid.ID{N: topN}.String()
+}
+
+// initFiles are the files init writes: the configuration, the register,
+// the first decision and the workflow.
+func initFiles(o InitOptions, first firstPlan, workflow string) []Change {
+	date := o.Date.UTC().Format("2006-01-02")
+	firstFile, id, top, dirLink, regLink, adoptKey := first.file, first.id, first.top, first.dirLink, first.regLink, first.adoptKey
+	return []Change{
 		{Path: config.FileName, New: []byte(fmt.Sprintf(`# claimslint settings; every key is optional (defaults shown).
 register: docs/PRD.md
 decisions: docs/decisions
@@ -199,7 +265,7 @@ Live range: D1..` + top + `.
 
 | ID | Decision | Status |
 |---|---|---|
-` + rows.String() + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
+` + first.rows + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
 `)},
 		{Path: firstFile, New: []byte(`---
 id: ` + id + `
@@ -229,6 +295,11 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 `)},
 		{Path: ".github/workflows/doc-lint.yml", New: []byte(workflow)},
 	}
+}
+
+// refuseExisting fails when any file init would write exists: init
+// never overwrites.
+func refuseExisting(o InitOptions, cfg config.Config, files []Change) error {
 	var exist []string
 	for _, f := range files {
 		_, err := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(f.Path)))
@@ -236,42 +307,21 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 		case err == nil:
 			exist = append(exist, f.Path)
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
+			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 	}
-	if len(exist) > 0 {
-		hint := ""
-		if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
-			hint = inlineHint(o.Dir, cfg)
-		}
-		it, verb := "it", "exists"
-		if len(exist) > 1 {
-			it, verb = "them", "exist"
-		}
-		return nil, fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
+	if len(exist) == 0 {
+		return nil
 	}
-	if col != nil {
-		// The first record in the collection's own dialect (D96): its
-		// template or the shape of its newest records, with the claims
-		// that hold from the first run.
-		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, firstFile, "Record decisions with claimslint", nil, cfg.Statuses)
-		if err != nil {
-			return nil, err
-		}
-		body := string(files[2].New)
-		if k := strings.Index(body, "## Confirmation\n"); k >= 0 {
-			body = body[k:]
-		}
-		files[2].New = append(append(text, '\n'), body...)
+	hint := ""
+	if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
+		hint = inlineHint(o.Dir, cfg)
 	}
-	p := &Plan{ID: id, File: files[2].Path, Changes: files, Notes: notes}
-	if col != nil {
-		for _, r := range col.records {
-			p.Adopted = append(p.Adopted, adoptedLine(r))
-		}
-		p.Summary = col.summary()
+	it, verb := "it", "exists"
+	if len(exist) > 1 {
+		it, verb = "them", "exist"
 	}
-	return p, nil
+	return fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
 }
 
 // linkDest writes a link destination: in angle brackets when the path has
@@ -345,12 +395,6 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if !res.Register.Found || len(res.Register.Rows) == 0 {
 		return nil, fmt.Errorf("%s has no register table with a row to follow", cfg.Register)
 	}
-	registered := map[string]string{}
-	for _, row := range res.Register.Rows {
-		if row.Link != "" && !strings.Contains(row.Link, "://") {
-			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
-		}
-	}
 	n := 0
 	for _, row := range res.Register.Rows {
 		n = max(n, row.N)
@@ -360,15 +404,9 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read register: %w", err)
 	}
-	have := map[string]string{}
-	for _, r := range col.records {
-		if id, ok := registered[r.path]; ok {
-			have[r.path] = id
-		}
-	}
+	have := registeredRecords(cfg, res.Register, col)
 	col.assign(have, n)
 	p := &Plan{Notes: col.notes(), Summary: col.summary()}
-	reg := res.Register
 	var fresh []*record
 	for _, r := range col.records {
 		if _, ok := have[r.path]; ok {
@@ -389,39 +427,12 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		p.Notes = append(p.Notes, "every record of "+col.dir+" is registered; nothing changed")
 		return p, nil
 	}
-	var ds []*register.Decision
-	for _, d := range res.Decisions {
-		if d.Adopted {
-			ds = append(ds, d)
-		}
-	}
-	for _, r := range fresh {
-		ds = append(ds, r.d)
-	}
-	snapshot.Relate(ds)
-	for _, r := range fresh {
-		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
-		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
-		if err != nil {
-			return nil, err
-		}
-		reg = register.ParseRegister(cfg.Register, regSrc)
-		p.Adopted = append(p.Adopted, adoptedLine(r))
-	}
-	if len(fresh) > 0 {
-		edits[cfg.Register] = regSrc
+	if err := addFreshRows(cfg, res, fresh, regSrc, p, edits); err != nil {
+		return nil, err
 	}
 	if n != oldN {
-		oldRange := fmt.Sprintf("D1..D%d", oldN)
-		for _, site := range cfg.RangeSites {
-			src, ok := edits[site]
-			if !ok {
-				if src, err = readIn(o.Dir, site); err != nil {
-					return nil, fmt.Errorf("read range site %s: %w", site, err)
-				}
-			}
-			re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-			edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+		if err := moveRange(o.Dir, cfg.RangeSites, oldN, n, edits); err != nil {
+			return nil, err
 		}
 	}
 	for _, rel := range sortedKeys(edits) {
@@ -434,6 +445,72 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// registeredRecords maps each record of col that a register row links to
+// that row's id.
+func registeredRecords(cfg config.Config, reg *register.Register, col *collection) map[string]string {
+	registered := map[string]string{}
+	for _, row := range reg.Rows {
+		if row.Link != "" && !strings.Contains(row.Link, "://") {
+			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
+		}
+	}
+	have := map[string]string{}
+	for _, r := range col.records {
+		if id, ok := registered[r.path]; ok {
+			have[r.path] = id
+		}
+	}
+	return have
+}
+
+// addFreshRows writes a register row for each record of fresh, related
+// to the adopted records already registered, into regSrc.
+func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, regSrc []byte, p *Plan, edits map[string][]byte) error {
+	var ds []*register.Decision
+	for _, d := range res.Decisions {
+		if d.Adopted {
+			ds = append(ds, d)
+		}
+	}
+	for _, r := range fresh {
+		ds = append(ds, r.d)
+	}
+	snapshot.Relate(ds)
+	reg := res.Register
+	for _, r := range fresh {
+		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
+		var err error
+		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+		if err != nil {
+			return err
+		}
+		reg = register.ParseRegister(cfg.Register, regSrc)
+		p.Adopted = append(p.Adopted, adoptedLine(r))
+	}
+	if len(fresh) > 0 {
+		edits[cfg.Register] = regSrc
+	}
+	return nil
+}
+
+// moveRange moves the live range D1..D<oldN> to D1..D<n> at each range
+// site, reading it as edited so far.
+func moveRange(dir string, sites []string, oldN, n int, edits map[string][]byte) error {
+	oldRange := fmt.Sprintf("D1..D%d", oldN)
+	for _, site := range sites {
+		src, ok := edits[site]
+		if !ok {
+			var err error
+			if src, err = readIn(dir, site); err != nil {
+				return fmt.Errorf("read range site %s: %w", site, err)
+			}
+		}
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
+		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
+	}
+	return nil
 }
 
 // commonDir is the deepest folder that holds every one of dirs.

@@ -51,44 +51,25 @@ type StatusPlan struct {
 // retired another (it would leave neither checked); deprecated is
 // allowed, it retires both.
 func SetStatus(o StatusOptions) (*StatusPlan, error) {
-	if !slices.Contains(Lifecycle, o.Status) {
-		if o.Status == "superseded" {
-			return nil, fmt.Errorf("status %q: a decision becomes superseded when the decision that supersedes it is accepted: claimslint new --supersedes %s \"Title\", then claimslint accept the new one", o.Status, o.ID)
-		}
-		return nil, fmt.Errorf("status %q: want one of %s", o.Status, strings.Join(Lifecycle, ", "))
+	if err := lifecycleStatus(o); err != nil {
+		return nil, err
 	}
 	snap, err := snapshot.Load(o.Dir)
 	if err != nil {
 		return nil, err
 	}
-	var d *register.Decision
-	for _, x := range snap.Decisions {
-		if x.FileID == o.ID {
-			d = x
-			break
-		}
-	}
-	if d == nil {
-		return nil, fmt.Errorf("%s: no such decision in %s (claimslint decisions lists them)", o.ID, snap.Config.Register)
-	}
-	if !d.Parsed {
-		return nil, fmt.Errorf("%s: %s could not be read as a decision; run claimslint check and fix it first", o.ID, d.Path)
+	d, err := statusTarget(snap, o)
+	if err != nil {
+		return nil, err
 	}
 	p := &StatusPlan{Plan: Plan{ID: d.FileID, File: d.Path}, From: d.Status}
 	if d.Status == o.Status {
 		p.Existing = d.Path
 		return p, nil
 	}
-	if d.Status == "superseded" {
-		return nil, fmt.Errorf("%s is superseded by %s: its successor names it; change the successor instead", o.ID, refList(d.SupersededBy))
-	}
 	byID := snap.ByID()
-	if d.Status == "accepted" && (o.Status == "proposed" || o.Status == "rejected") {
-		for _, ref := range d.Supersedes {
-			if t := byID[ref.ID]; ref.Clause == "" && t != nil && t.Status == "superseded" {
-				return nil, fmt.Errorf("%s retired %s when it was accepted; as %s neither would be checked: deprecate %s instead, or set %s's status back by hand first", o.ID, ref.ID, o.Status, o.ID, ref.ID)
-			}
-		}
+	if err := refuseUnretire(o, d, byID); err != nil {
+		return nil, err
 	}
 	if o.Status == "accepted" {
 		p.Unheld = unheld(snap, d)
@@ -104,51 +85,15 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 		}
 		return readIn(o.Dir, rel)
 	}
-	if !d.Inline {
-		src, err := read(d.Path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", d.Path, err)
-		}
-		var out []byte
-		if d.Adopted && d.ID == "" {
-			var ok bool
-			if out, ok = rewordStatus(src, d, o.Status); !ok {
-				return nil, fmt.Errorf("%s: its status %q was not found where it was read; set it by hand", d.Path, d.RawStatus)
-			}
-		} else if out, err = setStatus(src, o.Status); err != nil {
-			return nil, fmt.Errorf("%s: %w", d.Path, err)
-		}
-		edits[d.Path] = out
+	if err := fileStatusEdit(o, d, edits, read); err != nil {
+		return nil, err
 	}
-	if hasRow(snap.Register, d.FileID) {
-		if !snap.Register.HasStatus {
-			if d.Inline {
-				return nil, fmt.Errorf("%s: the register has no Status column, so %s's status is its row's marker: edit the row by hand", snap.Config.Register, d.FileID)
-			}
-		} else {
-			src, err := read(snap.Config.Register)
-			if err != nil {
-				return nil, fmt.Errorf("read register: %w", err)
-			}
-			out, err := setRowStatus(src, d.FileID, o.Status)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", snap.Config.Register, err)
-			}
-			edits[snap.Config.Register] = out
-		}
+	if err := rowStatusEdit(o, snap, d, edits, read); err != nil {
+		return nil, err
 	}
 	if o.Status == "accepted" {
-		for _, ref := range d.Supersedes {
-			t := byID[ref.ID]
-			if ref.Clause != "" || t == nil || t.Status == "superseded" || t.Status == "deprecated" {
-				continue
-			}
-			notes, err := retire(snap, t, d.FileID, d.Path, strings.TrimPrefix(d.Title, d.FileID+": "), o.KeepRecords, edits, read)
-			if err != nil {
-				return nil, err
-			}
-			p.Notes = append(p.Notes, notes...)
-			p.Retired = append(p.Retired, t.FileID)
+		if err := retireSuperseded(o, snap, d, byID, p, edits, read); err != nil {
+			return nil, err
 		}
 	}
 	for _, rel := range sortedKeys(edits) {
@@ -161,6 +106,118 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// lifecycleStatus fails on a status SetStatus cannot set.
+func lifecycleStatus(o StatusOptions) error {
+	if slices.Contains(Lifecycle, o.Status) {
+		return nil
+	}
+	if o.Status == "superseded" {
+		return fmt.Errorf("status %q: a decision becomes superseded when the decision that supersedes it is accepted: claimslint new --supersedes %s \"Title\", then claimslint accept the new one", o.Status, o.ID)
+	}
+	return fmt.Errorf("status %q: want one of %s", o.Status, strings.Join(Lifecycle, ", "))
+}
+
+// statusTarget is the decision o.ID names, when it was read and is not
+// superseded (unless it already has o's status).
+func statusTarget(snap *snapshot.Snapshot, o StatusOptions) (*register.Decision, error) {
+	var d *register.Decision
+	for _, x := range snap.Decisions {
+		if x.FileID == o.ID {
+			d = x
+			break
+		}
+	}
+	if d == nil {
+		return nil, fmt.Errorf("%s: no such decision in %s (claimslint decisions lists them)", o.ID, snap.Config.Register)
+	}
+	if !d.Parsed {
+		return nil, fmt.Errorf("%s: %s could not be read as a decision; run claimslint check and fix it first", o.ID, d.Path)
+	}
+	if d.Status != o.Status && d.Status == "superseded" {
+		return nil, fmt.Errorf("%s is superseded by %s: its successor names it; change the successor instead", o.ID, refList(d.SupersededBy))
+	}
+	return d, nil
+}
+
+// refuseUnretire refuses to set an accepted decision that retired
+// another back to proposed or rejected: neither would be checked.
+func refuseUnretire(o StatusOptions, d *register.Decision, byID map[string]*register.Decision) error {
+	if d.Status != "accepted" || (o.Status != "proposed" && o.Status != "rejected") {
+		return nil
+	}
+	for _, ref := range d.Supersedes {
+		if t := byID[ref.ID]; ref.Clause == "" && t != nil && t.Status == "superseded" {
+			return fmt.Errorf("%s retired %s when it was accepted; as %s neither would be checked: deprecate %s instead, or set %s's status back by hand first", o.ID, ref.ID, o.Status, o.ID, ref.ID)
+		}
+	}
+	return nil
+}
+
+// fileStatusEdit sets the status in d's own file: its front matter, or
+// an adopted record's status where and as its tool writes it.
+func fileStatusEdit(o StatusOptions, d *register.Decision, edits map[string][]byte, read func(string) ([]byte, error)) error {
+	if d.Inline {
+		return nil
+	}
+	src, err := read(d.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Path, err)
+	}
+	var out []byte
+	if d.Adopted && d.ID == "" {
+		var ok bool
+		if out, ok = rewordStatus(src, d, o.Status); !ok {
+			return fmt.Errorf("%s: its status %q was not found where it was read; set it by hand", d.Path, d.RawStatus)
+		}
+	} else if out, err = setStatus(src, o.Status); err != nil {
+		return fmt.Errorf("%s: %w", d.Path, err)
+	}
+	edits[d.Path] = out
+	return nil
+}
+
+// rowStatusEdit sets the status in d's register row, where the register
+// has a Status column.
+func rowStatusEdit(o StatusOptions, snap *snapshot.Snapshot, d *register.Decision, edits map[string][]byte, read func(string) ([]byte, error)) error {
+	if !hasRow(snap.Register, d.FileID) {
+		return nil
+	}
+	if !snap.Register.HasStatus {
+		if d.Inline {
+			return fmt.Errorf("%s: the register has no Status column, so %s's status is its row's marker: edit the row by hand", snap.Config.Register, d.FileID)
+		}
+		return nil
+	}
+	src, err := read(snap.Config.Register)
+	if err != nil {
+		return fmt.Errorf("read register: %w", err)
+	}
+	out, err := setRowStatus(src, d.FileID, o.Status)
+	if err != nil {
+		return fmt.Errorf("%s: %w", snap.Config.Register, err)
+	}
+	edits[snap.Config.Register] = out
+	return nil
+}
+
+// retireSuperseded retires the decisions d supersedes whole, now that d
+// is accepted (D78).
+func retireSuperseded(o StatusOptions, snap *snapshot.Snapshot, d *register.Decision, byID map[string]*register.Decision, p *StatusPlan, edits map[string][]byte, read func(string) ([]byte, error)) error {
+	for _, ref := range d.Supersedes {
+		t := byID[ref.ID]
+		if ref.Clause != "" || t == nil || t.Status == "superseded" || t.Status == "deprecated" {
+			continue
+		}
+		notes, err := retire(snap, t, d.FileID, d.Path, strings.TrimPrefix(d.Title, d.FileID+": "), o.KeepRecords, edits, read)
+		if err != nil {
+			return err
+		}
+		p.Notes = append(p.Notes, notes...)
+		p.Retired = append(p.Retired, t.FileID)
+	}
+	return nil
 }
 
 // unheld runs d's claims as check runs them once d is accepted: on the

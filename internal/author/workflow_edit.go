@@ -34,26 +34,13 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 	}
 	lines := strings.SplitAfter(string(src), "\n")
 	mlines := strings.SplitAfter(string(masked), "\n")
-	at := -1
-	for i, l := range mlines {
-		for _, s := range scripts {
-			if regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?` + regexp.QuoteMeta(s) + `(?:$|[\s"';|&)])`).MatchString(strings.TrimRight(l, "\r\n")) {
-				at = i
-				break
-			}
-		}
-		if at >= 0 {
-			break
-		}
-	}
+	at := gateLine(mlines, scripts)
 	if at < 0 {
 		return nil, "no step of it names a gate outside a comment"
 	}
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
-	blank := func(i int) bool { return strings.TrimSpace(mlines[i]) == "" }
 	steps := -1
 	for i := at; i >= 0; i-- {
-		if m := stepsKeyRE.FindStringSubmatch(strings.TrimRight(mlines[i], "\r\n")); m != nil && len(m[1]) < indent(mlines[at]) {
+		if m := stepsKeyRE.FindStringSubmatch(strings.TrimRight(mlines[i], "\r\n")); m != nil && len(m[1]) < lineIndent(mlines[at]) {
 			steps = i
 			break
 		}
@@ -61,67 +48,17 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 	if steps < 0 {
 		return nil, "the step that runs the gate is not in a steps: block list"
 	}
-	item := -1
-	end := len(lines)
-	var starts []int // the first line of each step
-	for i := steps + 1; i < len(lines); i++ {
-		if blank(i) {
-			continue
-		}
-		l := mlines[i]
-		if item < 0 {
-			m := stepItemRE.FindStringSubmatch(l)
-			if m == nil || len(m[1]) < indent(mlines[steps]) {
-				return nil, "its steps: is not a block list"
-			}
-			item = len(m[1])
-			starts = append(starts, i)
-			continue
-		}
-		if indent(l) < item || indent(l) == item && !stepItemRE.MatchString(l) {
-			end = i
-			break
-		}
-		if indent(l) == item {
-			starts = append(starts, i)
-		}
-	}
-	// Blank and comment lines before a step (or what follows the job)
-	// belong to it.
-	back := func(i int) int {
-		for i > steps+1 && blank(i-1) {
-			i--
-		}
-		return i
+	item, starts, end, ok := stepItems(mlines, steps)
+	if !ok {
+		return nil, "its steps: is not a block list"
 	}
 	// The check step goes right after the job's checkout, before any step
 	// of the job runs what the pull request commits.
-	checkoutEnd := -1
-	for k, st := range starts {
-		next := end
-		if k+1 < len(starts) {
-			next = starts[k+1]
-		}
-		if checkoutRE.MatchString(strings.Join(mlines[st:next], "")) {
-			checkoutEnd = back(next)
-			break
-		}
-	}
+	checkoutEnd := afterCheckout(mlines, steps, starts, end)
 	if checkoutEnd < 0 {
 		return nil, "the job that runs the gate has no actions/checkout step"
 	}
-	reindent := func(block string) string {
-		var b strings.Builder
-		for _, l := range strings.SplitAfter(block, "\n") {
-			if l != "" {
-				b.WriteString(strings.Repeat(" ", item) + strings.TrimPrefix(l, "      "))
-			}
-		}
-		if bytes.Contains(src, []byte("\r\n")) {
-			return strings.ReplaceAll(b.String(), "\n", "\r\n")
-		}
-		return b.String()
-	}
+	crlf := bytes.Contains(src, []byte("\r\n"))
 	build := buildSteps(url, ref, false)
 	check := gateStep(Gates[0], WorkflowOptions{}, false)
 	tail := strings.Join(lines[checkoutEnd:], "")
@@ -131,14 +68,102 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 	}
 	// The build comes first of all: a step before it that ran the pull
 	// request's code could change the runner it builds on (D85).
-	out = []byte(strings.Join(lines[:steps+1], "") + reindent(build) + mid + reindent(check) + tail)
-	block := build + check
-	// The edit must read as the same jobs, one of them with the added
-	// steps: otherwise the file is left for the team to edit.
+	out = []byte(strings.Join(lines[:steps+1], "") + reindent(build, item, crlf) + mid + reindent(check, item, crlf) + tail)
+	if why := sameJobsPlus(src, out, build+check); why != "" {
+		return nil, why
+	}
+	return out, ""
+}
+
+// lineIndent is the number of spaces l begins with.
+func lineIndent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+
+// gateLine is the first line (of the masked lines) that runs one of
+// scripts, or -1.
+func gateLine(mlines, scripts []string) int {
+	for i, l := range mlines {
+		for _, s := range scripts {
+			if regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?` + regexp.QuoteMeta(s) + `(?:$|[\s"';|&)])`).MatchString(strings.TrimRight(l, "\r\n")) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// stepItems reads the block list below the steps: key on line steps:
+// the indentation of its items, the first line of each step, the line
+// past the list, and false when it is not a block list.
+func stepItems(mlines []string, steps int) (item int, starts []int, end int, ok bool) {
+	item, end = -1, len(mlines)
+	for i := steps + 1; i < len(mlines); i++ {
+		l := mlines[i]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if item < 0 {
+			m := stepItemRE.FindStringSubmatch(l)
+			if m == nil || len(m[1]) < lineIndent(mlines[steps]) {
+				return -1, nil, end, false
+			}
+			item = len(m[1])
+			starts = append(starts, i)
+			continue
+		}
+		if lineIndent(l) < item || lineIndent(l) == item && !stepItemRE.MatchString(l) {
+			return item, starts, i, true
+		}
+		if lineIndent(l) == item {
+			starts = append(starts, i)
+		}
+	}
+	return item, starts, end, true
+}
+
+// afterCheckout is the line after the job's checkout step, before the
+// blank and comment lines that belong to the next step, or -1 when the
+// job has none.
+func afterCheckout(mlines []string, steps int, starts []int, end int) int {
+	for k, st := range starts {
+		next := end
+		if k+1 < len(starts) {
+			next = starts[k+1]
+		}
+		if checkoutRE.MatchString(strings.Join(mlines[st:next], "")) {
+			// Blank and comment lines before a step (or what follows the
+			// job) belong to it.
+			for next > steps+1 && strings.TrimSpace(mlines[next-1]) == "" {
+				next--
+			}
+			return next
+		}
+	}
+	return -1
+}
+
+// reindent moves a block of steps written at six spaces to the job's
+// item indentation, with the file's line ends.
+func reindent(block string, item int, crlf bool) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(block, "\n") {
+		if l != "" {
+			b.WriteString(strings.Repeat(" ", item) + strings.TrimPrefix(l, "      "))
+		}
+	}
+	if crlf {
+		return strings.ReplaceAll(b.String(), "\n", "\r\n")
+	}
+	return b.String()
+}
+
+// sameJobsPlus says why out is not src with block's steps added to one
+// job, or "" when it is: the edit must read as the same jobs, one of them
+// with the added steps; otherwise the file is left for the team to edit.
+func sameJobsPlus(src, out []byte, block string) string {
 	before, err1 := config.WorkflowSteps(src)
 	after, err2 := config.WorkflowSteps(out)
 	if err1 != nil || err2 != nil || len(before) != len(after) {
-		return nil, "its YAML does not read as the same jobs after the edit"
+		return "its YAML does not read as the same jobs after the edit"
 	}
 	n := len(addedBuildRE.FindAllString(block, -1))
 	changed := 0
@@ -152,7 +177,7 @@ func addGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 		}
 	}
 	if changed != 1 {
-		return nil, "its YAML does not read as one job with the steps added"
+		return "its YAML does not read as one job with the steps added"
 	}
-	return out, ""
+	return ""
 }

@@ -418,24 +418,68 @@ func (c *Config) validate() error {
 			return fmt.Errorf("tracker.prefixes: %q is not a prefix (letters and digits, no '-')", p)
 		}
 	}
-	check := func(key, v string, required bool) error {
-		if v == "" {
-			if required {
-				return fmt.Errorf("%s: must not be empty", key)
-			}
-			return nil
+	if err := checkPath("register", c.Register, true); err != nil {
+		return err
+	}
+	if err := checkPath("decisions", c.Decisions, true); err != nil {
+		return err
+	}
+	if err := c.validateAdopt(); err != nil {
+		return err
+	}
+	if err := checkPath("tracker.export", c.Tracker.Export, false); err != nil {
+		return err
+	}
+	for _, s := range c.RangeSites {
+		if err := checkPath("range_sites", s, true); err != nil {
+			return err
 		}
-		if err := InsideRepo(v); err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+	}
+	if in := c.Inline; in != nil {
+		if err := validateInline(in); err != nil {
+			return err
+		}
+	}
+	for _, g := range c.Mentions {
+		if err := checkPath("mentions", g, true); err != nil {
+			return err
+		}
+	}
+	for i, f := range c.FrozenRanges {
+		if err := checkPath("frozen_ranges.path", f.Path, true); err != nil {
+			return err
+		}
+		if !frozenRE.MatchString(f.Range) {
+			return fmt.Errorf("frozen_ranges[%d].range %q: want a range such as D1..D46", i, f.Range)
+		}
+	}
+	if err := checkPath("scripts", c.Scripts, false); err != nil {
+		return err
+	}
+	if err := validRetired(c.Retired); err != nil {
+		return err
+	}
+	return checkPath("workflows", c.Workflows, false)
+}
+
+// checkPath checks the path or glob v of setting key: inside the
+// repository, and not empty when required.
+func checkPath(key, v string, required bool) error {
+	if v == "" {
+		if required {
+			return fmt.Errorf("%s: must not be empty", key)
 		}
 		return nil
 	}
-	if err := check("register", c.Register, true); err != nil {
-		return err
+	if err := InsideRepo(v); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
 	}
-	if err := check("decisions", c.Decisions, true); err != nil {
-		return err
-	}
+	return nil
+}
+
+// validateAdopt checks the adopted folders, each once, and compiles
+// their name patterns.
+func (c *Config) validateAdopt() error {
 	if len(c.Adopt) > MaxAdoptFolders {
 		return fmt.Errorf("adopt: %d folders; at most %d", len(c.Adopt), MaxAdoptFolders)
 	}
@@ -444,7 +488,7 @@ func (c *Config) validate() error {
 		if len(c.Adopt) > 1 || c.Adopt[i].Pattern != "" {
 			key = fmt.Sprintf("adopt[%d]", i)
 		}
-		if err := check(key+".dir", c.Adopt[i].Dir, true); err != nil {
+		if err := checkPath(key+".dir", c.Adopt[i].Dir, true); err != nil {
 			return err
 		}
 		c.Adopt[i].Dir = path.Clean(c.Adopt[i].Dir)
@@ -457,63 +501,40 @@ func (c *Config) validate() error {
 			}
 		}
 	}
-	if err := check("tracker.export", c.Tracker.Export, false); err != nil {
+	return nil
+}
+
+// validateInline checks inline:, its markers sized before they are
+// compiled.
+func validateInline(in *Inline) error {
+	if err := checkPath("inline.claims", in.Claims, false); err != nil {
 		return err
 	}
-	for _, s := range c.RangeSites {
-		if err := check("range_sites", s, true); err != nil {
-			return err
+	if in.Status != "" && !validStatus(in.Status) {
+		return fmt.Errorf("inline.status %q: want one of %s", in.Status, "proposed, accepted, rejected, deprecated, superseded")
+	}
+	var account relimit.Run
+	for i, m := range in.Markers {
+		// Sized before it is compiled: 120 markers of 450,000
+		// instructions each took 43 s and 3.5 GB (D90).
+		n, exact, err := relimit.Size(m.Pattern, 0)
+		if err != nil || m.Pattern == "" {
+			return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
+		}
+		if msg := relimit.Refusal(n, exact); msg != "" {
+			return fmt.Errorf("inline.markers[%d].pattern: %s", i, msg)
+		}
+		if used := account.Used(); !account.Take(n) {
+			return fmt.Errorf("inline.markers[%d].pattern: %s; use fewer markers, or smaller ones", i, relimit.RunRefusal(n, used))
+		}
+		if _, err := regexp.Compile(m.Pattern); err != nil {
+			return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
+		}
+		if !validStatus(m.Status) {
+			return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, "proposed, accepted, rejected, deprecated, superseded")
 		}
 	}
-	if in := c.Inline; in != nil {
-		if err := check("inline.claims", in.Claims, false); err != nil {
-			return err
-		}
-		if in.Status != "" && !validStatus(in.Status) {
-			return fmt.Errorf("inline.status %q: want one of %s", in.Status, "proposed, accepted, rejected, deprecated, superseded")
-		}
-		var account relimit.Run
-		for i, m := range in.Markers {
-			// Sized before it is compiled: 120 markers of 450,000
-			// instructions each took 43 s and 3.5 GB (D90).
-			n, exact, err := relimit.Size(m.Pattern, 0)
-			if err != nil || m.Pattern == "" {
-				return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
-			}
-			if msg := relimit.Refusal(n, exact); msg != "" {
-				return fmt.Errorf("inline.markers[%d].pattern: %s", i, msg)
-			}
-			if used := account.Used(); !account.Take(n) {
-				return fmt.Errorf("inline.markers[%d].pattern: %s; use fewer markers, or smaller ones", i, relimit.RunRefusal(n, used))
-			}
-			if _, err := regexp.Compile(m.Pattern); err != nil {
-				return fmt.Errorf("inline.markers[%d].pattern %q: not a regular expression (Go RE2)", i, m.Pattern)
-			}
-			if !validStatus(m.Status) {
-				return fmt.Errorf("inline.markers[%d].status %q: want one of %s", i, m.Status, "proposed, accepted, rejected, deprecated, superseded")
-			}
-		}
-	}
-	for _, g := range c.Mentions {
-		if err := check("mentions", g, true); err != nil {
-			return err
-		}
-	}
-	for i, f := range c.FrozenRanges {
-		if err := check("frozen_ranges.path", f.Path, true); err != nil {
-			return err
-		}
-		if !frozenRE.MatchString(f.Range) {
-			return fmt.Errorf("frozen_ranges[%d].range %q: want a range such as D1..D46", i, f.Range)
-		}
-	}
-	if err := check("scripts", c.Scripts, false); err != nil {
-		return err
-	}
-	if err := validRetired(c.Retired); err != nil {
-		return err
-	}
-	return check("workflows", c.Workflows, false)
+	return nil
 }
 
 var frozenRE = regexp.MustCompile(`^D1\.\.D[1-9][0-9]*$`)

@@ -236,99 +236,139 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, p, src), true
-	var rawStatus, fmTitle string
-	statusPos := top
-	var linkLines []srcLine
+	fs := adoptedStatus{pos: top}
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
-		fm, err := meta.TryGet(ctx)
-		if err != nil {
-			d.Findings = append(d.Findings, finding(top, ruleid.Markdown, "front matter is not valid YAML: %s", oneLine(err.Error())))
+		if !d.adoptedFrontMatter(ctx, src, ln, &fs) {
 			return d
-		}
-		d.keyPositions(src, ln)
-		for k, v := range fm {
-			// title: or Title: (CIPs' capitalised keys; D97).
-			if t, ok := v.(string); ok && strings.EqualFold(k, "title") && (k == "title" || fmTitle == "") {
-				fmTitle = strings.TrimSpace(t)
-			}
-		}
-		linkLines = append(linkLines, d.recordRefs(fm)...)
-		d.readAdoptedFrontMatter(fm)
-		key := frontMatterStatusKey(fm)
-		if v, ok := fm[key]; ok && v != nil && key != "" {
-			if s, ok := v.(string); ok {
-				rawStatus = s
-			} else {
-				rawStatus = strings.TrimSpace(strings.Trim(strings.ReplaceAll(yamlString(v), "\n", " "), "[]"))
-			}
-			statusPos = d.KeyPos(key)
-			d.StatusFrom = "front matter"
-			linkLines = append(linkLines, srcLine{rawStatus, statusPos})
 		}
 	}
 	d.Parsed = true
 	d.readBody(doc, src, ln)
-	d.Title = adoptedTitle(doc, src, fmTitle, p)
-	if fmTitle != "" {
+	d.Title = adoptedTitle(doc, src, fs.title, p)
+	if fs.title != "" {
 		d.BodyTitle = adoptedTitle(doc, src, "", p)
 	}
 	body := sections(doc, src, ln)
 	st := body["status"]
 	tstatus, tpos, trows, tok := tableStatus(src, ln)
-	if rawStatus == "" {
-		if ls, _, ok := statusLine(src, ln); ok && len(st) > 0 {
-			if _, known := MapStatus(ls, statuses); known {
-				// "* **Status**: Partially stable in 1.5, see the Status
-				// section": the line above the sections states it (D97).
-				st = nil
-			}
-		}
-		if len(st) > 0 {
-			// The first line is the status, even when it is itself a link
-			// line: adr-tools drops "Accepted" when a record is superseded.
-			first := 0
-			for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE.MatchString(st[first+1].text) {
-				first++ // "列表：提议/通过/完成/已弃用/已取代": the choices, not the status
-			}
-			rawStatus, statusPos, d.StatusFrom = st[first].text, st[first].pos, "heading"
-			// A history of dated status lines ("2017-11-22 提议",
-			// "2017-11-25 完成"): the last one is the status now (D97).
-			for i := first + 1; i < len(st) && leadingDateRE.MatchString(rawStatus) && leadingDateRE.MatchString(st[i].text); i++ {
-				rawStatus, statusPos = st[i].text, st[i].pos
-			}
-		} else if s, pos, ok := statusLine(src, ln); ok {
-			rawStatus, statusPos, d.StatusFrom = s, pos, "line"
-			linkLines = append(linkLines, srcLine{s, pos})
-		} else if tok {
-			rawStatus, statusPos, d.StatusFrom = tstatus, tpos, "table"
-			linkLines = append(linkLines, srcLine{tstatus, tpos})
+	if fs.raw == "" {
+		var found bool
+		if st, found = d.bodyStatus(st, src, ln, statuses, &fs); !found && tok {
+			fs.raw, fs.pos, d.StatusFrom = tstatus, tpos, "table"
+			fs.links = append(fs.links, srcLine{tstatus, tpos})
 		}
 	}
+	linkLines := fs.links
 	linkLines = append(linkLines, trows...)
 	linkLines = append(linkLines, relationLines(src, ln)...)
 	linkLines = append(linkLines, st...)
 	linkLines = append(linkLines, body["links"]...)
-	d.Keys["status"] = statusPos
-	d.RawStatus = chosenOfChoices(strings.TrimSpace(commentRE.ReplaceAllString(rawStatus, "")))
+	d.Keys["status"] = fs.pos
+	d.RawStatus = chosenOfChoices(strings.TrimSpace(commentRE.ReplaceAllString(fs.raw, "")))
 	if k, ok := StatusValueAt(d.RawStatus); ok {
 		// "* Status: **Status: Active Review (...)**": the key written twice.
 		d.RawStatus = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(d.RawStatus[k:]), "*_"))
 	}
 	d.Placeholder = PlaceholderStatus(d.RawStatus)
 	d.Redirect = RedirectStub(src)
-	if st, ok := MapStatus(d.RawStatus, statuses); ok {
-		d.Status = st
-	} else if d.RawStatus == "" {
-		d.Status = ""
-		if st, ok := statuses[Unstated]; ok {
-			d.Status = st
-		}
-	} else {
-		d.Status = StatusWords(d.RawStatus)
+	d.Status = adoptedStatusOf(d.RawStatus, statuses)
+	d.addLinks(linkLines, path.Dir(p))
+	return d
+}
+
+// adoptedStatus is what ParseAdopted has read of a record so far: its
+// status as written and where, the title of its front matter, and the
+// lines whose links relate it to other records.
+type adoptedStatus struct {
+	raw, title string
+	pos        token.Position
+	links      []srcLine
+}
+
+// adoptedFrontMatter reads a record's front matter: its key positions,
+// its title, its relations and its status. It says false, with a
+// finding, when the front matter is not YAML.
+func (d *Decision) adoptedFrontMatter(ctx parser.Context, src []byte, ln *lines, fs *adoptedStatus) bool {
+	fm, err := meta.TryGet(ctx)
+	if err != nil {
+		d.Findings = append(d.Findings, finding(fs.pos, ruleid.Markdown, "front matter is not valid YAML: %s", oneLine(err.Error())))
+		return false
 	}
+	d.keyPositions(src, ln)
+	for k, v := range fm {
+		// title: or Title: (CIPs' capitalised keys; D97).
+		if t, ok := v.(string); ok && strings.EqualFold(k, "title") && (k == "title" || fs.title == "") {
+			fs.title = strings.TrimSpace(t)
+		}
+	}
+	fs.links = append(fs.links, d.recordRefs(fm)...)
+	d.readAdoptedFrontMatter(fm)
+	key := frontMatterStatusKey(fm)
+	if v, ok := fm[key]; ok && v != nil && key != "" {
+		if s, ok := v.(string); ok {
+			fs.raw = s
+		} else {
+			fs.raw = strings.TrimSpace(strings.Trim(strings.ReplaceAll(yamlString(v), "\n", " "), "[]"))
+		}
+		fs.pos = d.KeyPos(key)
+		d.StatusFrom = "front matter"
+		fs.links = append(fs.links, srcLine{fs.raw, fs.pos})
+	}
+	return true
+}
+
+// bodyStatus reads the status of a record whose front matter states
+// none: from its Status section st, else its status line. It returns the
+// Status section's lines that still relate it to other records, and
+// whether either stated the status.
+func (d *Decision) bodyStatus(st []srcLine, src []byte, ln *lines, statuses map[string]string, fs *adoptedStatus) ([]srcLine, bool) {
+	if ls, _, ok := statusLine(src, ln); ok && len(st) > 0 {
+		if _, known := MapStatus(ls, statuses); known {
+			// "* **Status**: Partially stable in 1.5, see the Status
+			// section": the line above the sections states it (D97).
+			st = nil
+		}
+	}
+	if len(st) == 0 {
+		s, pos, ok := statusLine(src, ln)
+		if ok {
+			fs.raw, fs.pos, d.StatusFrom = s, pos, "line"
+			fs.links = append(fs.links, srcLine{s, pos})
+		}
+		return st, ok
+	}
+	// The first line is the status, even when it is itself a link
+	// line: adr-tools drops "Accepted" when a record is superseded.
+	first := 0
+	for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE.MatchString(st[first+1].text) {
+		first++ // "列表：提议/通过/完成/已弃用/已取代": the choices, not the status
+	}
+	fs.raw, fs.pos, d.StatusFrom = st[first].text, st[first].pos, "heading"
+	// A history of dated status lines ("2017-11-22 提议",
+	// "2017-11-25 完成"): the last one is the status now (D97).
+	for i := first + 1; i < len(st) && leadingDateRE.MatchString(fs.raw) && leadingDateRE.MatchString(st[i].text); i++ {
+		fs.raw, fs.pos = st[i].text, st[i].pos
+	}
+	return st, true
+}
+
+// adoptedStatusOf maps a record's status as written: to one of Statuses
+// through statuses, statuses' unstated entry when it states none, else
+// its words as written so the check reports them.
+func adoptedStatusOf(raw string, statuses map[string]string) string {
+	if st, ok := MapStatus(raw, statuses); ok {
+		return st
+	}
+	if raw == "" {
+		return statuses[Unstated]
+	}
+	return StatusWords(raw)
+}
+
+// addLinks adds the links of lines, each once, resolved against dir.
+func (d *Decision) addLinks(lines []srcLine, dir string) {
 	seen := map[string]bool{}
-	dir := path.Dir(p)
-	for _, l := range linkLines {
+	for _, l := range lines {
 		for _, rl := range recordLinks(l, dir) {
 			key := rl.Verb + "\x00" + rl.Target + "\x00" + strconv.Itoa(rl.Number)
 			if !seen[key] {
@@ -337,7 +377,6 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 			}
 		}
 	}
-	return d
 }
 
 // Unstated is the statuses: key for a record that states no status at all,

@@ -93,52 +93,9 @@ func (e *Export) Lookup(id string) (Issue, bool) {
 // with w (nil means workflow.DefaultWorkflow). Records that cannot be read
 // are returned as findings at their line; the rest still resolve. A status
 // w does not map is a warning at its first line: it counts as unfinished.
-func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs []diag.Finding) {
+func Parse(path, format string, data []byte, w workflow.Workflow) (*Export, []diag.Finding) {
 	if w == nil {
 		w = workflow.DefaultWorkflow
-	}
-	e = &Export{Path: path, Issues: map[string]Issue{}}
-	type first struct{ line, n int }
-	unmapped := map[workflow.Status]*first{}
-	class := func(status string, line int) workflow.Class {
-		c, ok := w.Class(workflow.Status(status))
-		if !ok {
-			if u := unmapped[workflow.Status(status)]; u != nil {
-				u.n++
-			} else {
-				unmapped[workflow.Status(status)] = &first{line, 1}
-			}
-		}
-		return c
-	}
-	defer func() {
-		sts := w.Unmapped(keys(unmapped))
-		slices.SortStableFunc(sts, func(a, b workflow.Status) int { return unmapped[a].line - unmapped[b].line })
-		for _, st := range sts {
-			u := unmapped[st]
-			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: u.line, Column: 1}, Check: ruleid.Tracker,
-				Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", workflow.UnmappedNote([]workflow.Status{st}), u.n)})
-		}
-	}()
-	nbad, more := 0, -1
-	bad := func(line int, msg string, args ...any) {
-		// A file that is not an export (a binary, another format) would
-		// be a finding per line: the first MaxBadRecords are kept, and
-		// one more (fs[more]) says how many followed.
-		if nbad++; nbad > MaxBadRecords {
-			if more < 0 {
-				more = len(fs)
-				fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: line, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityError})
-			}
-			fs[more].Message = fmt.Sprintf("tracker export: %d more records from line %d on cannot be read either; is %s the export tracker.format %q reads?", nbad-MaxBadRecords, fs[more].Pos.Line, path, format)
-			return
-		}
-		fs = append(fs, diag.Finding{
-			Pos:      token.Position{Filename: path, Line: line, Column: 1},
-			Check:    ruleid.Tracker,
-			Severity: diag.SeverityError,
-			Message:  fmt.Sprintf(msg, args...),
-		})
 	}
 	f := trackerformat.Lookup(format)
 	if f == nil {
@@ -146,73 +103,166 @@ func Parse(path, format string, data []byte, w workflow.Workflow) (e *Export, fs
 		// reads it as the JSONL formats are read.
 		f = trackerformat.BeadsFormat
 	}
-	n, open := 0, 0
-	err := f.Walk(data, func(line int, raw []byte) error {
-		r, err := f.Read(raw)
-		if err != nil {
-			bad(line, "tracker export line %d is not %s: %s", line, f.Noun, jsonProblem(err))
-			return nil
+	p := &parser{path: path, format: format, f: f, w: w, more: -1,
+		e: &Export{Path: path, Issues: map[string]Issue{}}, unmapped: map[workflow.Status]*firstSeen{}}
+	if p.walk(data) {
+		p.summarize()
+	}
+	p.unmappedWarnings()
+	return p.e, p.fs
+}
+
+// firstSeen is where a status w does not map first appears, and how
+// many records have it.
+type firstSeen struct{ line, n int }
+
+// parser is one Parse: the export read so far, its findings, and the
+// counts its warnings need.
+type parser struct {
+	path, format string
+	f            *trackerformat.Format
+	w            workflow.Workflow
+	e            *Export
+	fs           []diag.Finding
+	unmapped     map[workflow.Status]*firstSeen
+	nbad, more   int // records refused, and the index in fs of the one finding past MaxBadRecords
+	n, open      int // records read, and those open
+}
+
+// class classes status with the workflow, counting the statuses it does
+// not map.
+func (p *parser) class(status string, line int) workflow.Class {
+	c, ok := p.w.Class(workflow.Status(status))
+	if !ok {
+		if u := p.unmapped[workflow.Status(status)]; u != nil {
+			u.n++
+		} else {
+			p.unmapped[workflow.Status(status)] = &firstSeen{line, 1}
 		}
-		n++
-		if !f.Numbered {
-			if r.ID == "" {
-				bad(line, "tracker export line %d has no id", line)
-				return nil
-			}
-			if _, _, ok := issueid.SplitID(r.ID); !ok {
-				// One grammar for both tools (D91): vocab's, which docket
-				// reads its export with; a NUL or ../ in an id is refused
-				// here as there.
-				bad(line, "tracker export line %d: its id is not a tracker id (a letter, then letters, digits or underscores, a dash, then letters, digits, dashes, underscores and dots, at most %d bytes), so docket refuses it: correct the id on this line", line, issueid.MaxIDLen)
-				return nil
-			}
+	}
+	return c
+}
+
+// bad records a record that cannot be read. A file that is not an export
+// (a binary, another format) would be a finding per line: the first
+// MaxBadRecords are kept, and one more (fs[more]) says how many followed.
+func (p *parser) bad(line int, msg string, args ...any) {
+	if p.nbad++; p.nbad > MaxBadRecords {
+		if p.more < 0 {
+			p.more = len(p.fs)
+			p.fs = append(p.fs, diag.Finding{Pos: token.Position{Filename: p.path, Line: line, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityError})
 		}
-		if prev, dup := e.Issues[r.ID]; dup {
-			what := "id"
-			if f.Numbered {
-				what = "issue"
-			}
-			bad(line, "tracker export line %d repeats %s %s (first on line %d)", line, what, r.ID, prev.Line)
-			return nil
-		}
-		if f.StrictTitles {
-			// docket refuses this record, and so its whole export
-			// (D67): the rule is vocab's, one copy for both readers.
-			// The id still resolves; the title is not kept, so no
-			// report prints what docket would not store.
-			if err := recordtext.CheckTitle(r.Title); err != nil {
-				bad(line, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", line, err)
-				r.Title = ""
-			}
-		}
-		e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: r.Status, Class: class(r.Status, line), Decisions: r.Decisions, Line: line}
-		if r.Status == "open" {
-			open++
-		}
+		p.fs[p.more].Message = fmt.Sprintf("tracker export: %d more records from line %d on cannot be read either; is %s the export tracker.format %q reads?", p.nbad-MaxBadRecords, p.fs[p.more].Pos.Line, p.path, p.format)
+		return
+	}
+	p.fs = append(p.fs, diag.Finding{
+		Pos:      token.Position{Filename: p.path, Line: line, Column: 1},
+		Check:    ruleid.Tracker,
+		Severity: diag.SeverityError,
+		Message:  fmt.Sprintf(msg, args...),
+	})
+}
+
+// walk reads every record; it says false when the file is not in the
+// format at all.
+func (p *parser) walk(data []byte) bool {
+	err := p.f.Walk(data, func(line int, raw []byte) error {
+		p.record(line, raw)
 		return nil
 	})
 	var le *trackerformat.LineError
 	switch {
 	case errors.Is(err, trackerformat.ErrNotInFormat):
-		bad(1, "tracker export is not %s", f.Desc)
-		return e, fs
+		p.bad(1, "tracker export is not %s", p.f.Desc)
+		return false
 	case errors.As(err, &le):
-		bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
+		p.bad(le.Line, "tracker export line %d: %s", le.Line, lineProblem(le))
 	case err != nil:
-		bad(1, "tracker export unreadable: %v", err)
+		p.bad(1, "tracker export unreadable: %v", err)
 	}
-	if f.Caveat != nil {
-		if msg := f.Caveat(n, open); msg != "" {
-			fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning, Message: msg})
+	return true
+}
+
+// record reads the record on line, raw, into the export unless it is
+// refused.
+func (p *parser) record(line int, raw []byte) {
+	f := p.f
+	r, err := f.Read(raw)
+	if err != nil {
+		p.bad(line, "tracker export line %d is not %s: %s", line, f.Noun, jsonProblem(err))
+		return
+	}
+	p.n++
+	if !f.Numbered && !p.validID(line, r.ID) {
+		return
+	}
+	if prev, dup := p.e.Issues[r.ID]; dup {
+		what := "id"
+		if f.Numbered {
+			what = "issue"
+		}
+		p.bad(line, "tracker export line %d repeats %s %s (first on line %d)", line, what, r.ID, prev.Line)
+		return
+	}
+	if f.StrictTitles {
+		// docket refuses this record, and so its whole export
+		// (D67): the rule is vocab's, one copy for both readers.
+		// The id still resolves; the title is not kept, so no
+		// report prints what docket would not store.
+		if err := recordtext.CheckTitle(r.Title); err != nil {
+			p.bad(line, "tracker export line %d: %v; docket refuses this record, so it refuses the export: correct the title on this line", line, err)
+			r.Title = ""
+		}
+	}
+	p.e.Issues[r.ID] = Issue{ID: r.ID, Title: r.Title, Status: r.Status, Class: p.class(r.Status, line), Decisions: r.Decisions, Line: line}
+	if r.Status == "open" {
+		p.open++
+	}
+}
+
+// validID refuses a record of a prefixed format with no id or one that
+// is not a tracker id.
+func (p *parser) validID(line int, id string) bool {
+	if id == "" {
+		p.bad(line, "tracker export line %d has no id", line)
+		return false
+	}
+	if _, _, ok := issueid.SplitID(id); !ok {
+		// One grammar for both tools (D91): vocab's, which docket
+		// reads its export with; a NUL or ../ in an id is refused
+		// here as there.
+		p.bad(line, "tracker export line %d: its id is not a tracker id (a letter, then letters, digits or underscores, a dash, then letters, digits, dashes, underscores and dots, at most %d bytes), so docket refuses it: correct the id on this line", line, issueid.MaxIDLen)
+		return false
+	}
+	return true
+}
+
+// summarize adds the format's caveat on the whole file and learns the
+// ids' prefixes.
+func (p *parser) summarize() {
+	if p.f.Caveat != nil {
+		if msg := p.f.Caveat(p.n, p.open); msg != "" {
+			p.fs = append(p.fs, diag.Finding{Pos: token.Position{Filename: p.path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning, Message: msg})
 		}
 	}
 	var dropped int
-	e.Prefixes, dropped = idPrefixes(e.Issues)
+	p.e.Prefixes, dropped = idPrefixes(p.e.Issues)
 	if dropped > 0 {
-		fs = append(fs, diag.Finding{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning,
-			Message: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores %d (a tracker uses one or a few: is %s one tracker's export?)", MaxPrefixes+dropped, MaxPrefixes, dropped, path)})
+		p.fs = append(p.fs, diag.Finding{Pos: token.Position{Filename: p.path, Line: 1, Column: 1}, Check: ruleid.Tracker, Severity: diag.SeverityWarning,
+			Message: fmt.Sprintf("the export's ids use %d prefixes; claimslint learns the %d most used and ignores %d (a tracker uses one or a few: is %s one tracker's export?)", MaxPrefixes+dropped, MaxPrefixes, dropped, p.path)})
 	}
-	return e, fs
+}
+
+// unmappedWarnings warns of each status the workflow does not map, at
+// its first line.
+func (p *parser) unmappedWarnings() {
+	sts := p.w.Unmapped(keys(p.unmapped))
+	slices.SortStableFunc(sts, func(a, b workflow.Status) int { return p.unmapped[a].line - p.unmapped[b].line })
+	for _, st := range sts {
+		u := p.unmapped[st]
+		p.fs = append(p.fs, diag.Finding{Pos: token.Position{Filename: p.path, Line: u.line, Column: 1}, Check: ruleid.Tracker,
+			Severity: diag.SeverityWarning, Message: fmt.Sprintf("%s (%d record(s), the first on this line)", workflow.UnmappedNote([]workflow.Status{st}), u.n)})
+	}
 }
 
 // idPrefixes returns the prefixes of the issues' ids, sorted: the

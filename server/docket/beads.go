@@ -23,6 +23,18 @@ import (
 // its decisions are written under "decisions", a key beads does not read.
 func ExportBeads(issues []Issue) []byte {
 	sorted := normalizedByID(issues)
+	deps := beadsDeps(sorted)
+	var out bytes.Buffer
+	for k, i := range sorted {
+		writeOrdered(&out, beadsRecord(i, deps[k]), trackerformat.BeadsKeys)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// beadsDeps is, by index in sorted, the dependencies each issue holds as
+// beads writes them: docket's blocks moves to the blocked issue.
+func beadsDeps(sorted []Issue) [][]beadsDep {
 	byID := map[string]int{}
 	for k, i := range sorted {
 		byID[i.ID] = k
@@ -50,66 +62,72 @@ func ExportBeads(issues []Issue) []byte {
 			deps[holder] = append(deps[holder], beadsDep{m: m, typ: typ, to: to})
 		}
 	}
-	var out bytes.Buffer
-	for k, i := range sorted {
-		m := map[string]json.RawMessage{
-			"id": jsonOf(i.ID), "title": jsonOf(i.Title), "status": jsonOf(string(i.Status)),
-			"priority": jsonOf(i.Priority), "issue_type": jsonOf(string(i.Type)),
-			"created_at": jsonOf(i.CreatedAt), "updated_at": jsonOf(i.UpdatedAt),
-		}
-		if i.Description != "" {
-			m["description"] = jsonOf(i.Description)
-		}
-		if i.ClosedAt != nil {
-			m["closed_at"] = jsonOf(*i.ClosedAt)
-		}
-		if i.CloseReason != "" {
-			m["close_reason"] = jsonOf(i.CloseReason)
-		}
-		if len(i.Labels) > 0 {
-			m["labels"] = jsonOf(i.Labels)
-		}
-		if len(i.Decisions) > 0 {
-			m["decisions"] = jsonOf(i.Decisions)
-		}
-		if ds := deps[k]; len(ds) > 0 {
-			slices.SortStableFunc(ds, compareBeadsDeps)
-			var b bytes.Buffer
-			b.WriteByte('[')
-			for n, d := range ds {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				writeOrdered(&b, d.m, trackerformat.BeadsDepKeys)
-			}
-			b.WriteByte(']')
-			m["dependencies"] = b.Bytes()
-		}
-		if len(i.Comments) > 0 {
-			var b bytes.Buffer
-			b.WriteByte('[')
-			for n, c := range i.Comments {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				cm := map[string]json.RawMessage{"issue_id": jsonOf(i.ID), "author": jsonOf(c.Author), "text": jsonOf(c.Text), "created_at": jsonOf(c.Time)}
-				for key, v := range c.Extra.Map() {
-					cm[key] = v
-				}
-				writeOrdered(&b, cm, trackerformat.BeadsCommentKeys)
-			}
-			b.WriteByte(']')
-			m["comments"] = b.Bytes()
-		}
-		// Extra holds the keys docket has no field for and the originals
-		// of the values it normalised: both win over docket's rendering.
-		for key, v := range i.Extra.Map() {
-			m[key] = v
-		}
-		writeOrdered(&out, m, trackerformat.BeadsKeys)
-		out.WriteByte('\n')
+	return deps
+}
+
+// beadsRecord is issue i's keys as beads writes them, with the
+// dependencies it holds, ds.
+func beadsRecord(i Issue, ds []beadsDep) map[string]json.RawMessage {
+	m := map[string]json.RawMessage{
+		"id": jsonOf(i.ID), "title": jsonOf(i.Title), "status": jsonOf(string(i.Status)),
+		"priority": jsonOf(i.Priority), "issue_type": jsonOf(string(i.Type)),
+		"created_at": jsonOf(i.CreatedAt), "updated_at": jsonOf(i.UpdatedAt),
 	}
-	return out.Bytes()
+	if i.Description != "" {
+		m["description"] = jsonOf(i.Description)
+	}
+	if i.ClosedAt != nil {
+		m["closed_at"] = jsonOf(*i.ClosedAt)
+	}
+	if i.CloseReason != "" {
+		m["close_reason"] = jsonOf(i.CloseReason)
+	}
+	if len(i.Labels) > 0 {
+		m["labels"] = jsonOf(i.Labels)
+	}
+	if len(i.Decisions) > 0 {
+		m["decisions"] = jsonOf(i.Decisions)
+	}
+	if len(ds) > 0 {
+		slices.SortStableFunc(ds, compareBeadsDeps)
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for n, d := range ds {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			writeOrdered(&b, d.m, trackerformat.BeadsDepKeys)
+		}
+		b.WriteByte(']')
+		m["dependencies"] = b.Bytes()
+	}
+	if len(i.Comments) > 0 {
+		m["comments"] = beadsComments(i)
+	}
+	// Extra holds the keys docket has no field for and the originals
+	// of the values it normalised: both win over docket's rendering.
+	for key, v := range i.Extra.Map() {
+		m[key] = v
+	}
+	return m
+}
+
+// beadsComments is i's comments as a beads array.
+func beadsComments(i Issue) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for n, c := range i.Comments {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		cm := map[string]json.RawMessage{"issue_id": jsonOf(i.ID), "author": jsonOf(c.Author), "text": jsonOf(c.Text), "created_at": jsonOf(c.Time)}
+		for key, v := range c.Extra.Map() {
+			cm[key] = v
+		}
+		writeOrdered(&b, cm, trackerformat.BeadsCommentKeys)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
 }
 
 type beadsDep struct {

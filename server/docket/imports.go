@@ -524,126 +524,158 @@ func (f *fields) labels(names []string, original json.RawMessage, k string) []st
 // which docket stores on A as depends-on B, so that a dependency whose
 // target is not in the file stays on the record that holds it.
 func (d *decoder) beads(data []byte) {
-	d.lines(data, func(d *decoder, n int, line []byte) {
-		f, ok := d.object(n, line, "")
+	d.lines(data, (*decoder).beadsLine)
+	d.resolvePending()
+}
+
+// beadsLine converts one line of a beads export.
+func (d *decoder) beadsLine(n int, line []byte) {
+	f, ok := d.object(n, line, "")
+	if !ok || d.beadsMemory(n, f) {
+		return
+	}
+	var i Issue
+	i.Schema, i.Version = Schema, 1
+	f.take("id", &i.ID)
+	if _, _, ok := SplitID(i.ID); !ok {
+		d.bad(n, "id", "%q is not an id (<prefix>-<rest>: letters, digits, - _ and .)", i.ID)
+		return
+	}
+	i.Title = f.title("title")
+	f.take("description", &i.Description)
+	d.beadsKind(n, f, &i)
+	var labels []string
+	if f.take("labels", &labels) {
+		i.Labels = f.labels(labels, nil, "labels")
+	}
+	i.CreatedAt, _ = f.time("created_at", true)
+	if u, ok := f.time("updated_at", false); ok {
+		i.UpdatedAt = u
+	} else {
+		i.UpdatedAt = i.CreatedAt
+	}
+	closedRaw, hasClosed := f.m["closed_at"]
+	if i.Status == StatusClosed {
+		c, ok := f.time("closed_at", false)
 		if !ok {
-			return
+			c = i.UpdatedAt
+			d.warn(n, "closed_at", "missing on a closed issue; set to updated_at %s", c)
 		}
-		// bd export --include-memories (or --all) writes bd remember's
-		// memories as {"_type":"memory","key":...,"value":...} lines: not
-		// issues, and docket has nowhere to keep them (dk-ejv). Each is
-		// reported and left out; the import goes on.
-		var kind string
-		if raw, ok := f.m["_type"]; ok && json.Unmarshal(raw, &kind) == nil && kind == "memory" {
-			var key string
-			_ = json.Unmarshal(f.m["key"], &key)
-			d.skip()
-			d.warn(n, "_type", "memory %q (bd remember) is not an issue; docket keeps issues only, so it is not imported", key)
-			return
+		i.ClosedAt = &c
+	} else if hasClosed {
+		// docket sets closed_at exactly on closed issues; a beads
+		// record of another status keeps it in extra.
+		delete(f.m, "closed_at")
+		f.extra["closed_at"] = closedRaw
+	}
+	f.take("close_reason", &i.CloseReason)
+	d.beadsComments(n, f, &i)
+	var deps []json.RawMessage
+	if f.take("dependencies", &deps) {
+		for k, raw := range deps {
+			d.beadsDep(n, k, raw, &i)
 		}
-		var i Issue
-		i.Schema, i.Version = Schema, 1
-		f.take("id", &i.ID)
-		if _, _, ok := SplitID(i.ID); !ok {
-			d.bad(n, "id", "%q is not an id (<prefix>-<rest>: letters, digits, - _ and .)", i.ID)
-			return
+	}
+	i.Extra = f.rest()
+	d.add(n, i)
+}
+
+// beadsMemory reports and skips a line that is a memory, not an issue.
+// bd export --include-memories (or --all) writes bd remember's memories
+// as {"_type":"memory","key":...,"value":...} lines: not issues, and
+// docket has nowhere to keep them (dk-ejv). Each is reported and left
+// out; the import goes on.
+func (d *decoder) beadsMemory(n int, f *fields) bool {
+	var kind string
+	if raw, ok := f.m["_type"]; !ok || json.Unmarshal(raw, &kind) != nil || kind != "memory" {
+		return false
+	}
+	var key string
+	_ = json.Unmarshal(f.m["key"], &key)
+	d.skip()
+	d.warn(n, "_type", "memory %q (bd remember) is not an issue; docket keeps issues only, so it is not imported", key)
+	return true
+}
+
+// beadsKind reads a beads issue's status, priority and type, as beads
+// reads them when missing, each kept as written.
+func (d *decoder) beadsKind(n int, f *fields, i *Issue) {
+	var st, typ string
+	f.take("status", &st)
+	if st == "" {
+		st = string(StatusOpen)
+		d.warn(n, "status", "missing; beads reads it as open")
+	}
+	i.Status = Status(st)
+	d.foreign("status", st, slices.Contains(Statuses, i.Status))
+	i.Priority = DefaultPriority
+	f.take("priority", &i.Priority)
+	f.take("issue_type", &typ)
+	if typ == "" {
+		typ = string(TypeTask)
+		d.warn(n, "issue_type", "missing; beads reads it as task")
+	}
+	i.Type = Type(typ)
+	d.foreign("type", typ, slices.Contains(Types, i.Type))
+}
+
+// beadsComments reads a beads issue's comments.
+func (d *decoder) beadsComments(n int, f *fields, i *Issue) {
+	var comments []json.RawMessage
+	if !f.take("comments", &comments) {
+		return
+	}
+	for k, raw := range comments {
+		c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
+		if !ok {
+			continue
 		}
-		i.Title = f.title("title")
-		f.take("description", &i.Description)
-		var st, typ string
-		f.take("status", &st)
-		if st == "" {
-			st = string(StatusOpen)
-			d.warn(n, "status", "missing; beads reads it as open")
-		}
-		i.Status = Status(st)
-		d.foreign("status", st, slices.Contains(Statuses, i.Status))
-		i.Priority = DefaultPriority
-		f.take("priority", &i.Priority)
-		f.take("issue_type", &typ)
+		var cm Comment
+		c.take("author", &cm.Author)
+		c.take("text", &cm.Text)
+		cm.Time, _ = c.time("created_at", true)
+		cm.Extra = c.rest()
+		i.Comments = append(i.Comments, cm)
+	}
+}
+
+// beadsDep reads the k-th dependency of a beads issue: on i when i holds
+// it, else pending until every record is read.
+func (d *decoder) beadsDep(n, k int, raw json.RawMessage, i *Issue) {
+	c, ok := d.object(n, raw, fmt.Sprintf("dependencies[%d]", k))
+	if !ok {
+		return
+	}
+	var from, to, typ string
+	c.take("issue_id", &from)
+	c.take("depends_on_id", &to)
+	c.take("type", &typ)
+	if _, _, ok := SplitID(to); !ok && !IsExternal(to) {
+		d.bad(n, c.name("depends_on_id"), "%q is not an id nor external:<project>:<id>", to)
+		return
+	}
+	dep := Dep{Type: DepType(typ), ID: to}
+	if typ == "blocks" || typ == "" {
+		dep.Type = DepDependsOn
 		if typ == "" {
-			typ = string(TypeTask)
-			d.warn(n, "issue_type", "missing; beads reads it as task")
+			c.keep("type", "")
 		}
-		i.Type = Type(typ)
-		d.foreign("type", typ, slices.Contains(Types, i.Type))
-		var labels []string
-		if f.take("labels", &labels) {
-			i.Labels = f.labels(labels, nil, "labels")
-		}
-		i.CreatedAt, _ = f.time("created_at", true)
-		if u, ok := f.time("updated_at", false); ok {
-			i.UpdatedAt = u
-		} else {
-			i.UpdatedAt = i.CreatedAt
-		}
-		closedRaw, hasClosed := f.m["closed_at"]
-		if i.Status == StatusClosed {
-			c, ok := f.time("closed_at", false)
-			if !ok {
-				c = i.UpdatedAt
-				d.warn(n, "closed_at", "missing on a closed issue; set to updated_at %s", c)
-			}
-			i.ClosedAt = &c
-		} else if hasClosed {
-			// docket sets closed_at exactly on closed issues; a beads
-			// record of another status keeps it in extra.
-			delete(f.m, "closed_at")
-			f.extra["closed_at"] = closedRaw
-		}
-		f.take("close_reason", &i.CloseReason)
-		var comments []json.RawMessage
-		if f.take("comments", &comments) {
-			for k, raw := range comments {
-				c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
-				if !ok {
-					continue
-				}
-				var cm Comment
-				c.take("author", &cm.Author)
-				c.take("text", &cm.Text)
-				cm.Time, _ = c.time("created_at", true)
-				cm.Extra = c.rest()
-				i.Comments = append(i.Comments, cm)
-			}
-		}
-		var deps []json.RawMessage
-		if f.take("dependencies", &deps) {
-			for k, raw := range deps {
-				c, ok := d.object(n, raw, fmt.Sprintf("dependencies[%d]", k))
-				if !ok {
-					continue
-				}
-				var from, to, typ string
-				c.take("issue_id", &from)
-				c.take("depends_on_id", &to)
-				c.take("type", &typ)
-				if _, _, ok := SplitID(to); !ok && !IsExternal(to) {
-					d.bad(n, c.name("depends_on_id"), "%q is not an id nor external:<project>:<id>", to)
-					continue
-				}
-				dep := Dep{Type: DepType(typ), ID: to}
-				if typ == "blocks" || typ == "" {
-					dep.Type = DepDependsOn
-					if typ == "" {
-						c.keep("type", "")
-					}
-				}
-				d.foreign("dependency type", typ, typ == "" || knownDep(DepType(typ)) || typ == "blocks")
-				if from != "" && from != i.ID {
-					c.keep("issue_id", from)
-				}
-				dep.Extra = c.rest()
-				if from == "" || from == i.ID {
-					i.Deps = append(i.Deps, dep)
-				} else {
-					d.edge(pending{from, dep, n})
-				}
-			}
-		}
-		i.Extra = f.rest()
-		d.add(n, i)
-	})
+	}
+	d.foreign("dependency type", typ, typ == "" || knownDep(DepType(typ)) || typ == "blocks")
+	if from != "" && from != i.ID {
+		c.keep("issue_id", from)
+	}
+	dep.Extra = c.rest()
+	if from == "" || from == i.ID {
+		i.Deps = append(i.Deps, dep)
+	} else {
+		d.edge(pending{from, dep, n})
+	}
+}
+
+// resolvePending puts each dependency held on another record on that
+// record when the file has it, else in the set's edges.
+func (d *decoder) resolvePending() {
 	byID := map[string]int{}
 	for k, i := range d.set.Issues {
 		byID[i.ID] = k
@@ -668,100 +700,7 @@ func (d *decoder) beads(data []byte) {
 // closed; every field docket has no key for is kept in extra.
 func (d *decoder) github(data []byte, prefix string) {
 	err := trackerformat.GitHubElements(data, func(n int, raw json.RawMessage) error {
-		f, ok := d.object(n, raw, "")
-		if !ok {
-			return nil
-		}
-		var num int64
-		f.take("number", &num)
-		if num <= 0 {
-			d.bad(n, "number", "want a positive issue number")
-			return nil
-		}
-		i := Issue{ID: prefix + "-" + strconv.FormatInt(num, 10), Status: StatusOpen, Type: TypeTask, Priority: DefaultPriority, Version: 1, Schema: Schema}
-		i.Title = f.title("title")
-		f.take("body", &i.Description)
-		var state string
-		f.take("state", &state)
-		if st, known := trackerformat.GitHubStatus(state); !known {
-			d.bad(n, "state", "%q: gh writes OPEN or CLOSED", state)
-		} else {
-			i.Status = Status(st)
-		}
-		if raw, ok := f.m["labels"]; ok {
-			var ls []struct {
-				Name string `json:"name"`
-			}
-			delete(f.m, "labels")
-			if err := json.Unmarshal(raw, &ls); err != nil {
-				d.bad(n, "labels", "want an array of {name}, got %s", short(raw))
-			} else {
-				var names []string
-				plain := true
-				for _, l := range ls {
-					names = append(names, l.Name)
-				}
-				var objs []map[string]json.RawMessage
-				_ = json.Unmarshal(raw, &objs)
-				for _, o := range objs {
-					if len(o) != 1 {
-						plain = false
-					}
-				}
-				var orig json.RawMessage
-				if !plain {
-					orig = raw
-				}
-				i.Labels = f.labels(names, orig, "labels")
-			}
-		}
-		i.CreatedAt, _ = f.time("createdAt", true)
-		if u, ok := f.time("updatedAt", false); ok {
-			i.UpdatedAt = u
-		} else {
-			i.UpdatedAt = i.CreatedAt
-		}
-		if i.Status == StatusClosed {
-			c, ok := f.time("closedAt", false)
-			if !ok {
-				c = i.UpdatedAt
-				d.warn(n, "closedAt", "missing on a closed issue; set to updatedAt %s", c)
-			}
-			i.ClosedAt = &c
-			i.CloseReason = "closed on GitHub"
-			var reason string
-			if r, ok := f.m["stateReason"]; ok && json.Unmarshal(r, &reason) == nil && reason != "" {
-				i.CloseReason += " (" + strings.ToLower(reason) + ")"
-			}
-		}
-		var comments []json.RawMessage
-		if f.take("comments", &comments) {
-			for k, raw := range comments {
-				c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
-				if !ok {
-					continue
-				}
-				var cm Comment
-				if a, ok := c.m["author"]; ok {
-					var who struct {
-						Login string `json:"login"`
-					}
-					var obj map[string]json.RawMessage
-					if json.Unmarshal(a, &who) == nil && json.Unmarshal(a, &obj) == nil {
-						cm.Author = who.Login
-						if len(obj) == 1 {
-							delete(c.m, "author")
-						}
-					}
-				}
-				c.take("body", &cm.Text)
-				cm.Time, _ = c.time("createdAt", true)
-				cm.Extra = c.rest()
-				i.Comments = append(i.Comments, cm)
-			}
-		}
-		i.Extra = f.rest()
-		d.add(n, i)
+		d.githubIssue(n, raw, prefix)
 		return nil
 	})
 	var le *trackerformat.LineError
@@ -770,6 +709,119 @@ func (d *decoder) github(data []byte, prefix string) {
 		d.bad(1, "", "%v", err)
 	case errors.As(err, &le):
 		d.bad(le.Line, "", "%v", le.Cause())
+	}
+}
+
+// githubIssue converts the n-th element of gh's array.
+func (d *decoder) githubIssue(n int, raw json.RawMessage, prefix string) {
+	f, ok := d.object(n, raw, "")
+	if !ok {
+		return
+	}
+	var num int64
+	f.take("number", &num)
+	if num <= 0 {
+		d.bad(n, "number", "want a positive issue number")
+		return
+	}
+	i := Issue{ID: prefix + "-" + strconv.FormatInt(num, 10), Status: StatusOpen, Type: TypeTask, Priority: DefaultPriority, Version: 1, Schema: Schema}
+	i.Title = f.title("title")
+	f.take("body", &i.Description)
+	var state string
+	f.take("state", &state)
+	if st, known := trackerformat.GitHubStatus(state); !known {
+		d.bad(n, "state", "%q: gh writes OPEN or CLOSED", state)
+	} else {
+		i.Status = Status(st)
+	}
+	d.githubLabels(n, f, &i)
+	i.CreatedAt, _ = f.time("createdAt", true)
+	if u, ok := f.time("updatedAt", false); ok {
+		i.UpdatedAt = u
+	} else {
+		i.UpdatedAt = i.CreatedAt
+	}
+	if i.Status == StatusClosed {
+		c, ok := f.time("closedAt", false)
+		if !ok {
+			c = i.UpdatedAt
+			d.warn(n, "closedAt", "missing on a closed issue; set to updatedAt %s", c)
+		}
+		i.ClosedAt = &c
+		i.CloseReason = "closed on GitHub"
+		var reason string
+		if r, ok := f.m["stateReason"]; ok && json.Unmarshal(r, &reason) == nil && reason != "" {
+			i.CloseReason += " (" + strings.ToLower(reason) + ")"
+		}
+	}
+	d.githubComments(n, f, &i)
+	i.Extra = f.rest()
+	d.add(n, i)
+}
+
+// githubLabels reads gh's labels, [{name}, ...]; objects with more than
+// a name are kept whole in extra.
+func (d *decoder) githubLabels(n int, f *fields, i *Issue) {
+	raw, ok := f.m["labels"]
+	if !ok {
+		return
+	}
+	var ls []struct {
+		Name string `json:"name"`
+	}
+	delete(f.m, "labels")
+	if err := json.Unmarshal(raw, &ls); err != nil {
+		d.bad(n, "labels", "want an array of {name}, got %s", short(raw))
+		return
+	}
+	var names []string
+	plain := true
+	for _, l := range ls {
+		names = append(names, l.Name)
+	}
+	var objs []map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &objs)
+	for _, o := range objs {
+		if len(o) != 1 {
+			plain = false
+		}
+	}
+	var orig json.RawMessage
+	if !plain {
+		orig = raw
+	}
+	i.Labels = f.labels(names, orig, "labels")
+}
+
+// githubComments reads gh's comments; an author that is a login alone is
+// read as that login.
+func (d *decoder) githubComments(n int, f *fields, i *Issue) {
+	var comments []json.RawMessage
+	if !f.take("comments", &comments) {
+		return
+	}
+	for k, raw := range comments {
+		c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
+		if !ok {
+			continue
+		}
+		var cm Comment
+		if a, ok := c.m["author"]; ok {
+			var who struct {
+				Login string `json:"login"`
+			}
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(a, &who) == nil && json.Unmarshal(a, &obj) == nil {
+				cm.Author = who.Login
+				if len(obj) == 1 {
+					delete(c.m, "author")
+				}
+			}
+		}
+		c.take("body", &cm.Text)
+		cm.Time, _ = c.time("createdAt", true)
+		cm.Extra = c.rest()
+		i.Comments = append(i.Comments, cm)
 	}
 }
 

@@ -58,6 +58,57 @@ type Verdict struct {
 	Error  json.RawMessage // Response
 }
 
+// clientResponse is the verdict on a response from the client (no
+// method; a result or an error), and false when members are not one: it is
+// delivered for an id the server used, and ignored otherwise.
+func clientResponse(members map[string][]json.RawMessage, known func(canonicalID string) bool) (Verdict, bool) {
+	_, hasResult := members["result"]
+	_, hasError := members["error"]
+	if _, hasMethod := members["method"]; hasMethod || !(hasResult || hasError) {
+		return Verdict{}, false
+	}
+	ids := members["id"]
+	if len(ids) != 1 || !validID(ids[0]) || known == nil || !known(CanonicalID(ids[0])) {
+		return Verdict{Kind: Ignore}, true
+	}
+	v := Verdict{Kind: Response, ID: ids[0]}
+	if hasResult {
+		v.Result = members["result"][0]
+	}
+	if hasError {
+		v.Error = members["error"][0]
+	}
+	return v, true
+}
+
+// requestID reads a request's id members: the id, "ok" when one was given
+// ("absent" otherwise), and the answer when they are unusable (not a
+// string or an integer, or given twice).
+func requestID(ids []json.RawMessage) (json.RawMessage, string, *Verdict) {
+	refuse := func(id json.RawMessage, msg string) (json.RawMessage, string, *Verdict) {
+		v := answer(id, CodeInvalidRequest, msg)
+		return nil, "", &v
+	}
+	if len(ids) == 0 {
+		return nil, "absent", nil
+	}
+	for _, v := range ids {
+		if !validID(v) {
+			return refuse(nil, "invalid request: id must be a string or an integer, not "+describeValue(v))
+		}
+	}
+	first := CanonicalID(ids[0])
+	for _, v := range ids[1:] {
+		if CanonicalID(v) != first {
+			return refuse(nil, "invalid request: the id member appears more than once with different values")
+		}
+	}
+	if len(ids) > 1 {
+		return refuse(ids[0], "invalid request: the id member appears more than once")
+	}
+	return ids[0], "ok", nil
+}
+
 // Screen classifies line. known reports whether a response id (in its
 // canonical form, see CanonicalID) belongs to a request the server sent;
 // nil means none did.
@@ -89,44 +140,14 @@ func Screen(line []byte, known func(canonicalID string) bool) Verdict {
 	// never answered, whatever its id: answering an error response is how
 	// two peers start an endless exchange. It is delivered only for an id
 	// the server used.
-	_, hasResult := members["result"]
-	_, hasError := members["error"]
-	if _, hasMethod := members["method"]; !hasMethod && (hasResult || hasError) {
-		ids := members["id"]
-		if len(ids) != 1 || !validID(ids[0]) || known == nil || !known(CanonicalID(ids[0])) {
-			return Verdict{Kind: Ignore}
-		}
-		v := Verdict{Kind: Response, ID: ids[0]}
-		if hasResult {
-			v.Result = members["result"][0]
-		}
-		if hasError {
-			v.Error = members["error"][0]
-		}
+	if v, ok := clientResponse(members, known); ok {
 		return v
 	}
 
 	// The id next: every later error is reported on it when it is usable.
-	ids := members["id"]
-	var id json.RawMessage
-	idState := "absent"
-	if len(ids) > 0 {
-		idState = "ok"
-		for _, v := range ids {
-			if !validID(v) {
-				return answer(nil, CodeInvalidRequest, "invalid request: id must be a string or an integer, not "+describeValue(v))
-			}
-		}
-		first := CanonicalID(ids[0])
-		for _, v := range ids[1:] {
-			if CanonicalID(v) != first {
-				return answer(nil, CodeInvalidRequest, "invalid request: the id member appears more than once with different values")
-			}
-		}
-		id = ids[0]
-		if len(ids) > 1 {
-			return answer(id, CodeInvalidRequest, "invalid request: the id member appears more than once")
-		}
+	id, idState, refused := requestID(members["id"])
+	if refused != nil {
+		return *refused
 	}
 
 	onID := func(code int, msg string) Verdict {
