@@ -318,7 +318,7 @@ func benchBudget(rep *report) error {
 }
 
 func (r *report) budgetSection(b *strings.Builder) {
-	b.WriteString("## Stalling inputs and the budget (issue 22)\n\n")
+	b.WriteString("## Stalling inputs and the budget (issues 22 and 31)\n\n")
 	b.WriteString("Each input is built in a git repository of its own and `claimslint check --budget 10s` runs on it (D70). The target: done, refused or stopped by the budget, within 15 s and under 1 GiB of peak memory. Reproduce this section alone with `bench/run.sh --only budget --out -` (3 runs each after a warm-up).\n\n")
 	b.WriteString("| input | bytes | before | claimslint check --budget 10s (or the command the input names) | peak memory | exit | first line of output |\n|---|---:|---|---:|---:|---:|---|\n")
 	for _, c := range r.budget {

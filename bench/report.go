@@ -60,7 +60,7 @@ func (r *report) markdown() string {
 	if r.quick {
 		cmd += " --quick"
 	}
-	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for. Rerun the command to reproduce every figure; `--only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site|regions` runs one part.\n\n",
+	fmt.Fprintf(&b, "# Benchmarks\n\nEvery table below comes from one run of `%s` (the `bench/` module), on this machine:\n%d cores (`nproc`), %s, %s, %s. Each figure is the median of several runs after one warm-up run; min-max beside it; peak memory is the kernel's maximum resident set size for the process and the children it waited for, an upper bound: Linux counts into it the bench's own resident set when it started the process (the child runs in the bench's memory until it execs), so a figure near the bench's size says little. Rerun the command to reproduce every figure; `--only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site|regions` runs one part.\n\n",
 		cmd, r.machine.nproc, r.machine.cpu, r.machine.goVer, r.machine.os)
 	if r.quick {
 		b.WriteString("**This is a `--quick` run: small sizes, short runs, for CI smoke. It is not the published run.**\n\n")
