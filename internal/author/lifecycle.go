@@ -309,12 +309,12 @@ func trackerIDs(d *register.Decision) []string {
 
 // DecisionInfo is one decision as `claimslint decisions` lists it (D78).
 type DecisionInfo struct {
-	ID      string   `json:"id"`
-	Status  string   `json:"status"`
-	Title   string   `json:"title"`
-	Path    string   `json:"path"`
-	Holding int      `json:"claims_holding"`
-	Total   int      `json:"claims_total"`
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Title   string `json:"title"`
+	Path    string `json:"path"`
+	Holding int    `json:"claims_holding"`
+	Total   int    `json:"claims_total"`
 	// Tracker are the ids of its tracker: front matter, then those its
 	// tracker claims name; Residuals those of its residuals: front matter.
 	Tracker   []string `json:"tracker"`
