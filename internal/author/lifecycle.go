@@ -228,22 +228,40 @@ func retireSuperseded(o StatusOptions, snap *snapshot.Snapshot, d *register.Deci
 // claim that does not hold, in the order of their positions.
 func unheld(snap *snapshot.Snapshot, d *register.Decision) []diag.Finding {
 	d.Status = "accepted"
-	res := check.Claims(snap, d.FileID)
+	res := check.ClaimsAndTables(snap, d.FileID)
 	var out []diag.Finding
 	for _, f := range d.Findings {
 		if f.Severity == diag.SeverityError && f.Check == ruleid.Claims {
 			out = append(out, f)
 		}
 	}
+	// A CL006 finding carries no decision, and an inline register's rows
+	// share its file: a claim's is found at the claim's row below, a
+	// dropped row's is among d's own parse findings above.
+	var tables []diag.Finding
 	for _, f := range res.Findings {
-		if f.Severity == diag.SeverityError && (f.Decision == d.FileID || f.Pos.Filename == d.Path) {
+		switch {
+		case f.Severity != diag.SeverityError:
+		case f.Check == ruleid.Claims && f.Decision == "":
+			tables = append(tables, f)
+		case f.Decision == d.FileID || f.Pos.Filename == d.Path:
 			out = append(out, f)
 		}
 	}
 	for _, st := range res.Claims {
-		if st.State == check.StateFailed && !slices.ContainsFunc(out, func(f diag.Finding) bool { return f.Claim == st.Claim }) {
-			// A malformed row has no finding of CL007's: CL006 names it.
-			out = append(out, diag.Finding{Pos: posOf(st.Row), Check: "CL007", Decision: st.Decision, Claim: st.Claim, Severity: diag.SeverityError, Message: st.Decision + "/" + st.Claim + ": " + st.Message})
+		if st.Decision != d.FileID || st.State != check.StateFailed || slices.ContainsFunc(out, func(f diag.Finding) bool { return f.Claim == st.Claim }) {
+			continue
+		}
+		// A malformed row has no finding of CL007's: CL006 names it.
+		at := posOf(st.Row)
+		n := len(out)
+		for _, f := range tables {
+			if f.Pos.Filename == at.Filename && f.Pos.Line == at.Line {
+				out = append(out, f) // check's message, which names the claim
+			}
+		}
+		if len(out) == n {
+			out = append(out, diag.Finding{Pos: at, Check: "CL007", Decision: st.Decision, Claim: st.Claim, Severity: diag.SeverityError, Message: st.Decision + "/" + st.Claim + ": " + st.Message})
 		}
 	}
 	return diag.Dedupe(out) // in the order of their positions
