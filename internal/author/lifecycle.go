@@ -10,6 +10,7 @@ import (
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/register"
+	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
@@ -222,23 +223,48 @@ func retireSuperseded(o StatusOptions, snap *snapshot.Snapshot, d *register.Deci
 
 // unheld runs d's claims as check runs them once d is accepted: on the
 // snapshot as it is, with d's status accepted in memory. It returns the
-// error findings about d.
+// error findings about d: the rows of its claims table that cannot be
+// read (CL006; a row the parser dropped has no claim to fail), and each
+// claim that does not hold, in the order of their positions.
 func unheld(snap *snapshot.Snapshot, d *register.Decision) []diag.Finding {
 	d.Status = "accepted"
-	res := check.Claims(snap, d.FileID)
+	res := check.ClaimsAndTables(snap, d.FileID)
 	var out []diag.Finding
+	for _, f := range d.Findings {
+		if f.Severity == diag.SeverityError && f.Check == ruleid.Claims {
+			out = append(out, f)
+		}
+	}
+	// A CL006 finding carries no decision, and an inline register's rows
+	// share its file: a claim's is found at the claim's row below, a
+	// dropped row's is among d's own parse findings above.
+	var tables []diag.Finding
 	for _, f := range res.Findings {
-		if f.Severity == diag.SeverityError && (f.Decision == d.FileID || f.Pos.Filename == d.Path) {
+		switch {
+		case f.Severity != diag.SeverityError:
+		case f.Check == ruleid.Claims && f.Decision == "":
+			tables = append(tables, f)
+		case f.Decision == d.FileID || f.Pos.Filename == d.Path:
 			out = append(out, f)
 		}
 	}
 	for _, st := range res.Claims {
-		if st.State == check.StateFailed && !slices.ContainsFunc(out, func(f diag.Finding) bool { return f.Claim == st.Claim }) {
-			// A malformed row has no finding of CL007's: CL006 names it.
-			out = append(out, diag.Finding{Pos: posOf(st.Row), Check: "CL007", Decision: st.Decision, Claim: st.Claim, Severity: diag.SeverityError, Message: st.Decision + "/" + st.Claim + ": " + st.Message})
+		if st.Decision != d.FileID || st.State != check.StateFailed || slices.ContainsFunc(out, func(f diag.Finding) bool { return f.Claim == st.Claim }) {
+			continue
+		}
+		// A malformed row has no finding of CL007's: CL006 names it.
+		at := posOf(st.Row)
+		n := len(out)
+		for _, f := range tables {
+			if f.Pos.Filename == at.Filename && f.Pos.Line == at.Line {
+				out = append(out, f) // check's message, which names the claim
+			}
+		}
+		if len(out) == n {
+			out = append(out, diag.Finding{Pos: at, Check: "CL007", Decision: st.Decision, Claim: st.Claim, Severity: diag.SeverityError, Message: st.Decision + "/" + st.Claim + ": " + st.Message})
 		}
 	}
-	return out
+	return diag.Dedupe(out) // in the order of their positions
 }
 
 func hasRow(reg *register.Register, id string) bool {
@@ -287,15 +313,30 @@ func posOf(row string) token.Position {
 	return token.Position{Filename: row[:i], Line: n}
 }
 
+// trackerIDs are the tracker ids d names: its tracker: front matter, then
+// the id of each tracker claim not listed there, never nil.
+func trackerIDs(d *register.Decision) []string {
+	ids := append([]string{}, d.Tracker...)
+	for _, c := range d.Claims {
+		if name, _ := check.SplitKind(c.Kind); name == "tracker" && c.Anchor != "" && !slices.Contains(ids, c.Anchor) {
+			ids = append(ids, c.Anchor)
+		}
+	}
+	return ids
+}
+
 // DecisionInfo is one decision as `claimslint decisions` lists it (D78).
 type DecisionInfo struct {
-	ID      string   `json:"id"`
-	Status  string   `json:"status"`
-	Title   string   `json:"title"`
-	Path    string   `json:"path"`
-	Holding int      `json:"claims_holding"`
-	Total   int      `json:"claims_total"`
-	Tracker []string `json:"tracker"`
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Title   string `json:"title"`
+	Path    string `json:"path"`
+	Holding int    `json:"claims_holding"`
+	Total   int    `json:"claims_total"`
+	// Tracker are the ids of its tracker: front matter, then those its
+	// tracker claims name; Residuals those of its residuals: front matter.
+	Tracker   []string `json:"tracker"`
+	Residuals []string `json:"residuals"`
 }
 
 // Decisions lists the register's decisions in its order, those of status
@@ -322,9 +363,8 @@ func Decisions(dir, status string) ([]DecisionInfo, error) {
 		if d.FileID == "" || status != "" && d.Status != status {
 			continue
 		}
-		tr := append([]string{}, d.Tracker...)
 		out = append(out, DecisionInfo{ID: d.FileID, Status: d.Status, Title: strings.TrimPrefix(strings.TrimSpace(d.Title), d.FileID+": "),
-			Path: d.Path, Holding: holding[d.FileID], Total: len(d.Claims), Tracker: tr})
+			Path: d.Path, Holding: holding[d.FileID], Total: len(d.Claims), Tracker: trackerIDs(d), Residuals: append([]string{}, d.Residuals...)})
 	}
 	return out, nil
 }

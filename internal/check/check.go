@@ -116,6 +116,15 @@ func Claims(snap *snapshot.Snapshot, decision string) *Result {
 	return res
 }
 
+// ClaimsAndTables is Claims with the claim-table rule (CL006) run too:
+// its findings name the rows that cannot be evaluated, of every decision
+// (the caller picks a decision's by position), where Claims has only a
+// failed state. accept reads it (D78).
+func ClaimsAndTables(snap *snapshot.Snapshot, decision string) *Result {
+	res, _ := RunRules(snap, Options{Dir: snap.Dir, Decision: decision}, claimRule, claimTableRule) // neither reports an error
+	return res
+}
+
 // RunRules runs rules on snap, in order, each after the rules it requires
 // (Rule.Requires), which run first, once each. Only the rules asked for
 // report: each reports its findings and the parse findings of the

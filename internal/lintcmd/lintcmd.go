@@ -906,12 +906,14 @@ func runDecisions(c *clikit.Context, stdout io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(decisionsDoc{Decisions: ds})
 	}
-	for _, d := range ds {
-		tr := strings.Join(d.Tracker, " ")
-		if tr == "" {
-			tr = "-"
+	ids := func(l []string) string {
+		if len(l) == 0 {
+			return "-"
 		}
-		fmt.Fprintf(stdout, "%s\t%s\t%s\t%d/%d\t%s\n", format.Escape(d.ID), format.Escape(d.Status), format.Escape(d.Title), d.Holding, d.Total, format.Escape(tr))
+		return format.Escape(strings.Join(l, " "))
+	}
+	for _, d := range ds {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%d/%d\t%s\t%s\n", format.Escape(d.ID), format.Escape(d.Status), format.Escape(d.Title), d.Holding, d.Total, ids(d.Tracker), ids(d.Residuals))
 	}
 	return nil
 }

@@ -15,26 +15,32 @@ import (
 
 // cutFinding is where a row's cell was cut.
 type cutFinding struct {
-	at     int    // offset of the unescaped | that cut it
+	at     int    // offset of the unescaped | that cut it, or that ends the header's last cell
 	column string // the header cell the cut cell is under, or ""
 	cells  int    // the row's cell count, when more than the header's
 	header int
+	last   string // the header's last cell, when only the count shows a cut
 }
 
 func (f cutFinding) message(id string) string {
-	what := "a cell"
-	if f.column != "" {
-		what = "its " + f.column + " cell"
+	row := "claim row"
+	if id != "" {
+		row = "claim " + id
+	}
+	if f.column == "" {
+		// Only the count shows it: which cell a | cut, if one did, cannot
+		// be told from the row (dk-p8o), so the message says both causes.
+		after := "its last"
+		if f.last != "" {
+			after = "its " + f.last
+		}
+		return fmt.Sprintf("%s: the row has %d cells and its header %d: an unescaped `|` cut a cell, or the row has an extra cell after %s cell; write `\\|` for a `|` inside a cell, as in `a\\|b`, or remove the extra cell", row, f.cells, f.header, after)
 	}
 	why := ""
 	if f.cells > f.header {
 		why = fmt.Sprintf(" (the row has %d cells, the header %d)", f.cells, f.header)
 	}
-	row := "claim row"
-	if id != "" {
-		row = "claim " + id
-	}
-	return fmt.Sprintf("%s: %s was cut at an unescaped `|`%s; write `\\|` for a `|` inside a cell, as in `a\\|b`", row, what, why)
+	return fmt.Sprintf("%s: its %s cell was cut at an unescaped `|`%s; write `\\|` for a `|` inside a cell, as in `a\\|b`", row, f.column, why)
 }
 
 // maxCutCells bounds the cells read from a row's line: a claims row has
@@ -112,7 +118,7 @@ func cutCell(src []byte, pos token.Position, header []cell) (cutFinding, bool) {
 		}
 	}
 	if len(header) > 0 && len(pieces) > len(header) {
-		return cutFinding{at: start, cells: len(pieces), header: len(header)}, true
+		return cutFinding{at: pipes[len(header)-1], cells: len(pieces), header: len(header), last: columnOf(len(header) - 1)}, true
 	}
 	return cutFinding{}, false
 }
