@@ -272,6 +272,8 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	d.Placeholder = PlaceholderStatus(d.RawStatus)
 	d.Redirect = RedirectStub(src)
 	d.Status = adoptedStatusOf(d.RawStatus, statuses)
+	d.Template = TemplateWhy(d, src)
+	d.Index = IndexPage(p, src, d.RawStatus)
 	d.addLinks(linkLines, path.Dir(p))
 	return d
 }
