@@ -76,3 +76,31 @@ func FuzzTemplateByContent(f *testing.F) {
 		}
 	})
 }
+
+// TestSupersededByPhraseReadBack: the phrase accept writes for each
+// language of the world's statuses is one check reads back as superseded
+// by (D96, D97), Chinese, Japanese and Korean included.
+func TestSupersededByPhraseReadBack(t *testing.T) {
+	t.Parallel()
+	for lang, words := range map[string][]string{
+		"de": {"ersetzt", "abgelöst"},
+		"zh": {"已替代", "替代", "已取代", "取代", "被取代", "被替代"},
+		"ja": {"置き換え", "置き換え済み"},
+		"ko": {"대체", "대체됨"},
+	} {
+		p := SupersededByPhrase(words)
+		if p == "" {
+			t.Errorf("%s: no superseded-by phrase", lang)
+			continue
+		}
+		src := "# Old\n\n## Status\n\naccepted\n\n" + p + " [2. New](0002-new.md)\n\n## Context\n"
+		d := ParseAdopted("docs/adr/0001-old.md", []byte(src), nil)
+		found := false
+		for _, l := range d.Links {
+			found = found || l.Verb == RelSupersededBy
+		}
+		if !found {
+			t.Errorf("%s: %q is not read back as superseded by: %+v", lang, p, d.Links)
+		}
+	}
+}
