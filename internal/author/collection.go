@@ -329,14 +329,6 @@ func dirPrefixOf(d string) string {
 	return strings.TrimSuffix(d, "/") + "/"
 }
 
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
-}
-
 // settle fills in each new folder's id rule, status source, unstated
 // status, base and template from its records (D72); folders adopt:
 // already lists keep what it says.
