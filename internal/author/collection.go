@@ -73,6 +73,11 @@ func detectSchemes(files []string, dir string) ([]register.Scheme, map[int]strin
 			continue
 		}
 		c, ok := classifyRecord(rel)
+		if !ok && register.TemplateName(rel) {
+			// No record name, and a name that says template.
+			skipped = append(skipped, skip{f, "a template (its name says so), not a record"})
+			continue
+		}
 		if !ok {
 			skipped = append(skipped, skip{f, "no record name (no number or date in it, and not a record's own folder)"})
 			continue
@@ -127,8 +132,6 @@ func adoptMarkdown(files []string, prefix, dir string) ([]string, error) {
 // skipWhy words register.SkipReason's reason for init --adopt's notes.
 func skipWhy(why string) string {
 	switch why {
-	case "template":
-		return "a template (its name says so), not a record"
 	case "index":
 		return "the folder's index, not a record"
 	}
@@ -324,14 +327,6 @@ func dirPrefixOf(d string) string {
 		return ""
 	}
 	return strings.TrimSuffix(d, "/") + "/"
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
 }
 
 // settle fills in each new folder's id rule, status source, unstated
@@ -592,8 +587,10 @@ func (c *collection) read(root string, rp *repo.Repo, found []register.Found, st
 			}
 		}
 		switch {
-		case d.Placeholder:
-			c.skipped = append(c.skipped, skip{fr.Path, fmt.Sprintf("template: its status %q lists the choices", oneLine(d.RawStatus, 60))})
+		case d.Template != "":
+			c.skipped = append(c.skipped, skip{fr.Path, "template: " + d.Template})
+		case d.Index:
+			c.skipped = append(c.skipped, skip{fr.Path, "the folder's index: it states no status and links the records below it"})
 		case d.Redirect:
 			c.skipped = append(c.skipped, skip{fr.Path, "a redirect stub: it only says where its document moved"})
 		default:
@@ -867,13 +864,21 @@ var collectionNames = map[string]bool{"adr": true, "adrs": true, "decisions": tr
 	"proposals": true, "designs": true, "design": true, "eips": true, "keps": true, "enhancements": true}
 
 // countRecords is how many Markdown files below dir the built-in patterns
-// read as records, by their names alone.
+// read as records, by their names alone: a name that says nothing but
+// template (0000-template.md) is not counted, as its text would not be
+// registered either (D97).
 func countRecords(files []string, dir string) (int, error) {
 	schemes, _, _, err := detectSchemes(files, dir)
 	if err != nil {
 		return 0, err
 	}
-	return len(register.FindRecords(files, schemes)), nil
+	n := 0
+	for _, f := range register.FindRecords(files, schemes) {
+		if !register.TemplateName(f.Path) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // discoverDir finds the folder of records when none is named and none of

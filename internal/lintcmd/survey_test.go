@@ -83,7 +83,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 		{wrote: []string{"# Next decision\n\n- Estado: propuesto\n- Fecha: 01/12/26\n\n## Contexto\n\n## Decisión\n"}, name: "KikoNet13__Cuentos-Cosmere", dir: "docs/adr", newFile: "docs/adr/0010-next-decision.md", marked: "reemplazado por"},
 		{wrote: []string{"author: 'Ada Lovelace'\ndate: 2026-12-01\nstatus: proposé\n---\n# Next decision\n\n## Contexte et problème\n\n## Facteurs décisionnels\n"}, name: "CQEN-QDCE__wiki-innovation", dir: "Decisions", newFile: "Decisions/2026-12-01-next-decision.md", marked: "remplacé par"},
 		{name: "maehwasoo__AILSS", dir: "docs/adr", newFile: "docs/adr/0009-next-decision.md", marked: "superseded"},
-		{name: "phodal__adr", dir: "docs/adr", newFile: "docs/adr/0026-next-decision.md", marked: "superseded"},
+		{name: "phodal__adr", dir: "docs/adr", newFile: "docs/adr/0026-next-decision.md", marked: "被替代为 [27. a replacement](0027-a-replacement.md)"},
 		{name: "kani3camp__mine-party", dir: "docs/adr", newFile: "docs/adr/0006-next-decision.md", marked: "superseded"},
 		{name: "eziocdl__cloud-provisioning-manager", dir: "docs/adr", newFile: "docs/adr/0007-next-decision.md", marked: "superseded"},
 		{name: "tikv__rfcs", dir: "text", newFile: "text/0120-next-decision.md"},

@@ -91,6 +91,13 @@ var relationVerbs = []struct{ words, verb string }{
 	{"abgelöst durch", RelSupersededBy},
 	{"sostituito da", RelSupersededBy},
 	{"sostituita da", RelSupersededBy},
+	// Chinese, Japanese, Korean: one word, the link after it ("已被替代为
+	// [ADR-0005](…)"); accept writes these where the record's status words
+	// are in those languages.
+	{"被替代为", RelSupersededBy},
+	{"被取代为", RelSupersededBy},
+	{"置き換え先", RelSupersededBy},
+	{"대체 문서", RelSupersededBy},
 	{"supersedes", RelSupersedes},
 	{"supercedes", RelSupersedes},
 	{"replaces", RelSupersedes},
@@ -129,7 +136,11 @@ func RedirectStub(src []byte) bool {
 func SupersededByPhrase(words []string) string {
 	for _, r := range relationVerbs {
 		first, _, _ := strings.Cut(r.words, " ")
-		if r.verb == RelSupersededBy && slices.Contains(words, first) {
+		if r.verb == RelSupersededBy && slices.ContainsFunc(words, func(w string) bool {
+			// A word of a language written without spaces starts the
+			// phrase (被替代 in 被替代为, 置き換え in 置き換え先).
+			return w == first || w != "" && w[0] >= 0x80 && strings.HasPrefix(r.words, w)
+		}) {
 			return r.words
 		}
 	}
@@ -272,6 +283,8 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	d.Placeholder = PlaceholderStatus(d.RawStatus)
 	d.Redirect = RedirectStub(src)
 	d.Status = adoptedStatusOf(d.RawStatus, statuses)
+	d.Template = TemplateWhy(d, src)
+	d.Index = IndexPage(p, src, d.RawStatus)
 	d.addLinks(linkLines, path.Dir(p))
 	return d
 }

@@ -181,6 +181,13 @@ type Decision struct {
 	// Placeholder is set when an adopted file's status is a template's
 	// list of choices: the file is a template, not a record (D72).
 	Placeholder bool
+	// Template says why an adopted file is a template, not a record, by
+	// its content (a placeholder status, title or date), its name only
+	// breaking a tie (D97); "" for a record.
+	Template string
+	// Index is set when an adopted file is its folder's index: a README.md
+	// or index.md with no status that links the records below it (D97).
+	Index bool
 	// Redirect is set when an adopted file only says where its document
 	// moved: a redirect stub, not a record (D96).
 	Redirect bool

@@ -212,7 +212,6 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 }
 
 var (
-	templateRE = regexp.MustCompile(`(?:^|[-_ .])(?:` + TemplateWords + `)(?:\.md$|[-_ .]|$)`)
 	numberedRE = regexp.MustCompile(PatternNumbered)
 	dateREs    = []*regexp.Regexp{regexp.MustCompile(PatternDated), regexp.MustCompile(PatternDatedDash), regexp.MustCompile(PatternDatedUnder)}
 	digitsRE   = regexp.MustCompile(`[0-9]{1,9}`)
@@ -296,17 +295,12 @@ func parseDate(v string) (string, string, bool) {
 }
 
 // SkipReason says why a path below a collection's folder is not a record
-// whatever the pattern: a template ("template": its name says template, or
-// starts with _template), an index or README of the folder itself
-// ("index"); "" for any other path. A README.md or index.md inside a
+// whatever its text: an index or README of the folder itself, a name
+// starting with _ (_template.md) ("index"); "" for any other path. A
+// template is known by its text, not its name (TemplateWhy, D97). A README.md or index.md inside a
 // record's own folder is that record, not an index.
 func SkipReason(rel string) string {
 	low := strings.ToLower(rel)
-	for _, seg := range strings.Split(low, "/") {
-		if templateRE.MatchString(seg) {
-			return "template"
-		}
-	}
 	base := path.Base(low)
 	switch base {
 	case "readme.md", "index.md":

@@ -66,9 +66,9 @@ func (s *Snapshot) loadAdopted() {
 			continue
 		}
 		row, ok := rowOf[f]
-		if !ok && (d.Placeholder || d.Redirect) {
-			// A template's list of statuses, a redirect stub: not a
-			// record (D72, D96).
+		if !ok && (d.Template != "" || d.Index || d.Redirect) {
+			// A template, a folder's index, a redirect stub: not a
+			// record (D72, D96, D97).
 			s.Decisions = s.Decisions[:len(s.Decisions)-1]
 			continue
 		}
