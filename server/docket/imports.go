@@ -621,6 +621,19 @@ func (d *decoder) beadsKind(n int, f *fields, i *Issue) {
 
 // beadsComments reads a beads issue's comments.
 func (d *decoder) beadsComments(n int, f *fields, i *Issue) {
+	d.comments(n, f, i, func(c *fields) Comment {
+		var cm Comment
+		c.take("author", &cm.Author)
+		c.take("text", &cm.Text)
+		cm.Time, _ = c.time("created_at", true)
+		return cm
+	})
+}
+
+// comments reads the comments array of a record, each object through
+// read, which takes the members it knows; what read leaves is kept as the
+// comment's Extra. An entry that is not an object is reported and left out.
+func (d *decoder) comments(n int, f *fields, i *Issue, read func(c *fields) Comment) {
 	var comments []json.RawMessage
 	if !f.take("comments", &comments) {
 		return
@@ -630,10 +643,7 @@ func (d *decoder) beadsComments(n int, f *fields, i *Issue) {
 		if !ok {
 			continue
 		}
-		var cm Comment
-		c.take("author", &cm.Author)
-		c.take("text", &cm.Text)
-		cm.Time, _ = c.time("created_at", true)
+		cm := read(c)
 		cm.Extra = c.rest()
 		i.Comments = append(i.Comments, cm)
 	}
@@ -796,15 +806,7 @@ func (d *decoder) githubLabels(n int, f *fields, i *Issue) {
 // githubComments reads gh's comments; an author that is a login alone is
 // read as that login.
 func (d *decoder) githubComments(n int, f *fields, i *Issue) {
-	var comments []json.RawMessage
-	if !f.take("comments", &comments) {
-		return
-	}
-	for k, raw := range comments {
-		c, ok := d.object(n, raw, fmt.Sprintf("comments[%d]", k))
-		if !ok {
-			continue
-		}
+	d.comments(n, f, i, func(c *fields) Comment {
 		var cm Comment
 		if a, ok := c.m["author"]; ok {
 			var who struct {
@@ -820,9 +822,8 @@ func (d *decoder) githubComments(n int, f *fields, i *Issue) {
 		}
 		c.take("body", &cm.Text)
 		cm.Time, _ = c.time("createdAt", true)
-		cm.Extra = c.rest()
-		i.Comments = append(i.Comments, cm)
-	}
+		return cm
+	})
 }
 
 // ForeignSummary renders Foreign as "status hooked (4), pinned (3); type
