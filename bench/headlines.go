@@ -12,17 +12,21 @@ import (
 // from. A part the run did not measure has no line.
 func (r *report) headlines() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Headline figures, generated from this run's tables (%s; load average %s when it began; a 2-core machine other jobs may share):\n\n", r.started.UTC().Format("2006-01-02 15:04 UTC"), r.load)
+	fmt.Fprintf(&b, "%s\n\n", headlineLead)
+	run := fmt.Sprintf("; run of %s, load average %s when it began", r.started.UTC().Format("2006-01-02 15:04 UTC"), r.load)
+	line := func(ref, format string, args ...any) {
+		fmt.Fprintf(&b, "- "+format+" (*%s*%s).\n", append(args, ref, run)...)
+	}
 	for _, c := range r.real {
 		if c.skipped != "" {
 			continue
 		}
-		fmt.Fprintf(&b, "- `claimslint check` on the %s (%d files) with %d claims that each name one file: %s, %.1fx the I/O floor measured in the same run, %.0fx faster than the shell gate (see *claimslint check on real trees*).\n",
+		line("claimslint check on real trees", "`claimslint check` on the %s (%d files) with %d claims that each name one file: %s, %.1fx the I/O floor measured in the same run, %.0fx faster than the shell gate",
 			c.name, c.files, c.claims, ms(c.checkS.median), ratio(c.checkS.median, c.floorS.median), ratio(c.gateS.median, c.checkS.median))
 	}
 	for _, c := range r.claims {
 		if c.files == 10000 {
-			fmt.Fprintf(&b, "- On a generated tree of %d files and %d claims: %s, %.0fx faster than the shell gate.\n", c.files, c.claims, ms(c.checkS.median), ratio(c.gateS.median, c.checkS.median))
+			line("claimslint check against a shell gate", "On a generated tree of %d files and %d claims: %s, %.0fx faster than the shell gate", c.files, c.claims, ms(c.checkS.median), ratio(c.gateS.median, c.checkS.median))
 		}
 	}
 	if len(r.hostile) > 0 {
@@ -30,7 +34,7 @@ func (r *report) headlines() string {
 		for _, c := range r.hostile {
 			worst = max(worst, c.s.median)
 		}
-		fmt.Fprintf(&b, "- Hostile Markdown (%d inputs of issue 16): each answered in at most %s (*Hostile Markdown*).\n", len(r.hostile), ms(worst))
+		line("Hostile Markdown", "Hostile Markdown (%d inputs of issue 16): each answered in at most %s", len(r.hostile), ms(worst))
 	}
 	if len(r.budget) > 0 {
 		var worst time.Duration
@@ -38,7 +42,7 @@ func (r *report) headlines() string {
 		for _, c := range r.budget {
 			worst, rss = max(worst, c.s.max), max(rss, c.s.rssKiB)
 		}
-		fmt.Fprintf(&b, "- The stalling inputs of issue 22 under `--budget 10s`: each finishes or is refused in at most %s, under %s (*Stalling inputs and the budget*).\n", ms(worst), mib(rss))
+		line("Stalling inputs and the budget", "The stalling inputs of issue 22 under `--budget 10s`: each finishes or is refused in at most %s, under %s", ms(worst), mib(rss))
 	}
 	if d, s, g := r.mcpAt("docket mcp", 64), r.mcpAt("go-sdk", 64), r.mcpAt("mcp-go", 64); d != nil && s != nil && g != nil && s.throughput > 0 && g.throughput > 0 {
 		lost, dup := 0, 0
@@ -47,13 +51,13 @@ func (r *report) headlines() string {
 				lost, dup = lost+m.lost, dup+m.dup+m.stray
 			}
 		}
-		fmt.Fprintf(&b, "- `docket mcp` over stdio at 64 in flight: %.0f `issue_show` replies/s, %.2fx the stock go-sdk server and %.2fx mcp-go, at %.0f µs of CPU per reply; %d lost and %d duplicated over every run, malformed frames included (*docket mcp against go-sdk's stock stdio server and mcp-go*).\n",
+		line("docket mcp against go-sdk's stock stdio server and mcp-go", "`docket mcp` over stdio at 64 in flight: %.0f `issue_show` replies/s, %.2fx the stock go-sdk server and %.2fx mcp-go, at %.0f µs of CPU per reply; %d lost and %d duplicated over every run, malformed frames included",
 			d.throughput, d.throughput/s.throughput, d.throughput/g.throughput, float64(d.cpuPerCall.Nanoseconds())/1000, lost, dup)
 	}
 	if r.http != nil {
 		for _, h := range r.http.results {
 			if h.target && h.inflight == 64 {
-				fmt.Fprintf(&b, "- `docket mcp --http` with its defaults, 64 in flight: %.2fx mcp-go's streamable HTTP server's throughput and %.2fx the stock go-sdk streamable handler's (*docket mcp --http*).\n", h.goRatio, h.ratio)
+				line("docket mcp --http", "`docket mcp --http` with its defaults, 64 in flight: %.2fx mcp-go's streamable HTTP server's throughput and %.2fx the stock go-sdk streamable handler's", h.goRatio, h.ratio)
 			}
 		}
 	}
@@ -64,7 +68,7 @@ func (r *report) headlines() string {
 				peak = max(peak, p)
 			}
 		}
-		fmt.Fprintf(&b, "- `docket mcp` with 4.8 MiB replies stays under %s (*docket mcp's memory with large replies*).\n", mib(peak))
+		line("docket mcp's memory with large replies", "`docket mcp` with 4.8 MiB replies stays under %s", mib(peak))
 	}
 	for _, s := range r.store {
 		if s.n != 100000 || s.sparse {
@@ -74,10 +78,13 @@ func (r *report) headlines() string {
 		for _, l := range s.listings {
 			pages = append(pages, fmt.Sprintf("`%s` %s (%s as a process)", strings.Join(l.args, " "), ms(l.warm.median), ms(l.cold.median)))
 		}
-		fmt.Fprintf(&b, "- docket at 100k issues: create %s, export %s; a listing's default page warm: %s (*docket store*).\n", ms(s.create.median), ms(s.exportOp.median), strings.Join(pages, ", "))
+		line("docket store", "docket at 100k issues: create %s, export %s; a listing's default page warm: %s", ms(s.create.median), ms(s.exportOp.median), strings.Join(pages, ", "))
 	}
 	if r.site != nil {
-		fmt.Fprintf(&b, "- `claimslint report --out` on %d decisions and %d claims: %s, largest page %d bytes (*The report as a site*).\n", r.site.decisions, r.site.claims, ms(r.site.s.median), r.site.largestBytes)
+		line("The report as a site", "`claimslint report --out` on %d decisions and %d claims: %s, largest page %d bytes", r.site.decisions, r.site.claims, ms(r.site.s.median), r.site.largestBytes)
+	}
+	if g := r.regions; g != nil {
+		line("Regions", "%d claims confined to their function on the Go standard library: %s, %.2fx the same claims without regions (CPU %.2fx)", g.claims, ms(g.regions.median), ratio(g.regions.median, g.plain.median), ratio(g.regions.cpu, g.plain.cpu))
 	}
 	b.WriteString("\n")
 	return b.String()

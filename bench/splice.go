@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // section is one "## " section of a page: its heading line and its text,
 // the heading included.
@@ -33,13 +37,86 @@ func sections(page string) (header string, out []section) {
 // lists its headline figures.
 const headlineHeading = "## How to run it, and the headline figures"
 
+// headlineLead opens the headline list.
+const headlineLead = "Headline figures, generated from the tables below; each names its table and the run that measured it (a 2-core machine other jobs may share):"
+
+// headlineRef finds the table a headline names: the last "(*Table*" or
+// "(see *Table*" of its line.
+var headlineRef = regexp.MustCompile(`\((?:see )?\*([^*]+)\*`)
+
+// refOf is the table a headline line names, or "".
+func refOf(line string) string {
+	m := headlineRef.FindAllStringSubmatch(line, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// names reports whether the headline ref names the section of heading:
+// a ref is the start of its table's heading.
+func names(ref, heading string) bool {
+	return ref != "" && strings.HasPrefix(strings.TrimPrefix(heading, "## "), ref)
+}
+
+// mergeHeadlines is the page's headline section with the headlines of the
+// tables a partial run measured replaced by the run's: a headline names
+// its table, so the list stays the one the tables on the page say, each
+// line from the run that wrote its table (D92). The lines keep the order
+// of their tables on the page.
+func mergeHeadlines(page, run section, measured []string, order []string) section {
+	bullet := func(l string) bool { return strings.HasPrefix(l, "- ") && refOf(l) != "" }
+	var head, tail []string
+	var lines []string
+	seen, lead := false, false
+	for _, l := range strings.SplitAfter(page.text, "\n") {
+		switch {
+		case !seen && strings.HasPrefix(l, "Headline figures, generated"):
+			head = append(head, headlineLead+"\n")
+			lead = true
+		case bullet(l):
+			seen = true
+			if !slices.ContainsFunc(measured, func(h string) bool { return names(refOf(l), h) }) {
+				lines = append(lines, l)
+			}
+		case !seen:
+			head = append(head, l)
+		default:
+			tail = append(tail, l)
+		}
+	}
+	for _, l := range strings.SplitAfter(run.text, "\n") {
+		if bullet(l) {
+			lines = append(lines, l)
+		}
+	}
+	if !seen && len(lines) > 0 {
+		// A page with no list yet: the lead line, then the list, before
+		// the section's closing blank line.
+		for len(head) > 0 && strings.TrimSpace(head[len(head)-1]) == "" {
+			head = head[:len(head)-1]
+		}
+		if !lead {
+			head = append(head, "\n", headlineLead+"\n")
+		}
+		head = append(head, "\n")
+		tail = append([]string{"\n"}, tail...)
+	}
+	rank := func(l string) int {
+		return slices.IndexFunc(order, func(h string) bool { return names(refOf(l), h) })
+	}
+	slices.SortStableFunc(lines, func(a, b string) int { return rank(a) - rank(b) })
+	return section{heading: page.heading, text: strings.Join(head, "") + strings.Join(lines, "") + strings.Join(tail, "")}
+}
+
 // splice is page with the sections of run in place of page's sections of
 // the same heading, so that a run of some parts (--only) rewrites those
 // parts alone, and sections no run writes (figures measured by a Go test
 // or by hand, each saying how) are kept where they are. A section page
 // lacks is added before page's last one (the Go microbenchmarks). A full
 // run's header replaces page's; a partial run keeps page's header and its
-// headline section, whose list is a full run's (D92).
+// headline section's text, with the headlines of the tables it measured
+// replaced by its own (mergeHeadlines, D92).
 func splice(page, run string, full bool) string {
 	pHeader, ps := sections(page)
 	rHeader, rs := sections(run)
@@ -54,8 +131,27 @@ func splice(page, run string, full bool) string {
 		index[s.heading] = i
 	}
 	var added []section
+	var measured []string
+	for _, s := range rs {
+		measured = append(measured, s.heading)
+	}
+	// The order of the sections on the spliced page: the page's, with
+	// the run's new ones before its last.
+	var order []string
+	for _, s := range ps[:len(ps)-1] {
+		order = append(order, s.heading)
+	}
+	for _, s := range rs {
+		if _, ok := index[s.heading]; !ok {
+			order = append(order, s.heading)
+		}
+	}
+	order = append(order, ps[len(ps)-1].heading)
 	for k, s := range rs {
 		if !full && k == 0 && s.heading == headlineHeading {
+			if i, ok := index[s.heading]; ok {
+				ps[i] = mergeHeadlines(ps[i], s, measured[1:], order)
+			}
 			continue
 		}
 		if i, ok := index[s.heading]; ok {

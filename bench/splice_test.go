@@ -56,3 +56,35 @@ func TestSpliceOwnPage(t *testing.T) {
 		}
 	}
 }
+
+// TestSpliceHeadlines: a partial run replaces the headlines of the tables
+// it measured, keeps the others, and orders them as their tables are on
+// the page; a headline naming no table stays where it is.
+func TestSpliceHeadlines(t *testing.T) {
+	t.Parallel()
+	page := "# Benchmarks\n\n" + headlineHeading + "\nhow to run\n\n" + headlineLead + "\n\n" +
+		"- old a figure (see *A table*).\n- old b figure (*B table*; run of yesterday).\n\n" +
+		"## A table, in full\nold a\n\n## B table\nold b\n\n## Go microbenchmarks\ngo test\n"
+	run := "# Benchmarks\n\n" + headlineHeading + "\nhow to run\n\n" + headlineLead + "\n\n" +
+		"- new b figure (*B table*; run of today).\n- new c figure (*C table*; run of today).\n\n" +
+		"## B table\nnew b\n\n## C table\nnew c\n\n## Go microbenchmarks\ngo test\n"
+	got := splice(page, run, false)
+	want := "- old a figure (see *A table*).\n- new b figure (*B table*; run of today).\n- new c figure (*C table*; run of today).\n\n## A table"
+	if !strings.Contains(got, want) {
+		t.Errorf("headlines not merged in table order:\n%s", got)
+	}
+	if strings.Contains(got, "old b figure") || strings.Count(got, headlineLead) != 1 {
+		t.Errorf("a measured table's old headline kept, or the lead doubled:\n%s", got)
+	}
+	// A page whose headline section has no list yet gets the lead and the run's lines.
+	bare := "# Benchmarks\n\n" + headlineHeading + "\nhow to run\n\n## B table\nold b\n\n## Go microbenchmarks\ngo test\n"
+	got = splice(bare, run, false)
+	want = "how to run\n\n" + headlineLead + "\n\n- new b figure (*B table*; run of today).\n- new c figure (*C table*; run of today).\n\n## B table"
+	if !strings.Contains(got, want) {
+		t.Errorf("a list not started:\n%s", got)
+	}
+	// Nor when the page has the lead line and no line yet.
+	if got = splice(strings.Replace(bare, "how to run\n", "how to run\n\n"+headlineLead+"\n", 1), run, false); !strings.Contains(got, want) {
+		t.Errorf("a list not started under its lead:\n%s", got)
+	}
+}
