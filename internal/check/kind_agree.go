@@ -27,7 +27,8 @@ files of Path, code and docs alike, and it matches at least two lines;
 or, with Require = value, every capture equals value. Values compare
 as values: integers in any base, with _, shifts, products and KiB/MiB,
 GiB and time units (16 << 20 = 16 MiB = 16777216); Go and Rust
-strings, raw or interpreted, by their contents; the rest as text.`
+strings, raw or interpreted, by their contents; a rune or character
+literal by its code point (',' = '\x2c' = 44); the rest as text.`
 }
 
 // agreeGroup returns the index of the capture group of c's anchor.
@@ -173,6 +174,18 @@ func changeValue(v string) string {
 			b[i]++
 			return string(b)
 		}
+	}
+	// A value of punctuation (the rune ','): a character other than a
+	// quote or an escape changed, so a quoted value stays quoted and the
+	// value itself differs.
+	for i := len(b) - 1; i >= 0; i-- {
+		if !strings.ContainsRune("'\"`\\", rune(b[i])) {
+			b[i] = 'x'
+			return string(b)
+		}
+	}
+	if n := len(b); n >= 2 && b[0] == b[n-1] {
+		return v[:n-1] + "x" + v[n-1:] // an empty quoted value
 	}
 	return v + "x"
 }

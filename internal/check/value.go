@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // valueOf reads text as a value, so two spellings of one value compare
@@ -19,6 +20,10 @@ func valueOf(text string) (v string, kind string) {
 	}
 	if str, ok := stringLit(s); ok {
 		return str, "string"
+	}
+	if r, ok := runeLit(s); ok {
+		// A rune is its code point, as Go's constants are: ',' is 44.
+		return strconv.FormatInt(int64(r), 10), "rune"
 	}
 	return s, "text"
 }
@@ -64,6 +69,21 @@ func stringLit(s string) (string, bool) {
 		return body[:len(body)-len(closer)], true
 	}
 	return "", false
+}
+
+// runeLit reads a Go rune literal ('a', '\x2c', '\u00e9', '\n') or a
+// Rust character or byte literal written the same way (b'a').
+func runeLit(s string) (rune, bool) {
+	s = strings.TrimPrefix(s, "b")
+	if len(s) < 3 || s[0] != '\'' || s[len(s)-1] != '\'' {
+		return 0, false
+	}
+	v, err := strconv.Unquote(s)
+	if err != nil || utf8.RuneCountInString(v) != 1 {
+		return 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(v)
+	return r, true
 }
 
 // units are the names an integer expression may multiply by.

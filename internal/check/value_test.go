@@ -23,6 +23,9 @@ func TestValueOf(t *testing.T) {
 		{`r#"^[a-z]+$"#`, "`^[a-z]+$`"},
 		{`r"x"`, `"x"`},
 		{` abc `, "abc"},
+		{`'\x2c'`, `','`},
+		{`'\u00e9'`, `'é'`},
+		{`b','`, "44"},
 	} {
 		va, _ := valueOf(tc.a)
 		vb, _ := valueOf(tc.b)
@@ -37,6 +40,8 @@ func TestValueOf(t *testing.T) {
 		{"1e3", "1000"}, // a float is text
 		{"9223372036854775807 + 1", "-9223372036854775808"},
 		{"1 << 63", "-9223372036854775808"},
+		{`','`, `';'`},
+		{`'ab'`, `'a'`}, // not a rune: text
 	} {
 		va, _ := valueOf(tc.a)
 		vb, _ := valueOf(tc.b)
@@ -103,4 +108,22 @@ func FuzzParseWithin(f *testing.F) {
 			t.Fatalf("%q: no pattern and no reason", s)
 		}
 	})
+}
+
+// TestChangeValue: the mutant of a value is another value of the same
+// spelling, never the same one (a rune ',' used to become ','x, whose
+// captured value did not change).
+func TestChangeValue(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"42", "9", "abc", "Z", "','", `"."`, `""`, "''", "*", `'\\'`} {
+		got := changeValue(v)
+		a, _ := valueOf(v)
+		b, _ := valueOf(got)
+		if got == v || a == b {
+			t.Errorf("changeValue(%q) = %q: the same value %q", v, got, a)
+		}
+		if (v[0] == '\'' || v[0] == '"') && got[0] != v[0] {
+			t.Errorf("changeValue(%q) = %q: the quote changed", v, got)
+		}
+	}
 }

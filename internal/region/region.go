@@ -32,7 +32,7 @@ const (
 // FamilyOf returns the family of the lexer named lexer (codeline.Name).
 func FamilyOf(lexer string) Family {
 	switch lexer {
-	case "go", "rust", "c", "cpp", "java", "js", "ts", "clike", "css", "php":
+	case "go", "rust", "c", "cpp", "java", "js", "ts", "clike", "kotlin", "swift", "csharp", "css", "php":
 		return Braces
 	case "python", "yaml":
 		return Indent
@@ -94,6 +94,9 @@ type Index struct {
 	spans   []codeline.Region
 	full    bool
 	scanned int
+	// joins: a line ending in a backslash outside a string or comment
+	// continues on the next (Python's explicit line joining).
+	joins bool
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -102,7 +105,7 @@ const maxHeader = 64
 
 // New indexes src, whose regions (lexer, comments and strings) r holds.
 func New(src []byte, r *codeline.Regions) *Index {
-	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans}
+	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans, joins: r.Lexer == "python"}
 	if x.fam == None {
 		return x
 	}
@@ -387,9 +390,11 @@ func (x *Index) indent() {
 	// starts inside brackets continues the statement above it.
 	cont := make([]bool, nl)
 	depth := 0
+	joined := false
 	for l := 0; l < nl; l++ {
-		cont[l] = depth > 0
-		for _, c := range x.lineText(l) {
+		cont[l] = depth > 0 || joined
+		t := x.lineText(l)
+		for _, c := range t {
 			switch c {
 			case '(', '[', '{':
 				depth++
@@ -397,6 +402,10 @@ func (x *Index) indent() {
 				depth = max(depth-1, 0)
 			}
 		}
+		// A backslash that ends a line joins the next to it, whatever
+		// that line's indentation (a backslash in a comment or a string
+		// is blanked in code).
+		joined = x.joins && len(t) > 0 && t[len(t)-1] == '\\'
 	}
 	for l := nl - 1; l >= 0; l-- {
 		x.hdr[l] = int32(l)

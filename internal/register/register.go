@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -756,6 +757,10 @@ func orDefault(s, def string) string {
 // Columns of a Confirmation table; Why is optional.
 var claimColumns = []string{"claim", "kind", "path", "anchor", "require"}
 
+// optionalColumns are the columns a claims table may add: Within (D94)
+// and Why.
+var optionalColumns = []string{"within", "why"}
+
 // readBody reads the decision's title and its Confirmation section's
 // claims table.
 func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
@@ -791,6 +796,15 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 			"claims table lacks column %s: the header must be | Claim | Kind | Path | Anchor | Require | Why |",
 			strings.Join(missing, ", ")))
 		return
+	}
+	for _, c := range header {
+		// A column no claim reads would be dropped silently: a misspelt
+		// Within would widen each claim to its whole Path.
+		if name := strings.ToLower(c.text); !slices.Contains(claimColumns, name) && !slices.Contains(optionalColumns, name) {
+			d.Findings = append(d.Findings, finding(c.pos, ruleid.Claims,
+				"claims table has a column %q that claimslint does not read: the columns are Claim, Kind, Path, Within (optional), Anchor, Require and Why (optional); rename it, or move what it says into Why",
+				c.text))
+		}
 	}
 	d.readClaims(table, src, ln, header, hpos, col)
 }
