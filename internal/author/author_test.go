@@ -3,6 +3,8 @@ package author
 import (
 	"strings"
 	"testing"
+
+	"github.com/claimslint/claimslint/internal/plan"
 )
 
 func TestSlug(t *testing.T) {
@@ -13,8 +15,8 @@ func TestSlug(t *testing.T) {
 		{"!!!", "decision"},
 		{"a very long title that goes on and on well past the sixty byte limit for slugs", "a-very-long-title-that-goes-on-and-on-well-past-the-sixty"},
 	} {
-		if got := slug(tt.in); got != tt.want {
-			t.Errorf("slug(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := plan.Slug(tt.in); got != tt.want {
+			t.Errorf("plan.Slug(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -1,24 +1,21 @@
 package author
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/claimslint/claimslint/internal/adopt"
+	"github.com/claimslint/claimslint/internal/ciworkflow"
 	"github.com/claimslint/claimslint/internal/config"
-	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/issueid"
-	"github.com/claimslint/claimslint/internal/register"
-	"github.com/claimslint/claimslint/internal/repo"
-	"github.com/claimslint/claimslint/internal/snapshot"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/trackerformat"
 )
 
@@ -37,32 +34,13 @@ type InitOptions struct {
 	Source, Ref string
 }
 
-// AdoptDirs are where init --adopt looks for existing records, in order.
-var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
-
-var adrDirRE = regexp.MustCompile(`^[^\n]+`)
-
-// detectAdoptDir returns the collection directory named by the repository's
-// own tools: .claimslint.yml's adopt:, then adr-tools' .adr-dir.
-func detectAdoptDir(root string, cfg config.Config) string {
-	if len(cfg.Adopt) > 0 {
-		return commonDir(cfg.Adopt.Dirs())
-	}
-	if b, err := readIn(root, ".adr-dir"); err == nil {
-		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
-			return strings.TrimSpace(string(m))
-		}
-	}
-	return ""
-}
-
 // Init plans the files that make a repository decision-tracked: the
 // configuration, a register with one row, a first decision whose claims
 // hold in the new repository, and a workflow that runs the gate. It
 // refuses, changing nothing, when any of them exists, except for init
 // --adopt in a repository already set up: that registers the records that
 // have no row yet, and changes nothing else.
-func Init(o InitOptions) (*Plan, error) {
+func Init(o InitOptions) (*plan.Plan, error) {
 	if err := initDefaults(&o); err != nil {
 		return nil, err
 	}
@@ -70,37 +48,37 @@ func Init(o InitOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	wo := WorkflowOptions{Source: o.Source, Ref: o.Ref}
-	if cfg.Tracker.Format == trackerformat.Docket && exportRE.MatchString(cfg.Tracker.Export) && !strings.Contains(cfg.Tracker.Export, "..") {
+	wo := ciworkflow.WorkflowOptions{Source: o.Source, Ref: o.Ref}
+	if cfg.Tracker.Format == trackerformat.Docket && ciworkflow.Nameable(cfg.Tracker.Export) {
 		wo.Export = cfg.Tracker.Export // else no docket step: its path cannot be named in the expression
 	}
-	workflow, err := Workflow(wo)
+	workflow, err := ciworkflow.Workflow(wo)
 	if err != nil {
 		return nil, err
 	}
 	adoptDir := o.AdoptDir
 	if o.Adopt && adoptDir == "" {
-		adoptDir = detectAdoptDir(o.Dir, cfg)
+		adoptDir = adopt.Dir(o.Dir, cfg)
 	}
 	_, cfgErr := os.Lstat(filepath.Join(o.Dir, config.FileName))
 	_, regErr := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
 	if o.Adopt && adoptDir == "" {
 		// Nothing names a collection of records: a register of rows
 		// without decision files is adopted as it is kept (D35, D65).
-		if p, err := initInline(o, cfg, cfgErr == nil); p != nil || err != nil {
+		if p, err := adopt.Inline(adopt.InitOptions{Dir: o.Dir, Source: o.Source, Ref: o.Ref}, cfg, cfgErr == nil); p != nil || err != nil {
 			return p, err
 		}
 	}
 	if o.Adopt && cfgErr == nil && regErr == nil {
-		return adoptAgain(o, cfg, adoptDir)
+		return adopt.Again(adopt.InitOptions{Dir: o.Dir, Source: o.Source, Ref: o.Ref}, cfg, adoptDir)
 	}
-	var col *collection
+	var col *adopt.Collection
 	if o.Adopt {
-		if col, err = findCollection(o.Dir, adoptDir, cfg); err != nil {
+		if col, err = adopt.Find(o.Dir, adoptDir, cfg); err != nil {
 			return nil, err
 		}
 	}
-	first := firstDecision(col, o.Date)
+	first := adopt.FirstDecision(col, o.Date)
 	files := initFiles(o, first, workflow)
 	if err := refuseExisting(o, cfg, files); err != nil {
 		return nil, err
@@ -109,7 +87,7 @@ func Init(o InitOptions) (*Plan, error) {
 		// The first record in the collection's own dialect (D96): its
 		// template or the shape of its newest records, with the claims
 		// that hold from the first run.
-		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, first.file, "Record decisions with claimslint", nil, cfg.Statuses)
+		text, err := col.NewRecord(adopt.NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, first.File, "Record decisions with claimslint", nil, cfg.Statuses)
 		if err != nil {
 			return nil, err
 		}
@@ -119,12 +97,10 @@ func Init(o InitOptions) (*Plan, error) {
 		}
 		files[2].New = append(append(text, '\n'), body...)
 	}
-	p := &Plan{ID: first.id, File: files[2].Path, Changes: files, Notes: first.notes}
+	p := &plan.Plan{ID: first.ID, File: files[2].Path, Changes: files, Notes: first.Notes}
 	if col != nil {
-		for _, r := range col.records {
-			p.Adopted = append(p.Adopted, adoptedLine(r))
-		}
-		p.Summary = col.summary()
+		p.Adopted = col.Records()
+		p.Summary = col.Summary()
 	}
 	return p, nil
 }
@@ -141,7 +117,7 @@ func initDefaults(o *InitOptions) error {
 		o.Date = time.Now()
 	}
 	if o.Source == "" {
-		o.Source = DefaultSource
+		o.Source = ciworkflow.DefaultSource
 	}
 	if o.Ref == "" {
 		o.Ref = "main"
@@ -149,101 +125,12 @@ func initDefaults(o *InitOptions) error {
 	return nil
 }
 
-// initInline adopts a register of rows without decision files as it is
-// kept (D35, D65); it returns nil and no error when the tree holds none.
-func initInline(o InitOptions, cfg config.Config, hasConfig bool) (*Plan, error) {
-	rp, err := repo.Open(o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := rp.ListUntracked([]string{""}); err != nil {
-		return nil, err
-	}
-	in, err := findInline(cfg, rp)
-	if err != nil || in == nil {
-		return nil, err
-	}
-	return adoptInline(o, cfg, rp, in, hasConfig)
-}
-
-// firstPlan is init's first decision and the register around it: its id
-// and file, the register's link to it and to its folder, the rows of the
-// adopted records before it, the live range's end, the adopt: key and
-// the notes on the adopted collection.
-type firstPlan struct {
-	id, file         string
-	regLink, dirLink string
-	rows             string
-	top              string
-	adoptKey         string
-	notes            []string
-}
-
-// firstDecision places init's first decision: D1, or after an adopted
-// collection's records in its scheme.
-func firstDecision(col *collection, date time.Time) firstPlan {
-	n := 1
-	var rows strings.Builder
-	f := firstPlan{file: "docs/decisions/D1-record-decisions-with-claimslint.md", regLink: "decisions/D1-record-decisions-with-claimslint.md", dirLink: "decisions/"}
-	firstID := ""
-	if col != nil {
-		col.assign(nil, 0)
-		var ds []*register.Decision
-		for _, r := range col.records {
-			ds = append(ds, r.d)
-			n = max(n, decisionid.Number(r.id)+1)
-		}
-		snapshot.Relate(ds)
-		for _, r := range col.records {
-			link, _ := filepath.Rel("docs", r.path)
-			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), linkDest(filepath.ToSlash(link)), rowStatus(r.d))
-		}
-		f.file = col.nextPath("record decisions with claimslint", date)
-		taken := map[string]bool{}
-		for _, r := range col.records {
-			taken[r.id] = true
-		}
-		firstID = col.nextID(f.file, n-1, taken)
-		l, _ := filepath.Rel("docs", f.file)
-		f.regLink = filepath.ToSlash(l)
-		f.adoptKey = renderAdopt(col.schemes) +
-			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
-		f.notes = col.notes()
-		l, _ = filepath.Rel("docs", path.Dir(f.file))
-		f.dirLink = filepath.ToSlash(l) + "/"
-	}
-	f.rows = rows.String()
-	f.id = decisionid.ID{N: n}.String()
-	if firstID != "" {
-		f.id = firstID
-	}
-	f.top = liveTop(col, f.id)
-	return f
-}
-
-// liveTop is the end of the live range: the highest plain id, which an
-// adopted record may hold; D0 and D4a never end it (D72).
-func liveTop(col *collection, id string) string {
-	topN := 0
-	if p, ok := decisionid.Parse(id); ok && p.Plain() {
-		topN = p.N
-	}
-	if col != nil {
-		for _, r := range col.records {
-			if p, ok := decisionid.Parse(r.id); ok && p.Plain() {
-				topN = max(topN, p.N)
-			}
-		}
-	}
-	return decisionid.ID{N: topN}.String()
-}
-
 // initFiles are the files init writes: the configuration, the register,
 // the first decision and the workflow.
-func initFiles(o InitOptions, first firstPlan, workflow string) []Change {
+func initFiles(o InitOptions, first adopt.First, workflow string) []plan.Change {
 	date := o.Date.UTC().Format("2006-01-02")
-	firstFile, id, top, dirLink, regLink, adoptKey := first.file, first.id, first.top, first.dirLink, first.regLink, first.adoptKey
-	return []Change{
+	firstFile, id, top, dirLink, regLink, adoptKey := first.File, first.ID, first.Top, first.DirLink, first.RegLink, first.AdoptKey
+	return []plan.Change{
 		{Path: config.FileName, New: []byte(fmt.Sprintf(`# claimslint settings; every key is optional (defaults shown).
 register: docs/PRD.md
 decisions: docs/decisions
@@ -265,7 +152,7 @@ Live range: D1..` + top + `.
 
 | ID | Decision | Status |
 |---|---|---|
-` + first.rows + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
+` + first.Rows + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
 `)},
 		{Path: firstFile, New: []byte(`---
 id: ` + id + `
@@ -299,7 +186,7 @@ next decision with ` + "`claimslint new \"Title\"`" + `.
 
 // refuseExisting fails when any file init would write exists: init
 // never overwrites.
-func refuseExisting(o InitOptions, cfg config.Config, files []Change) error {
+func refuseExisting(o InitOptions, cfg config.Config, files []plan.Change) error {
 	var exist []string
 	for _, f := range files {
 		_, err := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(f.Path)))
@@ -315,290 +202,11 @@ func refuseExisting(o InitOptions, cfg config.Config, files []Change) error {
 	}
 	hint := ""
 	if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
-		hint = inlineHint(o.Dir, cfg)
+		hint = adopt.InlineHint(o.Dir, cfg)
 	}
 	it, verb := "it", "exists"
 	if len(exist) > 1 {
 		it, verb = "them", "exist"
 	}
 	return fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
-}
-
-// linkDest writes a link destination: in angle brackets when the path has
-// a space (a record named "…-0010-Observability-component metrics
-// scraping.md"), as CommonMark reads it.
-func linkDest(p string) string {
-	// A # or % in a file name is escaped, so the link names the file, not
-	// a fragment (register.LinkTarget decodes it; D96).
-	p = strings.NewReplacer("%", "%25", "#", "%23").Replace(p)
-	if strings.ContainsAny(p, " \t") {
-		return "<" + p + ">"
-	}
-	return p
-}
-
-func rowTitle(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "|", "-"), "\n", " ")
-}
-
-// rowStatus is the status init writes in a record's row: the mapped status,
-// or the record's own words when the vocabulary does not know them (check
-// then says which statuses: entry to add).
-func rowStatus(d *register.Decision) string {
-	if d.Status == "" {
-		return "proposed"
-	}
-	return strings.ReplaceAll(d.Status, "|", "-")
-}
-
-func adoptedLine(r *record) string {
-	s := r.path + " is " + r.id + ", " + rowStatus(r.d)
-	if w := register.StatusWords(r.d.RawStatus); w != "" && w != r.d.Status {
-		s += " (" + w + ")"
-	}
-	return s
-}
-
-// notes are the things init --adopt says about a collection besides the
-// mapping: files it skipped and why, records without a status, statuses
-// it could not map.
-func (c *collection) notes() []string {
-	var out []string
-	for _, s := range c.skipped {
-		out = append(out, "skipped "+s.path+": "+s.why)
-	}
-	for _, r := range c.records {
-		if r.d.StatusFrom != "unstated" && !register.ValidStatus(r.d.Status) {
-			out = append(out, fmt.Sprintf("%s: status %q is not in the status vocabulary: add it under statuses: in %s, then write the mapped status in its register row", r.path, r.d.RawStatus, config.FileName))
-		}
-	}
-	return out
-}
-
-// adoptAgain registers the records of the adopted collection that have no
-// register row yet, each with the id its folder's rule gives (D72), and
-// writes adopt: again with the folders merged: folders already listed keep
-// their settings, new ones are added. Rows already written keep their
-// ids; no record is touched.
-func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
-	if dir == "" {
-		return nil, fmt.Errorf("%s exists and names no adopt: directory; run claimslint init --adopt DIR", config.FileName)
-	}
-	col, err := findCollection(o.Dir, dir, cfg)
-	if err != nil {
-		return nil, err
-	}
-	res, err := snapshot.Load(o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if !res.Register.Found || len(res.Register.Rows) == 0 {
-		return nil, fmt.Errorf("%s has no register table with a row to follow", cfg.Register)
-	}
-	n := 0
-	for _, row := range res.Register.Rows {
-		n = max(n, row.N)
-	}
-	oldN := n
-	regSrc, err := readIn(o.Dir, cfg.Register)
-	if err != nil {
-		return nil, fmt.Errorf("read register: %w", err)
-	}
-	have := registeredRecords(cfg, res.Register, col)
-	col.assign(have, n)
-	p := &Plan{Notes: col.notes(), Summary: col.summary()}
-	var fresh []*record
-	for _, r := range col.records {
-		if _, ok := have[r.path]; ok {
-			continue
-		}
-		n = max(n, decisionid.Number(r.id))
-		fresh = append(fresh, r)
-	}
-	edits := map[string][]byte{}
-	cfgSrc, err := readIn(o.Dir, config.FileName)
-	if err != nil {
-		return nil, err
-	}
-	if out := replaceAdopt(cfgSrc, renderAdopt(col.schemes)); !bytes.Equal(out, cfgSrc) {
-		edits[config.FileName] = out
-	}
-	if len(fresh) == 0 && len(edits) == 0 {
-		p.Notes = append(p.Notes, "every record of "+col.dir+" is registered; nothing changed")
-		return p, nil
-	}
-	if err := addFreshRows(cfg, res, fresh, regSrc, p, edits); err != nil {
-		return nil, err
-	}
-	if n != oldN {
-		if err := moveRange(o.Dir, cfg.RangeSites, oldN, n, edits); err != nil {
-			return nil, err
-		}
-	}
-	for _, rel := range sortedKeys(edits) {
-		orig, err := readIn(o.Dir, rel)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(orig, edits[rel]) {
-			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
-		}
-	}
-	return p, nil
-}
-
-// registeredRecords maps each record of col that a register row links to
-// that row's id.
-func registeredRecords(cfg config.Config, reg *register.Register, col *collection) map[string]string {
-	registered := map[string]string{}
-	for _, row := range reg.Rows {
-		if row.Link != "" && !strings.Contains(row.Link, "://") {
-			registered[register.LinkTarget(path.Dir(cfg.Register), row.Link)] = row.ID
-		}
-	}
-	have := map[string]string{}
-	for _, r := range col.records {
-		if id, ok := registered[r.path]; ok {
-			have[r.path] = id
-		}
-	}
-	return have
-}
-
-// addFreshRows writes a register row for each record of fresh, related
-// to the adopted records already registered, into regSrc.
-func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, regSrc []byte, p *Plan, edits map[string][]byte) error {
-	var ds []*register.Decision
-	for _, d := range res.Decisions {
-		if d.Adopted {
-			ds = append(ds, d)
-		}
-	}
-	for _, r := range fresh {
-		ds = append(ds, r.d)
-	}
-	snapshot.Relate(ds)
-	reg := res.Register
-	for _, r := range fresh {
-		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
-		var err error
-		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
-		if err != nil {
-			return err
-		}
-		reg = register.ParseRegister(cfg.Register, regSrc)
-		p.Adopted = append(p.Adopted, adoptedLine(r))
-	}
-	if len(fresh) > 0 {
-		edits[cfg.Register] = regSrc
-	}
-	return nil
-}
-
-// moveRange moves the live range D1..D<oldN> to D1..D<n> at each range
-// site, reading it as edited so far.
-func moveRange(dir string, sites []string, oldN, n int, edits map[string][]byte) error {
-	oldRange := fmt.Sprintf("D1..D%d", oldN)
-	for _, site := range sites {
-		src, ok := edits[site]
-		if !ok {
-			var err error
-			if src, err = readIn(dir, site); err != nil {
-				return fmt.Errorf("read range site %s: %w", site, err)
-			}
-		}
-		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(oldRange) + `\b`)
-		edits[site] = re.ReplaceAll(src, []byte(fmt.Sprintf("D1..D%d", n)))
-	}
-	return nil
-}
-
-// commonDir is the deepest folder that holds every one of dirs.
-func commonDir(dirs []string) string {
-	if len(dirs) == 0 {
-		return ""
-	}
-	c := path.Clean(dirs[0])
-	for _, d := range dirs[1:] {
-		d = path.Clean(d)
-		for c != "." && d != c && !strings.HasPrefix(d, c+"/") {
-			c = path.Dir(c)
-		}
-	}
-	return c
-}
-
-// renderAdopt writes adopt: as a list of folders (D72).
-func renderAdopt(schemes []register.Scheme) string {
-	var b strings.Builder
-	b.WriteString("# Existing records, read in place (D41, D72): each folder, the pattern of its\n" +
-		"# record names, how a name gives the id (number: base + number; ordinal: in order),\n" +
-		"# where the status lives (file or folder) and the status of a record that states none.\n" +
-		"adopt:\n")
-	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-	for _, s := range schemes {
-		fmt.Fprintf(&b, "  - dir: %s\n", q(s.Dir))
-		if s.Pattern != "" {
-			fmt.Fprintf(&b, "    pattern: %s\n", q(s.Pattern))
-		}
-		if s.IDs != "" {
-			fmt.Fprintf(&b, "    ids: %s\n", s.IDs)
-		}
-		if s.Base != 0 {
-			fmt.Fprintf(&b, "    base: %d\n", s.Base)
-		}
-		if s.Status != "" {
-			fmt.Fprintf(&b, "    status: %s\n", s.Status)
-		}
-		if s.Unstated != "" {
-			fmt.Fprintf(&b, "    unstated: %s\n", s.Unstated)
-		}
-		if s.Template != "" {
-			fmt.Fprintf(&b, "    template: %s\n", q(s.Template))
-		}
-		if s.Next != "" {
-			fmt.Fprintf(&b, "    next: %s\n", s.Next)
-		}
-	}
-	return b.String()
-}
-
-var adoptKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\s*:`)
-
-// replaceAdopt replaces the adopt: key of a configuration (the key line
-// and the indented or list lines under it, with init's comment above it)
-// with block, or appends block when there is none.
-func replaceAdopt(src []byte, block string) []byte {
-	lines := strings.SplitAfter(string(src), "\n")
-	start, end := -1, -1
-	for i, l := range lines {
-		if start < 0 {
-			if strings.HasPrefix(l, "adopt:") {
-				start = i
-			}
-			continue
-		}
-		if adoptKeyRE.MatchString(l) || strings.HasPrefix(l, "# Other status words") {
-			end = i
-			break
-		}
-	}
-	if start < 0 {
-		out := string(src)
-		if out != "" && !strings.HasSuffix(out, "\n") {
-			out += "\n"
-		}
-		return []byte(out + block)
-	}
-	if end < 0 {
-		end = len(lines)
-	}
-	for start > 0 && strings.HasPrefix(lines[start-1], "# ") && (strings.Contains(lines[start-1], "read in place") || strings.HasPrefix(lines[start-1], "# record names") || strings.HasPrefix(lines[start-1], "# where the status")) {
-		start--
-	}
-	// Trailing blank or comment lines inside the block belong to what follows.
-	for end > start && strings.TrimSpace(lines[end-1]) == "" {
-		end--
-	}
-	return []byte(strings.Join(lines[:start], "") + block + strings.Join(lines[end:], ""))
 }
