@@ -16,7 +16,9 @@ import (
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/mention"
 	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
@@ -281,7 +283,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 	inf.scripts(sc)
 	skip := func(f string) bool {
 		return f == config.FileName || (exp != nil && f == exp.path) || strings.HasPrefix(f, strings.TrimSuffix(claims, "/")+"/") ||
-			(sc.glob != "" && snapshot.GlobMatch(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
+			(sc.glob != "" && glob.Match(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
 	}
 	var exportIDs map[string]bool
 	if exp != nil {
@@ -491,7 +493,7 @@ type treeScan struct {
 // ranges only.
 func scanTree(rp *repo.Repo, reg string, n int, trackerCfg config.Config, exportIDs map[string]bool, skip func(string) bool) *treeScan {
 	ts := &treeScan{live: fmt.Sprintf("D1..D%d", n), sites: map[string]*siteInfo{}, mentions: map[string]*mentionSite{}}
-	idRE := snapshot.IDPattern(trackerCfg)
+	idRE := mention.Pattern(trackerCfg)
 	noIDs := len(trackerCfg.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(trackerCfg.Tracker.Format)
 	for _, f := range rp.Files {
 		if skip(f) || !rp.Present(f) {
@@ -542,7 +544,7 @@ func (ts *treeScan) ranges(f string, data []byte, n int) bool {
 
 // mentionsIn records the tracker ids f mentions under f's mention glob.
 func (ts *treeScan) mentionsIn(f string, data []byte, idRE *regexp.Regexp, exportIDs map[string]bool) {
-	ms := snapshot.FileMentions(f, data, idRE)
+	ms := mention.InFile(f, data, idRE)
 	if len(ms) == 0 {
 		return
 	}
@@ -913,16 +915,16 @@ func scriptsRun(rp *repo.Repo, wfs []string) map[string][]string {
 	return runBy
 }
 
-// scriptsWhy says which scripts of dir the glob takes, which workflows
+// scriptsWhy says which scripts of dir the glob pattern takes, which workflows
 // run them, and which files of theirs it leaves out.
-func scriptsWhy(glob, dir string, run, all, wset []string) string {
+func scriptsWhy(pattern, dir string, run, all, wset []string) string {
 	why := fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
 	if len(run) == 1 {
 		why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
 	}
 	var out []string
 	for _, f := range all {
-		if !snapshot.GlobMatch(glob, f) && path.Ext(f) == path.Ext(run[0]) {
+		if !glob.Match(pattern, f) && path.Ext(f) == path.Ext(run[0]) {
 			out = append(out, f)
 		}
 	}
@@ -953,7 +955,7 @@ func runs(n int) string {
 func narrowGlob(dir string, run, all []string) string {
 	matches := func(g string) bool {
 		for _, f := range all {
-			if snapshot.GlobMatch(g, f) != slices.Contains(run, f) {
+			if glob.Match(g, f) != slices.Contains(run, f) {
 				return false
 			}
 		}
