@@ -1,8 +1,13 @@
-// Package author writes to the register: `claimslint new` allocates the
+// Package author writes to the register. `claimslint new` allocates the
 // next decision id, writes the decision file from a template, inserts the
 // register row, moves the live range at every range site and writes the
-// reciprocal supersession reference. It plans every edit in memory first,
-// so a dry run prints the exact diff and a real run writes exactly that.
+// reciprocal supersession reference; `accept` and `status` move a
+// decision through its lifecycle (D78); `init` sets up a repository that
+// has no register. It plans every edit in memory first (an internal/plan
+// Plan), so a dry run prints the exact diff and a real run writes exactly
+// that. Adoption (init --adopt, and new in an adopted collection's
+// dialect) is internal/adopt, which author calls and which never imports
+// author (D100).
 package author
 
 import (

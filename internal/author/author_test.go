@@ -3,23 +3,7 @@ package author
 import (
 	"strings"
 	"testing"
-
-	"github.com/claimslint/claimslint/internal/plan"
 )
-
-func TestSlug(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ in, want string }{
-		{"Answer every frame", "answer-every-frame"},
-		{"  JSON-RPC: batches?  ", "json-rpc-batches"},
-		{"!!!", "decision"},
-		{"a very long title that goes on and on well past the sixty byte limit for slugs", "a-very-long-title-that-goes-on-and-on-well-past-the-sixty"},
-	} {
-		if got := plan.Slug(tt.in); got != tt.want {
-			t.Errorf("plan.Slug(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 func TestAddSupersededBy(t *testing.T) {
 	t.Parallel()

@@ -26,7 +26,7 @@ type InitOptions struct {
 	Date   time.Time
 	// Adopt registers an existing collection of decision records in place
 	// (D41). AdoptDir names its directory; empty means adopt: from
-	// .claimslint.yml, then adr-tools' .adr-dir, then AdoptDirs.
+	// .claimslint.yml, then adr-tools' .adr-dir, then adopt.AdoptDirs.
 	Adopt    bool
 	AdoptDir string
 	// Source and Ref say where the generated workflow builds claimslint
