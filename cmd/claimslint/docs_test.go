@@ -45,8 +45,8 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/ciworkflow"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/lintcmd"
 	"github.com/claimslint/claimslint/internal/register"
@@ -478,7 +478,7 @@ func TestDocsIndexListsEveryKind(t *testing.T) {
 
 // TestCIGuideShowsTheWorkflowInitWrites: the workflow docs/guide/ci.md
 // shows is, byte for byte, the one init writes for the options its marker
-// names, and every gate of author.Gates is a step of it (D86, dk-ble).
+// names, and every gate of ciworkflow.Gates is a step of it (D86, dk-ble).
 func TestCIGuideShowsTheWorkflowInitWrites(t *testing.T) {
 	t.Parallel()
 	const page, marker = "docs/guide/ci.md", "<!-- workflow: init --ref COMMIT -->\n```yaml\n"
@@ -491,14 +491,14 @@ func TestCIGuideShowsTheWorkflowInitWrites(t *testing.T) {
 	if !ok {
 		t.Fatalf("%s: the workflow block is not closed", page)
 	}
-	want, err := author.Workflow(author.WorkflowOptions{Source: author.DefaultSource, Ref: "COMMIT", Export: config.Default().Tracker.Export})
+	want, err := ciworkflow.Workflow(ciworkflow.WorkflowOptions{Source: ciworkflow.DefaultSource, Ref: "COMMIT", Export: config.Default().Tracker.Export})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if shown != want {
 		t.Errorf("%s shows a workflow init does not write; paste this:\n%s", page, want)
 	}
-	for _, g := range author.Gates {
+	for _, g := range ciworkflow.Gates {
 		if !strings.Contains(shown, "- name: "+g.Name+"\n") {
 			t.Errorf("%s: the workflow has no step %q", page, g.Name)
 		}

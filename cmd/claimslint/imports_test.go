@@ -44,6 +44,46 @@ func TestDependenciesRunOneWay(t *testing.T) {
 	}
 }
 
+// TestAuthorOverAdopt: adoption is its own package (D100). internal/author
+// (new, accept and status, init's greenfield path) imports internal/adopt
+// (init --adopt: collections, dialects, inline registers), never the
+// reverse; both build an internal/plan Plan, and plan imports neither;
+// internal/ciworkflow, the workflow init writes, imports none of the three.
+func TestAuthorOverAdopt(t *testing.T) {
+	t.Parallel()
+	const in = "github.com/claimslint/claimslint/internal/"
+	for _, c := range []struct {
+		pkg            string
+		imports, never []string
+	}{
+		{"author", []string{"adopt", "plan", "ciworkflow"}, nil},
+		{"adopt", []string{"plan", "ciworkflow"}, []string{"author"}},
+		{"plan", nil, []string{"author", "adopt", "ciworkflow"}},
+		{"ciworkflow", nil, []string{"author", "adopt", "plan"}},
+	} {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "../../internal/"+c.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list internal/%s: %v", c.pkg, err)
+		}
+		direct := strings.Fields(string(out))
+		for _, w := range c.imports {
+			if !slices.Contains(direct, in+w) {
+				t.Errorf("internal/%s does not import internal/%s: the test looks in the wrong place, or the layout moved without D100", c.pkg, w)
+			}
+		}
+		out, err = exec.Command("go", "list", "-deps", "../../internal/"+c.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps internal/%s: %v", c.pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		for _, f := range c.never {
+			if slices.Contains(deps, in+f) {
+				t.Errorf("internal/%s is built from internal/%s: author imports adopt, never the reverse, and plan imports neither (D100)", c.pkg, f)
+			}
+		}
+	}
+}
+
 // TestMCPTransportsApartFromTheApp: docket's MCP server is the
 // application (server/mcp: the tools, resources and prompts) and two
 // transports (server/mcp/stdio, server/mcp/streamhttp), which share only

@@ -1,14 +1,18 @@
-// Package author writes to the register: `claimslint new` allocates the
+// Package author writes to the register. `claimslint new` allocates the
 // next decision id, writes the decision file from a template, inserts the
 // register row, moves the live range at every range site and writes the
-// reciprocal supersession reference. It plans every edit in memory first,
-// so a dry run prints the exact diff and a real run writes exactly that.
+// reciprocal supersession reference; `accept` and `status` move a
+// decision through its lifecycle (D78); `init` sets up a repository that
+// has no register. It plans every edit in memory first (an internal/plan
+// Plan), so a dry run prints the exact diff and a real run writes exactly
+// that. Adoption (init --adopt, and new in an adopted collection's
+// dialect) is internal/adopt, which author calls and which never imports
+// author (D100).
 package author
 
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,13 +24,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/claimslint/claimslint/internal/adopt"
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
-	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/rogpeppe/go-internal/diff"
 )
 
 // NewOptions are the inputs of New.
@@ -44,44 +48,12 @@ type NewOptions struct {
 	KeepRecords bool
 }
 
-// Change is one file's planned content.
-type Change struct {
-	Path     string // repository-relative
-	Old, New []byte // Old is nil for a new file
-}
-
-// Plan is what New will do.
-type Plan struct {
-	ID      string
-	File    string
-	Changes []Change
-	// Existing is set when a decision with this title already exists: the
-	// plan is empty and running it again changes nothing.
-	Existing string
-	// Adopted lists, for init --adopt, each existing record and its id.
-	Adopted []string
-	// Summary is what init --adopt found, printed before it writes (D72).
-	Summary []string
-	// Notes are what the user should know: records skipped, statuses not
-	// in the vocabulary.
-	Notes []string
-	// Inferred are the settings init --adopt read from an inline
-	// register's tree, each with why (D65).
-	Inferred []Inferred
-	// Addition is what init --adopt would add to an existing
-	// .claimslint.yml, which it never overwrites.
-	Addition string
-	// Next are the steps to print after the plan, when they are not
-	// init's usual ones.
-	Next []string
-}
-
 var refRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)(\([^)]+\))?$`)
 
 // New plans a new decision. It fails, changing nothing, on an empty
 // title, an unknown superseded decision, or a register it cannot place a
 // row in.
-func New(o NewOptions) (*Plan, error) {
+func New(o NewOptions) (*plan.Plan, error) {
 	title, err := newTitle(&o)
 	if err != nil {
 		return nil, err
@@ -96,7 +68,7 @@ func New(o NewOptions) (*Plan, error) {
 	}
 	for _, d := range res.Decisions {
 		if strings.EqualFold(strings.TrimSpace(d.Title), title) || strings.EqualFold(d.Title, d.FileID+": "+title) {
-			return &Plan{ID: d.FileID, File: d.Path, Existing: d.Path}, nil
+			return &plan.Plan{ID: d.FileID, File: d.Path, Existing: d.Path}, nil
 		}
 	}
 	old, err := superseded(o, res)
@@ -110,12 +82,12 @@ func New(o NewOptions) (*Plan, error) {
 	if o.Date.IsZero() {
 		o.Date = time.Now()
 	}
-	p := &Plan{ID: pl.id, File: pl.file}
+	p := &plan.Plan{ID: pl.id, File: pl.file}
 	text, err := newText(o, res, pl, title, old)
 	if err != nil {
 		return nil, err
 	}
-	p.Changes = append(p.Changes, Change{Path: pl.file, New: text})
+	p.Changes = append(p.Changes, plan.Change{Path: pl.file, New: text})
 	carryClaims(o, p, old, pl.col != nil)
 
 	edits := map[string][]byte{}
@@ -123,7 +95,7 @@ func New(o NewOptions) (*Plan, error) {
 		if b, ok := edits[rel]; ok {
 			return b, nil
 		}
-		return readIn(o.Dir, rel)
+		return plan.ReadIn(o.Dir, rel)
 	}
 	if err := newRegisterEdits(o, res, pl, title, edits, read); err != nil {
 		return nil, err
@@ -135,13 +107,13 @@ func New(o NewOptions) (*Plan, error) {
 		}
 		p.Notes = append(p.Notes, notes...)
 	}
-	for _, rel := range sortedKeys(edits) {
-		orig, err := readIn(o.Dir, rel)
+	for _, rel := range plan.SortedKeys(edits) {
+		orig, err := plan.ReadIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}
 		if !bytes.Equal(orig, edits[rel]) {
-			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+			p.Changes = append(p.Changes, plan.Change{Path: rel, Old: orig, New: edits[rel]})
 		}
 	}
 	return p, nil
@@ -193,7 +165,7 @@ type placement struct {
 	id, file string
 	n, top   int
 	oldRange string
-	col      *collection
+	col      *adopt.Collection
 	inline   bool
 }
 
@@ -223,7 +195,7 @@ func place(o *NewOptions, res *snapshot.Snapshot, title string) placement {
 	maxID := n
 	n++
 	pl.id = decisionid.ID{N: n}.String()
-	pl.file = path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), pl.id+"-"+slug(title)+".md")
+	pl.file = path.Join(strings.TrimSuffix(res.Config.Decisions, "/"), pl.id+"-"+plan.Slug(title)+".md")
 	if len(res.Config.Adopt) > 0 {
 		// After adoption there is one author of new records: the next one
 		// is named in its folder's scheme, and its id is its number where
@@ -231,8 +203,8 @@ func place(o *NewOptions, res *snapshot.Snapshot, title string) placement {
 		if o.Date.IsZero() {
 			o.Date = time.Now()
 		}
-		pl.col = adoptedCollection(res.Config.Adopt, res.Decisions)
-		pl.file = pl.col.nextPath(title, o.Date)
+		pl.col = adopt.Adopted(res.Config.Adopt, res.Decisions)
+		pl.file = pl.col.NextPath(title, o.Date)
 		taken := map[string]bool{}
 		for _, row := range reg.Rows {
 			taken[row.ID] = true
@@ -240,7 +212,7 @@ func place(o *NewOptions, res *snapshot.Snapshot, title string) placement {
 		for _, d := range res.Decisions {
 			taken[d.FileID] = true
 		}
-		pl.id = pl.col.nextID(pl.file, maxID, taken)
+		pl.id = pl.col.NextID(pl.file, maxID, taken)
 		if p, ok := decisionid.Parse(pl.id); ok && p.Plain() {
 			n = p.N
 		}
@@ -264,7 +236,7 @@ func newText(o NewOptions, res *snapshot.Snapshot, pl placement, title string, o
 	case pl.col != nil:
 		// An adopted collection's new record is written in its dialect
 		// (D73): its template filled in, else its latest record's shape.
-		return newInDialect(o, pl.col, pl.file, title, old, res.Config.Statuses)
+		return pl.col.NewRecord(adopt.NewOptions{Dir: o.Dir, Status: o.Status, Supersedes: o.Supersedes, Date: o.Date, Author: o.Author}, pl.file, title, old, res.Config.Statuses)
 	}
 	return template(pl.id, title, o.Status, o.Supersedes, o.Date), nil
 }
@@ -285,7 +257,7 @@ func newRegisterEdits(o NewOptions, res *snapshot.Snapshot, pl placement, title 
 	if pl.inline {
 		row, err = inlineRow(regSrc, reg, res.Config, pl.id, title, o.Status)
 	} else {
-		row, err = newRow(regSrc, reg, pl.id, title, filepath.ToSlash(rel), o.Status)
+		row, err = plan.NewRow(regSrc, reg, pl.id, title, filepath.ToSlash(rel), o.Status)
 	}
 	if err != nil {
 		return err
@@ -371,7 +343,7 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 		if err != nil {
 			return nil, err
 		}
-		label := supersedingLabel(old, file, title)
+		label := adopt.SupersedingLabel(old, file, title)
 		if out, ok := markSuperseded(src, old, label, filepath.ToSlash(link)); ok {
 			edits[old.Path] = out
 		} else if old.StatusFrom == "folder" {
@@ -410,122 +382,6 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 	return notes, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
-}
-
-// Paths lists the existing files the plan edits (for the dirty check).
-func (p *Plan) Paths() []string {
-	var out []string
-	for _, c := range p.Changes {
-		if c.Old != nil {
-			out = append(out, c.Path)
-		}
-	}
-	return out
-}
-
-// Diff is the unified diff of the plan.
-func (p *Plan) Diff() []byte {
-	var b bytes.Buffer
-	for _, c := range p.Changes {
-		oldName := "a/" + c.Path
-		if c.Old == nil {
-			oldName = "/dev/null"
-		}
-		b.Write(diff.Diff(oldName, c.Old, "b/"+c.Path, c.New))
-	}
-	return b.Bytes()
-}
-
-// Apply writes the plan under dir. Each file is replaced by rename, so a
-// crash leaves every file either old or new.
-//
-// Every path is opened beneath dir with os.Root: a register, range site or
-// directory that is a symbolic link out of the repository is refused, never
-// read or written through (issue 16).
-func (p *Plan) Apply(dir string) error {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	for _, c := range p.Changes {
-		name := filepath.FromSlash(c.Path)
-		if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
-		tmp := name + ".claimslint-new"
-		// An edited file keeps its mode: a gate script whose knob line
-		// moves with the live range stays executable (D64).
-		mode := os.FileMode(0o644)
-		if st, err := root.Lstat(name); err == nil && st.Mode().IsRegular() {
-			mode = st.Mode().Perm()
-		}
-		if err := root.WriteFile(tmp, c.New, mode); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
-		if err := root.Chmod(tmp, mode); err != nil {
-			root.Remove(tmp)
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
-		if err := root.Rename(tmp, name); err != nil {
-			root.Remove(tmp)
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
-	}
-	return nil
-}
-
-// readIn reads rel beneath dir, following links only inside it: a regular
-// file of at most snapshot.MaxMarkdown bytes, never a named pipe a read
-// would wait on (repo.ReadIn).
-func readIn(dir, rel string) ([]byte, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return repo.ReadIn(root, filepath.FromSlash(rel), snapshot.MaxMarkdown)
-}
-
-// readDirIn lists the directory rel beneath dir, as readIn reads a file:
-// through os.Root, so neither it nor a link in its path leads outside the
-// repository (D9).
-func readDirIn(dir, rel string) ([]os.DirEntry, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, err := root.Open(filepath.FromSlash(rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	es, err := f.ReadDir(-1)
-	slices.SortFunc(es, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) }) // as os.ReadDir
-	return es, err
-}
-
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
-// slug turns a title into a file-name part: lower case, words joined by
-// '-', at most 60 bytes, cut at a word boundary.
-func slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 60 {
-		s = s[:60]
-		if i := strings.LastIndexByte(s, '-'); i > 20 {
-			s = s[:i]
-		}
-	}
-	if s == "" {
-		s = "decision"
-	}
-	return s
-}
-
 func template(id, title, status, supersedes string, date time.Time) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "---\nid: %s\nstatus: %s\ndate: %s\n", id, status, date.UTC().Format("2006-01-02"))
@@ -554,38 +410,6 @@ decision's claims are reported as pending until the code lands.
 |---|---|---|---|---|---|
 `)
 	return []byte(b.String())
-}
-
-// newRow inserts the register row after the last row, with a cell for each
-// header column: the id, a link titled with the decision's title, the
-// status, and empty cells for any other column.
-func newRow(src []byte, reg *register.Register, id, title, link, status string) ([]byte, error) {
-	lines := strings.SplitAfter(string(src), "\n")
-	first, last := reg.Rows[0].Pos.Line, reg.Rows[len(reg.Rows)-1].Pos.Line
-	if first < 3 || last > len(lines) {
-		return nil, fmt.Errorf("cannot find the register table's header above line %d", first)
-	}
-	header := strings.Trim(strings.TrimSpace(lines[first-3]), "|")
-	var cells []string
-	for _, h := range strings.Split(header, "|") {
-		switch h = strings.ToLower(strings.TrimSpace(h)); {
-		case h == "id":
-			cells = append(cells, id)
-		case strings.Contains(h, "decision") || strings.Contains(h, "title"):
-			cells = append(cells, fmt.Sprintf("[%s](%s)", title, linkDest(link)))
-		case h == "status":
-			cells = append(cells, status)
-		default:
-			cells = append(cells, "")
-		}
-	}
-	row := "| " + strings.Join(cells, " | ") + " |\n"
-	row = strings.ReplaceAll(row, "|  |", "| |")
-	if !strings.HasSuffix(lines[last-1], "\n") {
-		lines[last-1] += "\n"
-	}
-	out := append(append(append([]string{}, lines[:last]...), row), lines[last:]...)
-	return []byte(strings.Join(out, "")), nil
 }
 
 var statusKeyRE = regexp.MustCompile(`(?m)^status:[ \t]*[^\n]*$`)
@@ -664,54 +488,6 @@ func addSupersededBy(src []byte, id string) ([]byte, error) {
 	return []byte("---\n" + fm + s[4+end+1:]), nil
 }
 
-// WritesWorkflow reports whether the plan creates or changes a workflow
-// file (init's doc-lint.yml), whose pin the user should hear about.
-func (p *Plan) WritesWorkflow() bool {
-	for _, ch := range p.Changes {
-		if strings.HasPrefix(ch.Path, ".github/workflows/") {
-			return true
-		}
-	}
-	return false
-}
-
-// supersedingLabel is the link text an adopted record's tool writes for
-// the record that supersedes it (D73): adr-tools' "12. Title" in a Status
-// section; elsewhere the name up to its number as the collection writes it
-// (ODH-ADR-Operator-0017, adr-020) or MADR's ADR-0012 for a bare number;
-// the file name for a date-named or unnumbered record.
-func supersedingLabel(old *register.Decision, file, title string) string {
-	base := path.Base(file)
-	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
-		base = path.Base(path.Dir(file)) + ".md" // one folder per record: the folder names it
-	}
-	name := strings.TrimSuffix(base, ".md")
-	if dateNameRE.MatchString(base) {
-		return name
-	}
-	prefixed := prefixedNameRE.FindStringSubmatch(base)
-	m := leadingNumberRE.FindString(base)
-	if m == "" && prefixed != nil {
-		m = prefixed[1]
-	}
-	n, err := strconv.Atoi(m)
-	switch {
-	case m == "" || err != nil:
-		return name
-	case old.StatusFrom == "heading":
-		return fmt.Sprintf("%d. %s", n, title)
-	case prefixed != nil:
-		return prefixed[0]
-	}
-	return "ADR-" + m
-}
-
-var (
-	leadingNumberRE = regexp.MustCompile(`^[0-9]{1,9}`)
-	dateNameRE      = regexp.MustCompile(`^(?:19|20)[0-9]{2}[-_]?(?:0[1-9]|1[0-2])`)
-	prefixedNameRE  = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*-)+([0-9]{1,9})`)
-)
-
 // markSuperseded rewrites the status of an adopted record on the line it
 // was read from (D73): the status words as written become "Superseded by
 // [label](link)", in the record's own case; front matter is quoted as
@@ -786,7 +562,7 @@ func markInPlace(src []byte, old *register.Decision, label, link string) []byte 
 // words raw (D97): "ersetzt durch" where it says Akzeptiert; English
 // where the vocabulary has no phrase in its language.
 func supersededBy(raw string) string {
-	lang := worldLang(register.StatusWords(raw))
+	lang := adopt.WorldLang(register.StatusWords(raw))
 	for _, row := range config.WorldStatuses {
 		if lang == "en" || row.Lang != lang || row.Status != "superseded" {
 			continue

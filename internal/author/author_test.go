@@ -5,20 +5,6 @@ import (
 	"testing"
 )
 
-func TestSlug(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ in, want string }{
-		{"Answer every frame", "answer-every-frame"},
-		{"  JSON-RPC: batches?  ", "json-rpc-batches"},
-		{"!!!", "decision"},
-		{"a very long title that goes on and on well past the sixty byte limit for slugs", "a-very-long-title-that-goes-on-and-on-well-past-the-sixty"},
-	} {
-		if got := slug(tt.in); got != tt.want {
-			t.Errorf("slug(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestAddSupersededBy(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ in, want, err string }{

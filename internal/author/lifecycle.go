@@ -9,6 +9,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/check"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 	"github.com/claimslint/claimslint/internal/snapshot"
@@ -31,7 +32,7 @@ type StatusOptions struct {
 
 // StatusPlan is what SetStatus will do.
 type StatusPlan struct {
-	Plan
+	plan.Plan
 	// From is the decision's status before.
 	From string
 	// Unheld are the findings that refuse an accept: each claim of the
@@ -63,7 +64,7 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &StatusPlan{Plan: Plan{ID: d.FileID, File: d.Path}, From: d.Status}
+	p := &StatusPlan{Plan: plan.Plan{ID: d.FileID, File: d.Path}, From: d.Status}
 	if d.Status == o.Status {
 		p.Existing = d.Path
 		return p, nil
@@ -84,7 +85,7 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 		if b, ok := edits[rel]; ok {
 			return b, nil
 		}
-		return readIn(o.Dir, rel)
+		return plan.ReadIn(o.Dir, rel)
 	}
 	if err := fileStatusEdit(o, d, edits, read); err != nil {
 		return nil, err
@@ -97,13 +98,13 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 			return nil, err
 		}
 	}
-	for _, rel := range sortedKeys(edits) {
-		orig, err := readIn(o.Dir, rel)
+	for _, rel := range plan.SortedKeys(edits) {
+		orig, err := plan.ReadIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}
 		if string(orig) != string(edits[rel]) {
-			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+			p.Changes = append(p.Changes, plan.Change{Path: rel, Old: orig, New: edits[rel]})
 		}
 	}
 	return p, nil

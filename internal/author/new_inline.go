@@ -7,6 +7,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
@@ -98,7 +99,7 @@ func inlineRow(src []byte, reg *register.Register, cfg config.Config, id, title,
 	}
 	out := []byte(strings.Join(append(append(append([]string{}, lines[:last.Pos.Line]...), row), lines[last.Pos.Line:]...), ""))
 	if got := statusOfRow(out, cfg, id); got != status {
-		return nil, fmt.Errorf("%s: the row %q reads as %s through inline.markers, not %s: choose another title or --status", cfg.Register, strings.TrimSpace(row), orNone(got), status)
+		return nil, fmt.Errorf("%s: the row %q reads as %s through inline.markers, not %s: choose another title or --status", cfg.Register, strings.TrimSpace(row), plan.OrNone(got), status)
 	}
 	return out, nil
 }
@@ -126,7 +127,7 @@ func markRetired(src []byte, reg *register.Register, cfg config.Config, old, by 
 		lines[r.Pos.Line-1] = t + " " + words + " |" + end
 		out := []byte(strings.Join(lines, ""))
 		if got := statusOfRow(out, cfg, old); got != "superseded" {
-			return nil, fmt.Errorf("%s: %s marked %q reads as %s, not superseded: edit its row by hand", cfg.Register, old, words, orNone(got))
+			return nil, fmt.Errorf("%s: %s marked %q reads as %s, not superseded: edit its row by hand", cfg.Register, old, words, plan.OrNone(got))
 		}
 		return out, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 )
 
@@ -17,7 +18,7 @@ const reviewMark = "REVIEW (copied from %s): "
 // first, each marked for review, when it supersedes old whole in
 // claimslint's own format: not a clause (Dn(2)), not an adopted
 // collection's record (D105).
-func carryClaims(o NewOptions, p *Plan, old *register.Decision, adopted bool) {
+func carryClaims(o NewOptions, p *plan.Plan, old *register.Decision, adopted bool) {
 	if old == nil || adopted || strings.Contains(o.Supersedes, "(") {
 		return
 	}
@@ -37,7 +38,7 @@ func withOldClaims(dir string, text []byte, old *register.Decision) ([]byte, []s
 		return text, nil
 	}
 	file := old.Claims[0].Pos.Filename
-	src, err := readIn(dir, file)
+	src, err := plan.ReadIn(dir, file)
 	if err != nil {
 		return text, []string{fmt.Sprintf("%s: its claims were not copied: %v", old.FileID, err)}
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/claimslint/claimslint/internal/author"
 	"github.com/claimslint/claimslint/internal/buildinfo"
 	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/ciworkflow"
 	"github.com/claimslint/claimslint/internal/clikit"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
@@ -147,7 +148,7 @@ func newApp(stdout, stderr io.Writer) *clikit.App {
 					&clikit.StringFlag{Name: "prefix", Value: "dk", Usage: "tracker id prefix"},
 					&clikit.BoolFlag{Name: "adopt", Usage: "register existing MADR, adr-tools or log4brains records in place (--adopt DIR names their directory; run again to register new ones), or configure an inline register of rows without decision files, inferring its settings from the tree"},
 					&clikit.StringFlag{Name: "adopt-dir", Usage: "directory of the records to adopt (what --adopt DIR sets)"},
-					&clikit.StringFlag{Name: "source", Value: author.DefaultSource, Usage: "repository the generated workflow builds claimslint (and docket) from: a module path, GitHub's owner/name or an https URL; a fork's, if you build from one"},
+					&clikit.StringFlag{Name: "source", Value: ciworkflow.DefaultSource, Usage: "repository the generated workflow builds claimslint (and docket) from: a module path, GitHub's owner/name or an https URL; a fork's, if you build from one"},
 					&clikit.StringFlag{Name: "ref", Usage: "commit or tag of --source the generated workflow builds claimslint at (default: this binary's commit, else main)"},
 					&clikit.StringFlag{Name: "date", Usage: "date in the first decision, YYYY-MM-DD (default today, UTC)"},
 					&clikit.BoolFlag{Name: "dry-run", Usage: "print what init would infer and write, as a diff, and change nothing"},
@@ -710,7 +711,7 @@ func runInit(c *clikit.Context, stdout io.Writer) error {
 		return usageErr("init takes no arguments (got %q); use --dir DIR", c.Args().First())
 	}
 	o := author.InitOptions{Dir: dirOf(c), Prefix: c.String("prefix"), Adopt: c.Bool("adopt") || c.String("adopt-dir") != "", AdoptDir: c.String("adopt-dir"), Source: c.String("source"), Ref: c.String("ref")}
-	url, err := author.SourceURL(o.Source)
+	url, err := ciworkflow.SourceURL(o.Source)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -720,7 +721,7 @@ func runInit(c *clikit.Context, stdout io.Writer) error {
 		o.Ref = commit
 		pinNotes = pinWords(url, commit, modified, from)
 	}
-	if msg := author.ValidRef(o.Ref); o.Ref != "" && msg != "" {
+	if msg := ciworkflow.ValidRef(o.Ref); o.Ref != "" && msg != "" {
 		return usageErr("%s", msg)
 	}
 	if d := c.String("date"); d != "" {

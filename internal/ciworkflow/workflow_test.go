@@ -1,6 +1,7 @@
-package author
+package ciworkflow
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,7 +234,7 @@ replay:
 			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
 			cmd.Dir = ws
 			cmd.Env = slices.Clone(env)
-			for _, k := range sortedKeys(s.Env) {
+			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 				cmd.Env = append(cmd.Env, k+"="+s.Env[k])
 			}
 			out, err := cmd.CombinedOutput()

@@ -1,4 +1,4 @@
-package author
+package adopt
 
 import (
 	"bytes"
@@ -11,25 +11,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/ciworkflow"
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/glob"
 	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/mention"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
 	"github.com/claimslint/claimslint/internal/tracker"
 	"github.com/claimslint/claimslint/internal/trackerformat"
 )
-
-// Inferred is one setting init --adopt read from an inline register's
-// repository, and why (D65).
-type Inferred struct {
-	Key   string // inline.markers, tracker.export, range_sites...
-	Value string // as .claimslint.yml writes it
-	Why   string
-}
 
 // inlineRegister is a register whose rows have no decision files (D35), as
 // init --adopt finds it.
@@ -106,7 +102,7 @@ var registerHeaderRE = regexp.MustCompile(`(?im)^\s*\|\s*ID\s*\|`)
 // inference is what init --adopt reads from an inline register's tree:
 // each setting, its YAML, and why.
 type inference struct {
-	settings []Inferred
+	settings []plan.Inferred
 	blocks   []yamlBlock // in file order
 	frozen   []config.Frozen
 	notes    []string
@@ -129,7 +125,7 @@ type yamlBlock struct {
 // adoptInline plans init --adopt for an inline register: it writes
 // .claimslint.yml with the settings read from the tree, and nothing else;
 // an existing .claimslint.yml is never overwritten (D65).
-func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegister, cfgExists bool) (*Plan, error) {
+func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegister, cfgExists bool) (*plan.Plan, error) {
 	inf, err := infer(cfg, rp, in)
 	if err != nil {
 		return nil, err
@@ -149,12 +145,12 @@ func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegi
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Inferred: inf.settings, Notes: inf.notes, Next: inf.next}
+	p := &plan.Plan{Inferred: inf.settings, Notes: inf.notes, Next: inf.next}
 	if gate != nil {
 		p.Next = append([]string{inf.gateAfter}, p.Next[1:]...)
 	}
 	if !cfgExists {
-		p.Changes = []Change{{Path: config.FileName, New: out}}
+		p.Changes = []plan.Change{{Path: config.FileName, New: out}}
 		if gate != nil {
 			p.Changes = append(p.Changes, *gate)
 		}
@@ -164,7 +160,7 @@ func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegi
 		p.Changes = append(p.Changes, *gate)
 	}
 	// Never overwrite: say what the file lacks, and where it differs.
-	old, err := readIn(o.Dir, config.FileName)
+	old, err := plan.ReadIn(o.Dir, config.FileName)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +283,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 	inf.scripts(sc)
 	skip := func(f string) bool {
 		return f == config.FileName || (exp != nil && f == exp.path) || strings.HasPrefix(f, strings.TrimSuffix(claims, "/")+"/") ||
-			(sc.glob != "" && snapshot.GlobMatch(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
+			(sc.glob != "" && glob.Match(sc.glob, f)) || strings.HasSuffix(strings.ToLower(f), ".jsonl")
 	}
 	var exportIDs map[string]bool
 	if exp != nil {
@@ -303,7 +299,7 @@ func infer(cfg config.Config, rp *repo.Repo, in *inlineRegister) (*inference, er
 
 // set records one inferred setting and why.
 func (inf *inference) set(key, value, why string) {
-	inf.settings = append(inf.settings, Inferred{Key: key, Value: value, Why: why})
+	inf.settings = append(inf.settings, plan.Inferred{Key: key, Value: value, Why: why})
 }
 
 // block records one top-level key of the configuration as init writes it.
@@ -497,7 +493,7 @@ type treeScan struct {
 // ranges only.
 func scanTree(rp *repo.Repo, reg string, n int, trackerCfg config.Config, exportIDs map[string]bool, skip func(string) bool) *treeScan {
 	ts := &treeScan{live: fmt.Sprintf("D1..D%d", n), sites: map[string]*siteInfo{}, mentions: map[string]*mentionSite{}}
-	idRE := snapshot.IDPattern(trackerCfg)
+	idRE := mention.Pattern(trackerCfg)
 	noIDs := len(trackerCfg.Tracker.Prefixes) == 0 && !trackerformat.IsNumbered(trackerCfg.Tracker.Format)
 	for _, f := range rp.Files {
 		if skip(f) || !rp.Present(f) {
@@ -548,7 +544,7 @@ func (ts *treeScan) ranges(f string, data []byte, n int) bool {
 
 // mentionsIn records the tracker ids f mentions under f's mention glob.
 func (ts *treeScan) mentionsIn(f string, data []byte, idRE *regexp.Regexp, exportIDs map[string]bool) {
-	ms := snapshot.FileMentions(f, data, idRE)
+	ms := mention.InFile(f, data, idRE)
 	if len(ms) == 0 {
 		return
 	}
@@ -859,7 +855,7 @@ func findScripts(rp *repo.Repo) scripts {
 	for _, s := range run {
 		mode := rp.IndexMode(s)
 		if rp.Git && mode != "100755" {
-			sc.notes = append(sc.notes, fmt.Sprintf("%s is mode %s in the git index: check will ask for git update-index --chmod=+x (CL005)", s, orNone(mode)))
+			sc.notes = append(sc.notes, fmt.Sprintf("%s is mode %s in the git index: check will ask for git update-index --chmod=+x (CL005)", s, plan.OrNone(mode)))
 		}
 	}
 	sc.next = fmt.Sprintf("next: claimslint check, then claimslint migrate %s (the gates become claims files), then add a claimslint check step to %s", sc.glob, wset[0])
@@ -919,16 +915,16 @@ func scriptsRun(rp *repo.Repo, wfs []string) map[string][]string {
 	return runBy
 }
 
-// scriptsWhy says which scripts of dir the glob takes, which workflows
+// scriptsWhy says which scripts of dir the glob pattern takes, which workflows
 // run them, and which files of theirs it leaves out.
-func scriptsWhy(glob, dir string, run, all, wset []string) string {
+func scriptsWhy(pattern, dir string, run, all, wset []string) string {
 	why := fmt.Sprintf("the %s of %s/ that %s %s", plural(len(run), "script"), dir, strings.Join(wset, ", "), runs(len(wset)))
 	if len(run) == 1 {
 		why = fmt.Sprintf("the script of %s/ that %s %s", dir, strings.Join(wset, ", "), runs(len(wset)))
 	}
 	var out []string
 	for _, f := range all {
-		if !snapshot.GlobMatch(glob, f) && path.Ext(f) == path.Ext(run[0]) {
+		if !glob.Match(pattern, f) && path.Ext(f) == path.Ext(run[0]) {
 			out = append(out, f)
 		}
 	}
@@ -953,20 +949,13 @@ func runs(n int) string {
 	return "run"
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none (untracked)"
-	}
-	return s
-}
-
 // narrowGlob is the glob of dir matching exactly the scripts run: dir/*.sh
 // when every .sh file there is run, else their common name ending
 // (dir/*-claims.sh), else the list of them.
 func narrowGlob(dir string, run, all []string) string {
 	matches := func(g string) bool {
 		for _, f := range all {
-			if snapshot.GlobMatch(g, f) != slices.Contains(run, f) {
+			if glob.Match(g, f) != slices.Contains(run, f) {
 				return false
 			}
 		}
@@ -1083,22 +1072,22 @@ func inlineHint(dir string, cfg config.Config) string {
 // gateEdit plans the edit that adds claimslint's build and check steps to
 // the job that runs the register's old gates (D86, dk-iw1); nil, with a
 // note saying why, when the workflow cannot be edited safely.
-func gateEdit(o InitOptions, rp *repo.Repo, inf *inference) (*Change, error) {
+func gateEdit(o InitOptions, rp *repo.Repo, inf *inference) (*plan.Change, error) {
 	if inf.gate == "" {
 		return nil, nil
 	}
-	url, err := SourceURL(o.Source)
+	url, err := ciworkflow.SourceURL(o.Source)
 	if err != nil {
 		return nil, err
 	}
-	if msg := ValidRef(o.Ref); msg != "" {
+	if msg := ciworkflow.ValidRef(o.Ref); msg != "" {
 		return nil, errors.New(msg)
 	}
 	src, err := rp.ReadFile(inf.gate, snapshot.MaxMarkdown)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", inf.gate, snapshot.Describe(err))
 	}
-	out, why := addGateSteps(inf.gate, src, inf.gateRuns, url, o.Ref)
+	out, why := ciworkflow.AddGateSteps(inf.gate, src, inf.gateRuns, url, o.Ref)
 	if out == nil && why == "" {
 		return nil, nil // it runs claimslint check already
 	}
@@ -1106,5 +1095,5 @@ func gateEdit(o InitOptions, rp *repo.Repo, inf *inference) (*Change, error) {
 		inf.notes = append(inf.notes, fmt.Sprintf("%s is left as it is (%s): add claimslint's build and check steps to it by hand, as docs/guide/ci.md shows", inf.gate, why))
 		return nil, nil
 	}
-	return &Change{Path: inf.gate, Old: src, New: out}, nil
+	return &plan.Change{Path: inf.gate, Old: src, New: out}, nil
 }

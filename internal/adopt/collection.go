@@ -1,4 +1,4 @@
-package author
+package adopt
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 )
@@ -227,7 +228,7 @@ func findCollection(root, dir string, cfg config.Config) (*collection, error) {
 		dirs, why = discoverIfEmpty(rp, dirs)
 	}
 	for _, ad := range dirs {
-		if _, err := readDirIn(root, ad); err != nil {
+		if _, err := plan.ReadDirIn(root, ad); err != nil {
 			if dir != "" {
 				return nil, fmt.Errorf("--adopt %s: %w", dir, err)
 			}
@@ -575,14 +576,14 @@ func (c *collection) read(root string, rp *repo.Repo, found []register.Found, st
 		if !rp.Present(fr.Path) {
 			continue
 		}
-		src, err := readIn(root, fr.Path)
+		src, err := plan.ReadIn(root, fr.Path)
 		if err != nil {
 			return err
 		}
 		d := register.ParseAdopted(fr.Path, src, statuses)
 		if side := register.Sidecar(fr.Path); side != "" && rp.Present(side) {
 			// A KEP's status is in its kep.yaml (D96).
-			if b, err := readIn(root, side); err == nil {
+			if b, err := plan.ReadIn(root, side); err == nil {
 				register.ApplySidecar(d, side, b, statuses)
 			}
 		}
@@ -659,7 +660,7 @@ func (c *collection) nextPath(title string, date time.Time) string {
 			maxN = max(maxN, r.name.Number)
 		}
 	}
-	sl := slug(title)
+	sl := plan.Slug(title)
 	if last == nil {
 		return path.Join(s.Dir, fmt.Sprintf("%04d-%s.md", maxN+1, sl))
 	}

@@ -1,4 +1,4 @@
-package author
+package ciworkflow
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func TestAddGateSteps(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			out, why := addGateSteps("ci.yml", []byte(c.src), []string{"checks/gate.sh"}, url, ref)
+			out, why := AddGateSteps("ci.yml", []byte(c.src), []string{"checks/gate.sh"}, url, ref)
 			if c.job == "" {
 				if out != nil || !strings.Contains(why, c.why) {
 					t.Fatalf("want the file left alone (%q), got why %q and\n%s", c.why, why, out)

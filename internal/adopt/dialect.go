@@ -1,4 +1,4 @@
-package author
+package adopt
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 )
 
@@ -64,7 +65,7 @@ func (c *collection) templateOf(root string, t int) string {
 		}
 	}
 	for _, d := range dirs {
-		es, err := readDirIn(root, d)
+		es, err := plan.ReadDirIn(root, d)
 		if err != nil {
 			continue
 		}
@@ -281,7 +282,7 @@ func (n *dialectNew) fillTitle(t string) string {
 	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
 		t = fmTitleRE.ReplaceAllLiteralString(t, "title: "+yamlStr(n.title))
 	}
-	t = featureRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(slug(n.title), "-", "_"))
+	t = featureRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(plan.Slug(n.title), "-", "_"))
 	lines := strings.SplitAfter(t, "\n")
 	if i := titleHeading(lines); i >= 0 {
 		lines[i] = "# " + n.numberedHead(strings.TrimSpace(strings.TrimPrefix(lines[i], "# "))) + n.title + "\n"
@@ -556,7 +557,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 		n.sup = old
 	}
 	if n.tmplRel = col.templateOf(o.Dir, t); n.tmplRel != "" {
-		src, err := readIn(o.Dir, n.tmplRel)
+		src, err := plan.ReadIn(o.Dir, n.tmplRel)
 		if err != nil {
 			return nil, fmt.Errorf("read the collection's template: %w", err)
 		}
@@ -585,7 +586,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 	if last == nil {
 		return n.shape("", nil), nil
 	}
-	src, err := readIn(o.Dir, last.path)
+	src, err := plan.ReadIn(o.Dir, last.path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", last.path, err)
 	}
@@ -609,7 +610,7 @@ func (c *collection) sharedSections(root string, t int) []string {
 	count := map[string]int{}
 	var lists [][]string
 	for _, r := range rs {
-		src, err := readIn(root, r.path)
+		src, err := plan.ReadIn(root, r.path)
 		if err != nil {
 			continue
 		}

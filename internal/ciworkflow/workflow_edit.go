@@ -1,4 +1,4 @@
-package author
+package ciworkflow
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ var (
 	checkoutRE   = regexp.MustCompile(`(?m)^[ -]*uses:\s*["']?actions/checkout@`)
 )
 
-// addGateSteps adds claimslint's build and check steps (D85, D86) to the
+// AddGateSteps adds claimslint's build and check steps (D85, D86) to the
 // job of the workflow src (file name) whose step runs one of scripts, the
 // register's old gates, at that job's indentation, for init --adopt on an
 // inline register (dk-iw1): the build as the job's first steps, before any
@@ -27,7 +27,7 @@ var (
 // claimslint check. why says why the file is left as it is otherwise: no
 // step names a script outside a comment, the steps are not a block list,
 // or the edited file would not read as the same jobs with the steps added.
-func addGateSteps(name string, src []byte, scripts []string, url, ref string) (out []byte, why string) {
+func AddGateSteps(name string, src []byte, scripts []string, url, ref string) (out []byte, why string) {
 	masked := codeline.Mask(name, src)
 	if runsCheckRE.Match(masked) {
 		return nil, "" // nothing to add

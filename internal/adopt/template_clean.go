@@ -1,4 +1,4 @@
-package author
+package adopt
 
 import (
 	"path"

@@ -1,8 +1,10 @@
-package author
+package ciworkflow
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -94,6 +96,12 @@ func ValidRef(ref string) string {
 	return ""
 }
 
+// Nameable reports whether the workflow's docket step can name the
+// tracker export path p in its hashFiles expression.
+func Nameable(p string) bool {
+	return exportRE.MatchString(p) && !strings.Contains(p, "..")
+}
+
 // Workflow is the doc-lint workflow init writes (D85, D86). claimslint has
 // no public release yet, so it builds claimslint from its source
 // repository at a pinned ref: before the repository is checked out, in
@@ -108,7 +116,7 @@ func Workflow(o WorkflowOptions) (string, error) {
 	if msg := ValidRef(o.Ref); msg != "" {
 		return "", fmt.Errorf("%s", msg)
 	}
-	if o.Export != "" && (!exportRE.MatchString(o.Export) || strings.Contains(o.Export, "..")) {
+	if o.Export != "" && !Nameable(o.Export) {
 		return "", fmt.Errorf("tracker.export %q: the workflow's docket step names it in an expression; use letters, digits and . _ / - in its path", o.Export)
 	}
 	var b strings.Builder
@@ -184,7 +192,7 @@ func gateStep(g Gate, o WorkflowOptions, cond bool) string {
 	}
 	if len(g.Env) > 0 {
 		b.WriteString("        env:\n")
-		for _, k := range sortedKeys(g.Env) {
+		for _, k := range slices.Sorted(maps.Keys(g.Env)) {
 			b.WriteString("          " + k + ": " + g.Env[k] + "\n")
 		}
 	}

@@ -1,54 +1,34 @@
-package author
+package adopt
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/claimslint/claimslint/internal/config"
 	"github.com/claimslint/claimslint/internal/decisionid"
-	"github.com/claimslint/claimslint/internal/issueid"
+	"github.com/claimslint/claimslint/internal/plan"
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/repo"
 	"github.com/claimslint/claimslint/internal/snapshot"
-	"github.com/claimslint/claimslint/internal/trackerformat"
 )
-
-// InitOptions are the inputs of Init.
-type InitOptions struct {
-	Dir    string
-	Prefix string // tracker id prefix, default dk
-	Date   time.Time
-	// Adopt registers an existing collection of decision records in place
-	// (D41). AdoptDir names its directory; empty means adopt: from
-	// .claimslint.yml, then adr-tools' .adr-dir, then AdoptDirs.
-	Adopt    bool
-	AdoptDir string
-	// Source and Ref say where the generated workflow builds claimslint
-	// from: a GitHub repository and a pinned commit or tag (D43).
-	Source, Ref string
-}
 
 // AdoptDirs are where init --adopt looks for existing records, in order.
 var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
 
 var adrDirRE = regexp.MustCompile(`^[^\n]+`)
 
-// detectAdoptDir returns the collection directory named by the repository's
+// Dir returns the collection directory named by the repository's
 // own tools: .claimslint.yml's adopt:, then adr-tools' .adr-dir.
-func detectAdoptDir(root string, cfg config.Config) string {
+func Dir(root string, cfg config.Config) string {
 	if len(cfg.Adopt) > 0 {
 		return commonDir(cfg.Adopt.Dirs())
 	}
-	if b, err := readIn(root, ".adr-dir"); err == nil {
+	if b, err := plan.ReadIn(root, ".adr-dir"); err == nil {
 		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
 			return strings.TrimSpace(string(m))
 		}
@@ -56,102 +36,9 @@ func detectAdoptDir(root string, cfg config.Config) string {
 	return ""
 }
 
-// Init plans the files that make a repository decision-tracked: the
-// configuration, a register with one row, a first decision whose claims
-// hold in the new repository, and a workflow that runs the gate. It
-// refuses, changing nothing, when any of them exists, except for init
-// --adopt in a repository already set up: that registers the records that
-// have no row yet, and changes nothing else.
-func Init(o InitOptions) (*Plan, error) {
-	if err := initDefaults(&o); err != nil {
-		return nil, err
-	}
-	cfg, err := config.Load(o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	wo := WorkflowOptions{Source: o.Source, Ref: o.Ref}
-	if cfg.Tracker.Format == trackerformat.Docket && exportRE.MatchString(cfg.Tracker.Export) && !strings.Contains(cfg.Tracker.Export, "..") {
-		wo.Export = cfg.Tracker.Export // else no docket step: its path cannot be named in the expression
-	}
-	workflow, err := Workflow(wo)
-	if err != nil {
-		return nil, err
-	}
-	adoptDir := o.AdoptDir
-	if o.Adopt && adoptDir == "" {
-		adoptDir = detectAdoptDir(o.Dir, cfg)
-	}
-	_, cfgErr := os.Lstat(filepath.Join(o.Dir, config.FileName))
-	_, regErr := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(cfg.Register)))
-	if o.Adopt && adoptDir == "" {
-		// Nothing names a collection of records: a register of rows
-		// without decision files is adopted as it is kept (D35, D65).
-		if p, err := initInline(o, cfg, cfgErr == nil); p != nil || err != nil {
-			return p, err
-		}
-	}
-	if o.Adopt && cfgErr == nil && regErr == nil {
-		return adoptAgain(o, cfg, adoptDir)
-	}
-	var col *collection
-	if o.Adopt {
-		if col, err = findCollection(o.Dir, adoptDir, cfg); err != nil {
-			return nil, err
-		}
-	}
-	first := firstDecision(col, o.Date)
-	files := initFiles(o, first, workflow)
-	if err := refuseExisting(o, cfg, files); err != nil {
-		return nil, err
-	}
-	if col != nil {
-		// The first record in the collection's own dialect (D96): its
-		// template or the shape of its newest records, with the claims
-		// that hold from the first run.
-		text, err := newInDialect(NewOptions{Dir: o.Dir, Status: "accepted", Date: o.Date}, col, first.file, "Record decisions with claimslint", nil, cfg.Statuses)
-		if err != nil {
-			return nil, err
-		}
-		body := string(files[2].New)
-		if k := strings.Index(body, "## Confirmation\n"); k >= 0 {
-			body = body[k:]
-		}
-		files[2].New = append(append(text, '\n'), body...)
-	}
-	p := &Plan{ID: first.id, File: files[2].Path, Changes: files, Notes: first.notes}
-	if col != nil {
-		for _, r := range col.records {
-			p.Adopted = append(p.Adopted, adoptedLine(r))
-		}
-		p.Summary = col.summary()
-	}
-	return p, nil
-}
-
-// initDefaults fills in o's defaults and checks its prefix.
-func initDefaults(o *InitOptions) error {
-	if o.Prefix == "" {
-		o.Prefix = "dk"
-	}
-	if err := issueid.ValidPrefix(o.Prefix); err != nil {
-		return fmt.Errorf("--prefix: %w", err)
-	}
-	if o.Date.IsZero() {
-		o.Date = time.Now()
-	}
-	if o.Source == "" {
-		o.Source = DefaultSource
-	}
-	if o.Ref == "" {
-		o.Ref = "main"
-	}
-	return nil
-}
-
-// initInline adopts a register of rows without decision files as it is
+// Inline adopts a register of rows without decision files as it is
 // kept (D35, D65); it returns nil and no error when the tree holds none.
-func initInline(o InitOptions, cfg config.Config, hasConfig bool) (*Plan, error) {
+func Inline(o InitOptions, cfg config.Config, hasConfig bool) (*plan.Plan, error) {
 	rp, err := repo.Open(o.Dir)
 	if err != nil {
 		return nil, err
@@ -166,25 +53,26 @@ func initInline(o InitOptions, cfg config.Config, hasConfig bool) (*Plan, error)
 	return adoptInline(o, cfg, rp, in, hasConfig)
 }
 
-// firstPlan is init's first decision and the register around it: its id
+// First is init's first decision and the register around it: its id
 // and file, the register's link to it and to its folder, the rows of the
 // adopted records before it, the live range's end, the adopt: key and
 // the notes on the adopted collection.
-type firstPlan struct {
-	id, file         string
-	regLink, dirLink string
-	rows             string
-	top              string
-	adoptKey         string
-	notes            []string
+type First struct {
+	ID, File         string
+	RegLink, DirLink string
+	Rows             string
+	Top              string
+	AdoptKey         string
+	Notes            []string
 }
 
-// firstDecision places init's first decision: D1, or after an adopted
+// FirstDecision places init's first decision: D1, or after an adopted
 // collection's records in its scheme.
-func firstDecision(col *collection, date time.Time) firstPlan {
+func FirstDecision(c *Collection, date time.Time) First {
+	col := c.inner()
 	n := 1
 	var rows strings.Builder
-	f := firstPlan{file: "docs/decisions/D1-record-decisions-with-claimslint.md", regLink: "decisions/D1-record-decisions-with-claimslint.md", dirLink: "decisions/"}
+	f := First{File: "docs/decisions/D1-record-decisions-with-claimslint.md", RegLink: "decisions/D1-record-decisions-with-claimslint.md", DirLink: "decisions/"}
 	firstID := ""
 	if col != nil {
 		col.assign(nil, 0)
@@ -196,28 +84,28 @@ func firstDecision(col *collection, date time.Time) firstPlan {
 		snapshot.Relate(ds)
 		for _, r := range col.records {
 			link, _ := filepath.Rel("docs", r.path)
-			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, rowTitle(r.d.Title), linkDest(filepath.ToSlash(link)), rowStatus(r.d))
+			fmt.Fprintf(&rows, "| %s | [%s](%s) | %s |\n", r.id, plan.RowTitle(r.d.Title), plan.LinkDest(filepath.ToSlash(link)), rowStatus(r.d))
 		}
-		f.file = col.nextPath("record decisions with claimslint", date)
+		f.File = col.nextPath("record decisions with claimslint", date)
 		taken := map[string]bool{}
 		for _, r := range col.records {
 			taken[r.id] = true
 		}
-		firstID = col.nextID(f.file, n-1, taken)
-		l, _ := filepath.Rel("docs", f.file)
-		f.regLink = filepath.ToSlash(l)
-		f.adoptKey = renderAdopt(col.schemes) +
+		firstID = col.nextID(f.File, n-1, taken)
+		l, _ := filepath.Rel("docs", f.File)
+		f.RegLink = filepath.ToSlash(l)
+		f.AdoptKey = renderAdopt(col.schemes) +
 			"# Other status words: map them to proposed, accepted, rejected, deprecated or superseded.\n# statuses: {parked: proposed}\n"
-		f.notes = col.notes()
-		l, _ = filepath.Rel("docs", path.Dir(f.file))
-		f.dirLink = filepath.ToSlash(l) + "/"
+		f.Notes = col.notes()
+		l, _ = filepath.Rel("docs", path.Dir(f.File))
+		f.DirLink = filepath.ToSlash(l) + "/"
 	}
-	f.rows = rows.String()
-	f.id = decisionid.ID{N: n}.String()
+	f.Rows = rows.String()
+	f.ID = decisionid.ID{N: n}.String()
 	if firstID != "" {
-		f.id = firstID
+		f.ID = firstID
 	}
-	f.top = liveTop(col, f.id)
+	f.Top = liveTop(col, f.ID)
 	return f
 }
 
@@ -236,109 +124,6 @@ func liveTop(col *collection, id string) string {
 		}
 	}
 	return decisionid.ID{N: topN}.String()
-}
-
-// initFiles are the files init writes: the configuration, the register,
-// the first decision and the workflow.
-func initFiles(o InitOptions, first firstPlan, workflow string) []Change {
-	date := o.Date.UTC().Format("2006-01-02")
-	firstFile, id, top, dirLink, regLink, adoptKey := first.file, first.id, first.top, first.dirLink, first.regLink, first.adoptKey
-	return []Change{
-		{Path: config.FileName, New: []byte(fmt.Sprintf(`# claimslint settings; every key is optional (defaults shown).
-register: docs/PRD.md
-decisions: docs/decisions
-tracker:
-  export: .knowledge/tracker/issues.jsonl
-  format: docket
-  prefixes: [%s]
-range_sites: [docs/PRD.md]
-scripts: 'checks/**'
-workflows: '.github/workflows/*.{yml,yaml}'
-%s`, o.Prefix, adoptKey))},
-		{Path: "docs/PRD.md", New: []byte(`# Decision register
-
-One row per decision, one file per decision in [` + dirLink + `](` + dirLink + `).
-Each file's Confirmation table lists claims that ` + "`claimslint check`" + `
-proves against the code on every push.
-
-Live range: D1..` + top + `.
-
-| ID | Decision | Status |
-|---|---|---|
-` + first.rows + `| ` + id + ` | [Record decisions with claimslint](` + regLink + `) | accepted |
-`)},
-		{Path: firstFile, New: []byte(`---
-id: ` + id + `
-status: accepted
-date: ` + date + `
----
-# ` + id + `: Record decisions with claimslint
-
-## Context and Problem Statement
-
-Design decisions written in prose drift from the code, and nothing notices.
-
-## Decision Outcome
-
-Every behaviour-level decision is a row in docs/PRD.md and a file in
-` + path.Dir(firstFile) + `/, written before or with its code. Its Confirmation table
-lists claims on the production lines that implement it, and the doc-lint
-workflow runs ` + "`claimslint check`" + ` on every push and pull request. Add the
-next decision with ` + "`claimslint new \"Title\"`" + `.
-
-## Confirmation
-
-| Claim | Kind | Path | Anchor | Require | Why |
-|---|---|---|---|---|---|
-| C1 | anchored | ` + "`.github/workflows/doc-lint.yml`" + ` | ` + "`run: .*claimslint.* check`" + ` | | the gate runs in CI |
-| C2 | anchored | ` + "`.claimslint.yml`" + ` | ` + "`^register: `" + ` | ` + "`docs/PRD.md`" + ` | this register is the one checked |
-`)},
-		{Path: ".github/workflows/doc-lint.yml", New: []byte(workflow)},
-	}
-}
-
-// refuseExisting fails when any file init would write exists: init
-// never overwrites.
-func refuseExisting(o InitOptions, cfg config.Config, files []Change) error {
-	var exist []string
-	for _, f := range files {
-		_, err := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(f.Path)))
-		switch {
-		case err == nil:
-			exist = append(exist, f.Path)
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("%s: %w", f.Path, err)
-		}
-	}
-	if len(exist) == 0 {
-		return nil
-	}
-	hint := ""
-	if !o.Adopt && slices.Contains(exist, "docs/PRD.md") {
-		hint = inlineHint(o.Dir, cfg)
-	}
-	it, verb := "it", "exists"
-	if len(exist) > 1 {
-		it, verb = "them", "exist"
-	}
-	return fmt.Errorf("%s already %s; init never overwrites: move %s aside, or add decisions with claimslint new%s", strings.Join(exist, ", "), verb, it, hint)
-}
-
-// linkDest writes a link destination: in angle brackets when the path has
-// a space (a record named "…-0010-Observability-component metrics
-// scraping.md"), as CommonMark reads it.
-func linkDest(p string) string {
-	// A # or % in a file name is escaped, so the link names the file, not
-	// a fragment (register.LinkTarget decodes it; D96).
-	p = strings.NewReplacer("%", "%25", "#", "%23").Replace(p)
-	if strings.ContainsAny(p, " \t") {
-		return "<" + p + ">"
-	}
-	return p
-}
-
-func rowTitle(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "|", "-"), "\n", " ")
 }
 
 // rowStatus is the status init writes in a record's row: the mapped status,
@@ -375,12 +160,12 @@ func (c *collection) notes() []string {
 	return out
 }
 
-// adoptAgain registers the records of the adopted collection that have no
+// Again registers the records of the adopted collection that have no
 // register row yet, each with the id its folder's rule gives (D72), and
 // writes adopt: again with the folders merged: folders already listed keep
 // their settings, new ones are added. Rows already written keep their
 // ids; no record is touched.
-func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
+func Again(o InitOptions, cfg config.Config, dir string) (*plan.Plan, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%s exists and names no adopt: directory; run claimslint init --adopt DIR", config.FileName)
 	}
@@ -400,13 +185,13 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		n = max(n, row.N)
 	}
 	oldN := n
-	regSrc, err := readIn(o.Dir, cfg.Register)
+	regSrc, err := plan.ReadIn(o.Dir, cfg.Register)
 	if err != nil {
 		return nil, fmt.Errorf("read register: %w", err)
 	}
 	have := registeredRecords(cfg, res.Register, col)
 	col.assign(have, n)
-	p := &Plan{Notes: col.notes(), Summary: col.summary()}
+	p := &plan.Plan{Notes: col.notes(), Summary: col.summary()}
 	var fresh []*record
 	for _, r := range col.records {
 		if _, ok := have[r.path]; ok {
@@ -416,7 +201,7 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 		fresh = append(fresh, r)
 	}
 	edits := map[string][]byte{}
-	cfgSrc, err := readIn(o.Dir, config.FileName)
+	cfgSrc, err := plan.ReadIn(o.Dir, config.FileName)
 	if err != nil {
 		return nil, err
 	}
@@ -435,13 +220,13 @@ func adoptAgain(o InitOptions, cfg config.Config, dir string) (*Plan, error) {
 			return nil, err
 		}
 	}
-	for _, rel := range sortedKeys(edits) {
-		orig, err := readIn(o.Dir, rel)
+	for _, rel := range plan.SortedKeys(edits) {
+		orig, err := plan.ReadIn(o.Dir, rel)
 		if err != nil {
 			return nil, err
 		}
 		if !bytes.Equal(orig, edits[rel]) {
-			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+			p.Changes = append(p.Changes, plan.Change{Path: rel, Old: orig, New: edits[rel]})
 		}
 	}
 	return p, nil
@@ -467,7 +252,7 @@ func registeredRecords(cfg config.Config, reg *register.Register, col *collectio
 
 // addFreshRows writes a register row for each record of fresh, related
 // to the adopted records already registered, into regSrc.
-func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, regSrc []byte, p *Plan, edits map[string][]byte) error {
+func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, regSrc []byte, p *plan.Plan, edits map[string][]byte) error {
 	var ds []*register.Decision
 	for _, d := range res.Decisions {
 		if d.Adopted {
@@ -482,7 +267,7 @@ func addFreshRows(cfg config.Config, res *snapshot.Snapshot, fresh []*record, re
 	for _, r := range fresh {
 		link, _ := filepath.Rel(path.Dir(cfg.Register), r.path)
 		var err error
-		regSrc, err = newRow(regSrc, reg, r.id, rowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
+		regSrc, err = plan.NewRow(regSrc, reg, r.id, plan.RowTitle(r.d.Title), filepath.ToSlash(link), rowStatus(r.d))
 		if err != nil {
 			return err
 		}
@@ -503,7 +288,7 @@ func moveRange(dir string, sites []string, oldN, n int, edits map[string][]byte)
 		src, ok := edits[site]
 		if !ok {
 			var err error
-			if src, err = readIn(dir, site); err != nil {
+			if src, err = plan.ReadIn(dir, site); err != nil {
 				return fmt.Errorf("read range site %s: %w", site, err)
 			}
 		}
