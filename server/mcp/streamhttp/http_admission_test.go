@@ -16,10 +16,11 @@ import (
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
-func admissionStore(t *testing.T) *GateStore {
+func admissionStore(t *testing.T) *mcptest.GateStore {
 	t.Helper()
 	dir := t.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
@@ -31,7 +32,7 @@ func admissionStore(t *testing.T) *GateStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	g := NewGateStore(store)
+	g := mcptest.NewGateStore(store)
 	t.Cleanup(g.Open)
 	return g
 }
