@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -38,28 +38,10 @@ func (b *syncBuffer) Bytes() []byte {
 	return slices.Clone(b.buf.Bytes())
 }
 
-const seedIssue = `{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}
-`
+const seedIssue = mcptest.SeedIssue
 
 // newStore opens a tracker in a temporary directory holding one issue.
-func newStore(t testing.TB) (*docket.Service, string) {
-	t.Helper()
-	dir := t.TempDir()
-	export := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")
-	if err := os.MkdirAll(filepath.Dir(export), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, ".docket", "index.db")}, docket.Options{Export: export,
-		Now: func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, export
-}
+func newStore(t testing.TB) (*docket.Service, string) { return mcptest.NewStore(t) }
 
 // serve runs one session over in and returns everything written to stdout
 // once the server has returned (stdin closed after the last byte). A line

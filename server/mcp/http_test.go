@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"net"
 	"net/http"
@@ -160,7 +161,7 @@ func TestHTTPConcurrentMalformed(t *testing.T) {
 	}
 }
 
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+const modernMeta = mcptest.ModernMeta
 
 // httpCall sends request k and checks its one answer.
 func httpCall(c *http.Client, base string, k int) error {

@@ -25,7 +25,7 @@ func admissionStore(t *testing.T) *mcptest.GateStore {
 	t.Helper()
 	dir := t.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
-	if err := os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(export, []byte(mcptest.SeedIssue), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	store, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: export})
@@ -38,7 +38,7 @@ func admissionStore(t *testing.T) *mcptest.GateStore {
 	return g
 }
 
-const admissionMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+const admissionMeta = mcptest.ModernMeta
 
 // showRequest is a stateless (2026-07-28) tools/call issue_show with id
 // "r-k".

@@ -68,3 +68,19 @@ type pipeAddr struct{}
 
 func (pipeAddr) Network() string { return "pipe" }
 func (pipeAddr) String() string  { return "pipe" }
+
+// DialAs connects a client whose remote address, as the server sees it, is
+// addr (an IP): the per-address connection caps tell clients apart by it.
+// It blocks until the server accepts.
+func (l *PipeListener) DialAs(addr string) net.Conn {
+	client, server := net.Pipe()
+	l.conns <- addrConn{Conn: server, remote: addr}
+	return client
+}
+
+type addrConn struct {
+	net.Conn
+	remote string
+}
+
+func (c addrConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.ParseIP(c.remote), Port: 1} }
