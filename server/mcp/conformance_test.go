@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -21,22 +19,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output of testdata/conformance/*.txtar")
 
 // syncBuffer is stdout as the server sees it; it is written concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Clone(b.buf.Bytes())
-}
+type syncBuffer = mcptest.SyncBuffer
 
 const seedIssue = mcptest.SeedIssue
 
@@ -62,47 +45,13 @@ func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
 // serveWith is serve with the options o (In and Out are set here).
 func serveWith(t testing.TB, o serveOptions, in []byte) []byte {
 	t.Helper()
-	r, w := io.Pipe()
-	out := &syncBuffer{}
-	o.In, o.Out = r, out
-	done := make(chan error, 1)
-	go func() {
-		done <- serveStdio(context.Background(), o)
-	}()
-	go func() {
-		awaited := map[string]int{}
-		for _, l := range strings.SplitAfter(string(in), "\n") {
-			text, ok := strings.CutPrefix(l, "#await ")
-			if !ok {
-				w.Write([]byte(l))
-				continue
-			}
-			text = strings.TrimSuffix(text, "\n")
-			awaited[text]++
-			for deadline := time.Now().Add(20 * time.Second); bytes.Count(out.Bytes(), []byte(text)) < awaited[text]; {
-				if time.Now().After(deadline) {
-					t.Errorf("stdout never held %q %d times:\n%s", text, awaited[text], out.Bytes())
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
-		w.Close()
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("Serve did not return after stdin closed")
-	}
-	return out.Bytes()
+	return mcptest.Converse(t, func(ctx context.Context, r io.Reader, w io.Writer) error {
+		o.In, o.Out = r, w
+		return serveStdio(ctx, o)
+	}, in)
 }
 
-const initLines = `{"jsonrpc":"2.0","id":"init-0","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"conformance","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-`
+const initLines = mcptest.InitLines
 
 // sortedLines splits out into lines and sorts them: replies to different
 // ids may come in any order, and each must be exact.
