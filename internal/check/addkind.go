@@ -1,10 +1,12 @@
 //go:build ignore
 
 // addkind writes a new claim kind, as staticcheck's add-check writes a
-// check (D103): its file (kind_NAME.go, a Kind value), its entry at the
-// end of check.Kinds, its fixture (testdata/kinds/NAME), the test that
-// runs the fixture with prove (kind_NAME_test.go), and its name in
-// docs/README.md's list of kinds. The kind it writes works: every file
+// check (D103): its file (kind_NAME.go, a Kind value marked
+// //registry:kinds N, N one past the last kind's place), its fixture
+// (testdata/kinds/NAME), the test that runs the fixture with prove
+// (kind_NAME_test.go), and its name in docs/README.md's list of kinds;
+// then it runs listgen, which writes its entry at the end of check.Kinds
+// (kinds_gen.go). The kind it writes works: every file
 // matched by Path has at least one byte, and prove empties each; edit it
 // into the kind you want.
 //
@@ -12,9 +14,9 @@
 //
 //	go run ./internal/check/addkind.go -name nonblank
 //
-// It touches 2 code files (the kind's file, internal/check/kinds.go),
-// writes 1 test file and the fixture's 5 files, and edits 1 line of
-// docs/README.md. Then run go test ./internal/check ./cmd/claimslint and
+// It writes 1 hand-written code file (the kind's), 1 test file and the
+// fixture's 5 files, edits 1 line of docs/README.md, and listgen rewrites
+// 1 generated file (kinds_gen.go). Then run go test ./internal/check ./cmd/claimslint and
 // go test ./cmd/claimslint -run TestRulesPage -update (CL006, CL007 and
 // CL009 list the kinds).
 package main
@@ -26,7 +28,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/listgen"
 )
 
 func main() {
@@ -55,25 +60,29 @@ func run(root, name string) error {
 			return fmt.Errorf("%s exists already", p)
 		}
 	}
-	kindsFile := filepath.Join(check, "kinds.go")
-	kinds, err := os.ReadFile(kindsFile)
+	// The place, one past the last kind's.
+	place := 0
+	placeRE := regexp.MustCompile(`(?m)^//registry:kinds (\d+)$`)
+	srcs, err := filepath.Glob(filepath.Join(check, "*.go"))
 	if err != nil {
 		return err
 	}
-	if strings.Contains(string(kinds), "\t"+ident+"{},\n") {
-		return fmt.Errorf("%s is in Kinds already", ident)
+	for _, f := range srcs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, m := range placeRE.FindAllSubmatch(data, -1) {
+			n, _ := strconv.Atoi(string(m[1]))
+			place = max(place, n)
+		}
+		if regexp.MustCompile(`(?m)^type ` + ident + ` struct`).Match(data) {
+			return fmt.Errorf("%s declares %s already", f, ident)
+		}
 	}
-	// The entry, last in Kinds.
-	start := strings.Index(string(kinds), "var Kinds = []Kind{\n")
-	if start < 0 {
-		return fmt.Errorf("%s: the list of kinds was not found (the scaffold appends to it)", kindsFile)
+	if place == 0 {
+		return fmt.Errorf("%s: no kind is marked //registry:kinds N", check)
 	}
-	end := strings.Index(string(kinds[start:]), "\n}\n")
-	if end < 0 {
-		return fmt.Errorf("%s: Kinds does not end", kindsFile)
-	}
-	end += start + 1
-	newKinds := string(kinds[:end]) + "\t" + ident + "{},\n" + string(kinds[end:])
 
 	// The name, last in docs/README.md's list of kinds (a test compares
 	// the list with Kinds).
@@ -104,8 +113,7 @@ func run(root, name string) error {
 		path string
 		data string
 	}{
-		{kindsFile, newKinds},
-		{kindFile, r.Replace(kindTemplate)},
+		{kindFile, strings.Replace(r.Replace(kindTemplate), "PLACE", strconv.Itoa(place+1), 1)},
 		{testFile, r.Replace(testTemplate)},
 		{readmeFile, strings.Join(lines, "\n")},
 		{filepath.Join(fixture, "docs", "PRD.md"), fixturePRD},
@@ -128,6 +136,13 @@ func run(root, name string) error {
 			return err
 		}
 		fmt.Println("wrote", f.path)
+	}
+	written, err := listgen.Write(root, "internal/check")
+	if err != nil {
+		return fmt.Errorf("listgen: %v", err)
+	}
+	for _, p := range written {
+		fmt.Println("wrote", p)
 	}
 	fmt.Printf("kind %s: run go test ./internal/check ./cmd/claimslint, and go test ./cmd/claimslint -run TestRulesPage -update\n", name)
 	return nil
@@ -152,6 +167,8 @@ import (
 )
 
 // IDENT: every file matched by Path has at least one byte.
+//
+//registry:kinds PLACE
 type IDENT struct{}
 
 func (IDENT) Name() string { return "NAME" }

@@ -1,9 +1,10 @@
 //go:build ignore
 
 // addrule writes a new rule, as staticcheck's add-check does (D103): its
-// file (rule_clNNN_name.go, a Rule value and its Run), its id in
-// internal/ruleid, its entry at the end of check.Rules, and its fixture
-// (testdata/rules/NAME, named in ruleFixtures). The rule it writes works:
+// file (rule_clNNN_name.go, a Rule value marked //registry:rules and its
+// Run) and its fixture (testdata/rules/NAME, named in ruleFixtures); then
+// it runs listgen, which writes its id in internal/ruleid (ruleid_gen.go)
+// and its entry at the end of check.Rules (rules_gen.go). The rule it writes works:
 // it reports each decision whose title is still TODO, and its fixture
 // expects that finding; edit both into the rule you want.
 //
@@ -11,9 +12,9 @@
 //
 //	go run ./internal/check/addrule.go -const TitleTODO -name title-todo
 //
-// It touches 3 code files (the rule's file, internal/ruleid/ruleid.go,
-// internal/check/rules.go), 1 test file (rules_alone_test.go) and writes
-// the fixture's 2 files. Then run go test ./internal/check and
+// It writes 1 hand-written code file (the rule's), 1 test file
+// (rules_alone_test.go) and the fixture's 2 files, and listgen rewrites 2
+// generated ones (rules_gen.go, ruleid_gen.go). Then run go test ./internal/check and
 // go test ./cmd/claimslint -run TestRulesPage -update (the rules page).
 package main
 
@@ -26,6 +27,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/listgen"
 )
 
 func main() {
@@ -52,10 +55,14 @@ func run(root, constName, name string) error {
 	if !nameRE.MatchString(name) {
 		return fmt.Errorf("-name %q: give lower case words joined by dashes (title-todo)", name)
 	}
-	idFile := filepath.Join(root, "internal", "ruleid", "ruleid.go")
-	ids, err := os.ReadFile(idFile)
-	if err != nil {
-		return err
+	// The ids so far: internal/ruleid's, by hand and generated.
+	var ids []byte
+	for _, f := range []string{"ruleid.go", "ruleid_gen.go"} {
+		data, err := os.ReadFile(filepath.Join(root, "internal", "ruleid", f))
+		if err != nil {
+			return err
+		}
+		ids = append(ids, data...)
 	}
 	if regexp.MustCompile(`\b` + constName + `\s*=`).Match(ids) {
 		return fmt.Errorf("ruleid.%s exists already", constName)
@@ -78,23 +85,6 @@ func run(root, constName, name string) error {
 		}
 	}
 
-	// The id, last in ruleid's const block.
-	idLine := fmt.Sprintf("\t%s = %q // a decision's title is not TODO\n", constName, id)
-	newIDs, err := insertBefore(ids, "\n)\n", idLine, "ruleid's const block")
-	if err != nil {
-		return err
-	}
-	// The entry, last in Rules.
-	rulesFile := filepath.Join(check, "rules.go")
-	rules, err := os.ReadFile(rulesFile)
-	if err != nil {
-		return err
-	}
-	listRE := regexp.MustCompile(`(?m)^var Rules = \[\]\*Rule\{(.*)\}$`)
-	if !listRE.Match(rules) {
-		return fmt.Errorf("%s: the list of rules, on one line, was not found (the scaffold appends to it)", rulesFile)
-	}
-	newRules := listRE.ReplaceAll(rules, []byte("var Rules = []*Rule{${1}, "+variable+"}"))
 	// The fixture's entry in ruleFixtures.
 	testFile := filepath.Join(check, "rules_alone_test.go")
 	tests, err := os.ReadFile(testFile)
@@ -117,8 +107,6 @@ func run(root, constName, name string) error {
 		path string
 		data []byte
 	}{
-		{idFile, newIDs},
-		{rulesFile, newRules},
 		{testFile, []byte(newTests)},
 		{ruleFile, []byte(src)},
 		{filepath.Join(fixture, "docs", "PRD.md"), []byte(fixturePRD)},
@@ -140,17 +128,15 @@ func run(root, constName, name string) error {
 		}
 		fmt.Println("wrote", f.path)
 	}
+	written, err := listgen.Write(root, "internal/check")
+	if err != nil {
+		return fmt.Errorf("listgen: %v", err)
+	}
+	for _, p := range written {
+		fmt.Println("wrote", p)
+	}
 	fmt.Printf("%s %s: run go test ./internal/check, and go test ./cmd/claimslint -run TestRulesPage -update\n", id, name)
 	return nil
-}
-
-// insertBefore inserts s before the first occurrence of at in data.
-func insertBefore(data []byte, at, s, what string) ([]byte, error) {
-	i := strings.Index(string(data), at)
-	if i < 0 {
-		return nil, fmt.Errorf("no end of %s", what)
-	}
-	return []byte(string(data[:i+1]) + s + string(data[i+1:])), nil
 }
 
 // camel is dated-decision as DatedDecision.
@@ -173,6 +159,8 @@ import (
 )
 
 // %s is %s.
+//
+//registry:rules
 var %s = &Rule{ID: ruleid.%s, Name: %q, Run: %s, Doc: ` + "`" + `A decision's title says what was decided, not TODO.
 
 A title that is still TODO, a template's word, names no decision: the

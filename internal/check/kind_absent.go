@@ -2,6 +2,8 @@ package check
 
 // absent: Anchor matches nothing in the claim's scope (D38). With :prose it
 // is the negative sweep that survives a rewrap.
+//
+//registry:kinds 4
 type absentKind struct{}
 
 func (absentKind) Name() string { return "absent" }

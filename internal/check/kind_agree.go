@@ -8,6 +8,8 @@ import (
 // agree: the value Anchor's capture group captures is the same on every
 // line it matches across the files of Path, code and docs alike, compared
 // as a value (valueOf); Require `= v` pins it (D95).
+//
+//registry:kinds 11
 type agreeKind struct{}
 
 func (agreeKind) Name() string { return "agree" }

@@ -12,6 +12,8 @@ import (
 // on purpose (the generated tracker export, a historical record, the
 // script that holds the pattern); each is a row, with its reason in Why,
 // instead of a Path no glob can write.
+//
+//registry:kinds 5
 type allowKind struct{}
 
 func (allowKind) Name() string { return "allow" }

@@ -9,6 +9,8 @@ import (
 
 // anchored: Anchor matches exactly one code line across the files of Path,
 // and Require matches that line.
+//
+//registry:kinds 2
 type anchoredKind struct{}
 
 func (anchoredKind) Name() string { return "anchored" }

@@ -11,6 +11,8 @@ import (
 // before: a line matching Anchor comes before a line matching Require, in
 // each file of Path where either appears, or in each block of its Within
 // cell (D95).
+//
+//registry:kinds 9
 type beforeKind struct{}
 
 func (beforeKind) Name() string { return "before" }

@@ -8,6 +8,8 @@ import (
 
 // count: the lines in scope matching Anchor across the files of Path (or
 // in each file) number exactly, at least or at most n (D95).
+//
+//registry:kinds 8
 type countKind struct{}
 
 func (countKind) Name() string { return "count" }

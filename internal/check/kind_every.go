@@ -4,6 +4,8 @@ import "strings"
 
 // anchored-every: at least one line in scope matches Anchor, and every
 // such line carries Require (or none does, with !re) (D38).
+//
+//registry:kinds 3
 type everyKind struct{}
 
 func (everyKind) Name() string { return "anchored-every" }

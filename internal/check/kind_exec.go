@@ -4,6 +4,8 @@ import "go/token"
 
 // exec: every file of Path is an executable script in the git index and on
 // disk.
+//
+//registry:kinds 6
 type execKind struct{}
 
 func (execKind) Name() string { return "exec" }

@@ -10,6 +10,8 @@ import (
 // first: the first code line of each block a Within cell opens matches
 // Anchor: the first member of a struct, the first arm of a match, the
 // first statement of a function (D95).
+//
+//registry:kinds 10
 type firstKind struct{}
 
 func (firstKind) Name() string { return "first" }

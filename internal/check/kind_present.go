@@ -2,6 +2,8 @@ package check
 
 // present: at least one code line of the files of Path matches Anchor (and
 // Require on that line).
+//
+//registry:kinds 1
 type presentKind struct{}
 
 func (presentKind) Name() string { return "present" }

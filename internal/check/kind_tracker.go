@@ -13,6 +13,8 @@ import (
 
 // tracker: Anchor is an issue id in the tracker export, in the status
 // Require names.
+//
+//registry:kinds 7
 type trackerKind struct{}
 
 func (trackerKind) Name() string { return "tracker" }

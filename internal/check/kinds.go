@@ -22,7 +22,7 @@ import (
 // claim once the files it asked for have been scanned (Evaluate), and
 // lists the in-memory mutants `prove` tries (Mutants). The engine, prove,
 // --base, audit and list call these methods; none of them switches on a
-// kind's name. Adding a kind is one file, its entry in Kinds, one txtar
+// kind's name. Adding a kind is one file (listgen writes Kinds), one txtar
 // script and its paragraph of documentation (D103).
 type Kind interface {
 	// Name is the word written in the Kind column.
@@ -51,24 +51,6 @@ type Kind interface {
 // tracker rule leaves those rows to the claim, and audit lists them.
 type issueNamer interface {
 	Issues(c register.Claim) []string
-}
-
-// Kinds is every claim kind, in the order messages and documentation name
-// them (D103): an explicit list, read by the engine, prove, --base, audit,
-// list, CL006's and CL007's documentation and CL009's. Adding a kind is its
-// file and its entry here (go run ./internal/check/addkind.go writes both).
-var Kinds = []Kind{
-	presentKind{},
-	anchoredKind{},
-	everyKind{},
-	absentKind{},
-	allowKind{},
-	execKind{},
-	trackerKind{},
-	countKind{},
-	beforeKind{},
-	firstKind{},
-	agreeKind{},
 }
 
 // kindOf returns the kind named name, or nil.

@@ -14,6 +14,8 @@ import (
 )
 
 // registerRule is CL001.
+//
+//registry:rules
 var registerRule = &Rule{ID: ruleid.Register, Name: "register-files", Run: registerRun, Doc: `Every register row has exactly one decision file and every decision file a row.
 
 The register is the first GFM table in the register file (register: in

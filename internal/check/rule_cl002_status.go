@@ -9,6 +9,8 @@ import (
 )
 
 // statusRule is CL002.
+//
+//registry:rules
 var statusRule = &Rule{ID: ruleid.Status, Name: "status-supersession", Run: statusRun, Doc: `Statuses come from a fixed set and supersession is reciprocal.
 
 status: is one of proposed, accepted, rejected, deprecated, superseded. A

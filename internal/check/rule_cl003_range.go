@@ -12,6 +12,8 @@ import (
 )
 
 // rangeRule is CL003.
+//
+//registry:rules
 var rangeRule = &Rule{ID: ruleid.Range, Name: "live-range", Run: rangeRun, Doc: `Every range site carries the live range D1..Dn.
 
 n is the highest decision id in the register. Each file listed in

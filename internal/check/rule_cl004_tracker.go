@@ -7,6 +7,8 @@ import (
 )
 
 // trackerRule is CL004.
+//
+//registry:rules
 var trackerRule = &Rule{ID: ruleid.Tracker, Name: "tracker-ids", Run: trackerRun, Doc: `Every tracker id the register mentions resolves in the tracker's export.
 
 Ids are <prefix>-<base36> for each prefix in tracker.prefixes, with an

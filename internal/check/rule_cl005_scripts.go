@@ -17,6 +17,8 @@ import (
 )
 
 // scriptRule is CL005.
+//
+//registry:rules
 var scriptRule = &Rule{ID: ruleid.Scripts, Name: "scripts", Run: scriptRun, Doc: `Check scripts are executable in the git index and run by a workflow.
 
 Every script among the files scripts: matches (default checks/**) must be

@@ -9,6 +9,8 @@ import (
 
 // claimTableRule is CL006; its documentation names the claim kinds of the
 // registry (claimTablesDoc).
+//
+//registry:rules
 var claimTableRule = &Rule{ID: ruleid.Claims, Name: "claim-tables", Run: claimTableRun, Doc: claimTablesDoc()}
 
 // claimTableRun (CL006) reports the rows that cannot be evaluated.

@@ -12,6 +12,8 @@ import (
 
 // claimRule is CL007; its documentation lists the claim kinds of the
 // registry (claimsDoc).
+//
+//registry:rules
 var claimRule = &Rule{ID: ruleid.Claim, Name: "claims", Run: claimRun, ResultType: reflect.TypeOf(claimStates(nil)), Doc: claimsDoc()}
 
 // claimStates is CL007's result: the state of each claim in its scope,

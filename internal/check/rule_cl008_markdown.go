@@ -3,6 +3,8 @@ package check
 import "github.com/claimslint/claimslint/internal/ruleid"
 
 // markdownRule is CL008.
+//
+//registry:rules
 var markdownRule = &Rule{ID: ruleid.Markdown, Name: "markdown", Run: markdownRun, Doc: `Register and decision files are readable.
 
 Each file must be valid UTF-8; a decision file starts with a YAML front

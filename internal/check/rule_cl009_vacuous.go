@@ -11,6 +11,8 @@ import (
 
 // vacuousRule is CL009; its documentation lists what prove does to each
 // kind of Kinds (vacuousDoc).
+//
+//registry:rules
 var vacuousRule = &Rule{ID: ruleid.Vacuous, Name: "vacuous-claim", Requires: []*Rule{claimRule}, Run: proveRun, Doc: vacuousDoc()}
 
 // vacuousDoc is CL009's documentation: each kind's ProveDoc, and the

@@ -3,6 +3,8 @@ package check
 import "github.com/claimslint/claimslint/internal/ruleid"
 
 // countRule is CL010.
+//
+//registry:rules
 var countRule = &Rule{ID: ruleid.Count, Name: "count-before-list", Run: countRun, Doc: `A count stated right before a list equals the list's length.
 
 In the register and the decision files (not adopted records, whose prose is

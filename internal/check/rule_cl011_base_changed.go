@@ -11,6 +11,8 @@ import (
 )
 
 // baseRule is CL011.
+//
+//registry:rules
 var baseRule = &Rule{ID: ruleid.Base, Name: "spec-changed-code-not", Requires: []*Rule{claimRule, baseRowsRule}, Run: baseChangedRun, Doc: `A claim whose row changed since --base changes code too.
 
 With check --base REV, a claim of an accepted decision whose Kind, Path,

@@ -8,6 +8,8 @@ import (
 )
 
 // deletedRule is CL012.
+//
+//registry:rules
 var deletedRule = &Rule{ID: ruleid.Deleted, Name: "claim-row-deleted", Requires: []*Rule{baseThenRule, baseRowsRule}, Run: baseDeletedRun, Doc: `Claims of accepted decisions are retired by supersession, not deletion.
 
 With check --base REV, a claim row present at REV and gone now from a decision

@@ -15,6 +15,8 @@ import (
 )
 
 // retiredRule is CL014.
+//
+//registry:rules
 var retiredRule = &Rule{ID: ruleid.Retired, Name: "decision-retired", Requires: []*Rule{baseThenRule}, Run: baseRetiredRun, Doc: `An accepted decision retires by an accepted successor, or by an acknowledgement in the change.
 
 With check --base REV, a decision accepted at REV that is gone now (its file

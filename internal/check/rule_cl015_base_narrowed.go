@@ -8,6 +8,8 @@ import (
 )
 
 // narrowedRule is CL015.
+//
+//registry:rules
 var narrowedRule = &Rule{ID: ruleid.Narrowed, Name: "config-narrowed", Requires: []*Rule{baseThenRule}, Run: baseNarrowedRun, Doc: `A change to .claimslint.yml that reads less than at --base is acknowledged in it.
 
 With check --base REV, a setting of .claimslint.yml that reads less than it

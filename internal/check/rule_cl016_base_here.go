@@ -16,6 +16,8 @@ import (
 )
 
 // hereRule is CL016.
+//
+//registry:rules
 var hereRule = &Rule{ID: ruleid.Here, Name: "claim-broken-here", Requires: []*Rule{claimRule, baseThenRule}, Run: baseHereRun, Doc: `A claim the change broke is also reported where the change broke it.
 
 With check --base REV, a claim of an accepted decision that held a line at

@@ -11,10 +11,7 @@ import (
 	"github.com/claimslint/claimslint/internal/snapshot"
 )
 
-// Rules lists every rule `claimslint check` runs, in id order. Prove's rule
-// (CL009) acts only with Options.Prove, the --base rules (CL011, CL012,
-// CL014, CL015, CL016) only with Options.Base.
-var Rules = []*Rule{registerRule, statusRule, rangeRule, trackerRule, scriptRule, claimTableRule, claimRule, markdownRule, vacuousRule, countRule, baseRule, deletedRule, retiredRule, narrowedRule, hereRule}
+//go:generate go run ../listgen/cmd/listgen
 
 // Rule is one check, in the shape of a go/analysis Analyzer: its id, its
 // name, its documentation (`claimslint explain ID`), the rules whose

@@ -152,6 +152,9 @@ type Lexer struct {
 	scan        func(src []byte, r *Regions)
 	codeStrings bool
 	prefix      bool // ScanPrefix may read a prefix of a file
+	// exts and names are the extensions (".go", lower case) and the base
+	// names ("Makefile") of the files the lexer reads.
+	exts, names []string
 }
 
 // Scan resets r and fills it with the regions of src.

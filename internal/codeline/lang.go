@@ -5,63 +5,56 @@ import (
 	"strings"
 )
 
-// The lexers, one per language family.
+//go:generate go run ../listgen/cmd/listgen
+
+// The lexers, one per language family, each with the extensions (matched
+// in lower case) and the base names of the files it reads. A lexer is a
+// value marked //registry:lexers, here or in a file of its own; listgen
+// writes the list For looks in (lexers_gen.go).
+//
+//registry:lexers
 var (
-	goLexer       = &Lexer{name: "go", scan: scanGo, codeStrings: true, prefix: true}
-	rustLexer     = &Lexer{name: "rust", scan: scanRust, prefix: true}
-	cLexer        = &Lexer{name: "c", scan: func(s []byte, r *Regions) { scanC(s, r, cDialect) }}
-	cppLexer      = &Lexer{name: "cpp", scan: func(s []byte, r *Regions) { scanC(s, r, cppDialect) }}
-	javaLexer     = &Lexer{name: "java", scan: func(s []byte, r *Regions) { scanC(s, r, javaDialect) }}
-	jsLexer       = &Lexer{name: "js", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }}
-	tsLexer       = &Lexer{name: "ts", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }}
-	clikeLexer    = &Lexer{name: "clike", scan: func(s []byte, r *Regions) { scanC(s, r, clikeDialect) }}
-	kotlinLexer   = &Lexer{name: "kotlin", scan: func(s []byte, r *Regions) { scanC(s, r, kotlinDialect) }}
-	swiftLexer    = &Lexer{name: "swift", scan: func(s []byte, r *Regions) { scanC(s, r, swiftDialect) }}
-	csharpLexer   = &Lexer{name: "csharp", scan: func(s []byte, r *Regions) { scanC(s, r, csDialect) }}
-	rubyLexer     = &Lexer{name: "ruby", scan: scanRuby}
-	pythonLexer   = &Lexer{name: "python", scan: scanPython}
-	shellLexer    = &Lexer{name: "shell", scan: func(s []byte, r *Regions) { scanShell(s, 0, len(s), r, false) }}
-	yamlLexer     = &Lexer{name: "yaml", scan: scanYAML}
-	tomlLexer     = &Lexer{name: "toml", scan: scanTOML}
-	sqlLexer      = &Lexer{name: "sql", scan: scanSQL}
-	markdownLexer = &Lexer{name: "markdown", scan: scanMarkdown}
-	htmlLexer     = &Lexer{name: "html", scan: scanHTML}
-	cssLexer      = &Lexer{name: "css", scan: func(s []byte, r *Regions) { scanGeneric(s, r, cssSyntax) }}
-	phpLexer      = &Lexer{name: "php", scan: func(s []byte, r *Regions) { scanGeneric(s, r, phpSyntax) }}
-	hashLexer     = &Lexer{name: "hash", scan: func(s []byte, r *Regions) { scanGeneric(s, r, hashSyntax) }}
-	dashLexer     = &Lexer{name: "dash", scan: func(s []byte, r *Regions) { scanGeneric(s, r, dashSyntax) }}
-	noneLexer     = &Lexer{name: "none"}
+	goLexer       = &Lexer{name: "go", scan: scanGo, codeStrings: true, prefix: true, exts: []string{".go"}}
+	rustLexer     = &Lexer{name: "rust", scan: scanRust, prefix: true, exts: []string{".rs"}}
+	cLexer        = &Lexer{name: "c", scan: func(s []byte, r *Regions) { scanC(s, r, cDialect) }, exts: []string{".c", ".h"}}
+	cppLexer      = &Lexer{name: "cpp", scan: func(s []byte, r *Regions) { scanC(s, r, cppDialect) }, exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"}}
+	javaLexer     = &Lexer{name: "java", scan: func(s []byte, r *Regions) { scanC(s, r, javaDialect) }, exts: []string{".java"}}
+	jsLexer       = &Lexer{name: "js", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }, exts: []string{".js", ".mjs", ".cjs", ".jsx"}}
+	tsLexer       = &Lexer{name: "ts", scan: func(s []byte, r *Regions) { scanC(s, r, jsDialect) }, exts: []string{".ts", ".tsx", ".mts", ".cts"}}
+	clikeLexer    = &Lexer{name: "clike", scan: func(s []byte, r *Regions) { scanC(s, r, clikeDialect) }, exts: []string{".scala", ".proto", ".dart", ".zig", ".jsonc", ".scss", ".less"}, names: []string{"Jenkinsfile", "go.mod", "go.work"}}
+	kotlinLexer   = &Lexer{name: "kotlin", scan: func(s []byte, r *Regions) { scanC(s, r, kotlinDialect) }, exts: []string{".kt", ".kts"}}
+	swiftLexer    = &Lexer{name: "swift", scan: func(s []byte, r *Regions) { scanC(s, r, swiftDialect) }, exts: []string{".swift"}}
+	csharpLexer   = &Lexer{name: "csharp", scan: func(s []byte, r *Regions) { scanC(s, r, csDialect) }, exts: []string{".cs"}}
+	rubyLexer     = &Lexer{name: "ruby", scan: scanRuby, exts: []string{".rb"}, names: []string{"Gemfile", "Rakefile"}}
+	pythonLexer   = &Lexer{name: "python", scan: scanPython, exts: []string{".py", ".pyi"}}
+	shellLexer    = &Lexer{name: "shell", scan: func(s []byte, r *Regions) { scanShell(s, 0, len(s), r, false) }, exts: []string{".sh", ".bash", ".zsh", ".ksh"}}
+	yamlLexer     = &Lexer{name: "yaml", scan: scanYAML, exts: []string{".yml", ".yaml"}}
+	tomlLexer     = &Lexer{name: "toml", scan: scanTOML, exts: []string{".toml"}, names: []string{"Cargo.lock"}}
+	sqlLexer      = &Lexer{name: "sql", scan: scanSQL, exts: []string{".sql"}}
+	markdownLexer = &Lexer{name: "markdown", scan: scanMarkdown, exts: []string{".md", ".markdown"}}
+	htmlLexer     = &Lexer{name: "html", scan: scanHTML, exts: []string{".html", ".htm", ".xml", ".svg"}}
+	cssLexer      = &Lexer{name: "css", scan: func(s []byte, r *Regions) { scanGeneric(s, r, cssSyntax) }, exts: []string{".css"}}
+	phpLexer      = &Lexer{name: "php", scan: func(s []byte, r *Regions) { scanGeneric(s, r, phpSyntax) }, exts: []string{".php"}}
+	hashLexer     = &Lexer{name: "hash", scan: func(s []byte, r *Regions) { scanGeneric(s, r, hashSyntax) }, exts: []string{".pl", ".mk", ".r", ".tf", ".cfg", ".conf", ".ini", ".nix", ".ps1", ".awk", ".cmake"}, names: []string{"Makefile", "GNUmakefile", "Dockerfile", "Containerfile", ".gitignore", ".gitattributes"}}
+	dashLexer     = &Lexer{name: "dash", scan: func(s []byte, r *Regions) { scanGeneric(s, r, dashSyntax) }, exts: []string{".lua", ".hs"}}
 )
 
-var byExt = map[string]*Lexer{
-	".go": goLexer,
-	".rs": rustLexer,
-	".c":  cLexer, ".h": cLexer,
-	".cc": cppLexer, ".cpp": cppLexer, ".cxx": cppLexer, ".hpp": cppLexer, ".hh": cppLexer, ".hxx": cppLexer,
-	".java": javaLexer,
-	".js":   jsLexer, ".mjs": jsLexer, ".cjs": jsLexer, ".jsx": jsLexer,
-	".ts": tsLexer, ".tsx": tsLexer, ".mts": tsLexer, ".cts": tsLexer,
-	".swift": swiftLexer, ".kt": kotlinLexer, ".kts": kotlinLexer, ".cs": csharpLexer, ".scala": clikeLexer,
-	".proto": clikeLexer, ".dart": clikeLexer, ".zig": clikeLexer, ".jsonc": clikeLexer,
-	".scss": clikeLexer, ".less": clikeLexer,
-	".py": pythonLexer, ".pyi": pythonLexer,
-	".sh": shellLexer, ".bash": shellLexer, ".zsh": shellLexer, ".ksh": shellLexer,
-	".yml": yamlLexer, ".yaml": yamlLexer,
-	".toml": tomlLexer,
-	".sql":  sqlLexer,
-	".md":   markdownLexer, ".markdown": markdownLexer,
-	".html": htmlLexer, ".htm": htmlLexer, ".xml": htmlLexer, ".svg": htmlLexer,
-	".css": cssLexer,
-	".php": phpLexer,
-	".rb":  rubyLexer, ".pl": hashLexer, ".mk": hashLexer, ".r": hashLexer, ".tf": hashLexer, ".cfg": hashLexer,
-	".conf": hashLexer, ".ini": hashLexer, ".nix": hashLexer, ".ps1": hashLexer, ".awk": hashLexer, ".cmake": hashLexer,
-	".lua": dashLexer, ".hs": dashLexer,
-}
+// noneLexer reads every line of a file as code: the lexer of a language
+// claimslint does not know.
+var noneLexer = &Lexer{name: "none"}
 
-var byName = map[string]*Lexer{
-	"Makefile": hashLexer, "GNUmakefile": hashLexer, "Dockerfile": hashLexer, "Containerfile": hashLexer,
-	"Gemfile": rubyLexer, "Rakefile": rubyLexer, "Jenkinsfile": clikeLexer, ".gitignore": hashLexer, ".gitattributes": hashLexer,
-	"go.mod": clikeLexer, "go.work": clikeLexer, "Cargo.lock": tomlLexer,
+// byExt and byName index lexers by the extensions and base names each
+// declares; TestEachFileNameHasOneLexer refuses one claimed twice.
+var byExt, byName = index(lexers, func(l *Lexer) []string { return l.exts }), index(lexers, func(l *Lexer) []string { return l.names })
+
+func index(lxs []*Lexer, keys func(*Lexer) []string) map[string]*Lexer {
+	m := map[string]*Lexer{}
+	for _, l := range lxs {
+		for _, k := range keys(l) {
+			m[k] = l
+		}
+	}
+	return m
 }
 
 // For returns the lexer that reads a file called name: by base name, then

@@ -7,6 +7,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 7
 var checkstylePrinter = &Printer{Name: "checkstyle", New: fixed(Checkstyle)}
 
 type checkstyleDoc struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 5
 var codeClimatePrinter = &Printer{Name: "code-climate", New: fixed(CodeClimate)}
 
 // ccIssue is one issue of a code-climate report, the subset GitLab code

@@ -22,24 +22,14 @@ import (
 // Printer is one output format (D103), as golangci-lint's printers are: its
 // name as --format takes it, and the formatter it makes. rules and version
 // are what a format that describes the rules carries (SARIF); the others
-// ignore them. Each printer is one file of this package, and its entry in
-// Printers.
+// ignore them. Each printer is one file of this package, its value marked
+// //registry:printers N (N its place in Printers, which listgen writes).
 type Printer struct {
 	Name string
 	New  func(rules []RuleDoc, version string) Formatter
 }
 
-// Printers lists every output format, in the order help and messages name
-// them; the first is the default.
-var Printers = []*Printer{
-	textPrinter,
-	jsonPrinter,
-	sarifPrinter,
-	githubPrinter,
-	codeClimatePrinter,
-	junitPrinter,
-	checkstylePrinter,
-}
+//go:generate go run ../listgen/cmd/listgen
 
 // Names lists the supported formats: the names of Printers, in order.
 var Names = printerNames(Printers)

@@ -8,6 +8,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 4
 var githubPrinter = &Printer{Name: "github", New: fixed(GitHub)}
 
 // escapeData escapes a workflow command's message as @actions/core does,

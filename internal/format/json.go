@@ -7,6 +7,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 2
 var jsonPrinter = &Printer{Name: "json", New: fixed(JSON)}
 
 type jsonFinding struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 6
 var junitPrinter = &Printer{Name: "junit-xml", New: fixed(JUnitXML)}
 
 type junitSuites struct {

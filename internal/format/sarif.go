@@ -9,6 +9,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 3
 var sarifPrinter = &Printer{Name: "sarif", New: func(rules []RuleDoc, version string) Formatter {
 	return FormatterFunc(func(w io.Writer, fs []diag.Finding) error { return SARIF(w, fs, rules, version) })
 }}

@@ -7,6 +7,7 @@ import (
 	"github.com/claimslint/claimslint/internal/diag"
 )
 
+//registry:printers 1
 var textPrinter = &Printer{Name: "text", New: fixed(Text)}
 
 // Text writes one line per finding: path:line:col: message (D12/C2). A

@@ -3,6 +3,8 @@ package trackerformat
 // BeadsFormat is beads' issues.jsonl: one JSON object a line, no schema
 // key. docket reads and writes every field of it with its own codec (D49,
 // D59).
+//
+//registry:formats 2
 var BeadsFormat = &Format{
 	Name:  Beads,
 	Desc:  "beads' issues.jsonl shape",

@@ -3,6 +3,8 @@ package trackerformat
 // DocketFormat is docket's own export: one JSON object a line, each with
 // docket's schema key. docket writes it with its own codec (the canonical
 // export), and refuses a record whose title breaks recordtext's rules.
+//
+//registry:formats 1
 var DocketFormat = &Format{
 	Name:  Docket,
 	Desc:  "docket's canonical export",

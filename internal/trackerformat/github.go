@@ -11,6 +11,8 @@ import (
 // GitHubFormat is the JSON array `gh issue list --json` prints. Its ids
 // are issue numbers, #123; an export of exactly gh's default limit is
 // probably cut short.
+//
+//registry:formats 3
 var GitHubFormat = &Format{
 	Name:  GitHub,
 	Desc:  "the JSON array `" + GitHubList + "` prints",

@@ -31,8 +31,8 @@ const (
 // a codec of its own, how records are written. Everything that handles
 // formats iterates Formats: detection here, docket's import and export,
 // claimslint's tracker reader, the configuration's check and help. A
-// format is one file of this package holding its value, and its entry in
-// Formats.
+// format is one file of this package holding its value, marked
+// //registry:formats N, N its place in Formats (which listgen writes).
 type Format struct {
 	// Name is what tracker.format and --format say.
 	Name string
@@ -78,9 +78,7 @@ type Record struct {
 	Decisions         []string
 }
 
-// Formats lists every format, in the order messages name them and
-// Detect tries them.
-var Formats = []*Format{DocketFormat, BeadsFormat, GitHubFormat}
+//go:generate go run ../listgen/cmd/listgen
 
 // Lookup returns the format called name, or nil.
 func Lookup(name string) *Format {

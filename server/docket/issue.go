@@ -326,7 +326,7 @@ func (i *Issue) Validate(prefix string) error {
 		return Invalidf("id %s has prefix %q but this tracker uses %q", i.ID, p, prefix)
 	}
 	if err := i.ValidateContent(); err != nil {
-		return fmt.Errorf("%s: %w", i.ID, unwrapInvalid(err))
+		return &RecordError{ID: i.ID, Err: unwrapInvalid(err)}
 	}
 	for _, d := range i.Deps {
 		if d.ID == i.ID {
@@ -335,6 +335,18 @@ func (i *Issue) Validate(prefix string) error {
 	}
 	return nil
 }
+
+// RecordError is a record refused for what one of its fields holds: the
+// record's id, and why.
+type RecordError struct {
+	ID  string
+	Err error
+}
+
+func (e *RecordError) Error() string { return e.ID + ": " + e.Err.Error() }
+
+// Unwrap returns why.
+func (e *RecordError) Unwrap() error { return e.Err }
 
 // unwrapInvalid strips the "invalid input: " of an error already wrapping
 // ErrInvalid, so that a wrapper adding the id keeps one prefix.

@@ -226,6 +226,15 @@ func (s *Service) Update(ctx context.Context, id string, p Patch) (Issue, error)
 // issue.
 var ErrClaimed = errors.New("claimed by someone else")
 
+// ErrClosedIssue is wrapped by a Claim refused because the issue is closed,
+// and ErrCycle by an AddDep refused because the edge would close a cycle:
+// both are input errors (CodeInvalid) whose message says the rest, so a
+// caller tells them apart with errors.Is, never by the text.
+var (
+	ErrClosedIssue = errors.New("the issue is closed")
+	ErrCycle       = errors.New("the edge would close a cycle")
+)
+
 // Claim sets the assignee of an unfinished issue and moves it to the
 // workflow's active status: in_progress, or the first active one of a
 // workflow without it; in one write
@@ -243,7 +252,7 @@ func (s *Service) Claim(ctx context.Context, id, assignee string, ifVersion int6
 	}
 	return s.modify(ctx, id, ifVersion, func(_ Writer, i *Issue) error {
 		if c, ok := s.opts.Workflow.Class(i.Status); ok && c == ClassClosed {
-			return Invalidf("%s is %s: reopen it before claiming it", id, i.Status)
+			return &Error{Code: CodeInvalid, Message: sprintf("%s is %s: reopen it before claiming it", id, i.Status), Err: ErrClosedIssue}
 		}
 		if i.Assignee != "" && i.Assignee != assignee {
 			return fmt.Errorf("%s is held by %s: %w; ask them, or pick another issue", id, i.Assignee, ErrClaimed)
@@ -377,7 +386,7 @@ func checkCycle(r Reader, id string, dep Dep) error {
 			return fmt.Errorf("check for a cycle: %w", err)
 		}
 		if found {
-			return Invalidf("%s %s %s would close a cycle of blocking edges", id, dep.Type, dep.ID)
+			return &Error{Code: CodeInvalid, Message: sprintf("%s %s %s would close a cycle of blocking edges", id, dep.Type, dep.ID), Err: ErrCycle}
 		}
 	case dep.Type.Parent():
 		// dep.ID becomes id's parent: a cycle when id is already an
@@ -402,7 +411,7 @@ func checkCycle(r Reader, id string, dep Dep) error {
 			return fmt.Errorf("check for a cycle: %w", err)
 		}
 		if found {
-			return Invalidf("%s %s %s would close a cycle of parent edges", id, dep.Type, dep.ID)
+			return &Error{Code: CodeInvalid, Message: sprintf("%s %s %s would close a cycle of parent edges", id, dep.Type, dep.ID), Err: ErrCycle}
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 )
 
 // live is a session driven line by line over a real pipe.
@@ -191,7 +191,7 @@ func TestInFlightCap(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
 	synctest.Test(t, func(t *testing.T) {
-		s := mcp.NewGateStore(base)
+		s := mcptest.NewGateStore(base)
 		t.Cleanup(s.Open)
 		l := startLive(t, s, serveOptions{MaxInFlight: 3})
 		go func() {

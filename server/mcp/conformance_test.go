@@ -4,62 +4,27 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
-	"github.com/claimslint/claimslint/server/sqlite"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output of testdata/conformance/*.txtar")
 
 // syncBuffer is stdout as the server sees it; it is written concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+type syncBuffer = mcptest.SyncBuffer
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Clone(b.buf.Bytes())
-}
-
-const seedIssue = `{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}
-`
+const seedIssue = mcptest.SeedIssue
 
 // newStore opens a tracker in a temporary directory holding one issue.
-func newStore(t testing.TB) (*docket.Service, string) {
-	t.Helper()
-	dir := t.TempDir()
-	export := filepath.Join(dir, ".knowledge", "tracker", "issues.jsonl")
-	if err := os.MkdirAll(filepath.Dir(export), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(export, []byte(seedIssue), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, ".docket", "index.db")}, docket.Options{Export: export,
-		Now: func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, export
-}
+func newStore(t testing.TB) (*docket.Service, string) { return mcptest.NewStore(t) }
 
 // serve runs one session over in and returns everything written to stdout
 // once the server has returned (stdin closed after the last byte). A line
@@ -80,47 +45,13 @@ func serveDir(t testing.TB, store docket.Store, dir string, in []byte) []byte {
 // serveWith is serve with the options o (In and Out are set here).
 func serveWith(t testing.TB, o serveOptions, in []byte) []byte {
 	t.Helper()
-	r, w := io.Pipe()
-	out := &syncBuffer{}
-	o.In, o.Out = r, out
-	done := make(chan error, 1)
-	go func() {
-		done <- serveStdio(context.Background(), o)
-	}()
-	go func() {
-		awaited := map[string]int{}
-		for _, l := range strings.SplitAfter(string(in), "\n") {
-			text, ok := strings.CutPrefix(l, "#await ")
-			if !ok {
-				w.Write([]byte(l))
-				continue
-			}
-			text = strings.TrimSuffix(text, "\n")
-			awaited[text]++
-			for deadline := time.Now().Add(20 * time.Second); bytes.Count(out.Bytes(), []byte(text)) < awaited[text]; {
-				if time.Now().After(deadline) {
-					t.Errorf("stdout never held %q %d times:\n%s", text, awaited[text], out.Bytes())
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
-		w.Close()
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("Serve did not return after stdin closed")
-	}
-	return out.Bytes()
+	return mcptest.Converse(t, func(ctx context.Context, r io.Reader, w io.Writer) error {
+		o.In, o.Out = r, w
+		return serveStdio(ctx, o)
+	}, in)
 }
 
-const initLines = `{"jsonrpc":"2.0","id":"init-0","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"conformance","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-`
+const initLines = mcptest.InitLines
 
 // sortedLines splits out into lines and sorts them: replies to different
 // ids may come in any order, and each must be exact.

@@ -2,9 +2,11 @@ package mcp_test
 
 import (
 	"context"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"log/slog"
 	"os/exec"
+	"strconv"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -88,3 +90,8 @@ func throughSDK(o serveOptions) serveOptions {
 	o.throughSDK = true
 	return o
 }
+
+// slowStore holds every Get until Release is closed (mcptest.SlowStore).
+type slowStore = mcptest.SlowStore
+
+func itoa(k int) string { return strconv.Itoa(k) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"net"
 	"net/http"
@@ -22,13 +23,7 @@ import (
 // waitUntil polls cond until it holds, failing the test after 20 s.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	mcptest.WaitUntil(t, what, cond)
 }
 
 // slowBody opens a connection that sends a POST's headers declaring

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"io"
 	"net"
 	"net/http"
@@ -160,7 +161,7 @@ func TestHTTPConcurrentMalformed(t *testing.T) {
 	}
 }
 
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+const modernMeta = mcptest.ModernMeta
 
 // httpCall sends request k and checks its one answer.
 func httpCall(c *http.Client, base string, k int) error {
@@ -215,7 +216,7 @@ func scanReplies(b []byte) []string {
 func TestHTTPDrain(t *testing.T) {
 	t.Parallel()
 	base, _ := newStore(t)
-	s := &slowStore{Store: base, release: make(chan struct{}), entered: make(chan struct{}, 1)}
+	s := &slowStore{Store: base, Release: make(chan struct{}), Entered: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
@@ -225,7 +226,7 @@ func TestHTTPDrain(t *testing.T) {
 	addr := <-ready
 	answered := make(chan error, 1)
 	go func() { answered <- httpCall(http.DefaultClient, "http://"+addr, 1) }()
-	<-s.entered // the request is waiting in the store
+	<-s.Entered // the request is waiting in the store
 	cancel()
 	// The drain has begun once the listener is closed: only then is the
 	// request let go, so it is answered by the drain, not before it.
@@ -237,7 +238,7 @@ func TestHTTPDrain(t *testing.T) {
 		c.Close()
 		return false
 	})
-	close(s.release)
+	close(s.Release)
 	if err := <-answered; err != nil {
 		t.Errorf("request in flight at shutdown: %v", err)
 	}

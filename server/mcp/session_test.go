@@ -3,8 +3,8 @@ package mcp_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"os"
 	"strings"
 	"testing"
@@ -12,30 +12,9 @@ import (
 	"github.com/claimslint/claimslint/server/docket"
 )
 
-type reply struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
+type reply = mcptest.Reply
 
-func replies(t *testing.T, out []byte) []reply {
-	t.Helper()
-	var rs []reply
-	for _, l := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		var r reply
-		if err := json.Unmarshal(l, &r); err != nil {
-			t.Fatalf("server wrote a line that is not JSON-RPC: %q", l)
-		}
-		rs = append(rs, r)
-	}
-	return rs
-}
+func replies(t *testing.T, out []byte) []reply { t.Helper(); return mcptest.Replies(t, out) }
 
 func create(id, title string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"issue_create","arguments":{"title":%q}}}`, id, title)

@@ -126,8 +126,8 @@ func lifecycle(t *testing.T, n NewIndex) {
 	if _, rest, ok := docket.SplitID(a.ID); !ok || len(rest) != 3 || a.ID == b.ID {
 		t.Fatalf("ids %s %s", a.ID, b.ID)
 	}
-	if _, err := s.Create(ctx, docket.NewIssue{Title: "  "}); !errors.Is(err, docket.ErrInvalid) || strings.Contains(err.Error(), "dk-") {
-		t.Errorf("empty title: err = %v, want invalid input naming no id", err)
+	if _, err := s.Create(ctx, docket.NewIssue{Title: "  "}); !errors.Is(err, docket.ErrInvalid) || errors.As(err, new(*docket.RecordError)) {
+		t.Errorf("empty title: err = %v, want invalid input about no record", err)
 	}
 	Agree(t, s, e)
 
@@ -135,7 +135,7 @@ func lifecycle(t *testing.T, n NewIndex) {
 	if _, err := s.AddDep(ctx, a.ID, docket.Dep{Type: docket.DepBlocks, ID: b.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddDep(ctx, b.ID, docket.Dep{Type: docket.DepBlocks, ID: a.ID}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, b.ID, docket.Dep{Type: docket.DepBlocks, ID: a.ID}); !errors.Is(err, docket.ErrInvalid) || !errors.Is(err, docket.ErrCycle) {
 		t.Errorf("cycle: err = %v", err)
 	}
 	ready := func() []string {
@@ -265,7 +265,7 @@ func allOrNothing(t *testing.T, n NewIndex) {
 	good, bad := record("dk-new"), record("dk-bad")
 	bad.Priority = 9
 	_, err := s.Import(ctx, &docket.ImportSet{Issues: []docket.Issue{good, bad}})
-	if !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "dk-bad") {
+	if re := new(docket.RecordError); !errors.Is(err, docket.ErrInvalid) || !errors.As(err, &re) || re.ID != "dk-bad" {
 		t.Fatalf("bad record: err = %v", err)
 	}
 	if got := e.File(t); !bytes.Equal(got, before) {
@@ -449,11 +449,11 @@ func readyGraph(t *testing.T, n NewIndex) {
 		t.Errorf("Blocking(dk-nope): err = %v, want not found", err)
 	}
 	// A parent edge that closes a cycle is refused.
-	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepParent, ID: "dk-g"}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepParent, ID: "dk-g"}); !errors.Is(err, docket.ErrInvalid) || !errors.Is(err, docket.ErrCycle) {
 		t.Errorf("parent cycle: err = %v", err)
 	}
 	// depends-on and blocks form one graph for cycles.
-	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepBlocks, ID: "dk-b"}); !errors.Is(err, docket.ErrInvalid) || !strings.Contains(err.Error(), "cycle") {
+	if _, err := s.AddDep(ctx, "dk-w", docket.Dep{Type: docket.DepBlocks, ID: "dk-b"}); !errors.Is(err, docket.ErrInvalid) || !errors.Is(err, docket.ErrCycle) {
 		t.Errorf("blocking cycle through depends-on: err = %v", err)
 	}
 }
@@ -548,7 +548,7 @@ func rebuild(t *testing.T, n NewIndex) {
 		t.Fatal(err)
 	}
 	_, err = s.Get(ctx, a.ID)
-	if err == nil || !strings.Contains(err.Error(), "issues.jsonl:2:") {
+	if le := new(docket.LineError); !errors.As(err, &le) || le.Line != 2 || filepath.Base(le.Path) != "issues.jsonl" {
 		t.Fatalf("broken export: err = %v, want the line", err)
 	}
 	if _, err := s.Create(ctx, docket.NewIssue{Title: "must not land"}); err == nil {
@@ -682,7 +682,7 @@ func claims(t *testing.T, n NewIndex) {
 	if _, err := s.Claim(ctx, a.ID, got.Assignee, 0); err != nil {
 		t.Errorf("the holder claims again: %v", err)
 	}
-	if _, err := s.Claim(ctx, b.ID, " ", 0); err == nil || !strings.Contains(err.Error(), "assignee is empty") {
+	if _, err := s.Claim(ctx, b.ID, " ", 0); !errors.Is(err, docket.ErrInvalid) || !errors.As(err, new(*docket.ArgError)) || argOf(err) != "assignee" {
 		t.Errorf("an empty assignee: %v", err)
 	}
 	page, err := s.Listing(ctx, docket.ViewList, docket.ListParams{Assignee: got.Assignee})
@@ -721,7 +721,15 @@ func claims(t *testing.T, n NewIndex) {
 	if _, err := s.CloseIssue(ctx, b.ID, "done", 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Claim(ctx, b.ID, "late", 0); err == nil || !strings.Contains(err.Error(), "reopen it before claiming it") {
+	if _, err := s.Claim(ctx, b.ID, "late", 0); !errors.Is(err, docket.ErrInvalid) || !errors.Is(err, docket.ErrClosedIssue) {
 		t.Errorf("claiming a closed issue: %v", err)
 	}
+}
+
+// argOf is the argument an *docket.ArgError in err's chain names, or "".
+func argOf(err error) string {
+	if ae := new(docket.ArgError); errors.As(err, &ae) {
+		return ae.Arg
+	}
+	return ""
 }

@@ -12,18 +12,20 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/sqlite"
 )
 
-func admissionStore(t *testing.T) *GateStore {
+func admissionStore(t *testing.T) *mcptest.GateStore {
 	t.Helper()
 	dir := t.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
-	if err := os.WriteFile(export, []byte(`{"id":"dk-aaa","title":"seeded","description":"","status":"open","type":"task","priority":2,"labels":[],"decisions":[],"deps":[],"comments":[],"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","closed_at":null,"close_reason":"","version":1,"schema":1}`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(export, []byte(mcptest.SeedIssue), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	store, err := docket.Open(context.Background(), sqlite.Backend{DB: filepath.Join(dir, "index.db")}, docket.Options{Export: export})
@@ -31,12 +33,12 @@ func admissionStore(t *testing.T) *GateStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	g := NewGateStore(store)
+	g := mcptest.NewGateStore(store)
 	t.Cleanup(g.Open)
 	return g
 }
 
-const admissionMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+const admissionMeta = mcptest.ModernMeta
 
 // showRequest is a stateless (2026-07-28) tools/call issue_show with id
 // "r-k".
@@ -70,94 +72,125 @@ func TestHTTPHandlingCap(t *testing.T) {
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
-			s := admissionStore(t)
-			f := NewHTTPHandler(mcp.New(mcp.Options{Store: s, Dir: t.TempDir()}), HTTPOptions{MaxInFlight: 2})
-			srv := httptest.NewServer(f)
-			defer srv.Close()
-			defer s.Open()
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
-			post := func(session, version, body string) (*http.Response, string, error) {
-				r, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
-				r.Header.Set("Content-Type", "application/json")
-				r.Header.Set("Accept", "application/json, text/event-stream")
-				r.Header.Set("MCP-Protocol-Version", version)
-				if session != "" {
-					r.Header.Set("Mcp-Session-Id", session)
-				}
-				if version == "2026-07-28" {
-					r.Header.Set("Mcp-Method", "tools/call")
-					r.Header.Set("Mcp-Name", "issue_show")
-				}
-				resp, err := client.Do(r)
-				if err != nil {
-					return nil, "", err
-				}
-				defer resp.Body.Close()
-				b, err := io.ReadAll(resp.Body)
-				return resp, string(b), err
-			}
-			session, meta := "", ","+admissionMeta
-			if era == "2025-11-25" {
-				resp, body, err := post("", era, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-				if err != nil || resp.StatusCode != 200 {
-					t.Fatalf("initialize: %v %s", err, body)
-				}
-				session, meta = resp.Header.Get("Mcp-Session-Id"), ""
-				post(session, era, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-			}
-			const n = 12
-			errs := make(chan error, n)
-			for k := range n {
-				go func() {
-					id := fmt.Sprintf(`"r-%d"`, k)
-					resp, body, err := post(session, era, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}`+meta+`}}`)
-					switch {
-					case err != nil:
-						errs <- err
-					case resp.StatusCode != 200 || strings.Count(body, `"jsonrpc"`) != 1 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":`+id+`,"result":`):
-						errs <- fmt.Errorf("request %d: %d %s", k, resp.StatusCode, body)
-					default:
-						errs <- nil
-					}
-				}()
-			}
-			waitFor(t, "2 requests are in the store", func() bool { return s.Now() == 2 })
-			time.Sleep(50 * time.Millisecond) // room for a third, if the cap leaked
-			if got := len(f.slots); got != 2 {
-				t.Errorf("%d handling slots taken, want 2", got)
-			}
-			// Both slots are the front's to release once the replies are
-			// written: the middleware found each request by its header.
-			held := 0
-			f.mu.Lock()
-			for _, c := range f.calls {
-				if c.slot.Load() == callHeld {
-					held++
-				}
-			}
-			f.mu.Unlock()
-			if held != 2 {
-				t.Errorf("%d requests hold their slot for the front, want 2", held)
-			}
-			s.Open()
-			for range n {
-				if err := <-errs; err != nil {
-					t.Error(err)
-				}
-			}
-			if m := s.Most(); m != 2 {
-				t.Errorf("%d requests handled at once; the cap is 2", m)
-			}
-			f.mu.Lock()
-			calls := len(f.calls)
-			f.mu.Unlock()
-			f.bodies.mu.Lock()
-			used := f.bodies.used
-			f.bodies.mu.Unlock()
-			if len(f.slots) != 0 || calls != 0 || used != 0 {
-				t.Errorf("after every reply: %d slots, %d calls, %d body bytes still held", len(f.slots), calls, used)
-			}
+			synctest.Test(t, func(t *testing.T) { testHTTPHandlingCap(t, era) })
 		})
+	}
+}
+
+// testHTTPHandlingCap is one era of TestHTTPHandlingCap, in a bubble: the
+// server and its client talk over in-memory pipes, so once every request
+// has got as far as it can (synctest.Wait) the store and the slots show
+// whether a third got in.
+func testHTTPHandlingCap(t *testing.T, era string) {
+	s := admissionStore(t)
+	f := NewHTTPHandler(mcp.New(mcp.Options{Store: s, Dir: t.TempDir()}), HTTPOptions{MaxInFlight: 2})
+	l := mcptest.NewPipeListener()
+	srv := &http.Server{Handler: f}
+	go srv.Serve(l)
+	transport := &http.Transport{DialContext: l.DialContext, MaxIdleConnsPerHost: 16}
+	client := &http.Client{Transport: transport}
+	session := ""
+	defer func() {
+		s.Open()
+		if session != "" {
+			// The session ends with the test: its goroutines leave the
+			// bubble.
+			r, _ := http.NewRequest("DELETE", "http://pipe/mcp", nil)
+			r.Header.Set("Mcp-Session-Id", session)
+			r.Header.Set("MCP-Protocol-Version", era)
+			if resp, err := client.Do(r); err != nil {
+				t.Errorf("DELETE the session: %v", err)
+			} else {
+				resp.Body.Close()
+			}
+		}
+		srv.Close()
+		transport.CloseIdleConnections()
+	}()
+	post := func(session, version, body string) (*http.Response, string, error) {
+		r, _ := http.NewRequest("POST", "http://pipe/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("MCP-Protocol-Version", version)
+		if session != "" {
+			r.Header.Set("Mcp-Session-Id", session)
+		}
+		if version == "2026-07-28" {
+			r.Header.Set("Mcp-Method", "tools/call")
+			r.Header.Set("Mcp-Name", "issue_show")
+		}
+		resp, err := client.Do(r)
+		if err != nil {
+			return nil, "", err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return resp, string(b), err
+	}
+	meta := "," + admissionMeta
+	if era == "2025-11-25" {
+		resp, body, err := post("", era, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("initialize: %v %s", err, body)
+		}
+		session, meta = resp.Header.Get("Mcp-Session-Id"), ""
+		post(session, era, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	const n = 12
+	errs := make(chan error, n)
+	for k := range n {
+		go func() {
+			id := fmt.Sprintf(`"r-%d"`, k)
+			resp, body, err := post(session, era, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}`+meta+`}}`)
+			switch {
+			case err != nil:
+				errs <- err
+			case resp.StatusCode != 200 || strings.Count(body, `"jsonrpc"`) != 1 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":`+id+`,"result":`):
+				errs <- fmt.Errorf("request %d: %d %s", k, resp.StatusCode, body)
+			default:
+				errs <- nil
+			}
+		}()
+	}
+	// Every request has got as far as it can: 2 in the store, the
+	// others waiting for a slot. A cap that leaked lets a third in.
+	synctest.Wait()
+	if got := s.Now(); got != 2 {
+		t.Errorf("%d requests in the store at once, want 2", got)
+	}
+	if got := len(f.slots); got != 2 {
+		t.Errorf("%d handling slots taken, want 2", got)
+	}
+	// Both slots are the front's to release once the replies are
+	// written: the middleware found each request by its header.
+	held := 0
+	f.mu.Lock()
+	for _, c := range f.calls {
+		if c.slot.Load() == callHeld {
+			held++
+		}
+	}
+	f.mu.Unlock()
+	if held != 2 {
+		t.Errorf("%d requests hold their slot for the front, want 2", held)
+	}
+	s.Open()
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if m := s.Most(); m != 2 {
+		t.Errorf("%d requests handled at once; the cap is 2", m)
+	}
+	f.mu.Lock()
+	calls := len(f.calls)
+	f.mu.Unlock()
+	f.bodies.mu.Lock()
+	used := f.bodies.used
+	f.bodies.mu.Unlock()
+	if len(f.slots) != 0 || calls != 0 || used != 0 {
+		t.Errorf("after every reply: %d slots, %d calls, %d body bytes still held", len(f.slots), calls, used)
 	}
 }
 

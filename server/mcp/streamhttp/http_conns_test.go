@@ -1,4 +1,4 @@
-package mcp_test
+package streamhttp_test
 
 import (
 	"bufio"
@@ -7,61 +7,22 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
-// pipeListener serves connections made of net.Pipe: a write blocks until
-// the other end reads it, with no kernel buffer between, so a client that
-// does not read stalls the server's very first write to it.
-type pipeListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-func newPipeListener() *pipeListener {
-	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
-func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
-
-// dial connects a client, its remote address seen by the server as addr.
-func (l *pipeListener) dial(addr string) net.Conn {
-	server, client := net.Pipe()
-	l.conns <- addrConn{Conn: server, remote: addr}
-	return client
-}
-
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }
-
-type addrConn struct {
-	net.Conn
-	remote string
-}
-
-func (c addrConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.ParseIP(c.remote), Port: 1} }
-
-// servePipes serves h on a pipe listener under its connection caps.
-func servePipes(t *testing.T, h *streamhttp.HTTPHandler) *pipeListener {
+// servePipes serves h on a pipe listener under its connection caps: a
+// write over net.Pipe blocks until the other end reads it, with no kernel
+// buffer between, so a client that does not read stalls the server's very
+// first write to it.
+func servePipes(t *testing.T, h *streamhttp.HTTPHandler) *mcptest.PipeListener {
 	t.Helper()
-	pl := newPipeListener()
+	pl := mcptest.NewPipeListener()
 	srv := &http.Server{Handler: h}
 	ln := h.LimitConns(srv, pl)
 	go srv.Serve(ln)
@@ -73,7 +34,7 @@ func servePipes(t *testing.T, h *streamhttp.HTTPHandler) *pipeListener {
 // token when it is not empty. Its reply (every tool's schema) is far
 // larger than the server's write buffers.
 func listRequest(id, token string) string {
-	body := `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list","params":{` + modernMeta + `}}`
+	body := `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list","params":{` + mcptest.ModernMeta + `}}`
 	auth := ""
 	if token != "" {
 		auth = "Authorization: Bearer " + token + "\r\n"
@@ -108,16 +69,16 @@ func listCall(t *testing.T, conn net.Conn, id, token string) int {
 // read nothing leave ten others served (D91).
 func TestHTTPUnreadRepliesLockNobodyOut(t *testing.T) {
 	t.Parallel()
-	store, _ := newStore(t)
+	store, _ := mcptest.NewStore(t)
 	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 1}, streamhttp.HTTPOptions{WriteTimeout: time.Hour})
 	pl := servePipes(t, h)
 	for k := range 4 {
-		c := pl.dial("192.0.2.1")
+		c := pl.DialAs("192.0.2.1")
 		t.Cleanup(func() { c.Close() })
 		io.WriteString(c, listRequest(fmt.Sprint("stuck-", k), "")) // and never read
 	}
 	for k := range 10 {
-		c := pl.dial("192.0.2.2")
+		c := pl.DialAs("192.0.2.2")
 		if got := listCall(t, c, fmt.Sprint("probe-", k), ""); got != 200 {
 			t.Errorf("probe %d behind four unread replies: %d", k, got)
 		}
@@ -130,13 +91,13 @@ func TestHTTPUnreadRepliesLockNobodyOut(t *testing.T) {
 // it (D91).
 func TestHTTPWriteTimeout(t *testing.T) {
 	t.Parallel()
-	store, _ := newStore(t)
+	store, _ := mcptest.NewStore(t)
 	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
 	pl := servePipes(t, h)
-	c := pl.dial("192.0.2.1")
+	c := pl.DialAs("192.0.2.1")
 	defer c.Close()
 	io.WriteString(c, listRequest("stuck", ""))
-	waitUntil(t, "the stalled connection closed", func() bool { return h.Held().Conns == 0 })
+	mcptest.WaitUntil(t, "the stalled connection closed", func() bool { return h.Held().Conns == 0 })
 }
 
 // TestHTTPConnectionCap: past the caps a new connection closes the longest
@@ -148,14 +109,14 @@ func TestHTTPWriteTimeout(t *testing.T) {
 func TestHTTPConnectionCap(t *testing.T) {
 	t.Parallel()
 	const token = "s3cret"
-	store, _ := newStore(t)
+	store, _ := mcptest.NewStore(t)
 	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: token, MaxConns: 8, MaxConnsPerAddr: 4})
 	pl := servePipes(t, h)
 
 	// The token holder keeps two connections open, served.
 	var holder []net.Conn
 	for k := range 2 {
-		c := pl.dial("192.0.2.1")
+		c := pl.DialAs("192.0.2.1")
 		defer c.Close()
 		if got := listCall(t, c, fmt.Sprint("holder-", k), token); got != 200 {
 			t.Fatalf("the token holder's call: %d", got)
@@ -165,7 +126,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 	// A flood from two addresses of connections that send nothing, and
 	// of ones that send no token: the caps hold.
 	for k := range 40 {
-		c := pl.dial(fmt.Sprint("198.51.100.", 1+k%2))
+		c := pl.DialAs(fmt.Sprint("198.51.100.", 1+k%2))
 		defer c.Close()
 		if k%4 == 0 {
 			if got := listCall(t, c, fmt.Sprint("anon-", k), ""); got != 401 {
@@ -183,7 +144,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 			t.Errorf("the token holder's kept-alive connection %d: %d", k, got)
 		}
 	}
-	c := pl.dial("198.51.100.1")
+	c := pl.DialAs("198.51.100.1")
 	defer c.Close()
 	if got := listCall(t, c, "holder-new", token); got != 200 {
 		t.Errorf("the token holder's new connection from a flooding address: %d", got)
@@ -198,13 +159,13 @@ func TestHTTPConnectionCap(t *testing.T) {
 	h2 := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{Token: token, MaxConns: 2, MaxConnsPerAddr: 2})
 	pl2 := servePipes(t, h2)
 	for k := range 2 {
-		c := pl2.dial("192.0.2.1")
+		c := pl2.DialAs("192.0.2.1")
 		defer c.Close()
 		if got := listCall(t, c, fmt.Sprint("full-", k), token); got != 200 {
 			t.Fatalf("call %d: %d", k, got)
 		}
 	}
-	c = pl2.dial("192.0.2.9")
+	c = pl2.DialAs("192.0.2.9")
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(20 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -224,10 +185,10 @@ func TestHTTPConnectionCap(t *testing.T) {
 // stream's connection is closed after the write timeout.
 func TestHTTPGETStreamWriteTimeout(t *testing.T) {
 	t.Parallel()
-	store, _ := newStore(t)
+	store, _ := mcptest.NewStore(t)
 	h := newHTTPHandler(serveOptions{Store: store, Dir: t.TempDir()}, streamhttp.HTTPOptions{WriteTimeout: 50 * time.Millisecond})
 	pl := servePipes(t, h)
-	c := pl.dial("192.0.2.1")
+	c := pl.DialAs("192.0.2.1")
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(20 * time.Second))
 	body := `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
@@ -243,10 +204,24 @@ func TestHTTPGETStreamWriteTimeout(t *testing.T) {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
 	}
 	c.Close()
-	waitUntil(t, "the initializing connection closed", func() bool { return h.Held().Conns == 0 })
-	g := pl.dial("192.0.2.1")
+	mcptest.WaitUntil(t, "the initializing connection closed", func() bool { return h.Held().Conns == 0 })
+	g := pl.DialAs("192.0.2.1")
 	defer g.Close()
 	fmt.Fprintf(g, "GET /mcp HTTP/1.1\r\nHost: docket\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n", session)
 	// The client never reads: the stream's first write stalls.
-	waitUntil(t, "the stalled GET stream's connection closed", func() bool { return h.Held().Conns == 0 })
+	mcptest.WaitUntil(t, "the stalled GET stream's connection closed", func() bool { return h.Held().Conns == 0 })
+}
+
+// serveOptions are the settings of docket mcp's application these tests
+// set, and the transport's cap on requests in flight.
+type serveOptions struct {
+	Store       docket.Store
+	Dir         string
+	MaxInFlight int
+}
+
+// newHTTPHandler is the HTTP front of the application o describes.
+func newHTTPHandler(o serveOptions, h streamhttp.HTTPOptions) *streamhttp.HTTPHandler {
+	h.MaxInFlight = o.MaxInFlight
+	return streamhttp.NewHTTPHandler(mcp.New(mcp.Options{Store: o.Store, Dir: o.Dir}), h)
 }

@@ -1,4 +1,4 @@
-package streamhttp
+package mcptest
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 
 // GateStore holds every Get until Open, counting the Gets running at once:
 // the cap tests of both transports (TestInFlightCap, TestHTTPHandlingCap)
-// see how many requests the server lets in. This is a copy of
-// server/mcp's, where TestInFlightCap is the same test over stdio.
+// see how many requests the server lets in. It is built inside a
+// testing/synctest bubble when the test runs in one, so that a Get held at
+// the gate is durably blocked.
 type GateStore struct {
 	docket.Store
 	release   chan struct{}
