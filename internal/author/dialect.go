@@ -340,7 +340,7 @@ func (n *dialectNew) numberedHead(h string) string {
 // collection names it.
 func (n *dialectNew) supLink() string {
 	link := relLink(path.Dir(n.file), n.sup.Path)
-	return fmt.Sprintf("[%s](%s)", supersedingLabel(n.sup, n.sup.Path, n.sup.Title), link)
+	return fmt.Sprintf("[%s](%s)", n.supLabel(), link)
 }
 
 func relLink(from, to string) string {
@@ -384,8 +384,13 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 		}
 	case "front matter":
 		if n.col.usesKey("supersedes") && strings.HasPrefix(t, "---\n") {
-			link := relLink(path.Dir(n.file), n.sup.Path)
-			return "---\nsupersedes: " + yamlStr(supersedingLabel(n.sup, n.sup.Path, n.sup.Title)) + " # " + link + "\n" + t[4:]
+			// The record's name, as the collection's records write it
+			// (mycelian's supersedes: 0006-deletion-retention).
+			v := yamlStr(strings.TrimSuffix(relLink(path.Dir(n.file), n.sup.Path), ".md"))
+			if out, ok := fillEmptyKey(t, "supersedes", v); ok {
+				return out // the example's own key, left empty (one key, not two)
+			}
+			return "---\nsupersedes: " + v + "\n" + t[4:]
 		}
 	case "line":
 		for i, l := range lines {
@@ -707,6 +712,9 @@ func (n *dialectNew) word(example string) string {
 	w, lang := n.collectionWord()
 	if w != "" {
 		return capitalLike(w, example)
+	}
+	if w := n.ownClassWord(); w != "" {
+		return capitalLike(w, example) // EIPs' Draft, not Proposed
 	}
 	best := ""
 	for _, l := range slices.Sorted(maps.Keys(lang)) {

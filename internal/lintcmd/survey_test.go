@@ -58,7 +58,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 				`status "Previewing" of adopted record D288`,
 			}},
 		{wrote: []string{"---\nstage: proposed\nstart-date: 2026-12-01T00:00:00.000Z\nrelease-date:\n"}, name: "emberjs__rfcs", dir: "text", newFile: "text/1189-next-decision.md", marked: "superseded"},
-		{wrote: []string{"# Next decision\n\n* **Type**:\n* **Author**: Ada Lovelace\n* **Status**: Proposed\n"}, name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/KEEP-0463-next-decision.md", marked: "superseded",
+		{wrote: []string{"# Next decision\n\n* **Type**:\n* **Author**: Ada Lovelace\n* **Status**: Draft\n"}, name: "Kotlin__KEEP", dir: "proposals", newFile: "proposals/KEEP-0463-next-decision.md", marked: "superseded",
 			findings: []string{
 				`status "Unknown" of adopted record D33`,
 				`status "Unknown" of adopted record D75`,
@@ -74,7 +74,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 			}},
 		{name: "vuejs__rfcs", dir: "active-rfcs", discovered: ".", newFile: "active-rfcs/0046-next-decision.md"},
 		{name: "NixOS__rfcs", dir: "rfcs", newFile: "rfcs/0182-next-decision.md"},
-		{wrote: []string{"---\neip: 8252\ntitle: 'Next decision'\ndescription:\nauthor: 'Ada Lovelace'\ndiscussions-to:\nstatus: Proposed\ntype:\ncategory:\ncreated: 2026-12-01\nrequires:\n---\n"}, name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded"},
+		{wrote: []string{"---\neip: 8252\ntitle: 'Next decision'\ndescription:\nauthor: 'Ada Lovelace'\ndiscussions-to:\nstatus: Draft\ntype:\ncategory:\ncreated: 2026-12-01\nrequires:\n---\n"}, name: "ethereum__EIPs", dir: "EIPS", newFile: "EIPS/eip-8252-next-decision.md", marked: "superseded"},
 		// Its six "Moved" files say only where the EIP moved (to the ERCs
 		// repository): redirect stubs, not records (D96).
 		{name: "cardano-foundation__CIPs", dir: ".", newFile: "CIP-1856/README.md", marked: "superseded"},
@@ -87,7 +87,7 @@ func TestCollectionsSurvey2(t *testing.T) {
 		{name: "kani3camp__mine-party", dir: "docs/adr", newFile: "docs/adr/0006-next-decision.md", marked: "superseded"},
 		{name: "eziocdl__cloud-provisioning-manager", dir: "docs/adr", newFile: "docs/adr/0007-next-decision.md", marked: "superseded"},
 		{name: "tikv__rfcs", dir: "text", newFile: "text/0120-next-decision.md"},
-		{wrote: []string{"---\ncreated: 2026-12-01\nlast updated: 2026-12-01\nstatus: Proposed\nreviewers:\ntitle: 'Next decision'\nauthors:\n  - 'Ada Lovelace'\n---\n\n# Abstract\n\n# Background\n"}, name: "bazelbuild__proposals", dir: "designs", newFile: "designs/2026-12-01-next-decision.md", marked: "superseded",
+		{wrote: []string{"---\ncreated: 2026-12-01\nlast updated: 2026-12-01\nstatus: Draft\nreviewers:\ntitle: 'Next decision'\nauthors:\n  - 'Ada Lovelace'\n---\n\n# Abstract\n\n# Background\n"}, name: "bazelbuild__proposals", dir: "designs", newFile: "designs/2026-12-01-next-decision.md", marked: "superseded",
 			findings: []string{
 				// Front matter that is not YAML, as any YAML reader says.
 				"designs/2021-08-10-rules-authors-sig.md:1:1: front matter is not valid YAML",
