@@ -36,6 +36,9 @@ type dialectNew struct {
 	// sections are the level-2 headings the collection's newest records
 	// share, for a record shaped without a template.
 	sections []string
+	// values are what the newest records write in each header field, by
+	// key: a template's value none writes is prose (D96).
+	values map[string]map[string]bool
 }
 
 // templateOf finds the collection's own template for scheme t: its
@@ -565,6 +568,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 		if err != nil {
 			return nil, fmt.Errorf("read the collection's template: %w", err)
 		}
+		n.values = col.fieldValues(o.Dir, t)
 		return n.fill(string(src))
 	}
 	// The dialect is where most of the folder's records state their

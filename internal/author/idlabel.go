@@ -69,6 +69,7 @@ func idSpelling(read func(string) ([]byte, error), p string, src []byte) string 
 			if m := pluralIDRE.FindStringSubmatch(firstH1(string(b))); m != nil {
 				return m[1]
 			}
+			return "" // the nearest README does not say
 		}
 		if dir == "." || dir == "/" {
 			break
