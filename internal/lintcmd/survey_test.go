@@ -143,6 +143,15 @@ func TestCollectionsSurvey2(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("init --adopt %s: exit %d\n%s", tc.dir, code, out)
 			}
+			var first []string
+			for _, m := range regexp.MustCompile(`(?m)^created (\S+\.md)$`).FindAllStringSubmatch(out, -1) {
+				if m[1] != "docs/PRD.md" {
+					first = m
+				}
+			}
+			if first == nil {
+				t.Fatalf("init --adopt wrote no first record\n%s", out)
+			}
 			check := func(when string, extra int) {
 				t.Helper()
 				out, code := run("check")
@@ -211,6 +220,15 @@ func TestCollectionsSurvey2(t *testing.T) {
 					t.Errorf("the new record does not say %q\n%s", w, rec)
 				}
 			}
+			// init's first record is in the same shape: the same section
+			// headings and front matter keys as the new one (D96).
+			initRec, err := os.ReadFile(filepath.Join(dir, first[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := shapeOf(string(initRec)), shapeOf(string(rec)); a != b {
+				t.Errorf("init's first record %s is not in the shape of the new one:\n%s\nnew:\n%s", first[1], a, b)
+			}
 			// A template's instructions are not copied (D96).
 			if bytes.Contains(rec, []byte("<!--")) {
 				t.Errorf("the new record keeps a template's comment\n%s", rec)
@@ -277,6 +295,27 @@ func lineDiff(want, got string) string {
 	for _, l := range strings.Split(got, "\n") {
 		if !w[l] {
 			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// shapeOf is a record's shape: its front matter keys and its headings
+// below the title, one a line, but the Confirmation section init adds.
+func shapeOf(rec string) string {
+	var b strings.Builder
+	lines := strings.Split(rec, "\n")
+	inFM := len(lines) > 0 && lines[0] == "---"
+	for i, l := range lines {
+		switch {
+		case inFM && i > 0 && l == "---":
+			inFM = false
+		case inFM:
+			if k, _, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "-") {
+				b.WriteString(k + ":\n")
+			}
+		case strings.HasPrefix(l, "##") && !strings.Contains(l, "Confirmation"):
+			b.WriteString(l + "\n") // init adds its claims' section
 		}
 	}
 	return b.String()
