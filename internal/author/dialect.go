@@ -58,6 +58,9 @@ func (c *collection) templateOf(root string, t int) string {
 			return sk.path
 		}
 	}
+	if p := siblingTemplate(root, s.Dir); p != "" {
+		return p // a KEP's keps/NNNN-kep-template/README.md
+	}
 	// Beside the records, the collection's folder, a templates/ folder
 	// there, a sibling folder of the collection, then the root.
 	parent := path.Dir(c.dir)

@@ -149,3 +149,45 @@ func (n *dialectNew) ownClassWord() string {
 	}
 	return ""
 }
+
+// folderTemplate reports a template, found by its content, that is the
+// README of a folder beside the records' folder dir (a KEP's
+// keps/NNNN-kep-template/README.md beside keps/sig-cli/; D96).
+func folderTemplate(p, dir string) bool {
+	b := strings.ToLower(path.Base(p))
+	return (b == "readme.md" || b == "index.md") && dir != "." && path.Dir(path.Dir(p)) == path.Dir(dir)
+}
+
+// maxSiblingTemplates bounds the folders siblingTemplate reads.
+const maxSiblingTemplates = 64
+
+// siblingTemplate is the README of a folder beside the records' folder
+// dir whose text says it is a template (a KEP's
+// keps/NNNN-kep-template/README.md beside keps/sig-cli/: its title
+// "KEP-NNNN: …" is a placeholder; D96), "" when none is.
+func siblingTemplate(root, dir string) string {
+	if dir == "." || dir == "" {
+		return ""
+	}
+	parent := path.Dir(dir)
+	es, err := readDirIn(root, parent)
+	if err != nil {
+		return ""
+	}
+	read := 0
+	for _, e := range es {
+		if !e.IsDir() || path.Join(parent, e.Name()) == dir || read >= maxSiblingTemplates {
+			continue
+		}
+		p := path.Join(parent, e.Name(), "README.md")
+		src, err := readIn(root, p)
+		if err != nil {
+			continue
+		}
+		read++
+		if register.ParseAdopted(p, src, nil).Template != "" {
+			return p
+		}
+	}
+	return ""
+}

@@ -3,6 +3,8 @@ package author
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/register"
@@ -139,5 +141,35 @@ func TestFillEmptyKey(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("fillEmptyKey(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestSiblingTemplate: a folder beside the records' folder whose README's
+// text says template is the collection's template (a KEP's; D96); a
+// record's README beside it is not.
+func TestSiblingTemplate(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for p, s := range map[string]string{
+		"keps/sig-cli/1020-x/README.md":     "# KEP-1020: X\n",
+		"keps/aaa-notes/README.md":          "# Notes\n\nStatus: accepted\n",
+		"keps/NNNN-kep-template/README.md":  "<!-- how to -->\n# KEP-NNNN: Your short, descriptive title\n\n## Summary\n",
+		"other/NNNN-kep-template/README.md": "# KEP-NNNN: Your short, descriptive title\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := siblingTemplate(root, "keps/sig-cli"); got != "keps/NNNN-kep-template/README.md" {
+		t.Errorf("siblingTemplate = %q", got)
+	}
+	if got := siblingTemplate(root, "."); got != "" {
+		t.Errorf("siblingTemplate(.) = %q, want none", got)
+	}
+	if got := siblingTemplate(root, "keps/aaa-notes"); got != "keps/NNNN-kep-template/README.md" {
+		t.Errorf("siblingTemplate beside a record folder = %q", got)
 	}
 }

@@ -92,8 +92,10 @@ func TestCollections(t *testing.T) {
 		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [RFC-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [RFC-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
 		// A KEP's status is in the kep.yaml beside its README.md (dk-tl6):
 		// read from it, and superseding writes replaced there, the
-		// successor below the README's title (D96).
-		{name: "kubernetes__enhancements", wrote: []string{"## Status\n\nprovisional\n"}, supWrote: "Supersedes [KEP-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [KEP-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
+		// successor below the README's title (D96). new fills the KEP
+		// template beside keps/sig-cli (keps/NNNN-kep-template/README.md,
+		// a template by its title), its id spelled KEP- (dk-70n).
+		{name: "kubernetes__enhancements", wrote: []string{"# KEP-2385: Next decision\n\nStatus: proposed\n\n## Release Signoff Checklist\n"}, supWrote: "Supersedes [KEP-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [KEP-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
 			ids: []string{"| D2229 | [kubectl xdg base dir](../keps/sig-cli/2229-kubectl-xdg-base-dir/README.md) | rejected |", "| D2380 | [data driven commands](../keps/sig-cli/2380-data-driven-commands-for-kubectl/README.md) | proposed |"}},
 		// Three folders found with none named, each a block of ids; two
 		// server records name successors the sample does not hold (true,
