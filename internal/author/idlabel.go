@@ -150,14 +150,6 @@ func (n *dialectNew) ownClassWord() string {
 	return ""
 }
 
-// folderTemplate reports a template, found by its content, that is the
-// README of a folder beside the records' folder dir (a KEP's
-// keps/NNNN-kep-template/README.md beside keps/sig-cli/; D96).
-func folderTemplate(p, dir string) bool {
-	b := strings.ToLower(path.Base(p))
-	return (b == "readme.md" || b == "index.md") && dir != "." && path.Dir(path.Dir(p)) == path.Dir(dir)
-}
-
 // maxSiblingTemplates bounds the folders siblingTemplate reads.
 const maxSiblingTemplates = 64
 
