@@ -107,3 +107,9 @@ func WorldLang(w string) string { return worldLang(w) }
 func SupersedingLabel(old *register.Decision, file, title string) string {
 	return supersedingLabel(old, file, title)
 }
+
+// SpelledLabel is SupersedingLabel in the collection's id spelling
+// (KEP-N, RFC-N) where its record names are bare numbers (D96).
+func SpelledLabel(read func(string) ([]byte, error), old *register.Decision, src []byte, file, title string) string {
+	return spelledLabel(read, old, src, file, title)
+}

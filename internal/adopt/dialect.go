@@ -37,6 +37,9 @@ type dialectNew struct {
 	// sections are the level-2 headings the collection's newest records
 	// share, for a record shaped without a template.
 	sections []string
+	// values are what the newest records write in each header field, by
+	// key: a template's value none writes is prose (D96).
+	values map[string]map[string]bool
 }
 
 // templateOf finds the collection's own template for scheme t: its
@@ -55,6 +58,9 @@ func (c *collection) templateOf(root string, t int) string {
 		if strings.HasPrefix(sk.why, "template:") && path.Dir(sk.path) == s.Dir {
 			return sk.path
 		}
+	}
+	if p := siblingTemplate(root, s.Dir); p != "" {
+		return p // a KEP's keps/NNNN-kep-template/README.md
 	}
 	// Beside the records, the collection's folder, a templates/ folder
 	// there, a sibling folder of the collection, then the root.
@@ -341,7 +347,7 @@ func (n *dialectNew) numberedHead(h string) string {
 // collection names it.
 func (n *dialectNew) supLink() string {
 	link := relLink(path.Dir(n.file), n.sup.Path)
-	return fmt.Sprintf("[%s](%s)", supersedingLabel(n.sup, n.sup.Path, n.sup.Title), link)
+	return fmt.Sprintf("[%s](%s)", n.supLabel(), link)
 }
 
 func relLink(from, to string) string {
@@ -385,8 +391,13 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 		}
 	case "front matter":
 		if n.col.usesKey("supersedes") && strings.HasPrefix(t, "---\n") {
-			link := relLink(path.Dir(n.file), n.sup.Path)
-			return "---\nsupersedes: " + yamlStr(supersedingLabel(n.sup, n.sup.Path, n.sup.Title)) + " # " + link + "\n" + t[4:]
+			// The record's name, as the collection's records write it
+			// (mycelian's supersedes: 0006-deletion-retention).
+			v := yamlStr(strings.TrimSuffix(relLink(path.Dir(n.file), n.sup.Path), ".md"))
+			if out, ok := fillEmptyKey(t, "supersedes", v); ok {
+				return out // the example's own key, left empty (one key, not two)
+			}
+			return "---\nsupersedes: " + v + "\n" + t[4:]
 		}
 	case "line":
 		for i, l := range lines {
@@ -561,6 +572,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 		if err != nil {
 			return nil, fmt.Errorf("read the collection's template: %w", err)
 		}
+		n.values = col.fieldValues(o.Dir, t)
 		return n.fill(string(src))
 	}
 	// The dialect is where most of the folder's records state their
@@ -708,6 +720,9 @@ func (n *dialectNew) word(example string) string {
 	w, lang := n.collectionWord()
 	if w != "" {
 		return capitalLike(w, example)
+	}
+	if w := n.ownClassWord(); w != "" {
+		return capitalLike(w, example) // EIPs' Draft, not Proposed
 	}
 	best := ""
 	for _, l := range slices.Sorted(maps.Keys(lang)) {

@@ -309,10 +309,11 @@ func (n *dialectNew) fillLine(l string) string {
 				s += " " + n.author
 			}
 		case register.IsStatusHeading(strings.Trim(k, "*_ ")):
-		case placeholderValue(m[3]):
+		case placeholderValue(m[3]), n.proseValue(k, m[3]):
 			s = strings.TrimRight(m[1], " \t")
 		}
 	}
+	s = datePlaceholderRE.ReplaceAllString(s, "") // dates no field of the record fills
 	if nl {
 		s += "\n"
 	}

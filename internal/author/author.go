@@ -343,7 +343,7 @@ func retire(res *snapshot.Snapshot, old *register.Decision, id, file, title stri
 		if err != nil {
 			return nil, err
 		}
-		label := adopt.SupersedingLabel(old, file, title)
+		label := adopt.SpelledLabel(read, old, src, file, title)
 		if out, ok := markSuperseded(src, old, label, filepath.ToSlash(link)); ok {
 			edits[old.Path] = out
 		} else if old.StatusFrom == "folder" {

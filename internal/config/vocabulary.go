@@ -9,12 +9,14 @@ import "strings"
 // after the phrase removed). DefaultStatuses adds every word to the
 // vocabulary; a word in two rows must mean the same status in both (a
 // test keeps it so), and a word the table lacks is still reported, never
-// guessed.
+// guessed. The English proposed row lists a process's first stages
+// (draft, idea, …) before its first review stage: new writes one of
+// those where the collection's records do (D96).
 var WorldStatuses = []struct {
 	Lang, Status, Words string
 }{
 	{"en", "accepted", "final, approved, implemented, released, stable, active, done, decided, in effect, living, recommended, ready for release, shipped, completed, complete, merged, agreed, adopted, resolved, partially implemented, partially stable, accepted with modifications, accepted with revisions, implementable"},
-	{"en", "proposed", "draft, review, active review, in review, under review, rfc, open, pending, incomplete, under discussion, public discussion, in discussion, last call, to be reviewed, stagnant, idea, pre-rfc, exploring, design review, experimental, prototype, prototyped, preview, provisional"},
+	{"en", "proposed", "draft, idea, pre-rfc, rfc, open, pending, provisional, exploring, review, active review, in review, under review, incomplete, under discussion, public discussion, in discussion, last call, to be reviewed, stagnant, design review, experimental, prototype, prototyped, preview"},
 	{"en", "rejected", "declined, withdrawn, abandoned, returned for revision, dropped, expired, refused, postponed, deferred"},
 	{"en", "deprecated", "obsolete, retired, discontinued, archived, inactive, sunset, sunsetted, deprecate"},
 	{"en", "superseded", "replaced, superceded"},

@@ -77,7 +77,7 @@ func TestCollections(t *testing.T) {
 		{name: "npm__rfcs", wrote: []string{"---\ntitle: 'Next decision'\nnumber: null\nstatus: proposed\n", "\n# Next decision\n\n## Summary\n"}, dir: ".", records: 30, newFile: "accepted/0000-next-decision.md"},
 		{name: "rust-lang__rfcs", wrote: []string{"- Feature Name: next_decision\n- Start Date: 2026-12-01\n", "- Status: proposed\n\n# Summary\n"}, dir: ".", records: 20, newFile: "text/0000-next-decision.md"},
 		{name: "mlflow__rfcs", wrote: []string{"start_date:   2026-12-01\n", "status: proposed\n\n# Summary\n"}, dir: ".", records: 3, newFile: "rfcs/0000-next-decision/0000-next-decision.md"},
-		{name: "wagov-dtt__architecture-decision-records", wrote: []string{"# ADR 022: Next decision\n\n**Status:** Proposed | **Date:** 2026-12-01 | **Review:** YYYY-MM-DD\n"}, supWrote: "| **Review:** YYYY-MM-DD\n\nSupersedes [ADR-003](../development/003-apis.md)\n", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](../operations/023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "operations/022-next-decision.md"},
+		{name: "wagov-dtt__architecture-decision-records", wrote: []string{"# ADR 022: Next decision\n\n**Status:** Proposed | **Date:** 2026-12-01 | **Review:**\n"}, supWrote: "| **Review:**\n\nSupersedes [ADR-003](../development/003-apis.md)\n", supersede: "D3", marked: "**Status:** Superseded by [ADR-023](../operations/023-a-replacement.md) | **Date:** 2025-03-26 | **Review:** 2026-03-26", dir: ".", records: 20, newFile: "operations/022-next-decision.md"},
 		{name: "json-schema-org__json-schema-spec", wrote: []string{"# Next decision\n\n- Status: proposed\n- Deciders: Ada Lovelace\n- Date: 2026-12-01\n\nTechnical Story:\n\n## Context and Problem Statement\n\n## Decision Drivers\n"}, records: 7},
 		{name: "movito__agentive-starter-kit", wrote: []string{"# Next decision\n\n**Status**: Proposed\n**Type**:\nDate: 2026-12-01\n"}, dir: ".kit/adr", records: 38, exit: 1, ids: []string{"| D21 | ", "| D21b | "}, findings: []string{
 			// 0026 says "Superseded by KIT-ADR-0028", a record of another
@@ -89,12 +89,27 @@ func TestCollections(t *testing.T) {
 		// writes to text/, whose records state theirs (dk-zcp), and the
 		// superseded record, whose folder says accepted, says what
 		// replaced it in its own file (D96).
-		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [ADR-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [ADR-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
+		{name: "yarnpkg__rfcs", wrote: []string{"- Start Date: 2026-12-01\n- RFC PR:\n- Yarn Issue:\n- Status: proposed\n\n# Summary\n\n# Motivation\n"}, supWrote: "Supersedes [RFC-0000](../accepted/0000-better-why.md)\n", supersede: "D10000", marked: "Superseded by [RFC-0000](../text/0000-a-replacement.md)\n\n# Summary\n", dir: ".", records: 25, newFile: "text/0000-next-decision.md"},
 		// A KEP's status is in the kep.yaml beside its README.md (dk-tl6):
 		// read from it, and superseding writes replaced there, the
-		// successor below the README's title (D96).
-		{name: "kubernetes__enhancements", wrote: []string{"## Status\n\nproposed\n"}, supWrote: "Supersedes [ADR-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [ADR-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
+		// successor below the README's title (D96). new fills the KEP
+		// template beside keps/sig-cli (keps/NNNN-kep-template/README.md,
+		// a template by its title), its id spelled KEP- (dk-70n).
+		{name: "kubernetes__enhancements", wrote: []string{"# KEP-2385: Next decision\n\nStatus: proposed\n\n## Release Signoff Checklist\n"}, supWrote: "Supersedes [KEP-1020](../1020-kubectl-staging/README.md)\n", supersede: "D1020", marked: "# KEP-1020: Move Kubectl Code into Staging\n\nSuperseded by [KEP-2386](../2386-a-replacement/README.md)\n", after: [2]string{"keps/sig-cli/1020-kubectl-staging/kep.yaml", "\nstatus: replaced\n"}, dir: "keps", records: 15, newFile: "keps/sig-cli/2385-next-decision/README.md",
 			ids: []string{"| D2229 | [kubectl xdg base dir](../keps/sig-cli/2229-kubectl-xdg-base-dir/README.md) | rejected |", "| D2380 | [data driven commands](../keps/sig-cli/2380-data-driven-commands-for-kubectl/README.md) | proposed |"}},
+		// Three folders found with none named, each a block of ids; two
+		// server records name successors the sample does not hold (true,
+		// SOURCES). The successor fills the collection's own empty
+		// supersedes: key with the record's name, as its records write it
+		// (D96), so accept retires the old record in its front matter.
+		{name: "mycelian-ai__mycelian-memory", wrote: []string{"---\ntitle: 'Next decision'\nstatus: proposed\n"}, supWrote: "\nsupersedes: 0001-client-sdk\n---\n", supersede: "D10001", marked: "status: \"superseded by [ADR-0031](0031-a-replacement.md)\"\n", records: 58, exit: 1, newFile: "docs/client/adr/0030-next-decision.md",
+			ids: []string{"| D10001 | [Adopt Go client SDK, deprecate pkg/memoryclient](client/adr/0001-client-sdk.md) | accepted |", "| D30000 | "},
+			findings: []string{
+				"D20010 superseded by [0017-vector-store-abstraction.md](0017-vector-store-abstraction.md), which is no registered record",
+				"adopted record D20010 is superseded but names no registered successor",
+				"D20015 superseded by [0020-open-source-pivot.md](0020-open-source-pivot.md), which is no registered record",
+				"adopted record D20015 is superseded but names no registered successor",
+			}},
 		// giantswarm's state: review is proposed (D97), and new writes its word (D96).
 		{name: "giantswarm__rfc", wrote: []string{"---\ncreation_date: 2026-12-01\n", "\nstate: review\n", "---\n\n# Next decision\n"}, dir: ".", records: 20},
 	}

@@ -322,7 +322,9 @@ func SkipReason(rel string) string {
 // more of the five statuses separated by | or /, or it is bracketed and
 // separated by | or /, or by commas between two or more of the five.
 func PlaceholderStatus(raw string) bool {
-	s := strings.ToLower(strings.ReplaceAll(raw, `\[`, "["))
+	// A link is its text: "[Declined](https://…/462#…)" is a status, its
+	// address no list of choices (KEEP's; D97).
+	s := strings.ToLower(linkText(strings.ReplaceAll(raw, `\[`, "[")))
 	n := 0
 	for _, st := range Statuses {
 		if strings.Contains(s, st) {

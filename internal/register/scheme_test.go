@@ -73,8 +73,11 @@ func TestStatusWords(t *testing.T) {
 		{"Accepted, superseded by [ADR-5](0005-x.md)", "accepted", "accepted", true, false},
 		{"[proposed | rejected | accepted | deprecated | … | superseded by ADR-0005]", "", "", false, true},
 		{"{proposed | rejected}", "", "", false, true},
+		// KEEP-0446's: a link is its text, its address no choices.
+		{"[Declined](https://github.com/Kotlin/KEEP/discussions/462#discussioncomment-16907110)", "declined", "rejected", true, false},
+		{"[proposed | accepted | superseded by [ADR-0005](0005-example.md)]", "", "", false, true},
 	}
-	vocab := map[string]string{"draft": "proposed"}
+	vocab := map[string]string{"draft": "proposed", "declined": "rejected"}
 	for _, c := range cases {
 		if got := StatusWords(c.raw); got != c.words {
 			t.Errorf("StatusWords(%q) = %q, want %q", c.raw, got, c.words)

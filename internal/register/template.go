@@ -98,7 +98,8 @@ var indexLinkRE = regexp.MustCompile(`\]\(\s*<?([^)>\s#]+)`)
 
 // IndexPage reports whether the file at p, with text src and no status
 // of its own (raw), is its folder's index (D97): a README.md or index.md
-// that links two or more records below its own folder.
+// that links two or more records below its own folder (recordLink), not
+// parts of its own record.
 func IndexPage(p string, src []byte, raw string) bool {
 	if b := strings.ToLower(path.Base(p)); (b != "readme.md" && b != "index.md") || strings.TrimSpace(raw) != "" {
 		return false
@@ -109,9 +110,22 @@ func IndexPage(p string, src []byte, raw string) bool {
 		if strings.Contains(t, "://") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, "mailto:") {
 			continue
 		}
-		if strings.HasSuffix(strings.ToLower(t), ".md") || strings.HasSuffix(t, "/") {
+		if (strings.HasSuffix(strings.ToLower(t), ".md") || strings.HasSuffix(t, "/")) && recordLink(t) {
 			seen[path.Clean(t)] = true
 		}
 	}
 	return len(seen) >= 2
+}
+
+// recordLink reports a link an index makes to a record: to a folder
+// below (slug/README.md, slug/) or to a file named as records are, by a
+// number or a date (0001-x.md). A file of its own folder named otherwise
+// (usdskel.md, general.md) is a part of the record whose README links it,
+// not a record (OpenUSD's multiple-animations, D97).
+func recordLink(t string) bool {
+	if strings.HasSuffix(t, "/") {
+		return true // a folder
+	}
+	c := path.Clean(t)
+	return strings.Contains(c, "/") || c[0] >= '0' && c[0] <= '9'
 }

@@ -32,6 +32,12 @@ func TestTemplateByContent(t *testing.T) {
 			"# Backend decisions\n\n- [ADR 1](0001-use-go/README.md)\n- [ADR 2](./0002-use-sqlite/)\n", false, true},
 		{"record folder README linking out", "adr/2024-01-02-x/README.md",
 			"# X\n\nSee [one](../2023-01-01-y/README.md) and [two](../2023-02-01-z/README.md).\n", false, false},
+		{"flat folder index", "docs/adr/README.md",
+			"# Decisions\n\n- [one](0001-a.md)\n- [two](./2024-01-02-b.md)\n", false, true},
+		// OpenUSD-proposals' multiple-animations/README.md: a proposal in
+		// two parts of its own folder is a record, not an index.
+		{"record README linking its parts", "proposals/_notPublished/draft/multiple-animations/README.md",
+			"# Multiple Animation Support\n\nThe proposal is split into two parts.\n\n1. [USDSkel support](usdskel.md)\n2. [General support](general.md)", false, false},
 		{"index with a status is a record", "adr/0003-x/README.md",
 			"# X\n\nStatus: accepted\n\n- [a](a.md)\n- [b](b.md)\n", false, false},
 	}
