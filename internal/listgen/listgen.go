@@ -395,7 +395,7 @@ func order(l list, items []item) ([]item, error) {
 				return nil, fmt.Errorf("%s: the rules are ordered by the id their file names: write //registry:%s without a place", it.pos, l.key())
 			}
 			if it.ruleConst == "" {
-				return nil, fmt.Errorf("%s: the rule %s does not set ID: ruleid.Name (its constant, which listgen writes)", it.pos, it.ident)
+				return nil, fmt.Errorf("%s: the rule %s sets no ID field: set it to the constant the ruleid package declares for its file (listgen writes it)", it.pos, it.ident)
 			}
 			if other, ok := seen[m[1]]; ok {
 				return nil, fmt.Errorf("%s: %s and %s both have the id CL%s", it.pos, other, it.file, m[1])
