@@ -22,7 +22,6 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/yuin/goldmark"
-	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -219,7 +218,7 @@ var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A
 
 var (
 	refRE    = lazyRE(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
-	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
+	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, frontMatter))
 )
 
 // Lines maps byte offsets of one file to positions in O(log n); every
@@ -598,7 +597,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, path, src), true
-	fm, err := meta.TryGet(ctx)
+	fm, err := frontMatterOf(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"front matter is not valid YAML: %s", oneLine(err.Error())))
@@ -626,7 +625,7 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
-		fm, err := meta.TryGet(ctx)
+		fm, err := frontMatterOf(ctx)
 		if err != nil {
 			d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, ruleid.Markdown,
 				"front matter is not valid YAML: %s", oneLine(err.Error())))
