@@ -15,6 +15,7 @@ import (
 	"github.com/claimslint/claimslint/internal/decisionid"
 	"github.com/claimslint/claimslint/internal/ruleid"
 
+	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 )
@@ -301,7 +302,7 @@ type adoptedStatus struct {
 // its title, its relations and its status. It says false, with a
 // finding, when the front matter is not YAML.
 func (d *Decision) adoptedFrontMatter(ctx parser.Context, src []byte, ln *lines, fs *adoptedStatus) bool {
-	fm, err := frontMatterOf(ctx)
+	fm, err := meta.TryGet(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(fs.pos, ruleid.Markdown, "front matter is not valid YAML: %s", oneLine(err.Error())))
 		return false

@@ -22,6 +22,7 @@ import (
 
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/yuin/goldmark"
+	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -218,7 +219,7 @@ var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A
 
 var (
 	refRE    = lazyRE(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
-	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, frontMatter))
+	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
 )
 
 // Lines maps byte offsets of one file to positions in O(log n); every
@@ -597,7 +598,7 @@ func ParseDecision(path string, src []byte) *Decision {
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, path, src), true
-	fm, err := frontMatterOf(ctx)
+	fm, err := meta.TryGet(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"front matter is not valid YAML: %s", oneLine(err.Error())))
@@ -625,7 +626,7 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
-		fm, err := frontMatterOf(ctx)
+		fm, err := meta.TryGet(ctx)
 		if err != nil {
 			d.Findings = append(d.Findings, finding(token.Position{Filename: path, Line: 1, Column: 1}, ruleid.Markdown,
 				"front matter is not valid YAML: %s", oneLine(err.Error())))
