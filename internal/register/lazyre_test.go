@@ -17,7 +17,7 @@ import (
 func TestLazyPatternsCompile(t *testing.T) {
 	t.Parallel()
 	lazy := map[string]func() *regexp.Regexp{
-		"bareRefRE": bareRefRE, "blobPathRE": blobPathRE, "byRefRE": byRefRE, "claimsNoneRE": claimsNoneRE,
+		"bareRefRE": bareRefRE, "blobPathRE": blobPathRE, "claimsNoneRE": claimsNoneRE,
 		"commentRE": commentRE, "countRE": countRE, "dateRE": dateRE, "digitsRE": digitsRE, "idCellRE": idCellRE,
 		"indexLinkRE": indexLinkRE, "leadingDateRE": leadingDateRE, "mdLinkRE": mdLinkRE, "numberedRE": numberedRE,
 		"numberedTitle": numberedTitle, "paddedRefRE": paddedRefRE, "placeholderDateRE": placeholderDateRE,
