@@ -575,10 +575,14 @@ func InsideRepo(p string) error {
 // files (its config, its objects) are never a register, an export or a
 // claim's file, and are never quoted in a message.
 func InGitDir(p string) bool {
-	for _, seg := range strings.Split(strings.ReplaceAll(p, `\`, "/"), "/") {
+	for rest := strings.ReplaceAll(p, `\`, "/"); ; { // each segment in turn, none copied (every claim's Path is asked, D92)
+		seg, after, more := strings.Cut(rest, "/")
 		if strings.EqualFold(seg, ".git") {
 			return true
 		}
+		if !more {
+			return false
+		}
+		rest = after
 	}
-	return false
 }

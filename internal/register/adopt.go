@@ -109,7 +109,7 @@ var relationVerbs = []struct{ words, verb string }{
 
 // redirectRE is a sentence saying a document moved, in the languages of
 // the status vocabulary (D97).
-var redirectRE = regexp.MustCompile(`(?i)\b(?:was moved|has moved|has been moved|moved to|now lives|redirect(?:s|ed)? to|verschoben|umgezogen|se ha movido|movido a|a été déplacé|déplacé vers|è stato spostato|spostato in)\b|已移动|已迁移|移動しました|移動済み|이동했습니다|이동됨`)
+var redirectRE = lazyRE(`(?i)\b(?:was moved|has moved|has been moved|moved to|now lives|redirect(?:s|ed)? to|verschoben|umgezogen|se ha movido|movido a|a été déplacé|déplacé vers|è stato spostato|spostato in)\b|已移动|已迁移|移動しました|移動済み|이동했습니다|이동됨`)
 
 // RedirectStub reports a file that only says where its document moved
 // (D96): its text after any front matter is one short paragraph, no
@@ -126,7 +126,7 @@ func RedirectStub(src []byte) bool {
 	if body == "" || len(body) > 300 || strings.Contains(body, "\n\n") || strings.Contains(body, "\n#") || strings.HasPrefix(body, "#") {
 		return false
 	}
-	return (strings.Contains(body, "://") || strings.Contains(body, "](")) && redirectRE.MatchString(body)
+	return (strings.Contains(body, "://") || strings.Contains(body, "](")) && redirectRE().MatchString(body)
 }
 
 // SupersededByPhrase is the phrase for "superseded by" that starts with
@@ -204,17 +204,17 @@ type Relation struct {
 }
 
 var (
-	numberedTitle = regexp.MustCompile(`^(?:(?i:(?:[a-z]+[- ])*(?:ADR|RFC|KEP)(?:[- #]?[0-9]+[a-z]?\s*[.:：–—-]?|\s*[.:：–—]))|[A-Z][A-Za-z]{1,5}[- #][0-9]+[a-z]?\s*[.:：–—-]|[0-9]+[a-z]?(?:\s*[.:：．、–—]|\s+-|\s))\s*`)
-	statusLineRE  = regexp.MustCompile(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__|\*|_)?(` + statusKeyAlt() + `)(?:\*\*|__|\*|_)?\s*[:：]\s*(?:\*\*|__|\*|_)?\s*(.*)$`)
-	tableCellRE   = regexp.MustCompile(`^\s*\|`)
-	tableSepRE    = regexp.MustCompile(`^\s*\|?\s*:?-{2,}`)
-	mdLinkRE      = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()<>\s]+)>?(?:\s+"[^"]*")?\s*\)`)
-	blobPathRE    = regexp.MustCompile(`^https?://[^/]+/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^?#]+)$`)
-	recordNameRE  = regexp.MustCompile(`^[0-9]{1,9}[-_][^\s/]+$`)
-	paddedRefRE   = regexp.MustCompile("(?:^|[\\s\x60(])(0[0-9]{2,8})(?:$|[\\s\x60).,;])")
-	bareRefRE     = regexp.MustCompile(`(?i)\b(?:ADR|RFC|DR)[- #]?([0-9]{1,9})\b`)
-	commentRE     = regexp.MustCompile(`(?s)<!--.*?-->`)
-	dateRE        = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	numberedTitle = lazyRE(`^(?:(?i:(?:[a-z]+[- ])*(?:ADR|RFC|KEP)(?:[- #]?[0-9]+[a-z]?\s*[.:：–—-]?|\s*[.:：–—]))|[A-Z][A-Za-z]{1,5}[- #][0-9]+[a-z]?\s*[.:：–—-]|[0-9]+[a-z]?(?:\s*[.:：．、–—]|\s+-|\s))\s*`)
+	statusLineRE  = lazyRE(`(?i)^\s*(?:[*+-]\s+)?(?:\*\*|__|\*|_)?(` + statusKeyAlt() + `)(?:\*\*|__|\*|_)?\s*[:：]\s*(?:\*\*|__|\*|_)?\s*(.*)$`)
+	tableCellRE   = lazyRE(`^\s*\|`)
+	tableSepRE    = lazyRE(`^\s*\|?\s*:?-{2,}`)
+	mdLinkRE      = lazyRE(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()<>\s]+)>?(?:\s+"[^"]*")?\s*\)`)
+	blobPathRE    = lazyRE(`^https?://[^/]+/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^?#]+)$`)
+	recordNameRE  = lazyRE(`^[0-9]{1,9}[-_][^\s/]+$`)
+	paddedRefRE   = lazyRE("(?:^|[\\s\x60(])(0[0-9]{2,8})(?:$|[\\s\x60).,;])")
+	bareRefRE     = lazyRE(`(?i)\b(?:ADR|RFC|DR)[- #]?([0-9]{1,9})\b`)
+	commentRE     = lazyRE(`(?s)<!--.*?-->`)
+	dateRE        = lazyRE(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 )
 
 // ParseAdopted reads an existing decision record in place, in the dialect
@@ -275,7 +275,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	linkLines = append(linkLines, st...)
 	linkLines = append(linkLines, body["links"]...)
 	d.Keys["status"] = fs.pos
-	d.RawStatus = chosenOfChoices(strings.TrimSpace(commentRE.ReplaceAllString(fs.raw, "")))
+	d.RawStatus = chosenOfChoices(strings.TrimSpace(commentRE().ReplaceAllString(fs.raw, "")))
 	if k, ok := StatusValueAt(d.RawStatus); ok {
 		// "* Status: **Status: Active Review (...)**": the key written twice.
 		d.RawStatus = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(d.RawStatus[k:]), "*_"))
@@ -353,13 +353,13 @@ func (d *Decision) bodyStatus(st []srcLine, src []byte, ln *lines, statuses map[
 	// The first line is the status, even when it is itself a link
 	// line: adr-tools drops "Accepted" when a record is superseded.
 	first := 0
-	for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE.MatchString(st[first+1].text) {
+	for first+1 < len(st) && choiceList(st[first].text, statuses) && leadingDateRE().MatchString(st[first+1].text) {
 		first++ // "列表：提议/通过/完成/已弃用/已取代": the choices, not the status
 	}
 	fs.raw, fs.pos, d.StatusFrom = st[first].text, st[first].pos, "heading"
 	// A history of dated status lines ("2017-11-22 提议",
 	// "2017-11-25 完成"): the last one is the status now (D97).
-	for i := first + 1; i < len(st) && leadingDateRE.MatchString(fs.raw) && leadingDateRE.MatchString(st[i].text); i++ {
+	for i := first + 1; i < len(st) && leadingDateRE().MatchString(fs.raw) && leadingDateRE().MatchString(st[i].text); i++ {
 		fs.raw, fs.pos = st[i].text, st[i].pos
 	}
 	return st, true
@@ -409,7 +409,7 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 	cur, level := "", 0
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			t := strings.ToLower(strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), "")))
+			t := strings.ToLower(strings.TrimSpace(commentRE().ReplaceAllString(string(headingText(h, src)), "")))
 			if cur != "" && h.Level > level {
 				continue
 			}
@@ -433,7 +433,7 @@ func sections(doc ast.Node, src []byte, ln *lines) map[string][]srcLine {
 			}
 			for i := 0; i < c.Lines().Len(); i++ {
 				seg := c.Lines().At(i)
-				s := strings.TrimSpace(commentRE.ReplaceAllString(string(seg.Value(src)), ""))
+				s := strings.TrimSpace(commentRE().ReplaceAllString(string(seg.Value(src)), ""))
 				if s != "" {
 					out[cur] = append(out[cur], srcLine{s, ln.pos(seg.Start)})
 				}
@@ -481,7 +481,7 @@ func relationLines(src []byte, ln *lines) []srcLine {
 		low := strings.ToLower(strings.TrimLeft(t, "-*+_ "))
 		// Only a line that links a record: "**Supersedes**: None" and
 		// bare numbers stay prose, as before.
-		linked := mdLinkRE.MatchString(t) && strings.Contains(low, ".md")
+		linked := mdLinkRE().MatchString(t) && strings.Contains(low, ".md")
 		low = strings.ReplaceAll(low, "_", " ")
 		for _, v := range relationVerbs {
 			if linked && strings.HasPrefix(low, v.words) {
@@ -491,7 +491,7 @@ func relationLines(src []byte, ln *lines) []srcLine {
 			// "superseded_by: 0007-obsidian-plugin-hosts-mcp": a key and
 			// a record's own name, outside front matter.
 			if rest, ok := strings.CutPrefix(low, v.words+":"); ok {
-				if name := strings.TrimSpace(t[len(t)-len(rest):]); recordNameRE.MatchString(name) {
+				if name := strings.TrimSpace(t[len(t)-len(rest):]); recordNameRE().MatchString(name) {
 					target := name
 					if !strings.HasSuffix(strings.ToLower(target), ".md") {
 						target += ".md"
@@ -510,7 +510,7 @@ func relationLines(src []byte, ln *lines) []srcLine {
 // second-level heading.
 func statusLine(src []byte, ln *lines) (status string, pos token.Position, ok bool) {
 	preamble(src, func(line string, off int) bool {
-		if m := statusLineRE.FindStringSubmatch(line); m != nil {
+		if m := statusLineRE().FindStringSubmatch(line); m != nil {
 			status, pos, ok = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[2]), "*_")), ln.pos(off), true
 			return false
 		}
@@ -549,7 +549,7 @@ func recordLinks(l srcLine, dir string) []RecordLink {
 		}
 		seg := l.text[v.off+v.n : end]
 		found := false
-		for _, m := range mdLinkRE.FindAllStringSubmatchIndex(seg, -1) {
+		for _, m := range mdLinkRE().FindAllStringSubmatchIndex(seg, -1) {
 			dest := seg[m[4]:m[5]]
 			if i := strings.IndexByte(dest, '#'); i >= 0 {
 				dest = dest[:i]
@@ -559,7 +559,7 @@ func recordLinks(l srcLine, dir string) []RecordLink {
 				// An absolute link to a file of a repository's tree
 				// (".../blob/main/proposals/KEEP-0455-x.md") names the
 				// record at that path (D97).
-				sm := blobPathRE.FindStringSubmatch(dest)
+				sm := blobPathRE().FindStringSubmatch(dest)
 				if sm == nil {
 					continue
 				}
@@ -574,11 +574,11 @@ func recordLinks(l srcLine, dir string) []RecordLink {
 		if found {
 			continue
 		}
-		refs := bareRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1)
+		refs := bareRefRE().FindAllStringSubmatch(mdLinkRE().ReplaceAllString(seg, " "), -1)
 		if len(refs) == 0 {
 			// A zero-padded number names a record ("reemplazado por
 			// `0005`"): a quantity is not written with leading zeros.
-			refs = paddedRefRE.FindAllStringSubmatch(mdLinkRE.ReplaceAllString(seg, " "), -1)
+			refs = paddedRefRE().FindAllStringSubmatch(mdLinkRE().ReplaceAllString(seg, " "), -1)
 		}
 		for _, m := range refs {
 			n, err := strconv.Atoi(m[1])
@@ -604,7 +604,7 @@ func isWordByte(c byte) bool {
 // punctuation on removed, lower case, single spaces. "Superseded by
 // [ADR-0005](0005-x.md)" gives "superseded"; "**On hold** (2020)" gives "on hold".
 func StatusWords(raw string) string {
-	s := leadingDateRE.ReplaceAllString(strings.TrimSpace(linkText(raw)), "")
+	s := leadingDateRE().ReplaceAllString(strings.TrimSpace(linkText(raw)), "")
 	s = strings.ToLower(stripDecorations(s))
 	s = s[:phraseEnd(s)]
 	s = strings.Map(func(r rune) rune {
@@ -660,7 +660,7 @@ func (d *Decision) readAdoptedFrontMatter(fm map[string]any) {
 		}
 	}
 	if v, ok := fm["date"]; ok && v != nil {
-		if s, ok := v.(string); ok && dateRE.MatchString(strings.TrimSpace(s)) {
+		if s, ok := v.(string); ok && dateRE().MatchString(strings.TrimSpace(s)) {
 			d.Date = strings.TrimSpace(s)
 		}
 	}
@@ -725,7 +725,7 @@ func adoptedTitle(doc ast.Node, src []byte, fmTitle, p string) string {
 		if !ok || h.Level != 1 {
 			continue
 		}
-		t := strings.TrimSpace(commentRE.ReplaceAllString(string(headingText(h, src)), ""))
+		t := strings.TrimSpace(commentRE().ReplaceAllString(string(headingText(h, src)), ""))
 		if IsSectionTitle(strings.Trim(t, "*_ ")) {
 			// The record's sections are its level-1 headings ("#
 			// **Summary**", "# Background and Motivation"): none is its
@@ -774,7 +774,7 @@ func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			fence = !fence
 		}
-		if fence || !tableCellRE.MatchString(l) {
+		if fence || !tableCellRE().MatchString(l) {
 			continue
 		}
 		cells := splitCells(l)
@@ -792,14 +792,14 @@ func tableStatus(src []byte, ln *lines) (string, token.Position, []srcLine, bool
 		if found {
 			continue
 		}
-		header := i+1 < len(lineText) && tableSepRE.MatchString(lineText[i+1]) && !tableSepRE.MatchString(l)
+		header := i+1 < len(lineText) && tableSepRE().MatchString(lineText[i+1]) && !tableSepRE().MatchString(l)
 		for c, cell := range cells {
 			name := strings.ToLower(strings.Trim(strings.TrimSpace(cell), "*_: "))
 			if !IsStatusKey(name) {
 				continue
 			}
 			switch {
-			case header && i+2 < len(lineText) && tableCellRE.MatchString(lineText[i+2]):
+			case header && i+2 < len(lineText) && tableCellRE().MatchString(lineText[i+2]):
 				vals := splitCells(lineText[i+2])
 				if c < len(vals) {
 					status, pos, found = strings.TrimSpace(vals[c]), ln.pos(offs[i+2]), true
@@ -906,8 +906,8 @@ func statusKeyAlt() string {
 // linkText replaces each Markdown link by its text: a status written as a
 // link, "[Declined](https://...)", is the word Declined (D97).
 func linkText(raw string) string {
-	return mdLinkRE.ReplaceAllStringFunc(raw, func(m string) string {
-		sm := mdLinkRE.FindStringSubmatch(m)
+	return mdLinkRE().ReplaceAllStringFunc(raw, func(m string) string {
+		sm := mdLinkRE().FindStringSubmatch(m)
 		return " " + sm[1] + " "
 	})
 }
@@ -934,7 +934,7 @@ func phraseEnd(s string) int {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // leadingDateRE is a date that opens a status line of a history.
-var leadingDateRE = regexp.MustCompile(`^[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}\s+`)
+var leadingDateRE = lazyRE(`^[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}\s+`)
 
 // chosenOfChoices is the status a record chose from its template's list
 // of choices by emphasis: "Vorgeschlagen | **Akzeptiert** | Abgelehnt"
@@ -969,7 +969,7 @@ var boldRE = regexp.MustCompile(`^\*\*([^*]+)\*\*$`)
 // colons and full stops of any width ("：", "—"), never a digit run that
 // belongs to the title ("128-bit Integer Types"; D97).
 func untitled(t string) string {
-	s := numberedTitle.ReplaceAllString(strings.TrimSpace(t), "")
+	s := numberedTitle().ReplaceAllString(strings.TrimSpace(t), "")
 	return strings.TrimSpace(strings.TrimLeftFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) || strings.ContainsRune(":：.．。、,，;；", r)
 	}))
@@ -979,7 +979,7 @@ func untitled(t string) string {
 // (after the key, its colon of any width and any emphasis), as the
 // parser reads the line; ok is false for a line that states no status.
 func StatusValueAt(line string) (int, bool) {
-	m := statusLineRE.FindStringSubmatchIndex(strings.TrimRight(line, "\r\n"))
+	m := statusLineRE().FindStringSubmatchIndex(strings.TrimRight(line, "\r\n"))
 	if m == nil {
 		return 0, false
 	}

@@ -3,7 +3,6 @@ package register
 import (
 	"bytes"
 	"go/token"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -25,7 +24,7 @@ var countWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five
 
 // countRE finds a count and the word after it: digits standing alone
 // (not D12, 1.5, 2026-11), or a number word.
-var countRE = regexp.MustCompile(`(?i)(?:^|[\s(])(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\s+([A-Za-z][\w-]*)`)
+var countRE = lazyRE(`(?i)(?:^|[\s(])(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\s+([A-Za-z][\w-]*)`)
 
 // CountedLists returns every list in src whose preceding paragraph ends in
 // a colon and states a count in its last sentence. Fenced code is not
@@ -78,7 +77,7 @@ func countedIn(doc ast.Node, path string, src []byte) []CountedList {
 		var m []int
 		var word string
 		var stated int
-		for _, c := range countRE.FindAllStringSubmatchIndex(sentence, -1) {
+		for _, c := range countRE().FindAllStringSubmatchIndex(sentence, -1) {
 			w, noun := sentence[c[2]:c[3]], strings.ToLower(sentence[c[4]:c[5]])
 			k, ok := countWords[strings.ToLower(w)]
 			if !ok {

@@ -87,18 +87,20 @@ func cutCell(src []byte, pos token.Position, header []cell) (cutFinding, bool) {
 	if lead > len(text) {
 		return cutFinding{}, false
 	}
-	// pieces[i] is cell i; pipes[i] the offset of the | that ends it.
-	var pieces []string
-	var pipes []int
+	// pieces[i] is cell i, slices of the row's line, not copies (every
+	// claim row is read, D92); pipes[i] the offset of the | that ends it.
+	var pieceArr [8][]byte
+	var pipeArr [8]int
+	pieces, pipes := pieceArr[:0], pipeArr[:0]
 	from := lead
 	for i := lead; i < len(text) && len(pieces) < maxCutCells; i++ {
 		if text[i] == '|' && (i == 0 || text[i-1] != '\\') {
-			pieces = append(pieces, string(text[from:i]))
+			pieces = append(pieces, text[from:i])
 			pipes = append(pipes, start+i)
 			from = i + 1
 		}
 	}
-	pieces = append(pieces, string(text[from:]))
+	pieces = append(pieces, text[from:])
 	columnOf := func(i int) string {
 		if i < len(header) {
 			return strings.ToUpper(header[i].text[:min(1, len(header[i].text))]) + header[i].text[min(1, len(header[i].text)):]
@@ -109,9 +111,9 @@ func cutCell(src []byte, pos token.Position, header []cell) (cutFinding, bool) {
 		if !openSpan(pieces[i]) {
 			continue
 		}
-		joined := pieces[i]
+		joined := string(pieces[i])
 		for j := i + 1; j < len(pieces); j++ {
-			joined += "|" + pieces[j]
+			joined += "|" + string(pieces[j])
 			if !openSpan(joined) {
 				return cutFinding{at: pipes[i], column: columnOf(i), cells: len(pieces), header: len(header)}, true
 			}
@@ -125,7 +127,7 @@ func cutCell(src []byte, pos token.Position, header []cell) (cutFinding, bool) {
 
 // openSpan reports whether s leaves a backtick code span open: a run of n
 // backticks that no later run of exactly n closes.
-func openSpan(s string) bool {
+func openSpan[T string | []byte](s T) bool {
 	open := 0 // the length of the open run, 0 when none is
 	for i := 0; i < len(s); {
 		if s[i] != '`' {

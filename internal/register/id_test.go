@@ -13,13 +13,13 @@ import (
 func TestIDPatternReaders(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"D0", "D4a", "D12"} {
-		if m := idCellRE.FindStringSubmatch("**" + id + "**"); m == nil || m[1] != id {
+		if m := idCellRE().FindStringSubmatch("**" + id + "**"); m == nil || m[1] != id {
 			t.Errorf("id cell **%s** read as %v", id, m)
 		}
 		if m := FileNameRE.FindStringSubmatch(id + "-title.md"); m == nil || m[1] != id {
 			t.Errorf("file name %s-title.md read as %v", id, m)
 		}
-		if m := refRE.FindStringSubmatch(id + "(C2)"); m == nil || m[1] != id {
+		if m := refRE().FindStringSubmatch(id + "(C2)"); m == nil || m[1] != id {
 			t.Errorf("reference %s(C2) read as %v", id, m)
 		}
 	}

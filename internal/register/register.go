@@ -219,7 +219,7 @@ func (d *Decision) KeyPos(key string) token.Position {
 var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A-Za-z0-9._-]*\.md$`)
 
 var (
-	refRE    = regexp.MustCompile(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
+	refRE    = lazyRE(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
 	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
 )
 
@@ -305,9 +305,9 @@ type cell struct {
 // escape `\|` becomes `|`.
 func cellText(raw string) string {
 	s := strings.TrimSpace(raw)
-	if n := leadingTicks(s); n > 0 && len(s) >= 2*n && strings.HasSuffix(s, strings.Repeat("`", n)) {
+	if n := leadingTicks(s); n > 0 && len(s) >= 2*n && trailingTicks(s) >= n {
 		inner := s[n : len(s)-n]
-		if !strings.Contains(inner, strings.Repeat("`", n)) {
+		if !hasTickRun(inner, n) {
 			if len(inner) >= 2 && inner[0] == ' ' && inner[len(inner)-1] == ' ' && strings.TrimSpace(inner) != "" {
 				inner = inner[1 : len(inner)-1]
 			}
@@ -323,6 +323,32 @@ func leadingTicks(s string) int {
 		n++
 	}
 	return n
+}
+
+// trailingTicks is the length of the run of backticks s ends with.
+func trailingTicks(s string) int {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '`' {
+		n++
+	}
+	return n
+}
+
+// hasTickRun reports whether s holds n backticks in a row, as
+// strings.Contains(s, strings.Repeat("`", n)) does, without building the
+// run (cellText reads every cell of every claim row, D92).
+func hasTickRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			run = 0
+			continue
+		}
+		if run++; run >= n {
+			return true
+		}
+	}
+	return false
 }
 
 func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []cell {
@@ -408,7 +434,7 @@ type StatusMarker struct {
 }
 
 // idCellRE reads the id cell: D12, **D12**, `D12`, [D12](…), _D12_.
-var idCellRE = regexp.MustCompile("^[\\[*_`\\s]*(" + decisionid.Pattern + ")(?:[^0-9A-Za-z]|$)")
+var idCellRE = lazyRE("^[\\[*_`\\s]*(" + decisionid.Pattern + ")(?:[^0-9A-Za-z]|$)")
 
 // ParseRegister parses the register file's source with a Status column
 // required. path is repository-relative.
@@ -464,7 +490,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 			continue
 		}
 		pos := rowPos(cells, ln, top)
-		m := idCellRE.FindStringSubmatch(cells[0].raw)
+		m := idCellRE().FindStringSubmatch(cells[0].raw)
 		if m == nil {
 			reg.Findings = append(reg.Findings, finding(cells[0].pos, ruleid.Register,
 				"register row %q: first cell must be a decision id: D<n>, **D<n>**, `D<n>` or [D<n>](link)", cells[0].text))
@@ -687,7 +713,7 @@ func (d *Decision) readRefs(fm map[string]any) {
 	refs := func(key string) []Ref {
 		var out []Ref
 		for _, s := range list(key) {
-			m := refRE.FindStringSubmatch(s)
+			m := refRE().FindStringSubmatch(s)
 			if m == nil {
 				d.Findings = append(d.Findings, finding(d.KeyPos(key), ruleid.Status, "%s: %q is not a decision reference (write D3 or D3(6))", key, s))
 				continue
@@ -702,7 +728,7 @@ func (d *Decision) readRefs(fm map[string]any) {
 	d.Residuals = list("residuals")
 	if v, ok := fm["claims"]; ok {
 		s, _ := v.(string)
-		m := claimsNoneRE.FindStringSubmatch(strings.TrimSpace(s))
+		m := claimsNoneRE().FindStringSubmatch(strings.TrimSpace(s))
 		switch {
 		case m == nil:
 			d.Findings = append(d.Findings, finding(d.KeyPos("claims"), ruleid.Claims, "front matter claims: want \"none, <reason>\" (a decision with no claims on purpose); claims themselves go in the Confirmation table"))
@@ -715,7 +741,7 @@ func (d *Decision) readRefs(fm map[string]any) {
 }
 
 // claimsNoneRE reads "none, reason", "none - reason", "none: reason".
-var claimsNoneRE = regexp.MustCompile(`(?is)^none\b[\s,;:\-\x{2013}\x{2014}()]*(.*?)\)?$`)
+var claimsNoneRE = lazyRE(`(?is)^none\b[\s,;:\-\x{2013}\x{2014}()]*(.*?)\)?$`)
 
 // fmList reads a front-matter key that holds a list (or one string).
 func (d *Decision) fmList(fm map[string]any, key string) []string {

@@ -198,7 +198,7 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 		if n, ok := matchRE(dateREs[0], base, false); ok {
 			return n, true
 		}
-		return matchRE(numberedRE, base, false)
+		return matchRE(numberedRE(), base, false)
 	}
 	if s.re == nil {
 		if err := s.Compile(); err != nil {
@@ -212,9 +212,9 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 }
 
 var (
-	numberedRE = regexp.MustCompile(PatternNumbered)
+	numberedRE = lazyRE(PatternNumbered)
 	dateREs    = []*regexp.Regexp{regexp.MustCompile(PatternDated), regexp.MustCompile(PatternDatedDash), regexp.MustCompile(PatternDatedUnder)}
-	digitsRE   = regexp.MustCompile(`[0-9]{1,9}`)
+	digitsRE   = lazyRE(`[0-9]{1,9}`)
 )
 
 func matchRE(re *regexp.Regexp, rel string, glob bool) (RecordName, bool) {
@@ -249,7 +249,7 @@ func matchRE(re *regexp.Regexp, rel string, glob bool) (RecordName, bool) {
 	}
 	if glob && n.Number < 0 {
 		name := nameOf(rel)
-		if loc := digitsRE.FindStringIndex(name); loc != nil {
+		if loc := digitsRE().FindStringIndex(name); loc != nil {
 			k, _ := strconv.Atoi(name[loc[0]:loc[1]])
 			n.Number, n.Width = k, loc[1]-loc[0]
 		}

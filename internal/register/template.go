@@ -2,7 +2,6 @@ package register
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -20,14 +19,14 @@ import (
 const titleWords = `(?:title|titre|titel|título|titolo|タイトル|标题|標題|제목)`
 
 var (
-	placeholderTitleRE = regexp.MustCompile(`(?i)(?:\[|\{|<)[^\]}>]*` + titleWords + `[^\]}>]*(?:\]|\}|>)|#{3}|\b(?:NNNN|XXXX|NNN|XXX)\b`)
-	placeholderDateRE  = regexp.MustCompile(`(?mi)^[\s*_>|-]*(?:[a-z_ -]*date|created|datum|fecha|data|日期|日付|날짜)[\s*_]*[:：][^\n]*(?:yyyy|xx-xx|\binsert\b)`)
-	templateWordRE     = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + TemplateWords + `)(?:$|[^\pL])`)
+	placeholderTitleRE = lazyRE(`(?i)(?:\[|\{|<)[^\]}>]*` + titleWords + `[^\]}>]*(?:\]|\}|>)|#{3}|\b(?:NNNN|XXXX|NNN|XXX)\b`)
+	placeholderDateRE  = lazyRE(`(?mi)^[\s*_>|-]*(?:[a-z_ -]*date|created|datum|fecha|data|日期|日付|날짜)[\s*_]*[:：][^\n]*(?:yyyy|xx-xx|\binsert\b)`)
+	templateWordRE     = lazyRE(`(?i)(?:^|[^\pL])(?:` + TemplateWords + `)(?:$|[^\pL])`)
 	// templateNameRE is a name that says nothing but template: its words
 	// are template words, ids and the kind of record.
-	templateNameRE = regexp.MustCompile(`(?i)^(?:[0-9]+|adr|rfc|kep|cip|jep|pep|odh|rfd|madr|keep|proposal|decision|record|de|en|es|fr|it|pt|ja|ko|zh|` + TemplateWords + `)$`)
-	titleOnlyRE    = regexp.MustCompile(`(?i)^\s*` + titleWords + `\s*$`)
-	zeroNumberRE   = regexp.MustCompile(`(?:^|[^0-9])0+(?:[^0-9]|$)`)
+	templateNameRE = lazyRE(`(?i)^(?:[0-9]+|adr|rfc|kep|cip|jep|pep|odh|rfd|madr|keep|proposal|decision|record|de|en|es|fr|it|pt|ja|ko|zh|` + TemplateWords + `)$`)
+	titleOnlyRE    = lazyRE(`(?i)^\s*` + titleWords + `\s*$`)
+	zeroNumberRE   = lazyRE(`(?:^|[^0-9])0+(?:[^0-9]|$)`)
 )
 
 // TemplateName reports whether rel's own name says template and nothing
@@ -38,10 +37,10 @@ func TemplateName(rel string) bool {
 	words := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '.' })
 	said := false
 	for _, w := range words {
-		if !templateNameRE.MatchString(w) {
+		if !templateNameRE().MatchString(w) {
 			return false
 		}
-		said = said || templateWordRE.MatchString(w)
+		said = said || templateWordRE().MatchString(w)
 	}
 	return said
 }
@@ -52,25 +51,25 @@ func TemplateWhy(d *Decision, src []byte) string {
 	switch {
 	case d.Placeholder:
 		return "its status " + quoteShort(d.RawStatus) + " lists the choices"
-	case placeholderTitleRE.MatchString(d.Title):
+	case placeholderTitleRE().MatchString(d.Title):
 		return "its title " + quoteShort(d.Title) + " is a placeholder"
 	}
 	if !TemplateName(d.Path) {
 		return ""
 	}
 	switch {
-	case placeholderDateRE.Match(headOf(src)):
+	case placeholderDateRE().Match(headOf(src)):
 		// Records keep their template's date instruction in a comment
 		// (Ember's "Start Date: Fill in ... YYYY-MM-DD"): a tie only.
 		return "its name says template and its date is a placeholder"
 	case d.RawStatus == "":
 		return "its name says template and it states no status"
-	case zeroNumberRE.MatchString(nameOf(d.Path)):
+	case zeroNumberRE().MatchString(nameOf(d.Path)):
 		return "its name says template and it is numbered zero"
-	case titleOnlyRE.MatchString(d.Title):
+	case titleOnlyRE().MatchString(d.Title):
 		// "# Title": a record's author may leave it too (TiKV's 0049).
 		return "its name says template and its title is " + quoteShort(d.Title)
-	case templateWordRE.MatchString(d.Title):
+	case templateWordRE().MatchString(d.Title):
 		return "its name and its title say template"
 	}
 	return ""
@@ -94,7 +93,7 @@ func quoteShort(s string) string {
 }
 
 // indexLinkRE is a relative link to a Markdown file or a folder.
-var indexLinkRE = regexp.MustCompile(`\]\(\s*<?([^)>\s#]+)`)
+var indexLinkRE = lazyRE(`\]\(\s*<?([^)>\s#]+)`)
 
 // IndexPage reports whether the file at p, with text src and no status
 // of its own (raw), is its folder's index (D97): a README.md or index.md
@@ -105,7 +104,7 @@ func IndexPage(p string, src []byte, raw string) bool {
 		return false
 	}
 	seen := map[string]bool{}
-	for _, m := range indexLinkRE.FindAllSubmatch(src, -1) {
+	for _, m := range indexLinkRE().FindAllSubmatch(src, -1) {
 		t := strings.TrimPrefix(string(m[1]), "./")
 		if strings.Contains(t, "://") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, "mailto:") {
 			continue
