@@ -15,6 +15,43 @@ const lazyFloor = 1 << 16
 // file, the whole structure is built in one pass (build), so no file,
 // however it nests, costs more than a few passes over it.
 
+// grow reads the line starts of the file as far as the first after byte
+// off (all of them when off is past its last line).
+func (x *Index) grow(off int) {
+	for !x.allStarts && x.starts[len(x.starts)-1] <= off {
+		x.growOne()
+	}
+}
+
+// growLine reads the line starts as far as 1-based line l's end.
+func (x *Index) growLine(l int) {
+	for !x.allStarts && len(x.starts) <= l {
+		x.growOne()
+	}
+}
+
+func (x *Index) growOne() {
+	last := x.starts[len(x.starts)-1]
+	k := bytes.IndexByte(x.src[last:], '\n')
+	if k < 0 {
+		x.allStarts = true
+		return
+	}
+	x.starts = append(x.starts, last+k+1)
+}
+
+// need lexes the whole file (more) when a scan reaches byte off and the
+// regions known end before it: the file was lexed only as far as its
+// claims' lines (NewPrefix). It reports whether the spans changed.
+func (x *Index) need(off int) bool {
+	if off < x.lexed || x.lexed >= len(x.src) {
+		return false
+	}
+	x.more()
+	x.lexed, x.spans = len(x.src), x.r.Spans
+	return true
+}
+
 // spanAt returns the index of the first span ending after off.
 func (x *Index) spanAt(off int) int {
 	return sort.Search(len(x.spans), func(i int) bool { return x.spans[i].End > off })
@@ -23,6 +60,9 @@ func (x *Index) spanAt(off int) int {
 // blankRange reports whether src[a:b] holds nothing but blanks, comments
 // and strings.
 func (x *Index) blankRange(a, b int) bool {
+	if b > a {
+		x.need(b - 1)
+	}
 	si := x.spanAt(a)
 	for i := a; i < b; {
 		if si < len(x.spans) && i >= x.spans[si].Start {
@@ -55,6 +95,9 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 	si := x.spanAt(at)
 	d, line, hdr := 0, l, -1
 	for i := at; i < len(src); {
+		if x.need(i) {
+			si = x.spanAt(i)
+		}
 		if si < len(x.spans) && i >= x.spans[si].Start {
 			e := min(x.spans[si].End, len(src))
 			if nl := bytes.Count(src[i:e], []byte{'\n'}); nl > 0 {
@@ -84,6 +127,7 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 			if d > 0 {
 				break
 			}
+			x.grow(i)
 			if hdr < 0 || line == hdr+1 && x.blankRange(x.starts[line], i) {
 				blk, _ := x.closeScan(b, i, line, '{', '}')
 				return blk, true // an unclosed brace runs to the end of the file
@@ -152,6 +196,9 @@ func (x *Index) closeScan(b Block, o, ol int, open, close byte) (blk Block, clos
 	si := x.spanAt(o + 1)
 	depth := 1
 	for i := o + 1; i < len(src); {
+		if x.need(i) {
+			si = x.spanAt(i)
+		}
 		if si < len(x.spans) && i >= x.spans[si].Start {
 			e := min(x.spans[si].End, len(src))
 			x.scanned += e - i

@@ -75,7 +75,7 @@ type Index struct {
 	fam    Family
 	src    []byte
 	code   []byte // src with every comment and string byte blanked
-	starts []int  // line starts
+	starts []int  // line starts, as far as read (allStarts: all of them)
 	toks   []tok  // braces and shell
 	// next[l] is, for indentation and headings, the 0-based line at which
 	// the block line l opens ends (the first line not in it); hdr[l] the
@@ -94,6 +94,14 @@ type Index struct {
 	spans   []codeline.Region
 	full    bool
 	scanned int
+	// r holds the spans; only its bytes before lexed are lexed
+	// (codeline.ScanPrefix), and more lexes the rest into r once a scan
+	// reaches lexed (lazy.go). allStarts is set once starts holds every
+	// line.
+	r         *codeline.Regions
+	lexed     int
+	more      func()
+	allStarts bool
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -102,18 +110,18 @@ const maxHeader = 64
 
 // New indexes src, whose regions (lexer, comments and strings) r holds.
 func New(src []byte, r *codeline.Regions) *Index {
-	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans}
+	return NewPrefix(src, r, len(src), nil)
+}
+
+// NewPrefix indexes src when r holds the regions of its bytes before
+// lexed only (codeline.ScanPrefix): more must lex the whole of src into r,
+// and is called once a block's scan reaches lexed. A braces file is read
+// only as far as its blocks' scans go, its line starts too (lazy.go);
+// another family is built whole at once.
+func NewPrefix(src []byte, r *codeline.Regions, lexed int, more func()) *Index {
+	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans, r: r, lexed: lexed, more: more, starts: []int{0}}
 	if x.fam == None {
 		return x
-	}
-	x.starts = make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			break
-		}
-		i += k + 1
-		x.starts = append(x.starts, i)
 	}
 	if x.fam == Braces {
 		return x // the whole structure is built only if scans cost too much (lazy.go)
@@ -125,6 +133,8 @@ func New(src []byte, r *codeline.Regions) *Index {
 // build computes the whole block structure of the file in one pass.
 func (x *Index) build() {
 	x.full = true
+	x.need(len(x.src))
+	x.grow(len(x.src))
 	src := x.src
 	x.code = append([]byte(nil), src...)
 	for _, s := range x.spans {
@@ -151,10 +161,14 @@ func (x *Index) build() {
 func (x *Index) Family() Family { return x.fam }
 
 // Lines returns the number of lines of the file.
-func (x *Index) Lines() int { return len(x.starts) }
+func (x *Index) Lines() int {
+	x.grow(len(x.src))
+	return len(x.starts)
+}
 
 // line returns the 0-based line holding byte off.
 func (x *Index) line(off int) int {
+	x.grow(off)
 	return sort.SearchInts(x.starts, off+1) - 1
 }
 
@@ -496,6 +510,7 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 	}
 	l := x.line(at)
 	b.Open = l + 1
+	x.need(x.lineEnd(at))
 	switch x.fam {
 	case Braces, Shell:
 		if x.fam == Braces && !x.full {
@@ -548,6 +563,7 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 func (x *Index) span(b Block, ol, end int) Block {
 	cl := x.line(end)
 	if end >= len(x.src) {
+		x.grow(end)
 		cl = len(x.starts) // unclosed: to the end of the file
 	}
 	if cl == ol {
@@ -567,6 +583,7 @@ func (x *Index) LineOf(off int) int { return x.line(off) + 1 }
 // LineBounds returns the bytes [start, end) of 1-based line l, without its
 // newline or a '\r' before it.
 func (x *Index) LineBounds(l int) (start, end int) {
+	x.growLine(l)
 	start = x.starts[l-1]
 	end = len(x.src)
 	if l < len(x.starts) {
