@@ -546,8 +546,7 @@ func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 	}
 	// The lexer reads up to the last line a claim can match, and one more
 	// (codeline.ScanPrefix), when the lines are known before it runs.
-	f.lexed = f.findLines(ccs)
-	codeline.ScanPrefix(rel, src, f.lexed, &sc.regions)
+	codeline.ScanPrefix(rel, src, f.findLines(ccs), &sc.regions)
 	for k, cc := range ccs {
 		if f.cand[k] {
 			f.match(k, cc)
@@ -573,14 +572,15 @@ const maxLines = 256
 // multi-literal pass or more than maxLines lines leave the file to be
 // lexed whole: it returns len(src). A claim with a Within cell counts the
 // lines its first region pattern's literal holds: the lexer reads the
-// blocks they open as the block scans reach them (D94).
-func (f *fileScan) findLines(ccs []*claim) int {
+// blocks they open as the block scans reach them (D94). It records where
+// the lexed prefix ends (f.lexed).
+func (f *fileScan) findLines(ccs []*claim) (keep int) {
+	defer func() { f.lexed = keep }()
 	src, sc := f.src, f.sc
 	if f.found != nil {
 		return len(src)
 	}
 	sc.occ, sc.occAt = sc.occ[:0], append(sc.occAt[:0], make([]int, len(ccs)+1)...)
-	keep := 0
 	for k, cc := range ccs {
 		sc.occAt[k] = len(sc.occ)
 		if !f.cand[k] {
