@@ -15,29 +15,64 @@ const lazyFloor = 1 << 16
 // file, the whole structure is built in one pass (build), so no file,
 // however it nests, costs more than a few passes over it.
 
-// grow reads the line starts of the file as far as the first after byte
-// off (all of them when off is past its last line).
-func (x *Index) grow(off int) {
-	for !x.allStarts && x.starts[len(x.starts)-1] <= off {
-		x.growOne()
+// Until the whole structure is built, a line's number is counted from a
+// cursor (cur, a byte, and curLine, its 0-based line) with bytes.Count,
+// and a line's start found by stepping from it: the lines between the
+// blocks a claim reads are never indexed one by one. The cursor moves
+// only as far as the scans read (or, for a line asked by number, the
+// lines stepped), so it costs no more than they do.
+
+// grow reads every line start of the file.
+func (x *Index) grow() {
+	for !x.allStarts {
+		last := x.starts[len(x.starts)-1]
+		k := bytes.IndexByte(x.src[last:], '\n')
+		if k < 0 {
+			x.allStarts = true
+			return
+		}
+		x.starts = append(x.starts, last+k+1)
 	}
 }
 
-// growLine reads the line starts as far as 1-based line l's end.
-func (x *Index) growLine(l int) {
-	for !x.allStarts && len(x.starts) <= l {
-		x.growOne()
-	}
+// lineStart returns where the line holding byte off starts.
+func (x *Index) lineStart(off int) int {
+	return bytes.LastIndexByte(x.src[:off], '\n') + 1
 }
 
-func (x *Index) growOne() {
-	last := x.starts[len(x.starts)-1]
-	k := bytes.IndexByte(x.src[last:], '\n')
-	if k < 0 {
-		x.allStarts = true
-		return
+// count returns the 0-based line holding byte off, counted from the
+// cursor, which moves to off.
+func (x *Index) count(off int) int {
+	off = min(off, len(x.src))
+	l := x.curLine
+	if off >= x.cur {
+		l += bytes.Count(x.src[x.cur:off], newline)
+	} else {
+		l -= bytes.Count(x.src[off:x.cur], newline)
 	}
-	x.starts = append(x.starts, last+k+1)
+	x.cur, x.curLine = off, l
+	return l
+}
+
+var newline = []byte{'\n'}
+
+// startOf returns where 0-based line l starts (the last line's start
+// when the file has fewer lines), stepping by lines from the cursor,
+// which moves there.
+func (x *Index) startOf(l int) int {
+	s, cl := x.lineStart(x.cur), x.curLine
+	for cl < l {
+		k := bytes.IndexByte(x.src[s:], '\n')
+		if k < 0 {
+			break
+		}
+		s, cl = s+k+1, cl+1
+	}
+	for cl > l && s > 0 {
+		s, cl = x.lineStart(s-1), cl-1
+	}
+	x.cur, x.curLine = s, cl
+	return s
 }
 
 // need lexes the whole file (more) when a scan reaches byte off and the
@@ -107,7 +142,7 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 			x.scanned += e - i
 			i, si = e, si+1
 			if pastHeader(hdr, line, l) {
-				return b, false
+				return x.groupScan(b, at, l) // as a newline past the header does
 			}
 			continue
 		}
@@ -127,8 +162,7 @@ func (x *Index) openScan(at, l int) (Block, bool) {
 			if d > 0 {
 				break
 			}
-			x.grow(i)
-			if hdr < 0 || line == hdr+1 && x.blankRange(x.starts[line], i) {
+			if hdr < 0 || line == hdr+1 && x.blankRange(x.lineStart(i), i) {
 				blk, _ := x.closeScan(b, i, line, '{', '}')
 				return blk, true // an unclosed brace runs to the end of the file
 			}
@@ -169,9 +203,10 @@ func pastHeader(hdr, line, l int) bool {
 func (x *Index) groupScan(b Block, at, l int) (Block, bool) {
 	// The last code byte of the line, comments, strings and blanks
 	// aside, must be a '(' at or after the match.
-	e := x.lineEnd(x.starts[l])
+	ls := x.lineStart(at)
+	e := x.lineEnd(ls)
 	k := e - 1
-	for k >= x.starts[l] {
+	for k >= ls {
 		if si := x.spanAt(k); si < len(x.spans) && x.spans[si].Start <= k {
 			k = x.spans[si].Start - 1
 			continue

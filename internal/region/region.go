@@ -102,6 +102,9 @@ type Index struct {
 	lexed     int
 	more      func()
 	allStarts bool
+	// cur is a byte and curLine its 0-based line: where line numbers are
+	// counted from until the structure is built (lazy.go).
+	cur, curLine int
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -134,7 +137,7 @@ func NewPrefix(src []byte, r *codeline.Regions, lexed int, more func()) *Index {
 func (x *Index) build() {
 	x.full = true
 	x.need(len(x.src))
-	x.grow(len(x.src))
+	x.grow()
 	src := x.src
 	x.code = append([]byte(nil), src...)
 	for _, s := range x.spans {
@@ -162,13 +165,15 @@ func (x *Index) Family() Family { return x.fam }
 
 // Lines returns the number of lines of the file.
 func (x *Index) Lines() int {
-	x.grow(len(x.src))
+	x.grow()
 	return len(x.starts)
 }
 
 // line returns the 0-based line holding byte off.
 func (x *Index) line(off int) int {
-	x.grow(off)
+	if !x.full {
+		return x.count(off) // the lines are not indexed (lazy.go)
+	}
 	return sort.SearchInts(x.starts, off+1) - 1
 }
 
@@ -563,15 +568,14 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 func (x *Index) span(b Block, ol, end int) Block {
 	cl := x.line(end)
 	if end >= len(x.src) {
-		x.grow(end)
-		cl = len(x.starts) // unclosed: to the end of the file
+		cl = x.line(len(x.src)) + 1 // unclosed: to the end of the file
 	}
 	if cl == ol {
 		b.First, b.Last = ol+1, ol+1 // opened and closed on one line
 		return b
 	}
 	b.First, b.Last = ol+2, cl
-	if cl < len(x.starts) && !x.blankRange(x.starts[cl], end) {
+	if end < len(x.src) && !x.blankRange(x.lineStart(end), end) {
 		b.Last = cl + 1 // code before the closer on its line
 	}
 	return b
@@ -583,11 +587,15 @@ func (x *Index) LineOf(off int) int { return x.line(off) + 1 }
 // LineBounds returns the bytes [start, end) of 1-based line l, without its
 // newline or a '\r' before it.
 func (x *Index) LineBounds(l int) (start, end int) {
-	x.growLine(l)
-	start = x.starts[l-1]
-	end = len(x.src)
-	if l < len(x.starts) {
-		end = x.starts[l] - 1
+	if !x.full {
+		start = x.startOf(l - 1) // the lines are not indexed (lazy.go)
+		end = x.lineEnd(start)
+	} else {
+		start = x.starts[l-1]
+		end = len(x.src)
+		if l < len(x.starts) {
+			end = x.starts[l] - 1
+		}
 	}
 	if end > start && x.src[end-1] == '\r' {
 		end--
