@@ -230,26 +230,57 @@ func (x *Index) closeScan(b Block, o, ol int, open, close byte) (blk Block, clos
 	src := x.src
 	si := x.spanAt(o + 1)
 	depth := 1
+	// The code between two spans is searched for the next opener and
+	// closer with bytes.IndexByte, each found once per stretch (po, pc:
+	// where, or end when none): no byte is read twice by either search.
+	end, po, pc := -1, 0, 0
 	for i := o + 1; i < len(src); {
 		if x.need(i) {
-			si = x.spanAt(i)
+			si, end = x.spanAt(i), -1
 		}
 		if si < len(x.spans) && i >= x.spans[si].Start {
 			e := min(x.spans[si].End, len(src))
 			x.scanned += e - i
-			i, si = e, si+1
+			i, si, end = e, si+1, -1
 			continue
 		}
-		x.scanned++
-		switch src[i] {
-		case open:
-			depth++
-		case close:
-			if depth--; depth == 0 {
-				return x.span(b, ol, i), true
+		if end < 0 { // a stretch of code: to the next span, or the end of the lexed prefix
+			end = len(src)
+			if si < len(x.spans) {
+				end = min(end, x.spans[si].Start)
 			}
+			if i < x.lexed {
+				end = min(end, x.lexed)
+			}
+			po, pc = i-1, i-1
 		}
-		i++
+		if po < i {
+			po = indexFrom(src, i, end, open)
+		}
+		if pc < i {
+			pc = indexFrom(src, i, end, close)
+		}
+		p := min(po, pc)
+		if p == end {
+			x.scanned += end - i
+			i, end = end, -1
+			continue
+		}
+		x.scanned += p - i + 1
+		if src[p] == open {
+			depth++
+		} else if depth--; depth == 0 {
+			return x.span(b, ol, p), true
+		}
+		i = p + 1
 	}
 	return x.span(b, ol, len(src)), false
+}
+
+// indexFrom returns where byte c first occurs in src[i:end], or end.
+func indexFrom(src []byte, i, end int, c byte) int {
+	if k := bytes.IndexByte(src[i:end], c); k >= 0 {
+		return i + k
+	}
+	return end
 }
