@@ -221,6 +221,18 @@ func budgetInputs() []budgetInput {
 			}
 			return writeFile(dir, "docs/decisions/D1-x.md", decisionFile(1, strings.Repeat("# h\n", (16<<20-4096)/4)))
 		}, []string{"report", "--single", "-"}},
+		{"a 4 MiB Go file nested as deep as it is long (381,294 ifs in one function) under two region claims, one read through each `{` > each `{` (issue 34)", "(new in issue 34)", func(dir string) (int64, error) {
+			if err := budgetRegister(dir, ""); err != nil {
+				return 0, err
+			}
+			rows := "| Claim | Kind | Path | Within | Anchor | Require |\n|---|---|---|---|---|---|\n" +
+				"| C1 | absent | `x.go` | each `\\{` > each `\\{` | `forbidden` | |\n| C2 | present | `x.go` | `^func f\\(` | `if x` | |\n"
+			if _, err := writeFile(dir, "docs/decisions/D1-x.md", "---\nid: D1\nstatus: accepted\n---\n# D1: x\n\n## Confirmation\n\n"+rows); err != nil {
+				return 0, err
+			}
+			n := (4<<20 - 64) / 11
+			return writeFile(dir, "x.go", "package a\n\nfunc f() {\n"+strings.Repeat("\tif x {\n", n)+strings.Repeat("\t}\n", n)+"}\n")
+		}, nil},
 		{"a 64 MiB tracker export, claimslint's limit (262,000 records of 256 bytes)", "(the limit of D9)", func(dir string) (int64, error) {
 			if err := budgetRegister(dir, "| C1 | tracker | | `dk-1` | |\n"); err != nil {
 				return 0, err

@@ -570,21 +570,31 @@ const maxLines = 256
 // sc.occAt). It returns where the line after the last one starts: the
 // lexer need read no further (D92). A claim of another kind, the
 // multi-literal pass or more than maxLines lines leave the file to be
-// lexed whole: it returns len(src).
-func (f *fileScan) findLines(ccs []*claim) int {
+// lexed whole: it returns len(src). A claim with a Within cell counts the
+// lines its first region pattern's literal holds: the lexer reads the
+// blocks they open as the block scans reach them (D94). It records where
+// the lexed prefix ends (f.lexed).
+func (f *fileScan) findLines(ccs []*claim) (keep int) {
+	defer func() { f.lexed = keep }()
 	src, sc := f.src, f.sc
 	if f.found != nil {
 		return len(src)
 	}
 	sc.occ, sc.occAt = sc.occ[:0], append(sc.occAt[:0], make([]int, len(ccs)+1)...)
-	keep := 0
 	for k, cc := range ccs {
 		sc.occAt[k] = len(sc.occ)
 		if !f.cand[k] {
 			continue
 		}
 		spec := cc.lines
-		if spec.within != nil || spec.scope == ScopeProse || len(spec.literal) == 0 {
+		lit := spec.literal
+		if spec.within != nil {
+			if !f.prefixBlocks() {
+				return len(src)
+			}
+			lit = spec.within[0].literal
+		}
+		if spec.scope == ScopeProse || len(lit) == 0 {
 			return len(src)
 		}
 		for pos := f.first[k]; ; {
@@ -597,16 +607,54 @@ func (f *fileScan) findLines(ccs []*claim) int {
 			if next >= len(src) {
 				break
 			}
-			i := indexLiteral(src[next:], spec.literal)
+			i := indexLiteral(src[next:], lit)
 			if i < 0 {
 				break
 			}
 			pos = next + i
 		}
+		if spec.within != nil { // and the block the last line opens
+			keep = max(keep, rawBlockEnd(src, sc.occ[len(sc.occ)-1]))
+		}
 	}
 	sc.occAt[len(ccs)] = len(sc.occ)
 	f.lines = true
 	return keep
+}
+
+// rawBlockEnd guesses where the block opened at or after byte from ends,
+// reading every brace as code (the file is not lexed yet): the start of
+// the line after the '}' that closes the first '{' from byte from on, or
+// len(src). It is only how far to lex first: a block's scan that
+// reaches past it lexes the rest (region.NewPrefix).
+func rawBlockEnd(src []byte, from int) int {
+	i := bytes.IndexByte(src[from:], '{')
+	if i < 0 {
+		return len(src)
+	}
+	depth := 0
+	for j := from + i; j < len(src); j++ {
+		switch src[j] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				if k := bytes.IndexByte(src[j:], '\n'); k >= 0 {
+					return j + k + 1
+				}
+				return len(src)
+			}
+		}
+	}
+	return len(src)
+}
+
+// prefixBlocks reports whether the file's blocks can be read with the
+// file lexed only as far as its claims' lines: its lexer reads a prefix
+// (codeline.Prefixed) and its blocks are braces, whose scans lex the rest
+// only when they reach it (region.NewPrefix).
+func (f *fileScan) prefixBlocks() bool {
+	return codeline.Prefixed(f.rel, f.src) && region.FamilyOf(codeline.Name(f.rel, f.src)) == region.Braces
 }
 
 // readCode reads one file for the claims ccs, or says why it cannot: it
@@ -669,6 +717,9 @@ type fileScan struct {
 	// what each Within cell found in it (D94).
 	rx     *region.Index
 	within map[string]*withinRes
+	// lexed is where the lexed prefix of the file ends (len(src): the
+	// whole file), until a block's scan lexes the rest (lexRest).
+	lexed int
 }
 
 // candidates marks the claims the file can match, and reports whether
@@ -702,7 +753,11 @@ func (f *fileScan) candidate(k int, spec *lineSpec) bool {
 		// literal: an absent claim holds there, a missing region is a
 		// finding (D94).
 		lit := spec.within[0].literal
-		return len(lit) == 0 || bytes.Contains(f.src, lit)
+		if len(lit) == 0 {
+			return true
+		}
+		f.first[k] = indexLiteral(f.src, lit)
+		return f.first[k] >= 0
 	}
 	if len(spec.literal) == 0 || spec.scope == ScopeProse {
 		return true
@@ -730,7 +785,7 @@ func (f *fileScan) match(k int, cc *claim) {
 	f.spent, f.over = 0, false
 	switch {
 	case spec.within != nil:
-		f.matchWithin(cc)
+		f.matchWithin(k, cc)
 	case spec.scope == ScopeProse:
 		f.matchProse(cc)
 	case len(spec.literal) > 0:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/region"
 )
@@ -196,8 +197,8 @@ type withinRes struct {
 }
 
 // regions finds the blocks of spec's Within patterns in the file, once
-// per cell and file.
-func (f *fileScan) regions(cell string, spec *lineSpec) *withinRes {
+// per cell and file, for claim k.
+func (f *fileScan) regions(k int, cell string, spec *lineSpec) *withinRes {
 	if r, ok := f.within[cell]; ok {
 		return r
 	}
@@ -208,19 +209,23 @@ func (f *fileScan) regions(cell string, spec *lineSpec) *withinRes {
 	f.within[cell] = res
 	if f.rx == nil {
 		f.sc.meter.tick(len(f.src))
-		f.rx = region.New(f.src, &f.sc.regions)
+		f.rx = region.NewPrefix(f.src, &f.sc.regions, f.lexed, f.lexRest)
 	}
 	rx := f.rx
 	if rx.Family() == region.None {
 		res.unknown = true
 		return res
 	}
-	spans := [][2]int{{1, rx.Lines()}} // line ranges searched, 1-based
+	spans := [][2]int{{1, -1}} // line ranges searched, 1-based (-1: the last line)
 	for li, p := range spec.within {
 		var blocks []region.Block
 		lv := &res.levels[li]
 		for _, sp := range spans {
-			f.eachLine(rx, sp[0], sp[1], p.literal, func(l, start, end int) {
+			each := f.eachLine
+			if li == 0 && f.lines {
+				each = f.knownLines(k) // the lines findLines found
+			}
+			each(rx, sp[0], sp[1], p.literal, func(l, start, end int) {
 				if n := end - start; n*p.cost > maxMatchCost {
 					res.costly = append(res.costly, hit{file: f.rel, line: l, col: 1, size: n,
 						why: fmt.Sprintf("a %d-byte line times the %d states of Within %s is over the budget of %d steps", n, p.cost, quoteRE(p.pattern), maxMatchCost)})
@@ -274,14 +279,46 @@ func mergeBlocks(bs []region.Block) [][2]int {
 	return out
 }
 
-// eachLine calls fn for each line from..to (1-based, inclusive) that
-// holds lit (every line when lit is empty), with its byte bounds.
+// lexRest lexes the whole file, once a block's scan reaches the end of
+// the prefix lexed (region.NewPrefix): the regions before it stay as
+// they were (codeline.ScanPrefix).
+func (f *fileScan) lexRest() {
+	codeline.Scan(f.rel, f.src, &f.sc.regions)
+	f.lexed = len(f.src)
+}
+
+// knownLines returns eachLine over the whole file for claim k's first
+// region pattern, whose lines findLines found (a byte of each, in sc.occ).
+func (f *fileScan) knownLines(k int) func(rx *region.Index, from, to int, lit []byte, fn func(l, start, end int)) {
+	return func(rx *region.Index, _, _ int, _ []byte, fn func(l, start, end int)) {
+		next := 0
+		for _, pos := range f.sc.occ[f.sc.occAt[k]:f.sc.occAt[k+1]] {
+			if pos < next {
+				continue
+			}
+			l := rx.LineOf(pos)
+			s, e := rx.LineBounds(l)
+			fn(l, s, e)
+			next = e + 1
+		}
+	}
+}
+
+// eachLine calls fn for each line from..to (1-based, inclusive; to -1:
+// the last line) that holds lit (every line when lit is empty), with its
+// byte bounds.
 func (f *fileScan) eachLine(rx *region.Index, from, to int, lit []byte, fn func(l, start, end int)) {
-	if from > to {
+	if to < 0 && len(lit) == 0 {
+		to = rx.Lines()
+	}
+	if to >= 0 && from > to {
 		return
 	}
 	lo, _ := rx.LineBounds(from)
-	_, hi := rx.LineBounds(to)
+	hi := f.lastByte()
+	if to >= 0 {
+		_, hi = rx.LineBounds(to)
+	}
 	if len(lit) == 0 {
 		for l := from; l <= to; l++ {
 			s, e := rx.LineBounds(l)
@@ -301,11 +338,22 @@ func (f *fileScan) eachLine(rx *region.Index, from, to int, lit []byte, fn func(
 	}
 }
 
-// matchWithin matches claim cc against the lines of the blocks its Within
-// patterns open in the file (D94).
-func (f *fileScan) matchWithin(cc *claim) {
+// lastByte is where the file's last line ends, without a '\r' before its
+// end (region.Index.LineBounds), read without counting its lines.
+func (f *fileScan) lastByte() int {
+	src := f.src
+	hi := len(src)
+	if hi > bytes.LastIndexByte(src, '\n')+1 && src[hi-1] == '\r' {
+		hi--
+	}
+	return hi
+}
+
+// matchWithin matches claim k, cc, against the lines of the blocks its
+// Within patterns open in the file (D94).
+func (f *fileScan) matchWithin(k int, cc *claim) {
 	spec := cc.lines
-	res := f.regions(cc.c.Within, spec)
+	res := f.regions(k, cc.c.Within, spec)
 	rg := &cc.rg
 	if res.unknown {
 		rg.unknown = append(rg.unknown, f.rel)

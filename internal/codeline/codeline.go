@@ -266,6 +266,11 @@ func blank(out []byte, from, to int) {
 	}
 }
 
+// Prefixed reports whether ScanPrefix reads a prefix of a file called
+// name, not the whole of it: its lexer reads a line from what comes
+// before it.
+func Prefixed(name string, src []byte) bool { return For(name, src).prefix }
+
 // ScanPrefix is Scan of the lines of src up to byte keep (a line's end,
 // or len(src)) and the line after them, for a lexer that reads a line
 // from what comes before it (Go's and Rust's): the regions it gives for

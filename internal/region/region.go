@@ -75,7 +75,7 @@ type Index struct {
 	fam    Family
 	src    []byte
 	code   []byte // src with every comment and string byte blanked
-	starts []int  // line starts
+	starts []int  // line starts, as far as read (allStarts: all of them)
 	toks   []tok  // braces and shell
 	// next[l] is, for indentation and headings, the 0-based line at which
 	// the block line l opens ends (the first line not in it); hdr[l] the
@@ -97,6 +97,17 @@ type Index struct {
 	// joins: a line ending in a backslash outside a string or comment
 	// continues on the next (Python's explicit line joining).
 	joins bool
+	// r holds the spans; only its bytes before lexed are lexed
+	// (codeline.ScanPrefix), and more lexes the rest into r once a scan
+	// reaches lexed (lazy.go). allStarts is set once starts holds every
+	// line.
+	r         *codeline.Regions
+	lexed     int
+	more      func()
+	allStarts bool
+	// cur is a byte and curLine its 0-based line: where line numbers are
+	// counted from until the structure is built (lazy.go).
+	cur, curLine int
 }
 
 // maxHeader is how many lines a block's header (a signature over several
@@ -105,18 +116,18 @@ const maxHeader = 64
 
 // New indexes src, whose regions (lexer, comments and strings) r holds.
 func New(src []byte, r *codeline.Regions) *Index {
-	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans, joins: r.Lexer == "python"}
+	return NewPrefix(src, r, len(src), nil)
+}
+
+// NewPrefix indexes src when r holds the regions of its bytes before
+// lexed only (codeline.ScanPrefix): more must lex the whole of src into r,
+// and is called once a block's scan reaches lexed. A braces file is read
+// only as far as its blocks' scans go, its line starts too (lazy.go);
+// another family is built whole at once.
+func NewPrefix(src []byte, r *codeline.Regions, lexed int, more func()) *Index {
+	x := &Index{fam: FamilyOf(r.Lexer), src: src, spans: r.Spans, r: r, lexed: lexed, more: more, starts: []int{0}, joins: r.Lexer == "python"}
 	if x.fam == None {
 		return x
-	}
-	x.starts = make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			break
-		}
-		i += k + 1
-		x.starts = append(x.starts, i)
 	}
 	if x.fam == Braces {
 		return x // the whole structure is built only if scans cost too much (lazy.go)
@@ -128,6 +139,8 @@ func New(src []byte, r *codeline.Regions) *Index {
 // build computes the whole block structure of the file in one pass.
 func (x *Index) build() {
 	x.full = true
+	x.need(len(x.src))
+	x.grow()
 	src := x.src
 	x.code = append([]byte(nil), src...)
 	for _, s := range x.spans {
@@ -154,10 +167,16 @@ func (x *Index) build() {
 func (x *Index) Family() Family { return x.fam }
 
 // Lines returns the number of lines of the file.
-func (x *Index) Lines() int { return len(x.starts) }
+func (x *Index) Lines() int {
+	x.grow()
+	return len(x.starts)
+}
 
 // line returns the 0-based line holding byte off.
 func (x *Index) line(off int) int {
+	if !x.full {
+		return x.count(off) // the lines are not indexed (lazy.go)
+	}
 	return sort.SearchInts(x.starts, off+1) - 1
 }
 
@@ -505,6 +524,7 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 	}
 	l := x.line(at)
 	b.Open = l + 1
+	x.need(x.lineEnd(at))
 	switch x.fam {
 	case Braces, Shell:
 		if x.fam == Braces && !x.full {
@@ -557,14 +577,14 @@ func (x *Index) Open(at int) (b Block, ok bool) {
 func (x *Index) span(b Block, ol, end int) Block {
 	cl := x.line(end)
 	if end >= len(x.src) {
-		cl = len(x.starts) // unclosed: to the end of the file
+		cl = x.line(len(x.src)) + 1 // unclosed: to the end of the file
 	}
 	if cl == ol {
 		b.First, b.Last = ol+1, ol+1 // opened and closed on one line
 		return b
 	}
 	b.First, b.Last = ol+2, cl
-	if cl < len(x.starts) && !x.blankRange(x.starts[cl], end) {
+	if end < len(x.src) && !x.blankRange(x.lineStart(end), end) {
 		b.Last = cl + 1 // code before the closer on its line
 	}
 	return b
@@ -576,10 +596,15 @@ func (x *Index) LineOf(off int) int { return x.line(off) + 1 }
 // LineBounds returns the bytes [start, end) of 1-based line l, without its
 // newline or a '\r' before it.
 func (x *Index) LineBounds(l int) (start, end int) {
-	start = x.starts[l-1]
-	end = len(x.src)
-	if l < len(x.starts) {
-		end = x.starts[l] - 1
+	if !x.full {
+		start = x.startOf(l - 1) // the lines are not indexed (lazy.go)
+		end = x.lineEnd(start)
+	} else {
+		start = x.starts[l-1]
+		end = len(x.src)
+		if l < len(x.starts) {
+			end = x.starts[l] - 1
+		}
 	}
 	if end > start && x.src[end-1] == '\r' {
 		end--
