@@ -220,8 +220,11 @@ func uriPath(p string) string {
 
 // Index is the SQLite docket.Index.
 type Index struct {
-	rdb     *sql.DB // deferred transactions, for reads
-	wdb     *sql.DB // BEGIN IMMEDIATE, for writes
+	rdb *sql.DB // deferred transactions, for reads
+	wdb *sql.DB // BEGIN IMMEDIATE, for writes
+	// reads holds rdb's statements across read transactions (dk-hr4);
+	// nil for Peek's one-off index, whose reads prepare per transaction.
+	reads   *stmtCache
 	retries int
 	// readOnly: Peek's index, with no write handle.
 	readOnly bool
@@ -251,6 +254,8 @@ func OpenIndex(ctx context.Context, path string, busyRetries int) (*Index, error
 		x.rdb.Close()
 		return nil, err
 	}
+	x.rdb.SetMaxIdleConns(readIdleConns)
+	x.reads = newStmtCache(x.rdb)
 	// A first open of a new file meets another process turning it into a
 	// WAL database with SQLITE_BUSY, which the busy timeout does not cover.
 	var ok bool
@@ -308,6 +313,9 @@ func openDB(path string, immediate bool) (*sql.DB, error) {
 
 // Close releases the database handles.
 func (x *Index) Close() error {
+	if x.reads != nil {
+		x.reads.close()
+	}
 	if x.readOnly {
 		return x.rdb.Close()
 	}
@@ -363,7 +371,7 @@ func (x *Index) Read(ctx context.Context, fn func(docket.Reader) error) error {
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback()
-	return fn(&txn{ctx: ctx, tx: tx})
+	return fn(&txn{ctx: ctx, tx: tx, shared: x.reads})
 }
 
 // Write runs fn in a BEGIN IMMEDIATE transaction, retrying a bounded number

@@ -19,6 +19,10 @@ type txn struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// shared, in a read transaction, holds statements prepared across
+	// transactions (dk-hr4); nil in a write, whose statements are
+	// prepared once per transaction.
+	shared *stmtCache
 
 	// finished are the statuses the blocked flags are settled for (writes).
 	finished []docket.Status
@@ -49,7 +53,13 @@ func (t *txn) stmt(q string) (*sql.Stmt, error) {
 	if st, ok := t.stmts[q]; ok {
 		return st, nil
 	}
-	st, err := t.tx.PrepareContext(t.ctx, q)
+	var st *sql.Stmt
+	var err error
+	if t.shared != nil {
+		st, err = t.shared.in(t.ctx, t.tx, q)
+	} else {
+		st, err = t.tx.PrepareContext(t.ctx, q)
+	}
 	if err != nil {
 		return nil, err
 	}
