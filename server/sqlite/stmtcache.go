@@ -35,22 +35,33 @@ func newStmtCache(db *sql.DB) *stmtCache {
 // in returns q prepared for tx: from the cache, or prepared on the
 // database and cached while there is room, or else on tx alone.
 func (c *stmtCache) in(ctx context.Context, tx *sql.Tx, q string) (*sql.Stmt, error) {
-	c.mu.Lock()
-	st, ok := c.m[q]
-	if !ok && len(c.m) < stmtCacheCap {
-		var err error
-		if st, err = c.db.PrepareContext(ctx, q); err != nil {
-			c.mu.Unlock()
-			return nil, err
-		}
-		c.m[q] = st
-		ok = true
+	st, ok, err := c.stmt(ctx, q)
+	if err != nil {
+		return nil, err
 	}
-	c.mu.Unlock()
 	if !ok {
 		return tx.PrepareContext(ctx, q)
 	}
 	return tx.StmtContext(ctx, st), nil
+}
+
+// stmt returns q prepared on the database, from the cache or prepared and
+// cached now; false when the cache is full.
+func (c *stmtCache) stmt(ctx context.Context, q string) (*sql.Stmt, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[q]; ok {
+		return st, true, nil
+	}
+	if len(c.m) >= stmtCacheCap {
+		return nil, false, nil
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, false, err
+	}
+	c.m[q] = st
+	return st, true, nil
 }
 
 // close closes the cached statements; the database is closed after.

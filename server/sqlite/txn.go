@@ -109,10 +109,19 @@ func (t *txn) SetMeta(key, value string) error {
 
 func (t *txn) Get(id string) (docket.Issue, error) {
 	var rec []byte
-	r, err := t.row(`SELECT record FROM records WHERE id=?`, id)
+	r, err := t.row(getRecord, id)
 	if err == nil {
 		err = r.Scan(&rec)
 	}
+	return decodeRecord(id, rec, err)
+}
+
+// getRecord is the query of Get and GetOne.
+const getRecord = `SELECT record FROM records WHERE id=?`
+
+// decodeRecord is Get's answer from the stored record rec its query
+// scanned, or the error it met.
+func decodeRecord(id string, rec []byte, err error) (docket.Issue, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return docket.Issue{}, docket.NotFound(id)
 	}
