@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -70,4 +72,60 @@ func TestGetOne(t *testing.T) {
 		t.Errorf("GetOne after a write: %q %v, want the new title", got.Title, err)
 	}
 	check("index", x, ctx, a.ID)
+}
+
+// TestCachedReadsConcurrent: reads on many goroutines share the cached
+// statements (GetOne and read transactions' Get) while a writer changes
+// the record; each read sees one of the titles written, never an error.
+func TestCachedReadsConcurrent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	s := e.open(t, "dk")
+	a, err := s.Create(ctx, docket.NewIssue{Title: "t0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := OpenIndex(ctx, e.db, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	const readers, reads, writes = 16, 40, 10
+	titles := map[string]bool{"t0": true}
+	for k := 1; k <= writes; k++ {
+		titles[fmt.Sprintf("t%d", k)] = true
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, readers*reads)
+	for r := range readers {
+		wg.Go(func() {
+			for range reads {
+				var got docket.Issue
+				var err error
+				if r%2 == 0 {
+					got, err = x.GetOne(ctx, a.ID)
+				} else {
+					err = x.Read(ctx, func(rd docket.Reader) error {
+						got, err = rd.Get(a.ID)
+						return err
+					})
+				}
+				if err != nil || !titles[got.Title] {
+					errs <- fmt.Errorf("read %q, %v", got.Title, err)
+				}
+			}
+		})
+	}
+	for k := 1; k <= writes; k++ {
+		title := fmt.Sprintf("t%d", k)
+		if _, err := s.Update(ctx, a.ID, docket.Patch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
