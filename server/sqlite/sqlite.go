@@ -396,8 +396,14 @@ func (x *Index) GetOne(ctx context.Context, id string) (docket.Issue, error) {
 		})
 		return i, err
 	}
+	if err := ctx.Err(); err != nil {
+		return docket.Issue{}, fmt.Errorf("read %s: %w", id, err)
+	}
+	// A lookup by primary key reads one row and cannot run long, so it
+	// is not made interruptible: without a done channel neither the
+	// driver nor database/sql starts a goroutine to watch the context.
 	var rec []byte
-	err := st.QueryRowContext(ctx, id).Scan(&rec)
+	err := st.QueryRowContext(context.WithoutCancel(ctx), id).Scan(&rec)
 	return decodeRecord(id, rec, err)
 }
 
