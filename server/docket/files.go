@@ -171,6 +171,52 @@ func (f Files) Stat(p string) (fs.FileInfo, error) {
 	return st, regular(p, st)
 }
 
+// Walk is a path's components below its root, each as an absolute path
+// (the last is the file's): what quickStat lstats. The names were checked
+// when the path was first opened through Files; a link or a non-directory
+// is what can appear since.
+type Walk []string
+
+// WalkOf returns p's Walk.
+func (f Files) WalkOf(p string) (Walk, error) {
+	dir, rel, err := f.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	w := make(Walk, len(parts))
+	for k := range parts {
+		dir = filepath.Join(dir, parts[k])
+		w[k] = dir
+	}
+	return w, nil
+}
+
+// quickStat is Stat for a path opened before: an lstat by absolute path of
+// each component, with no root opened. It reports false when a directory
+// component is a link or no directory, or the file is no regular file,
+// and the caller then takes Stat's checked path.
+func (w Walk) quickStat() (fs.FileInfo, bool) {
+	if len(w) == 0 {
+		return nil, false
+	}
+	for _, d := range w[:len(w)-1] {
+		st, err := os.Lstat(d)
+		if err != nil || !st.IsDir() {
+			return nil, false
+		}
+	}
+	st, err := os.Lstat(w[len(w)-1])
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	return st, true
+}
+
 // ReadFile reads p, a regular file. A named pipe is refused before it is
 // read, not waited on.
 func (f Files) ReadFile(p string) ([]byte, error) {

@@ -20,6 +20,14 @@ type Index interface {
 	Close() error
 }
 
+// OneGetter is an Index that reads one record in a single statement, with
+// no explicit transaction around it: one statement is its own snapshot,
+// so the answer is Read's with Reader.Get, without the begin and the
+// rollback (dk-8i4). Service.Get uses it when the index offers it.
+type OneGetter interface {
+	GetOne(ctx context.Context, id string) (Issue, error)
+}
+
 // Reader is what a read transaction offers.
 type Reader interface {
 	// Meta returns the value stored under key, or "" when there is none.

@@ -92,8 +92,15 @@ func appendID(files Files, path, id string) error {
 
 // Get returns one issue.
 func (s *Service) Get(ctx context.Context, id string) (Issue, error) {
+	if err := s.ensureSynced(ctx); err != nil {
+		return Issue{}, err
+	}
+	idx := s.reader()
+	if g, ok := idx.(OneGetter); ok {
+		return g.GetOne(ctx, id)
+	}
 	var i Issue
-	err := s.read(ctx, func(r Reader) error {
+	err := idx.Read(ctx, func(r Reader) error {
 		var err error
 		i, err = r.Get(id)
 		return err

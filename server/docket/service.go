@@ -86,6 +86,10 @@ type Service struct {
 	// the whole file on every call (dk-aut).
 	seenMu sync.Mutex
 	seen   fileKey
+	// exportWalk is the export path's components, for unchanged's
+	// lstats; nil when the path cannot be located (then every read takes
+	// the checked stat, which says why).
+	exportWalk Walk
 
 	// view, when set, is the in-memory index reads are served from because
 	// the index could not be synced with the export whose hash is viewHash
@@ -103,12 +107,16 @@ type fileKey struct {
 	size     int64
 	mtime    time.Time
 	verified time.Time
+	// file is the checked stat the key was taken from (Files.Stat: the
+	// path beneath the root, through no link), nil for a key read from
+	// the index; unchanged compares a plain lstat of the path with it.
+	file os.FileInfo
 }
 
 const racyWindow = time.Second
 
 func fileKeyOf(fi os.FileInfo, verified time.Time) fileKey {
-	return fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified}
+	return fileKey{size: fi.Size(), mtime: fi.ModTime(), verified: verified, file: fi}
 }
 
 // trusts reports whether fi is the version of the export k was verified
@@ -116,6 +124,14 @@ func fileKeyOf(fi os.FileInfo, verified time.Time) fileKey {
 // more than racyWindow.
 func (k fileKey) trusts(fi os.FileInfo) bool {
 	return k.size == fi.Size() && k.mtime.Equal(fi.ModTime()) && fi.ModTime().Before(k.verified.Add(-racyWindow))
+}
+
+// trustsFile is trusts for a key this process took from a checked stat:
+// fi must also be that very file (device and inode), so an export
+// replaced by another file of the same size and mtime (a rename over it,
+// a checkout) is hashed again.
+func (k fileKey) trustsFile(fi os.FileInfo) bool {
+	return k.file != nil && os.SameFile(k.file, fi) && k.trusts(fi)
 }
 
 // The index's export_key meta value is "hash size mtime verified" (the
@@ -182,6 +198,7 @@ func New(ctx context.Context, idx Index, opts Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{idx: idx, opts: opts, files: files}
+	s.exportWalk, _ = files.WalkOf(opts.Export)
 	if opts.Distrust != "" {
 		s.refuse = fmt.Errorf("%w: %s", ErrDistrusted, opts.Distrust)
 	}
@@ -558,17 +575,25 @@ func exportOf(r Reader) ([]byte, error) {
 // ensureSynced is the read path's check: a cheap comparison of the export's
 // hash in a read transaction, and a locked sync only when it differs.
 func (s *Service) ensureSynced(ctx context.Context) error {
+	if s.unchanged() {
+		return nil
+	}
 	fi, statErr := s.files.Stat(s.opts.Export)
+	replaced := false
 	if statErr == nil {
 		s.seenMu.Lock()
 		k := s.seen
 		s.seenMu.Unlock()
-		if k.trusts(fi) {
+		if k.trustsFile(fi) {
 			return nil // unchanged since it was last found in sync
 		}
+		// Another file than the one this process verified (renamed over
+		// it): the index's key, which knows a size and an mtime only, is
+		// not asked; the file is hashed.
+		replaced = k.file != nil && !os.SameFile(k.file, fi)
 	}
 	var keyed string // the export_key the index holds, when it is read
-	if statErr == nil {
+	if statErr == nil && !replaced {
 		// A key an earlier process recorded lets this one skip the hash
 		// too (dk-pit): one short read instead of hashing the whole file
 		// in every CLI process.
@@ -631,6 +656,27 @@ func (s *Service) ensureSynced(ctx context.Context) error {
 		s.setView(nil, "")
 	}
 	return err
+}
+
+// unchanged is the sync check's first step in a long-lived reader
+// (dk-msc): an lstat of each component of the export's path by absolute
+// path (Walk.quickStat), in place of the checked stat that opens an
+// os.Root and walks it. It trusts only the very file (device and inode)
+// the checked stat found when this process last verified the export, a
+// regular file still at the size and mtime verified, out of the racy
+// window, reached through directories that are no links: an edit, a
+// rename over the export, a link put in its place or in a directory's,
+// or a deleted export each fail it and take the checked path, which
+// refuses what D67 refuses.
+func (s *Service) unchanged() bool {
+	s.seenMu.Lock()
+	k := s.seen
+	s.seenMu.Unlock()
+	if k.file == nil {
+		return false
+	}
+	fi, ok := s.exportWalk.quickStat()
+	return ok && k.trustsFile(fi)
 }
 
 func (s *Service) setView(v Index, hash string) {

@@ -36,12 +36,17 @@ type keySorter struct {
 	pos     int
 }
 
-// member is one object member already written to out: its key, decoded,
-// and the bytes of `"key":value` in out.
+// member is one object member already written to out: its key, decoded
+// (a slice of the input when it holds no escape, so no copy), and the
+// bytes of `"key":value` in out.
 type member struct {
-	key        string
+	key        []byte
 	start, end int
 }
+
+// inlineMembers is how many members an object's list holds before it
+// grows onto the heap: a docket issue has fewer.
+const inlineMembers = 24
 
 func (s *keySorter) ws() {
 	for s.pos < len(s.in) {
@@ -153,7 +158,8 @@ func (s *keySorter) object(depth int) error {
 		s.out = append(s.out, '}')
 		return nil
 	}
-	var ms []member
+	var inline [inlineMembers]member
+	ms := inline[:0]
 	for {
 		s.ws()
 		if s.pos >= len(s.in) || s.in[s.pos] != '"' {
@@ -164,11 +170,13 @@ func (s *keySorter) object(depth int) error {
 			return err
 		}
 		raw := s.in[kstart:s.pos]
-		key := string(raw[1 : len(raw)-1])
+		key := raw[1 : len(raw)-1]
 		if bytes.IndexByte(raw, '\\') >= 0 {
-			if err := json.Unmarshal(raw, &key); err != nil {
+			var dec string
+			if err := json.Unmarshal(raw, &dec); err != nil {
 				return errSortKeys
 			}
+			key = []byte(dec)
 		}
 		s.ws()
 		if s.pos >= len(s.in) || s.in[s.pos] != ':' {
@@ -206,7 +214,7 @@ func (s *keySorter) object(depth int) error {
 	// Of equal keys keep the last, as decoding into a map does.
 	kept := ms[:0]
 	for k, m := range ms {
-		if k+1 < len(ms) && ms[k+1].key == m.key {
+		if k+1 < len(ms) && bytes.Equal(ms[k+1].key, m.key) {
 			continue
 		}
 		kept = append(kept, m)
@@ -231,7 +239,7 @@ func (s *keySorter) rewrite(base int, ms []member) error {
 
 func hasDupKeys(ms []member) bool {
 	for k := 1; k < len(ms); k++ {
-		if ms[k].key == ms[k-1].key {
+		if bytes.Equal(ms[k].key, ms[k-1].key) {
 			return true
 		}
 	}
@@ -239,12 +247,4 @@ func hasDupKeys(ms []member) bool {
 }
 
 // cmpKey orders keys as encoding/json orders a map's: by their bytes.
-func cmpKey(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func cmpKey(a, b []byte) int { return bytes.Compare(a, b) }

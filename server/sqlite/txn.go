@@ -19,6 +19,10 @@ type txn struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// shared, in a read transaction, holds statements prepared across
+	// transactions (dk-hr4); nil in a write, whose statements are
+	// prepared once per transaction.
+	shared *stmtCache
 
 	// finished are the statuses the blocked flags are settled for (writes).
 	finished []docket.Status
@@ -49,7 +53,13 @@ func (t *txn) stmt(q string) (*sql.Stmt, error) {
 	if st, ok := t.stmts[q]; ok {
 		return st, nil
 	}
-	st, err := t.tx.PrepareContext(t.ctx, q)
+	var st *sql.Stmt
+	var err error
+	if t.shared != nil {
+		st, err = t.shared.in(t.ctx, t.tx, q)
+	} else {
+		st, err = t.tx.PrepareContext(t.ctx, q)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -99,10 +109,19 @@ func (t *txn) SetMeta(key, value string) error {
 
 func (t *txn) Get(id string) (docket.Issue, error) {
 	var rec []byte
-	r, err := t.row(`SELECT record FROM records WHERE id=?`, id)
+	r, err := t.row(getRecord, id)
 	if err == nil {
 		err = r.Scan(&rec)
 	}
+	return decodeRecord(id, rec, err)
+}
+
+// getRecord is the query of Get and GetOne.
+const getRecord = `SELECT record FROM records WHERE id=?`
+
+// decodeRecord is Get's answer from the stored record rec its query
+// scanned, or the error it met.
+func decodeRecord(id string, rec []byte, err error) (docket.Issue, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return docket.Issue{}, docket.NotFound(id)
 	}
