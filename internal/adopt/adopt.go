@@ -102,13 +102,9 @@ func InlineHint(dir string, cfg config.Config) string { return inlineHint(dir, c
 // "" when it is in none (D97).
 func WorldLang(w string) string { return worldLang(w) }
 
-// SupersedingLabel is the link text an adopted record's tool writes for
-// the record at file titled title that supersedes old (D73).
-func SupersedingLabel(old *register.Decision, file, title string) string {
-	return supersedingLabel(old, file, title)
-}
-
-// SpelledLabel is SupersedingLabel in the collection's id spelling
+// SpelledLabel is the link text an adopted record's tool writes for the
+// record at file titled title that supersedes old (D73), in the
+// collection's id spelling
 // (KEP-N, RFC-N) where its record names are bare numbers (D96).
 func SpelledLabel(read func(string) ([]byte, error), old *register.Decision, src []byte, file, title string) string {
 	return spelledLabel(read, old, src, file, title)
