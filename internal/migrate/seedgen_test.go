@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 	"unicode"
 )
 
@@ -125,10 +126,10 @@ func (t *seedTree) base() {
 	t.files[".github/workflows/ci.yml"] = []string{"name: ci", "on: [push, pull_request]", "jobs:", "  doc-lint:", "    runs-on: ubuntu-latest", "    steps:", "      - uses: actions/checkout@v4"}
 	t.files["crates/unblock-cli/src/cli.rs"] = []string{
 		"//! The command line.", "use crate::exit::StdoutRole;", "", "pub struct Cli {", "    pub command: Command,", "}", "",
-		"pub enum Command {", "    Create(CreateArgs),", "    Update(UpdateArgs),", "    Mcp(McpArgs),", "}", "",
-		"pub struct CreateArgs;", "pub struct UpdateArgs;", "pub struct McpArgs;", "",
+		"pub enum Command {", "    Create(CreateArgs),", "    List(ListArgs),", "    Mcp(McpArgs),", "}", "",
+		"pub struct CreateArgs;", "pub struct ListArgs;", "pub struct McpArgs;", "",
 		"impl Command {", "    pub fn stdout_role(&self) -> StdoutRole {", "        match self {",
-		"            Self::Create(_) => StdoutRole::Reports,", "            Self::Update(_) => StdoutRole::Reports,", "            Self::Mcp(_) => StdoutRole::Protocol,",
+		"            Self::Create(_) => StdoutRole::Reports,", "            Self::List(_) => StdoutRole::Reports,", "            Self::Mcp(_) => StdoutRole::Protocol,",
 		"        }", "    }", "}", ""}
 	t.files["crates/unblock-cli/src/exit.rs"] = []string{
 		"//! Exit codes and the stream a document is written to.", "use std::io::Write;", "",
@@ -655,4 +656,81 @@ func classRune(ranges []rune) rune {
 		return ranges[0]
 	}
 	return 'x'
+}
+
+// TestSample: a sample of each pattern shape the gates write matches it.
+func TestSample(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{
+		`enum StdoutRole`, `env_remove\("UNBLOCK_OUTPUT_FORMAT"\)`, `^ +Self::Mcp\(_\) =>`,
+		`D\(55\|54\|`, `(?i)strictly[ ]deserialized`, `resolves [^ ]{0,3}new\.deps`,
+		`\bD(55|54|5[0-3])\b`, `^[[:space:]]*//`, `paths? (stay|stays) UNCHANGED`, `x{3}y+z?`, `[^.]`, `^$`,
+	} {
+		s, err := sample(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if !regexp.MustCompile(p).MatchString(s) {
+			t.Errorf("sample of /%s/ is %q, which it does not match", p, s)
+		}
+	}
+	if _, err := sample(`a\bb`); err == nil {
+		t.Error("a pattern no string matches got a sample")
+	}
+}
+
+// FuzzSample: sample never panics, and what it returns matches.
+func FuzzSample(f *testing.F) {
+	for _, p := range []string{`enum StdoutRole`, `^ +Self::Mcp\(_\) =>`, `(?i)a[^ ]{0,3}b`, `\bx\b`, `[^\x00-\x{10FFFF}]`} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return
+		}
+		s, err := sample(p)
+		if err == nil && !re.MatchString(s) {
+			t.Fatalf("sample of /%s/ is %q, which it does not match", p, s)
+		}
+	})
+}
+
+// TestBumpKnobs: each era's knob lines are brought to the seed era, and
+// nothing else is touched.
+func TestBumpKnobs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`RANGE_RE='D1\.\.D47'`, `RANGE_RE='D1\.\.D55'`},
+		{`RANGE_ALT_RE='D\(50\|49\|'`, `RANGE_ALT_RE='D\(55\|54\|'`},
+		{`CONTRACT_RE='unblock\.mcp\.v1\.9'`, `CONTRACT_RE='unblock\.mcp\.v1\.10'`},
+		{`CONTRACT_RE='unblock\\?\.mcp\\?\.v1\\?\.9'`, `CONTRACT_RE='unblock\\?\.mcp\\?\.v1\\?\.10'`},
+		{`CONTRACT_FAMILY_RE='unblock\.mcp\.v1\.[0-9]+'`, `CONTRACT_FAMILY_RE='unblock\.mcp\.v1\.[0-9]+'`},
+		{`# RANGE_RE='D1\.\.D47' in a comment`, `# RANGE_RE='D1\.\.D47' in a comment`},
+		{`Q1@CLAUDE.md@x@D1\.\.D47@why`, `Q1@CLAUDE.md@x@D1\.\.D47@why`},
+	} {
+		if got := bumpKnobs(tc.in + "\n"); got != tc.want+"\n" {
+			t.Errorf("bumpKnobs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSeedTreeShape: a line is written in the shape its file reads.
+func TestSeedTreeShape(t *testing.T) {
+	t.Parallel()
+	tr := &seedTree{}
+	for _, tc := range []struct{ file, text, want string }{
+		{".unblock/issues.jsonl", "ub-og3", `{"id":"ub-og3","title":"ub-og3",`},
+		{".unblock/issues.jsonl", `"id":"ub-o8s"`, `{"id":"ub-o8s","title":"seeded",`},
+		{".unblock/issues.jsonl", "strictly deserialized", `{"id":"ub-seed1","title":"strictly deserialized",`},
+		{".github/workflows/ci.yml", "d48-stdout-channel-claims", "      - run: scripts/checks/d48-stdout-channel-claims.sh"},
+		{".github/workflows/ci.yml", "cargo xtask doc-lint", `      - run: echo "cargo xtask doc-lint"`},
+		{"src/a.rs", `say "x`, `say "x // "`},
+		{"docs/PRD.md", "| **D48** |", "| **D48** |"},
+	} {
+		if got := tr.shape(tc.file, tc.text); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("shape(%s, %q) = %q, want it to start %q", tc.file, tc.text, got, tc.want)
+		}
+	}
 }

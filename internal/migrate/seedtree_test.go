@@ -1,6 +1,7 @@
 package migrate_test
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -64,8 +65,8 @@ func TestSeedTree(t *testing.T) {
 		t.Logf("%s has no .claimslint.yml: init --adopt wrote one", src)
 	}
 	f := seedTreeAcceptance(t, dir, "*.sh")
-	t.Logf("seed tree %s: %d rows (%d entries with structural checks, sweeps, allow-lists), %d not translated; check exit %d; prove exit %d, %d vacuous",
-		src, f.rows, f.entries, f.untranslated, f.checkExit, f.proveExit, f.vacuous)
+	t.Logf("seed tree %s: %d rows (%d entries with structural checks, sweeps, allow-lists), %d not translated; check exit %d; prove exit %d, %d vacuous (%s)",
+		src, f.rows, f.entries, f.untranslated, f.checkExit, f.proveExit, f.vacuous, proveRE.FindString(f.proveOut))
 	for _, n := range f.notes {
 		t.Logf("  %s", n)
 	}
@@ -80,6 +81,47 @@ func TestSeedTree(t *testing.T) {
 	}
 	if f.checkExit == lintcmd.ExitClean {
 		seedTreeMutants(t, dir)
+		if os.Getenv("CLAIMSLINT_SEED_TREE") == "" {
+			seedTreeStructuralMutants(t, dir)
+		}
+	}
+}
+
+// seedTreeStructuralMutants applies each of structuralMutants (a second
+// caller, two calls on a line, a wildcard arm, a second mod tests line) to
+// the built tree, whose Rust is in those shapes, and wants a gate and the
+// named claim to fail.
+func seedTreeStructuralMutants(t *testing.T, dir string) {
+	t.Helper()
+	scripts, err := filepath.Glob(filepath.Join(dir, "scripts", "checks", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mu := range structuralMutants {
+		p := filepath.Join(dir, filepath.FromSlash(mu.file))
+		orig, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(orig, []byte(mu.old)) {
+			t.Errorf("%s: %s does not hold %q (%v)", mu.name, mu.file, mu.old, err)
+			continue
+		}
+		if err := os.WriteFile(p, bytes.Replace(orig, []byte(mu.old), []byte(mu.new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var failed []string
+		for _, s := range scripts {
+			if rel := filepath.ToSlash(strings.TrimPrefix(s, dir+string(filepath.Separator))); runGate(dir, rel) {
+				failed = append(failed, path.Base(rel))
+			}
+		}
+		code, out := claimslint(dir, "check")
+		if err := os.WriteFile(p, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		caught := code == lintcmd.ExitFindings && regexp.MustCompile(`/`+regexp.QuoteMeta(mu.claim)+`\)\n`).MatchString(out)
+		t.Logf("structural mutant %q: gates failing %v; check exit %d, claim %s caught %v", mu.name, failed, code, mu.claim, caught)
+		if len(failed) == 0 || !caught {
+			t.Errorf("%s: gates failing %v, check exit %d, want a gate and the claim %s to fail:\n%s", mu.name, failed, code, mu.claim, out)
+		}
 	}
 }
 
@@ -120,7 +162,9 @@ func builtSeedTree(t *testing.T, gatesDir string) string {
 
 // seedTreeMutants deletes, for each gate, the first line a claim of its
 // decision rests on whose deletion fails the gate, and wants check to
-// report an error for that mutant too.
+// report an error for that mutant too. With CLAIMSLINT_SEED_MUTANTS=all it
+// deletes every such line, one at a time, and wants check to catch each
+// one the gate catches.
 func seedTreeMutants(t *testing.T, dir string) {
 	t.Helper()
 	res, err := check.Run(check.Options{Dir: dir})
@@ -131,73 +175,84 @@ func seedTreeMutants(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	caught := 0
+	all := os.Getenv("CLAIMSLINT_SEED_MUTANTS") == "all"
+	var tried, byGate, byCheck int
 	for _, s := range scripts {
 		rel := filepath.ToSlash(strings.TrimPrefix(s, dir+string(filepath.Separator)))
 		g, err := migrate.Load(dir, rel)
 		if err != nil {
 			t.Fatal(err)
 		}
-		site, failsCheck, ok := gateMutant(t, dir, rel, g.Decision, res.Claims)
-		switch {
-		case !ok:
+		first := ""
+	sites:
+		for _, st := range res.Claims {
+			if st.Decision != g.Decision {
+				continue
+			}
+			for _, w := range st.Where {
+				failsGate, failsCheck := mutateSite(t, dir, rel, w)
+				tried++
+				if !failsGate {
+					continue
+				}
+				byGate++
+				site := fmt.Sprintf("%s (%s %s)", w, g.Decision, st.Claim)
+				if failsCheck {
+					byCheck++
+				} else {
+					t.Errorf("%s: deleting %s fails the gate, check reports no error", rel, site)
+				}
+				if first == "" {
+					first = site
+					t.Logf("%s: deleting %s fails the gate; check %v", rel, site, failsCheck)
+				}
+				if !all {
+					break sites
+				}
+			}
+		}
+		if first == "" {
 			t.Errorf("%s (%s): no line a claim of it rests on fails the gate when deleted", rel, g.Decision)
-		case !failsCheck:
-			t.Errorf("%s (%s): deleting %s fails the gate, check reports no error", rel, g.Decision, site)
-		default:
-			caught++
-			t.Logf("%s (%s): deleting %s fails the gate and check", rel, g.Decision, site)
 		}
 	}
-	t.Logf("mutants: %d gates, %d caught by check", len(scripts), caught)
+	t.Logf("mutants: %d gates, %d lines deleted, %d failing their gate, %d of those failing check", len(scripts), tried, byGate, byCheck)
 }
 
-// gateMutant tries the lines the claims of decision rest on, in order,
-// until deleting one fails the gate rel; it reports that line and whether
-// check reports an error with it deleted.
-func gateMutant(t *testing.T, dir, rel, decision string, claims []check.ClaimState) (string, bool, bool) {
+// mutateSite deletes the line at w (path:line), runs the gate rel and,
+// when the gate fails, check; it restores the line and reports both.
+func mutateSite(t *testing.T, dir, rel, w string) (failsGate, failsCheck bool) {
 	t.Helper()
-	for _, st := range claims {
-		if st.Decision != decision {
-			continue
-		}
-		for _, w := range st.Where {
-			i := strings.LastIndexByte(w, ':')
-			n, err := strconv.Atoi(w[i+1:])
-			if i < 0 || err != nil {
-				continue
-			}
-			p := filepath.Join(dir, filepath.FromSlash(w[:i]))
-			orig, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mut, _, ok := deleteLine(orig, n)
-			if !ok {
-				continue
-			}
-			info, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, mut, info.Mode()); err != nil {
-				t.Fatal(err)
-			}
-			failsGate := runGate(dir, rel)
-			failsCheck := false
-			if failsGate {
-				r, err := check.Run(check.Options{Dir: dir})
-				failsCheck = err != nil || diag.Errors(r.Findings) > 0
-			}
-			if err := os.WriteFile(p, orig, info.Mode()); err != nil {
-				t.Fatal(err)
-			}
-			if failsGate {
-				return fmt.Sprintf("%s (%s %s)", w, decision, st.Claim), failsCheck, true
-			}
-		}
+	i := strings.LastIndexByte(w, ':')
+	n, err := strconv.Atoi(w[i+1:])
+	if i < 0 || err != nil {
+		t.Fatalf("Where %q is not path:line", w)
 	}
-	return "", false, false
+	p := filepath.Join(dir, filepath.FromSlash(w[:i]))
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mut, _, ok := deleteLine(orig, n)
+	if !ok {
+		t.Fatalf("%s: no line %d", w[:i], n)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, mut, info.Mode()); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.WriteFile(p, orig, info.Mode()); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if failsGate = runGate(dir, rel); failsGate {
+		r, err := check.Run(check.Options{Dir: dir})
+		failsCheck = err != nil || diag.Errors(r.Findings) > 0
+	}
+	return failsGate, failsCheck
 }
 
 // adoptSeedTree writes the settings of a tree that has none (a clone of
