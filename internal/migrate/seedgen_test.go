@@ -29,18 +29,22 @@ import (
 //     (an allow entry's line also matches its family, as the scripts'
 //     allow-rot self-test reads it);
 //   - for each anchored row, a line matching its anchor and the
-//     requirement of every row anchored the same way in that file;
+//     requirement of every row anchored the same way in that file (a line
+//     of an older gate that a newer gate pins is amended to the newer
+//     text: the era differs there too);
 //   - the register docs/PRD.md with a decision row per D1..D55, and the
 //     tracker export .unblock/issues.jsonl as one JSON record per line;
 //   - the Rust that d48's structural checks read (one caller of into_exit,
-//     every Command variant classified in stdout_role), and the single
-//     `mod tests {` line the d54/d55 line filters need, after every
-//     anchored line of the file.
+//     every Command variant classified in stdout_role), the lines any other
+//     counted check wants (from the count claims migrate reads it as), the
+//     single `mod tests {` line the d54/d55 line filters need, after every
+//     anchored line of the file, and a tracker record for every id any
+//     file names.
 //
 // Nothing is written that a sweep family flags outside its allow-list; an
 // absence row is left to the gate run that verifies the tree.
 
-// seedEra is the era every gate's knobs are bumped to.
+// The era every gate's knobs are bumped to.
 const (
 	seedRangeHigh = 55
 	seedContract  = "10"

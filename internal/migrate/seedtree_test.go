@@ -190,6 +190,9 @@ func seedTreeMutants(t *testing.T, dir string) {
 				continue
 			}
 			for _, w := range st.Where {
+				if !lineSiteRE.MatchString(w) {
+					continue // a claim on a whole file (exec): no line to delete
+				}
 				failsGate, failsCheck := mutateSite(t, dir, rel, w)
 				tried++
 				if !failsGate {
@@ -218,13 +221,16 @@ func seedTreeMutants(t *testing.T, dir string) {
 	t.Logf("mutants: %d gates, %d lines deleted, %d failing their gate, %d of those failing check", len(scripts), tried, byGate, byCheck)
 }
 
+// lineSiteRE is a Where that names a line: path:n.
+var lineSiteRE = regexp.MustCompile(`:[0-9]+$`)
+
 // mutateSite deletes the line at w (path:line), runs the gate rel and,
 // when the gate fails, check; it restores the line and reports both.
 func mutateSite(t *testing.T, dir, rel, w string) (failsGate, failsCheck bool) {
 	t.Helper()
 	i := strings.LastIndexByte(w, ':')
 	n, err := strconv.Atoi(w[i+1:])
-	if i < 0 || err != nil {
+	if err != nil {
 		t.Fatalf("Where %q is not path:line", w)
 	}
 	p := filepath.Join(dir, filepath.FromSlash(w[:i]))
