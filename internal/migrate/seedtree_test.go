@@ -1,8 +1,12 @@
 package migrate_test
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -10,7 +14,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/claimslint/claimslint/internal/check"
+	"github.com/claimslint/claimslint/internal/diag"
 	"github.com/claimslint/claimslint/internal/lintcmd"
+	"github.com/claimslint/claimslint/internal/migrate"
 )
 
 // notTranslatedRE reads migrate's per-gate summaries: "D48, 30 rows, 30
@@ -33,24 +42,31 @@ type seedTreeFigures struct {
 }
 
 // TestSeedTree is issue 34's acceptance on a tree built from the seed
-// team's twelve real gates (CLAIMSLINT_SEED_TREE: a directory holding
-// .claimslint.yml, scripts/checks/*.sh and the files the gates read; it is
-// built outside this repository, see testdata/seedtree-SOURCES.txt):
-// migrate leaves 0 rows untranslated, check exits 0, prove reports 0
-// vacuous. The tree is copied, committed and migrated in a temporary
-// directory; the original is never written.
+// team's twelve real gates: migrate leaves 0 rows untranslated, check
+// exits 0, prove reports 0 vacuous, and for each gate a one-line mutant
+// that fails the gate fails check. The tree is CLAIMSLINT_SEED_TREE (a
+// directory holding .claimslint.yml or not, scripts/checks/*.sh and the
+// files the gates read: a clone of their repository), or else it is built
+// from the gates in CLAIMSLINT_SEED_GATES (migrate.BuildSeedTree: every
+// gate must then pass on it, run with bash and with sh). Either way it is
+// copied, committed and migrated in a temporary directory, outside this
+// repository; the original is never written.
 func TestSeedTree(t *testing.T) {
 	src := os.Getenv("CLAIMSLINT_SEED_TREE")
 	if src == "" {
-		t.Skip("CLAIMSLINT_SEED_TREE is not set: no reconstruction of the seed team's tree is here")
+		gatesDir := os.Getenv("CLAIMSLINT_SEED_GATES")
+		if gatesDir == "" {
+			t.Skip("neither CLAIMSLINT_SEED_TREE nor CLAIMSLINT_SEED_GATES is set: no tree of the seed team's is here")
+		}
+		src = builtSeedTree(t, gatesDir)
 	}
 	dir := copySeedTree(t, src)
 	if adoptSeedTree(t, dir) {
 		t.Logf("%s has no .claimslint.yml: init --adopt wrote one", src)
 	}
 	f := seedTreeAcceptance(t, dir, "*.sh")
-	t.Logf("seed tree %s: %d rows (%d entries with structural checks, sweeps, allow-lists), %d not translated; check exit %d; prove exit %d, %d vacuous",
-		src, f.rows, f.entries, f.untranslated, f.checkExit, f.proveExit, f.vacuous)
+	t.Logf("seed tree %s: %d rows (%d entries with structural checks, sweeps, allow-lists), %d not translated; check exit %d; prove exit %d, %d vacuous (%s)",
+		src, f.rows, f.entries, f.untranslated, f.checkExit, f.proveExit, f.vacuous, proveRE.FindString(f.proveOut))
 	for _, n := range f.notes {
 		t.Logf("  %s", n)
 	}
@@ -63,6 +79,186 @@ func TestSeedTree(t *testing.T) {
 	if f.proveExit != lintcmd.ExitClean || f.vacuous != 0 {
 		t.Errorf("prove exit %d, %d vacuous, want 0 and 0:\n%s", f.proveExit, f.vacuous, f.proveOut)
 	}
+	if f.checkExit == lintcmd.ExitClean {
+		seedTreeMutants(t, dir)
+		if os.Getenv("CLAIMSLINT_SEED_TREE") == "" {
+			seedTreeStructuralMutants(t, dir)
+		}
+	}
+}
+
+// seedTreeStructuralMutants applies each of structuralMutants (a second
+// caller, two calls on a line, a wildcard arm, a second mod tests line) to
+// the built tree, whose Rust is in those shapes, and wants a gate and the
+// named claim to fail.
+func seedTreeStructuralMutants(t *testing.T, dir string) {
+	t.Helper()
+	scripts, err := filepath.Glob(filepath.Join(dir, "scripts", "checks", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mu := range structuralMutants {
+		p := filepath.Join(dir, filepath.FromSlash(mu.file))
+		orig, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(orig, []byte(mu.old)) {
+			t.Errorf("%s: %s does not hold %q (%v)", mu.name, mu.file, mu.old, err)
+			continue
+		}
+		if err := os.WriteFile(p, bytes.Replace(orig, []byte(mu.old), []byte(mu.new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var failed []string
+		for _, s := range scripts {
+			if rel := filepath.ToSlash(strings.TrimPrefix(s, dir+string(filepath.Separator))); runGate(dir, rel) {
+				failed = append(failed, path.Base(rel))
+			}
+		}
+		code, out := claimslint(dir, "check")
+		if err := os.WriteFile(p, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		caught := code == lintcmd.ExitFindings && regexp.MustCompile(`/`+regexp.QuoteMeta(mu.claim)+`\)\n`).MatchString(out)
+		t.Logf("structural mutant %q: gates failing %v; check exit %d, claim %s caught %v", mu.name, failed, code, mu.claim, caught)
+		if len(failed) == 0 || !caught {
+			t.Errorf("%s: gates failing %v, check exit %d, want a gate and the claim %s to fail:\n%s", mu.name, failed, code, mu.claim, out)
+		}
+	}
+}
+
+// builtSeedTree builds a tree from the gates in gatesDir and checks that
+// every gate passes on it, with bash and with sh.
+func builtSeedTree(t *testing.T, gatesDir string) string {
+	t.Helper()
+	for _, tool := range []string{"bash", "sh", "git", "awk", "sed"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found: %v", tool, err)
+		}
+	}
+	built := t.TempDir()
+	gates, amended, err := migrate.BuildSeedTree(gatesDir, built)
+	if err != nil {
+		t.Fatalf("building a tree from %s: %v", gatesDir, err)
+	}
+	for _, a := range amended {
+		t.Logf("brought to a newer gate's era: %s", a)
+	}
+	dir := copySeedTree(t, built)
+	for _, g := range gates {
+		for _, sh := range []string{"bash", "sh"} {
+			cmd := exec.Command(sh, g)
+			cmd.Dir = dir
+			cmd.Env = gitEnv()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s %s on the built tree: %v\n%s", sh, g, err, out)
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	t.Logf("built from %d gates in %s; each passes with bash and sh", len(gates), gatesDir)
+	return built
+}
+
+// seedTreeMutants deletes, for each gate, the first line a claim of its
+// decision rests on whose deletion fails the gate, and wants check to
+// report an error for that mutant too. With CLAIMSLINT_SEED_MUTANTS=all it
+// deletes every such line, one at a time, and wants check to catch each
+// one the gate catches.
+func seedTreeMutants(t *testing.T, dir string) {
+	t.Helper()
+	res, err := check.Run(check.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := filepath.Glob(filepath.Join(dir, "scripts", "checks", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := os.Getenv("CLAIMSLINT_SEED_MUTANTS") == "all"
+	var tried, byGate, byCheck int
+	for _, s := range scripts {
+		rel := filepath.ToSlash(strings.TrimPrefix(s, dir+string(filepath.Separator)))
+		g, err := migrate.Load(dir, rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := ""
+	sites:
+		for _, st := range res.Claims {
+			if st.Decision != g.Decision {
+				continue
+			}
+			for _, w := range st.Where {
+				if !lineSiteRE.MatchString(w) {
+					continue // a claim on a whole file (exec): no line to delete
+				}
+				failsGate, failsCheck := mutateSite(t, dir, rel, w)
+				tried++
+				if !failsGate {
+					continue
+				}
+				byGate++
+				site := fmt.Sprintf("%s (%s %s)", w, g.Decision, st.Claim)
+				if failsCheck {
+					byCheck++
+				} else {
+					t.Errorf("%s: deleting %s fails the gate, check reports no error", rel, site)
+				}
+				if first == "" {
+					first = site
+					t.Logf("%s: deleting %s fails the gate; check %v", rel, site, failsCheck)
+				}
+				if !all {
+					break sites
+				}
+			}
+		}
+		if first == "" {
+			t.Errorf("%s (%s): no line a claim of it rests on fails the gate when deleted", rel, g.Decision)
+		}
+	}
+	t.Logf("mutants: %d gates, %d lines deleted, %d failing their gate, %d of those failing check", len(scripts), tried, byGate, byCheck)
+}
+
+// lineSiteRE is a Where that names a line: path:n.
+var lineSiteRE = regexp.MustCompile(`:[0-9]+$`)
+
+// mutateSite deletes the line at w (path:line), runs the gate rel and,
+// when the gate fails, check; it restores the line and reports both.
+func mutateSite(t *testing.T, dir, rel, w string) (failsGate, failsCheck bool) {
+	t.Helper()
+	i := strings.LastIndexByte(w, ':')
+	n, err := strconv.Atoi(w[i+1:])
+	if err != nil {
+		t.Fatalf("Where %q is not path:line", w)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(w[:i]))
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mut, _, ok := deleteLine(orig, n)
+	if !ok {
+		t.Fatalf("%s: no line %d", w[:i], n)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, mut, info.Mode()); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.WriteFile(p, orig, info.Mode()); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if failsGate = runGate(dir, rel); failsGate {
+		r, err := check.Run(check.Options{Dir: dir})
+		failsCheck = err != nil || diag.Errors(r.Findings) > 0
+	}
+	return failsGate, failsCheck
 }
 
 // adoptSeedTree writes the settings of a tree that has none (a clone of
@@ -177,6 +373,40 @@ func copySeedTree(t *testing.T, src string) string {
 	mutantGit(t, dir, "add", "-A")
 	mutantGit(t, dir, "commit", "-q", "-m", "the seed tree")
 	return dir
+}
+
+// TestSeedTreeBuiltFromFixtures builds a tree from the gates of our own
+// fixtures, written in the seed team's shapes (testdata/d48tree.txtar's
+// gate and the seed_team testscripts' nine), and runs the acceptance on
+// it: every gate passes on the built tree, migrate translates every row,
+// check is clean, prove finds nothing vacuous, and each gate's mutant
+// fails check.
+func TestSeedTreeBuiltFromFixtures(t *testing.T) {
+	t.Parallel()
+	gatesDir := t.TempDir()
+	var names []string
+	for _, fx := range []string{"testdata/d48tree.txtar", "../lintcmd/testdata/script/seed_team.txtar", "../lintcmd/testdata/script/seed_team_exact.txtar", "../lintcmd/testdata/script/seed_team_rows.txtar"} {
+		ar, err := txtar.ParseFile(fx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if dir, name := path.Split(f.Name); dir == "scripts/checks/" && strings.HasSuffix(name, ".sh") && len(f.Data) > 200 {
+				names = append(names, name)
+				if err := os.WriteFile(filepath.Join(gatesDir, name), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	src := builtSeedTree(t, gatesDir)
+	dir := copySeedTree(t, src)
+	adoptSeedTree(t, dir)
+	f := seedTreeAcceptance(t, dir, "*.sh")
+	if f.entries == 0 || f.untranslated != 0 || f.checkExit != lintcmd.ExitClean || f.proveExit != lintcmd.ExitClean || f.vacuous != 0 {
+		t.Fatalf("tree built from %v: %d rows, %d not translated %v, check %d, prove %d, %d vacuous\n%s\n%s", names, f.rows, f.untranslated, f.notes, f.checkExit, f.proveExit, f.vacuous, f.checkOut, f.proveOut)
+	}
+	seedTreeMutants(t, dir)
 }
 
 // TestSeedTreeAcceptanceFigures runs the acceptance on our own fixture
