@@ -59,45 +59,37 @@ func names(ref, heading string) bool {
 	return ref != "" && strings.HasPrefix(strings.TrimPrefix(heading, "## "), ref)
 }
 
-// mergeHeadlines is the page's headline section with the headlines of the
-// tables a partial run measured replaced by the run's: a headline names
-// its table, so the list stays the one the tables on the page say, each
-// line from the run that wrote its table (D92). The lines keep the order
-// of their tables on the page.
+// mergeHeadlines is the run's headline section (intro.md's text, which no
+// run measures, and its list) with the page's headlines of the tables the
+// run did not measure kept: a headline names its table, so the list stays
+// the one the tables on the page say, each line from the run that wrote
+// its table (D92). The lines keep the order of their tables on the page.
 func mergeHeadlines(page, run section, measured []string, order []string) section {
 	bullet := func(l string) bool { return strings.HasPrefix(l, "- ") && refOf(l) != "" }
-	var head, tail []string
 	var lines []string
-	seen, lead := false, false
 	for _, l := range strings.SplitAfter(page.text, "\n") {
+		if bullet(l) && !slices.ContainsFunc(measured, func(h string) bool { return names(refOf(l), h) }) {
+			lines = append(lines, l)
+		}
+	}
+	var head, tail []string
+	seen := false
+	for _, l := range strings.SplitAfter(run.text, "\n") {
 		switch {
-		case !seen && strings.HasPrefix(l, "Headline figures, generated"):
-			head = append(head, headlineLead+"\n")
-			lead = true
 		case bullet(l):
 			seen = true
-			if !slices.ContainsFunc(measured, func(h string) bool { return names(refOf(l), h) }) {
-				lines = append(lines, l)
-			}
+			lines = append(lines, l)
 		case !seen:
 			head = append(head, l)
 		default:
 			tail = append(tail, l)
 		}
 	}
-	for _, l := range strings.SplitAfter(run.text, "\n") {
-		if bullet(l) {
-			lines = append(lines, l)
-		}
-	}
 	if !seen && len(lines) > 0 {
-		// A page with no list yet: the lead line, then the list, before
-		// the section's closing blank line.
+		// The run measured no table with a headline: the page's lines go
+		// where its list would be, before the section's closing blank line.
 		for len(head) > 0 && strings.TrimSpace(head[len(head)-1]) == "" {
 			head = head[:len(head)-1]
-		}
-		if !lead {
-			head = append(head, "\n", headlineLead+"\n")
 		}
 		head = append(head, "\n")
 		tail = append([]string{"\n"}, tail...)
@@ -106,7 +98,7 @@ func mergeHeadlines(page, run section, measured []string, order []string) sectio
 		return slices.IndexFunc(order, func(h string) bool { return names(refOf(l), h) })
 	}
 	slices.SortStableFunc(lines, func(a, b string) int { return rank(a) - rank(b) })
-	return section{heading: page.heading, text: strings.Join(head, "") + strings.Join(lines, "") + strings.Join(tail, "")}
+	return section{heading: run.heading, text: strings.Join(head, "") + strings.Join(lines, "") + strings.Join(tail, "")}
 }
 
 // splice is page with the sections of run in place of page's sections of
@@ -114,9 +106,9 @@ func mergeHeadlines(page, run section, measured []string, order []string) sectio
 // parts alone, and sections no run writes (figures measured by a Go test
 // or by hand, each saying how) are kept where they are. A section page
 // lacks is added before page's last one (the Go microbenchmarks). A full
-// run's header replaces page's; a partial run keeps page's header and its
-// headline section's text, with the headlines of the tables it measured
-// replaced by its own (mergeHeadlines, D92).
+// run's header replaces page's; a partial run keeps page's header, and in
+// the headline section the page's headlines of the tables it did not
+// measure (mergeHeadlines, D92).
 func splice(page, run string, full bool) string {
 	pHeader, ps := sections(page)
 	rHeader, rs := sections(run)
