@@ -1,11 +1,14 @@
 package stdio_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/claimslint/claimslint/server/docket"
@@ -87,4 +90,69 @@ func serveWith(t testing.TB, o serveOptions, in []byte) []byte {
 func serve(t testing.TB, store docket.Store, in []byte) []byte {
 	t.Helper()
 	return serveWith(t, serveOptions{Store: store, Dir: t.TempDir()}, in)
+}
+
+// gatedWriter is stdout whose write of a frame holding hold blocks until
+// release is closed; entered is closed when that write begins.
+type gatedWriter struct {
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	hold     string
+	entered  chan struct{}
+	release  chan struct{}
+	finished bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), g.hold) {
+		close(g.entered)
+		<-g.release
+		defer func() { g.mu.Lock(); g.finished = true; g.mu.Unlock() }()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.buf.Write(p)
+}
+
+// TestDrainAnswerWrittenBeforeTheEnd pins dk-s7b: a request the drain
+// answers leaves the session's pending set only once its answer is
+// written, so Serve cannot return (and the process exit) between the two.
+// In a synctest bubble the drain's timers run at once: while the
+// straggler's answer is held in Write, however long the clock runs, Serve
+// must not have returned.
+func TestDrainAnswerWrittenBeforeTheEnd(t *testing.T) {
+	t.Parallel()
+	base, _ := mcptest.NewStore(t)
+	synctest.Test(t, func(t *testing.T) {
+		s := &mcptest.SlowStore{Store: base, Release: make(chan struct{})}
+		defer close(s.Release)
+		out := &gatedWriter{hold: `"id":"slow"`, entered: make(chan struct{}), release: make(chan struct{})}
+		r, w := io.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			app := mcp.New(mcp.Options{Store: s, Dir: t.TempDir()})
+			done <- stdio.Serve(context.Background(), app, stdio.Options{In: r, Out: out, DrainTimeout: 200 * time.Millisecond, DrainGrace: 100 * time.Millisecond})
+		}()
+		io.WriteString(w, mcptest.InitLines+`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n")
+		w.Close()
+		<-out.entered
+		// Every goroutine of the bubble is blocked now, so this sleep is
+		// the bubble's clock running on: past the drain, and past the
+		// second Serve gives a handler that outlived it.
+		time.Sleep(5 * time.Second)
+		select {
+		case <-done:
+			t.Fatal("Serve returned while the drain's answer to the straggler was still being written")
+		default:
+		}
+		close(out.release)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		out.mu.Lock()
+		defer out.mu.Unlock()
+		if !out.finished || !strings.Contains(out.buf.String(), `"id":"slow","error"`) {
+			t.Errorf("the straggler's answer is not on stdout:\n%s", out.buf.String())
+		}
+	})
 }

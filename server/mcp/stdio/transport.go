@@ -515,6 +515,7 @@ func (c *conn) endOfInput(err error) {
 	c.mu.Lock()
 	c.inputErr = err
 	var notes [][]byte
+	var ended []int64
 	for n, inf := range c.pending {
 		if !inf.listen || inf.answered || inf.cancelled {
 			// A listen the client cancelled itself is ending already: no
@@ -522,7 +523,7 @@ func (c *conn) endOfInput(err error) {
 			continue
 		}
 		inf.answered = true
-		delete(c.pending, n)
+		ended = append(ended, n)
 		c.synth = append(c.synth, cancelFor(n, "end of input"))
 		note, _ := json.Marshal(struct {
 			JSONRPC string `json:"jsonrpc"`
@@ -534,12 +535,34 @@ func (c *conn) endOfInput(err error) {
 		}{inf.id, "the server's input ended"}})
 		notes = append(notes, note)
 	}
-	c.cond.Broadcast()
 	c.mu.Unlock()
 	for _, note := range notes {
 		c.writeFrame(note)
 	}
+	c.settle(ended, false)
 	time.AfterFunc(c.drainTimeout, c.stopStragglers)
+}
+
+// settle takes the requests ns, each answered and its answer written,
+// out of pending, and wakes Read: only then may Read find nothing pending
+// and end the session, so no answer is written after the end (a request
+// answered at shutdown used to leave pending before its answer was
+// written, and the session could end in between, dk-s7b). active counts
+// the delivered ones, which are not listens.
+func (c *conn) settle(ns []int64, delivered bool) {
+	c.mu.Lock()
+	for _, n := range ns {
+		inf, ok := c.pending[n]
+		if !ok {
+			continue
+		}
+		delete(c.pending, n)
+		if delivered && !inf.listen {
+			c.active--
+		}
+	}
+	c.wakeLocked()
+	c.mu.Unlock()
 }
 
 // stopStragglers cancels every request still running after the drain
@@ -551,10 +574,15 @@ func (c *conn) stopStragglers() {
 		return
 	}
 	var out [][]byte
+	var never []int64
 	for _, q := range slices.Clone(c.queue) {
-		// Never started: nothing was changed, and it never will be.
+		// Never started: nothing was changed, and it never will be. It
+		// stays pending, answered, until its answer is written (settle).
 		inf := c.pending[q]
 		c.unqueueLocked(q)
+		inf.answered = true
+		c.pending[q] = inf
+		never = append(never, q)
 		out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, wire.StoppedMessage(" (end of input)"), nil))
 	}
 	for n, inf := range c.pending {
@@ -575,6 +603,7 @@ func (c *conn) stopStragglers() {
 	for _, b := range out {
 		c.writeFrame(b)
 	}
+	c.settle(never, false)
 }
 
 // answerStragglers answers, itself, the requests that did not stop within
@@ -583,25 +612,23 @@ func (c *conn) stopStragglers() {
 func (c *conn) answerStragglers() {
 	c.mu.Lock()
 	var out [][]byte
+	var late []int64
 	for n, inf := range c.pending {
 		if inf.answered {
 			continue
 		}
 		inf.answered = true
-		delete(c.pending, n)
-		if !inf.listen {
-			c.active--
-		}
+		late = append(late, n)
 		c.log.Error("request did not stop at shutdown", "method", inf.method, "tool", inf.tool)
 		if !inf.cancelled {
 			out = append(out, frame.ErrorResponse(inf.id, frame.CodeInternalError, wire.UnfinishedMessage(" (end of input)", c.readOnlyCall(inf)), nil))
 		}
 	}
-	c.wakeLocked()
 	c.mu.Unlock()
 	for _, b := range out {
 		c.writeFrame(b)
 	}
+	c.settle(late, true)
 }
 
 // responseMessage turns a client's response to one of our requests into
