@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -35,6 +36,7 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 		panic(fmt.Sprintf("AddTool: tool %q: output schema: %v", def.Name, err))
 	}
 	defaults := hasDefaults(tt.InputSchema)
+	var valid validArgs
 	schema, _ := tt.InputSchema.(*jsonschema.Schema)
 	// tools/list shows the portable spelling of both schemas; calls are
 	// validated against the resolved ones, which mean the same.
@@ -49,7 +51,7 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 		// call; only a refusal is read again, by checkArgs, to say which
 		// argument is wrong in the user's words (D81).
 		var a In
-		args, err := validateArgs(req.Params.Arguments, in, defaults)
+		args, err := valid.validate(req.Params.Arguments, in, defaults)
 		if err != nil {
 			err = fmt.Errorf("validating \"arguments\": %v", err)
 		} else {
@@ -74,7 +76,10 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 		if res.InputRequests != nil {
 			return res, nil
 		}
-		structured, err := json.Marshal(o)
+		// go-sdk sends the output re-encoded from its decoded value, every
+		// object's keys in order; encodeOutput gives those bytes without
+		// the round trip (sortKeys, or an output's own sorted encoder).
+		structured, err := encodeOutput(o)
 		if err != nil {
 			return nil, fmt.Errorf("marshaling output: %w", err)
 		}
@@ -86,12 +91,6 @@ func addTool[In, Out any](s *sdk.Server, def *sdk.Tool, h sdk.ToolHandlerFor[In,
 			if err := out.Validate(&v); err != nil {
 				return nil, fmt.Errorf("validating tool output: %w", err)
 			}
-		}
-		// go-sdk sends the output re-encoded from its decoded value, every
-		// object's keys in order; sortKeys gives those bytes without the
-		// round trip.
-		if structured, err = sortKeys(structured); err != nil {
-			return nil, fmt.Errorf("marshaling output: %w", err)
 		}
 		res.StructuredContent = json.RawMessage(structured)
 		if res.Content == nil {
@@ -168,6 +167,48 @@ func validateArgs(data json.RawMessage, in *jsonschema.Resolved, defaults bool) 
 		return nil, err
 	}
 	return json.Marshal(u)
+}
+
+// validArgs remembers arguments a tool's input schema accepted, by their
+// bytes, so that the same call again (issue_show of one id, the hot path
+// of D82) is not validated again: with no default in the schema
+// validateArgs is a function of the bytes alone and returns them as they
+// came. At most maxValidArgs of at most maxValidArgLen bytes each are kept
+// per tool, and the lot is dropped when full; refused arguments are not
+// kept, so a refusal is always worded afresh.
+type validArgs struct {
+	mu   sync.RWMutex
+	seen map[string]struct{}
+}
+
+const (
+	maxValidArgs   = 1024
+	maxValidArgLen = 256
+)
+
+// validate is validateArgs(data, in, defaults), from memory when the
+// same bytes were accepted before.
+func (v *validArgs) validate(data json.RawMessage, in *jsonschema.Resolved, defaults bool) (json.RawMessage, error) {
+	if defaults || len(data) == 0 || len(data) > maxValidArgLen {
+		return validateArgs(data, in, defaults)
+	}
+	v.mu.RLock()
+	_, ok := v.seen[string(data)]
+	v.mu.RUnlock()
+	if ok {
+		return data, nil
+	}
+	args, err := validateArgs(data, in, defaults)
+	if err != nil {
+		return args, err
+	}
+	v.mu.Lock()
+	if v.seen == nil || len(v.seen) >= maxValidArgs {
+		v.seen = make(map[string]struct{}, maxValidArgs)
+	}
+	v.seen[string(data)] = struct{}{}
+	v.mu.Unlock()
+	return args, nil
 }
 
 // toolError is a tool result with isError set and err's text as content.
