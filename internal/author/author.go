@@ -11,7 +11,6 @@
 package author
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
@@ -107,14 +106,8 @@ func New(o NewOptions) (*plan.Plan, error) {
 		}
 		p.Notes = append(p.Notes, notes...)
 	}
-	for _, rel := range plan.SortedKeys(edits) {
-		orig, err := plan.ReadIn(o.Dir, rel)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(orig, edits[rel]) {
-			p.Changes = append(p.Changes, plan.Change{Path: rel, Old: orig, New: edits[rel]})
-		}
+	if err := p.AddEdits(o.Dir, edits); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

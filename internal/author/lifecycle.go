@@ -98,14 +98,8 @@ func SetStatus(o StatusOptions) (*StatusPlan, error) {
 			return nil, err
 		}
 	}
-	for _, rel := range plan.SortedKeys(edits) {
-		orig, err := plan.ReadIn(o.Dir, rel)
-		if err != nil {
-			return nil, err
-		}
-		if string(orig) != string(edits[rel]) {
-			p.Changes = append(p.Changes, plan.Change{Path: rel, Old: orig, New: edits[rel]})
-		}
+	if err := p.AddEdits(o.Dir, edits); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

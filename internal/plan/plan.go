@@ -121,6 +121,22 @@ func (p *Plan) Apply(dir string) error {
 	return nil
 }
 
+// AddEdits adds a change for each file of edits (a path relative to dir
+// and its new content) whose content differs from the file's in dir, in
+// path order.
+func (p *Plan) AddEdits(dir string, edits map[string][]byte) error {
+	for _, rel := range SortedKeys(edits) {
+		orig, err := ReadIn(dir, rel)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(orig, edits[rel]) {
+			p.Changes = append(p.Changes, Change{Path: rel, Old: orig, New: edits[rel]})
+		}
+	}
+	return nil
+}
+
 // ReadIn reads rel beneath dir, following links only inside it: a regular
 // file of at most snapshot.MaxMarkdown bytes, never a named pipe a read
 // would wait on (repo.ReadIn).

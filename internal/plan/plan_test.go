@@ -1,6 +1,10 @@
 package plan
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/register"
@@ -48,5 +52,30 @@ func TestNewRow(t *testing.T) {
 	want := "# R\n\n| ID | Decision | Status | Owner |\n|---|---|---|---|\n| D1 | [A](d/D1-a.md) | accepted | me |\n| D2 | [B](<d/D2 b.md>) | proposed | |\n\nAfter.\n"
 	if string(out) != want {
 		t.Errorf("NewRow:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestAddEdits: an edit that changes a file, or writes a new one, is a
+// change, in path order; an edit that leaves a file as it is, is none.
+func TestAddEdits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "same.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.md"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var p Plan
+	if err := p.AddEdits(dir, map[string][]byte{"same.md": []byte("x\n"), "b.md": []byte("new\n"), "a.md": []byte("n\n")}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Changes {
+		got = append(got, fmt.Sprintf("%s %q>%q", c.Path, c.Old, c.New))
+	}
+	want := []string{`a.md "">"n\n"`, `b.md "old\n">"new\n"`}
+	if strings.Join(got, ";") != strings.Join(want, ";") {
+		t.Errorf("changes %q, want %q", got, want)
 	}
 }
