@@ -55,16 +55,16 @@ func TestNewRow(t *testing.T) {
 	}
 }
 
-// TestAddEdits: an edit that changes a file, or writes a new one, is a
-// change, in path order; an edit that leaves a file as it is, is none.
+// TestAddEdits: an edit that changes a file is a change, in path order;
+// an edit that leaves a file as it is, is none; an edit of a file that is
+// not there is an error (a new file is a change of its own).
 func TestAddEdits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "same.md"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "b.md"), []byte("old\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{"same.md": "x\n", "b.md": "old\n", "a.md": "a\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var p Plan
 	if err := p.AddEdits(dir, map[string][]byte{"same.md": []byte("x\n"), "b.md": []byte("new\n"), "a.md": []byte("n\n")}); err != nil {
@@ -74,8 +74,11 @@ func TestAddEdits(t *testing.T) {
 	for _, c := range p.Changes {
 		got = append(got, fmt.Sprintf("%s %q>%q", c.Path, c.Old, c.New))
 	}
-	want := []string{`a.md "">"n\n"`, `b.md "old\n">"new\n"`}
+	want := []string{`a.md "a\n">"n\n"`, `b.md "old\n">"new\n"`}
 	if strings.Join(got, ";") != strings.Join(want, ";") {
 		t.Errorf("changes %q, want %q", got, want)
+	}
+	if err := p.AddEdits(dir, map[string][]byte{"gone.md": []byte("x")}); err == nil {
+		t.Error("an edit of a missing file: no error")
 	}
 }
