@@ -611,14 +611,7 @@ func newInDialect(o NewOptions, col *collection, file, title string, old *regist
 // newest writes them: the collection's sections, not one record's subject
 // ("## Broken Packages"; D96).
 func (c *collection) sharedSections(root string, t int) []string {
-	var rs []*record
-	for _, r := range c.records {
-		if r.scheme == t {
-			rs = append(rs, r)
-		}
-	}
-	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
-	rs = rs[:min(len(rs), newestRecords)]
+	rs := c.newest(t, newestRecords)
 	count := map[string]int{}
 	var lists [][]string
 	for _, r := range rs {
@@ -852,4 +845,17 @@ func localLayout(p string) string {
 	p = strings.ToLower(p)
 	r := strings.NewReplacer("dd", "02", "jj", "02", "tt", "02", "mm", "01", "aaaa", "2006", "yyyy", "2006", "jjjj", "2006", "aa", "06", "yy", "06")
 	return r.Replace(p)
+}
+
+// newest is the newest n records of scheme t, newest first (by name, as
+// the collection numbers or dates them).
+func (c *collection) newest(t, n int) []*record {
+	var rs []*record
+	for _, r := range c.records {
+		if r.scheme == t {
+			rs = append(rs, r)
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
+	return rs[:min(len(rs), n)]
 }

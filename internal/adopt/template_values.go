@@ -2,11 +2,9 @@ package adopt
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/plan"
-	"github.com/claimslint/claimslint/internal/register"
 )
 
 // A template's field whose value is prose telling the writer what to put
@@ -23,14 +21,7 @@ const fieldValueRecords = 20
 // fieldValues are the values the newest records of scheme t write for
 // each key of their header's field lines, by lower-case key.
 func (c *collection) fieldValues(root string, t int) map[string]map[string]bool {
-	var rs []*record
-	for _, r := range c.records {
-		if r.scheme == t {
-			rs = append(rs, r)
-		}
-	}
-	slices.SortStableFunc(rs, func(a, b *record) int { return register.CompareNames(b.name, a.name) })
-	rs = rs[:min(len(rs), fieldValueRecords)]
+	rs := c.newest(t, fieldValueRecords)
 	out := map[string]map[string]bool{}
 	for _, r := range rs {
 		src, err := plan.ReadIn(root, r.path)
