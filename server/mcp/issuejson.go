@@ -3,9 +3,9 @@ package mcp
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/claimslint/claimslint/server/docket"
+	"github.com/claimslint/claimslint/server/mcp/wire"
 )
 
 // sortedOutput is a tool output that writes its own structured content:
@@ -41,41 +41,41 @@ func (o IssueOut) appendSorted(b []byte) ([]byte, error) {
 	}
 	b = append(b, `{"issue":{`...)
 	if i.Assignee != "" {
-		b = appendJSONString(append(b, `"assignee":`...), i.Assignee)
+		b = wire.AppendJSONString(append(b, `"assignee":`...), i.Assignee)
 		b = append(b, ',')
 	}
-	b = appendJSONString(append(b, `"close_reason":`...), i.CloseReason)
+	b = wire.AppendJSONString(append(b, `"close_reason":`...), i.CloseReason)
 	b = append(b, `,"closed_at":`...)
 	if i.ClosedAt == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, *i.ClosedAt)
+		b = wire.AppendJSONString(b, *i.ClosedAt)
 	}
 	b = append(b, `,"comments":`...)
 	b, err := appendComments(b, i.Comments)
 	if err != nil {
 		return nil, err
 	}
-	b = appendJSONString(append(b, `,"created_at":`...), i.CreatedAt)
+	b = wire.AppendJSONString(append(b, `,"created_at":`...), i.CreatedAt)
 	b = appendStrings(append(b, `,"decisions":`...), i.Decisions)
 	b = append(b, `,"deps":`...)
 	if b, err = appendDeps(b, i.Deps); err != nil {
 		return nil, err
 	}
-	b = appendJSONString(append(b, `,"description":`...), i.Description)
+	b = wire.AppendJSONString(append(b, `,"description":`...), i.Description)
 	if i.Extra != "" {
 		if b, err = appendRaw(append(b, `,"extra":`...), i.Extra); err != nil {
 			return nil, err
 		}
 	}
-	b = appendJSONString(append(b, `,"id":`...), i.ID)
+	b = wire.AppendJSONString(append(b, `,"id":`...), i.ID)
 	b = appendStrings(append(b, `,"labels":`...), i.Labels)
 	b = strconv.AppendInt(append(b, `,"priority":`...), int64(i.Priority), 10)
 	b = strconv.AppendInt(append(b, `,"schema":`...), int64(i.Schema), 10)
-	b = appendJSONString(append(b, `,"status":`...), string(i.Status))
-	b = appendJSONString(append(b, `,"title":`...), i.Title)
-	b = appendJSONString(append(b, `,"type":`...), string(i.Type))
-	b = appendJSONString(append(b, `,"updated_at":`...), i.UpdatedAt)
+	b = wire.AppendJSONString(append(b, `,"status":`...), string(i.Status))
+	b = wire.AppendJSONString(append(b, `,"title":`...), i.Title)
+	b = wire.AppendJSONString(append(b, `,"type":`...), string(i.Type))
+	b = wire.AppendJSONString(append(b, `,"updated_at":`...), i.UpdatedAt)
 	b = strconv.AppendInt(append(b, `,"version":`...), i.Version, 10)
 	return append(b, "}}"...), nil
 }
@@ -91,15 +91,15 @@ func appendComments(b []byte, cs []docket.Comment) ([]byte, error) {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(append(b, `{"author":`...), c.Author)
+		b = wire.AppendJSONString(append(b, `{"author":`...), c.Author)
 		if c.Extra != "" {
 			var err error
 			if b, err = appendRaw(append(b, `,"extra":`...), c.Extra); err != nil {
 				return nil, err
 			}
 		}
-		b = appendJSONString(append(b, `,"text":`...), c.Text)
-		b = appendJSONString(append(b, `,"time":`...), c.Time)
+		b = wire.AppendJSONString(append(b, `,"text":`...), c.Text)
+		b = wire.AppendJSONString(append(b, `,"time":`...), c.Time)
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
@@ -123,8 +123,8 @@ func appendDeps(b []byte, ds []docket.Dep) ([]byte, error) {
 			}
 			b = append(b, ',')
 		}
-		b = appendJSONString(append(b, `"id":`...), d.ID)
-		b = appendJSONString(append(b, `,"type":`...), string(d.Type))
+		b = wire.AppendJSONString(append(b, `"id":`...), d.ID)
+		b = wire.AppendJSONString(append(b, `,"type":`...), string(d.Type))
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
@@ -153,64 +153,7 @@ func appendStrings(b []byte, ss []string) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = wire.AppendJSONString(b, s)
 	}
 	return append(b, ']')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString writes s as json.Marshal writes a string: <, > and &
-// escaped as encoding/json escapes HTML, the control characters as \b,
-// \f, \n, \r, \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -884,11 +884,6 @@ func (f *HTTPHandler) notification(w http.ResponseWriter, r *http.Request, sessi
 	}
 }
 
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 // internalID is a fresh internal request id, as a JSON string:
 // "docket-<salt>-<n>". The salt keeps it from colliding with a client's.
 func (f *HTTPHandler) internalID() []byte {
@@ -907,26 +902,12 @@ func requestFrame(id []byte, method string, params json.RawMessage) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"method":`...)
-	b = appendJSONString(b, method)
+	b = wire.AppendJSONString(b, method)
 	if len(params) > 0 {
 		b = append(b, `,"params":`...)
 		b = append(b, params...)
 	}
 	return append(b, '}')
-}
-
-// appendJSONString appends s as a JSON string: as it is when it is plain
-// printable ASCII with nothing to escape (every MCP method name), else as
-// encoding/json writes it.
-func appendJSONString(b []byte, s string) []byte {
-	for k := 0; k < len(s); k++ {
-		if c := s[k]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return append(b, mustJSON(s)...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // originAllowed accepts pages served from this machine (localhost,
