@@ -72,6 +72,16 @@ func OpenListing(dir string, untracked []string) (*Repo, error) {
 		return nil, fmt.Errorf("open repository: %s is not a directory", dir)
 	}
 	r := &Repo{Root: abs, listed: map[string]bool{}}
+	// The index read without git (D9): then only untracked files may
+	// need a git run, and most often none does (untrackedSpecs).
+	if entries, ok := readIndex(abs); ok {
+		r.Git = true
+		r.indexEntries(entries)
+		if err := r.ListUntracked(untracked); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
 	// The untracked files of directory prefixes are listed beside the
 	// index: which to list does not depend on it (untrackedSpecs).
 	var early <-chan listing
@@ -240,6 +250,10 @@ func (r *Repo) untrackedSpecs(prefixes []string) []string {
 		}
 		if _, err := os.Lstat(r.Abs(p)); errors.Is(err, fs.ErrNotExist) {
 			continue // no such directory or file: nothing untracked there, and no git run to say so
+		}
+		if budget := maxTrackedWalk; strings.HasSuffix(p, "/") && len(r.tracked) > 0 && r.allTracked(p, &budget) {
+			r.listed[p] = true
+			continue // every file there is tracked: nothing for git to list
 		}
 		specs = append(specs, p)
 	}

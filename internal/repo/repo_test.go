@@ -225,10 +225,11 @@ func TestListUntrackedSkipsMissing(t *testing.T) {
 	}
 }
 
-// TestOpenListing: the untracked files of the directories named at open
-// join the universe as ListUntracked adds them, beside a tracked one, in
-// one git run beside the index's; a file prefix is listed after the index
-// (a tracked file needs no run), and outside git the walk lists all.
+// TestOpenListing: the index is read without git (D9); the untracked
+// files of the directories named at open join the universe as
+// ListUntracked adds them, in one git run; a directory whose files are
+// all tracked, and a tracked file, need none; outside git the walk lists
+// all.
 func TestOpenListing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -241,7 +242,7 @@ func TestOpenListing(t *testing.T) {
 		}
 	}
 	git("init", "-q")
-	for _, f := range []string{"docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go", ".gitignore"} {
+	for _, f := range []string{"docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go", ".gitignore", "all/c.go"} {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +254,7 @@ func TestOpenListing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	git("add", "docs/D1-a.md", "src/a.go", ".gitignore")
+	git("add", "docs/D1-a.md", "src/a.go", ".gitignore", "all/c.go")
 	git("commit", "-qm", "x")
 	if err := os.WriteFile(filepath.Join(dir, "docs", "x.tmp"), []byte("ignored\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -263,11 +264,12 @@ func TestOpenListing(t *testing.T) {
 		files    []string
 		runs     int64
 	}{
-		{nil, []string{".gitignore", "docs/D1-a.md", "src/a.go"}, 1},
-		{[]string{"docs/", "none/"}, []string{".gitignore", "docs/D1-a.md", "docs/D2-b.md", "src/a.go"}, 2},
-		{[]string{"src/a.go"}, []string{".gitignore", "docs/D1-a.md", "src/a.go"}, 1},
-		{[]string{"src/b.go"}, []string{".gitignore", "docs/D1-a.md", "src/a.go", "src/b.go"}, 2},
-		{[]string{""}, []string{".gitignore", "docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go"}, 2},
+		{nil, []string{".gitignore", "all/c.go", "docs/D1-a.md", "src/a.go"}, 0},
+		{[]string{"docs/", "none/"}, []string{".gitignore", "all/c.go", "docs/D1-a.md", "docs/D2-b.md", "src/a.go"}, 1},
+		{[]string{"src/a.go"}, []string{".gitignore", "all/c.go", "docs/D1-a.md", "src/a.go"}, 0},
+		{[]string{"src/b.go"}, []string{".gitignore", "all/c.go", "docs/D1-a.md", "src/a.go", "src/b.go"}, 1},
+		{[]string{""}, []string{".gitignore", "all/c.go", "docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go"}, 1},
+		{[]string{"all/"}, []string{".gitignore", "all/c.go", "docs/D1-a.md", "src/a.go"}, 0},
 	} {
 		r, err := OpenListing(dir, tc.prefixes)
 		if err != nil {
