@@ -59,6 +59,7 @@ func (r *Repo) readNoLinks(rel string, limit int64, buf []byte) ([]byte, error) 
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
+		room := cap(buf) - len(buf)
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR || err == syscall.EAGAIN {
 			continue
@@ -72,6 +73,9 @@ func (r *Repo) readNoLinks(rel string, limit int64, buf []byte) ([]byte, error) 
 		buf = buf[:len(buf)+n]
 		if limit > 0 && int64(len(buf)) > limit {
 			return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, limit)
+		}
+		if n < room && int64(len(buf)) == st.Size {
+			break // a regular file read short at the size fstat gave is at its end: no read of 0 bytes to say so (D56)
 		}
 	}
 	return buf, nil
