@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // The errors Parse wraps; test them with errors.Is.
@@ -38,7 +39,7 @@ type Entry struct {
 	// prints it in octal.
 	Mode uint32
 	// Stage is 0, or 1-3 for a path in conflict.
-	Stage int
+	Stage uint8
 }
 
 const (
@@ -54,7 +55,9 @@ const (
 
 // Parse reads an index file's bytes. The paths of the entries it returns
 // are substrings of one string, so an index of many entries costs a few
-// allocations, not one per path.
+// allocations, not one per path. Of a version 2 or 3 index that string
+// is data itself, not a copy: Parse takes data over, and the caller must
+// not change it afterwards.
 func Parse(data []byte) ([]Entry, error) {
 	if len(data) < 12+hashLen {
 		return nil, fmt.Errorf("%w: %d bytes, shorter than a header and a checksum", ErrCorrupt, len(data))
@@ -136,13 +139,14 @@ type names struct {
 // (versions 2 and 3) or the built names' (version 4).
 func (n *names) fill(entries []Entry, area []byte, version uint32) {
 	if version < 4 {
-		whole := string(area)
+		// Parse owns data (its doc says so): the paths alias it.
+		whole := unsafe.String(unsafe.SliceData(area), len(area))
 		for i := range entries {
 			entries[i].Path = whole[n.bounds[2*i]:n.bounds[2*i+1]]
 		}
 		return
 	}
-	all := string(n.built)
+	all := unsafe.String(unsafe.SliceData(n.built), len(n.built)) // built here, never changed again
 	begin := 0
 	for i := range entries {
 		entries[i].Path = all[begin:n.bounds[i]]
@@ -177,7 +181,7 @@ func (p *parser) entry(n *names, k int) (Entry, error) {
 	} else {
 		err = p.cutName(n, k, int(flags&nameMask))
 	}
-	return Entry{Mode: mode, Stage: int(flags&flagStage) >> 12}, err
+	return Entry{Mode: mode, Stage: uint8(flags & flagStage >> 12)}, err
 }
 
 // wholeName reads a version 2 or 3 name and the NULs that pad its entry

@@ -30,7 +30,7 @@ func lsFiles(t *testing.T, dir string) []gitindex.Entry {
 		f := strings.Fields(meta)
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
 		stage, _ := strconv.Atoi(f[2])
-		es = append(es, gitindex.Entry{Path: path, Mode: uint32(mode), Stage: stage})
+		es = append(es, gitindex.Entry{Path: path, Mode: uint32(mode), Stage: uint8(stage)})
 	}
 	return es
 }
