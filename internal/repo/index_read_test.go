@@ -249,3 +249,32 @@ func TestReadIndexDeclinesOverrides(t *testing.T) {
 		t.Error("readIndex read from a directory that is not the top of the work tree")
 	}
 }
+
+// TestReadIndexOnTrees holds readIndex to `git ls-files -s` on the work
+// trees CLAIMSLINT_INDEX_TREES names (colon-separated): real
+// repositories nobody here wrote, e.g. clones with feature.manyFiles
+// (index version 4 and the untracked cache) or a sparse checkout. A tree
+// whose index readIndex declines is reported, not failed: git is then
+// asked, which is right by construction.
+func TestReadIndexOnTrees(t *testing.T) {
+	trees := os.Getenv("CLAIMSLINT_INDEX_TREES")
+	if trees == "" {
+		t.Skip("CLAIMSLINT_INDEX_TREES names no work tree")
+	}
+	for _, dir := range filepath.SplitList(trees) {
+		if dir == "" {
+			continue
+		}
+		want := lsFiles(t, dir)
+		got, ok := readIndex(dir)
+		if !ok {
+			t.Logf("%s: declined (git is asked); %d entries by git", dir, len(want))
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: readIndex's %d entries differ from git ls-files -s's %d", dir, len(got), len(want))
+			continue
+		}
+		t.Logf("%s: %d entries, as git ls-files -s", dir, len(got))
+	}
+}
