@@ -21,6 +21,7 @@ type realCase struct {
 	claimed       int // distinct files the claims name
 	checkS        stats
 	floorS        stats
+	readsS        stats // the floor without its git run (floor -no-git)
 	gateS         stats
 	skipped       string // why the case did not run
 }
@@ -79,8 +80,8 @@ func benchReal(t realTree, runs int) (realCase, error) {
 		return rc, err
 	}
 	// check and the floor alternate, so both see the same machine.
-	logf("claims: %s: claimslint check and the I/O floor, %d runs each", t.name, runs)
-	var checks, floors []sample
+	logf("claims: %s: claimslint check, the I/O floor and its reads alone, %d runs each", t.name, runs)
+	var checks, floors, reads []sample
 	for k := 0; k <= runs; k++ {
 		f, _, err := timeCmd(dir, nil, bin["floor"], dir, listFile)
 		if err != nil {
@@ -90,11 +91,15 @@ func benchReal(t realTree, runs int) (realCase, error) {
 		if err != nil {
 			return rc, err
 		}
+		r, _, err := timeCmd(dir, nil, bin["floor"], "-no-git", dir, listFile)
+		if err != nil {
+			return rc, fmt.Errorf("floor -no-git: %v", err)
+		}
 		if k > 0 { // the first round warms the cache
-			floors, checks = append(floors, f), append(checks, c)
+			floors, checks, reads = append(floors, f), append(checks, c), append(reads, r)
 		}
 	}
-	rc.checkS, rc.floorS = summarize(checks), summarize(floors)
+	rc.checkS, rc.floorS, rc.readsS = summarize(checks), summarize(floors), summarize(reads)
 	logf("claims: %s: shell gate", t.name)
 	rc.gateS, err = repeat(3, func() (sample, error) {
 		s, _, err := timeCmd(dir, nil, "bash", "gate.sh")
