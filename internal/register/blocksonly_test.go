@@ -93,3 +93,24 @@ func FuzzBlocksOnly(f *testing.F) {
 		sameParse(t, "input", src)
 	})
 }
+
+// TestEstimateCounts: estimate counts a file's lines and, of all 256 byte
+// values, exactly the inline openers and the cell separator.
+func TestEstimateCounts(t *testing.T) {
+	t.Parallel()
+	for b := range 256 {
+		want := int64(1)
+		switch b {
+		case '\n':
+			want = 2
+		case '*', '_', '[', '(', '<', '`', '~', '!', '|':
+			want = 2
+		}
+		if got := estimate([]byte{byte(b)}); got != want {
+			t.Errorf("estimate(%q) = %d, want %d", byte(b), got, want)
+		}
+	}
+	if got := estimate([]byte("| a | `b` |\n**c** [d](e)\n")); got != 3+5+6 {
+		t.Errorf("estimate of a row and a line = %d, want 14", got)
+	}
+}
