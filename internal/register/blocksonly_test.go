@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark/parser"
 )
 
 // sameParse fails t when parsing src as a decision file or a claims file
@@ -86,6 +87,11 @@ func FuzzBlocksOnly(f *testing.F) {
 		"---\nid: D2\nstatus: proposed\n---\n# [T](x)\n\nThree things stay:\n\n- a\n- b\n\n## Confirmation\n\n[ref]: http://x\n| Claim | Kind |\n|---|---|\n| C1 |\n",
 		"---\nid: [\n---\n",
 		"# Setext\n===\n\n<div>\n| a |\n</div>\n\n> | Claim | Kind |\n> |---|---|\n",
+		// quickDoc's shape and its edges.
+		quickSample,
+		"--- \nid: D3\nstatus: accepted\n -- \n## D3\n# T\n### Confirmation\n|Claim|Kind|Path|Anchor|Require|Within|\n|:-|-:|:-:|-|---|--|\n|C1|x|`p`|a\\|b| |\n|C2\n|\n||||||||\n## Next\n| a |\n|---|",
+		"---\nid: D4\n---\n## Confirmation\n| Claim | Kind |\n| --- |\n| C1 | x |\n\n| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n#5\n",
+		"---\nid: D5\nstatus: accepted\n---\n#  Two spaces\n# A #\n####### Seven\n## Confirmation\n|---|---|\n| a | b |\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -113,4 +119,65 @@ func TestEstimateCounts(t *testing.T) {
 	if got := estimate([]byte("| a | `b` |\n**c** [d](e)\n")); got != 3+5+6 {
 		t.Errorf("estimate of a row and a line = %d, want 14", got)
 	}
+}
+
+// quickSample is a decision file in the shape bench -prepare writes.
+const quickSample = "---\nid: D2\nstatus: accepted\n---\n# D2: Decision 2\n\n## Confirmation\n\n" +
+	"| Claim | Kind | Path | Anchor | Require |\n|---|---|---|---|---|\n" +
+	"| C1 | anchored | `src/a.go` | `^func F\\(x \\*T\\) \\{$` | |\n| C2 | present | `src/b.go` | `x \\| y` | `z` |\n"
+
+// TestQuickDocTaken: quickDoc reads the files of its shape (else the parse
+// time it saves is silently gone) and declines the others, goldmark
+// parsing those; that its tree is goldmark's is TestBlocksOnlySame's and
+// FuzzBlocksOnly's to hold.
+func TestQuickDocTaken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, src string
+		quick     bool
+	}{
+		{"claims only", quickSample, true},
+		{"no body", "---\nid: D1\nstatus: accepted\n---\n", true},
+		{"no trailing newline", "---\nid: D1\n---\n# T\n| a |\n|---|", true},
+		{"a paragraph", "---\nid: D1\n---\n# T\n\nWhy we chose it.\n", false},
+		{"a list", "---\nid: D1\n---\n- a\n", false},
+		{"CRLF", "---\r\nid: D1\r\n---\r\n# T\r\n", false},
+		{"a tab", "---\nid: D1\n---\n# T\n|\ta|\n|---|\n", false},
+		{"open front matter", "---\nid: D1\n# T\n", false},
+		{"bad YAML", "---\nid: [\n---\n# T\n", false},
+		{"heading with #", "---\nid: D1\n---\n# T #\n", false},
+		{"one-line table", "---\nid: D1\n---\n| a |\n", false},
+		{"header wider than delimiter", "---\nid: D1\n---\n| a | b |\n|---|\n", false},
+		{"setext underline", "---\nid: D1\n---\n| a |\n---\n", false},
+	} {
+		got := quickDoc([]byte(tc.src), parser.NewContext()) != nil
+		if got != tc.quick {
+			t.Errorf("%s: quickDoc read it = %v, want %v", tc.name, got, tc.quick)
+		}
+		sameParse(t, tc.name, []byte(tc.src))
+	}
+}
+
+// FuzzQuickDoc is FuzzBlocksOnly aimed at quickDoc's shape: the input is
+// the body after a valid front matter, control characters made spaces and
+// each line that starts with neither # nor | given a leading |, so that
+// most inputs are read by quickDoc and compared with goldmark's parse.
+func FuzzQuickDoc(f *testing.F) {
+	_, body, _ := strings.Cut(quickSample, "---\n# ")
+	f.Add([]byte("# " + body))
+	f.Add([]byte("## Confirmation\n|Claim|Kind|Path|Anchor|Require|Within|\n|:-|-:|:-:|-|---|--|\n|C1|x|`p`|a\\|b| |\n|C2\n|\n||||||||\n# T\n| a |\n|---|"))
+	f.Add([]byte("### Confirmation\n| Claim | Kind | Path | Anchor | Require |\n| --- | --- | --- | --- | --- |\n| C1 | x |  |   |\n|  C1  | y | ` a ` | \\| | | | extra |\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		src := []byte("---\nid: D1\nstatus: accepted\n---\n")
+		for i, c := range body {
+			if c < 0x20 && c != '\n' {
+				c = ' '
+			}
+			if (i == 0 || body[i-1] == '\n') && c != '\n' && c != '#' && c != '|' {
+				src = append(src, '|')
+			}
+			src = append(src, c)
+		}
+		sameParse(t, "input", src)
+	})
 }

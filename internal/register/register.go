@@ -638,8 +638,7 @@ func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
-	ctx := parser.NewContext()
-	doc, release := parseWith(md, src, ctx)
+	doc, ctx, release := parseDecisionDoc(md, src)
 	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, ln, src), true
 	fm, err := meta.TryGet(ctx)
