@@ -16,23 +16,23 @@ import (
 // builds for a decision file of the plainest shape: front matter, then
 // only empty lines, ATX headings of plain text and pipe tables (every line
 // starting with |), the shape of a file that is its title and its claims
-// (D92). The front matter is still read by goldmark-meta, from a parse of
-// the front matter alone, into ctx. Anything else (a paragraph, a list, a
-// fence, a tab, a carriage return, a heading with a # or a backslash, a
-// table goldmark would not make, invalid YAML) returns nil, and the
-// caller parses the file with goldmark: TestBlocksOnlySame and
-// FuzzBlocksOnly hold the result to goldmark's on any input.
-func quickDoc(src []byte, ctx parser.Context) ast.Node {
+// (D92); body is where the front matter ends, for goldmark-meta to read
+// it alone. Anything else (a paragraph, a list, a fence, a tab, a carriage
+// return, a heading with a # or a backslash, a table goldmark would not
+// make) returns nil, and the caller parses the file with goldmark:
+// TestBlocksOnlySame, FuzzBlocksOnly and FuzzQuickDoc hold the result to
+// goldmark's.
+func quickDoc(src []byte) (doc ast.Node, body int) {
 	for _, c := range src {
 		if c < 0x20 && c != '\n' {
-			return nil
+			return nil, 0
 		}
 	}
-	body := frontMatterEnd(src)
+	body = frontMatterEnd(src)
 	if body < 0 {
-		return nil
+		return nil, 0
 	}
-	doc := ast.NewDocument()
+	doc = ast.NewDocument()
 	var block []text.Segment // the lines of the table being read
 	for off := body; off < len(src); {
 		end := bytes.IndexByte(src[off:], '\n')
@@ -46,21 +46,17 @@ func quickDoc(src []byte, ctx parser.Context) ast.Node {
 			continue
 		}
 		if len(block) > 0 && !quickTable(doc, src, block) {
-			return nil
+			return nil, 0
 		}
 		block = block[:0]
 		if line.Len() > 0 && !quickHeading(doc, src, line) {
-			return nil
+			return nil, 0
 		}
 	}
 	if len(block) > 0 && !quickTable(doc, src, block) {
-		return nil
+		return nil, 0
 	}
-	md := blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx))
-	if _, err := meta.TryGet(ctx); err != nil || md.ChildCount() != 0 {
-		return nil // the error and where goldmark reports it: its parse's
-	}
-	return doc
+	return doc, body
 }
 
 // frontMatterEnd is the offset after the line that closes the front
@@ -216,14 +212,29 @@ func quickRow(src []byte, segment text.Segment, alignments []east.Alignment, isH
 // the front matter.
 func parseDecisionDoc(md goldmark.Markdown, src []byte) (doc ast.Node, ctx parser.Context, release func()) {
 	if md == blocksOnly {
-		release = parsing.acquire(estimate(src))
 		ctx = parser.NewContext()
-		if doc = quickDoc(src, ctx); doc != nil {
-			return doc, ctx, release
+		doc, fm, release := quickParse(src, ctx)
+		if doc != nil {
+			if _, err := meta.TryGet(ctx); err == nil && fm.ChildCount() == 0 {
+				return doc, ctx, release
+			}
+			release() // invalid YAML: goldmark's parse says where
 		}
-		release()
 	}
 	ctx = parser.NewContext()
 	doc, release = parseWith(md, src, ctx)
 	return doc, ctx, release
+}
+
+// quickParse is quickDoc's tree of src and goldmark-meta's parse of its
+// front matter alone into ctx, within the gate charged for all of src, or
+// nil (and the gate not held) when src is not of quickDoc's shape.
+func quickParse(src []byte, ctx parser.Context) (doc, fm ast.Node, release func()) {
+	release = parsing.acquire(estimate(src))
+	doc, body := quickDoc(src)
+	if doc == nil {
+		release()
+		return nil, nil, nil
+	}
+	return doc, blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx)), release
 }
