@@ -55,7 +55,7 @@ func findInline(cfg config.Config, rp *repo.Repo) (*inlineRegister, error) {
 				continue
 			}
 			src, err := rp.ReadFile(f, snapshot.MaxMarkdown)
-			if err != nil || !registerHeaderRE.Match(src) {
+			if err != nil || !registerHeaderRE().Match(src) {
 				continue
 			}
 			if r := register.ParseRegisterWith(f, src, register.RegisterOptions{Default: "accepted"}); r.Found && (reg == nil || len(r.Rows) > len(reg.Rows)) {
@@ -97,7 +97,7 @@ func findInline(cfg config.Config, rp *repo.Repo) (*inlineRegister, error) {
 	return &inlineRegister{path: reg.Path, reg: reg}, nil
 }
 
-var registerHeaderRE = regexp.MustCompile(`(?im)^\s*\|\s*ID\s*\|`)
+var registerHeaderRE = register.LazyRE(`(?im)^\s*\|\s*ID\s*\|`)
 
 // inference is what init --adopt reads from an inline register's tree:
 // each setting, its YAML, and why.
@@ -165,7 +165,7 @@ func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegi
 		return nil, err
 	}
 	have := map[string]bool{}
-	for _, m := range topKeyRE.FindAllSubmatch(old, -1) {
+	for _, m := range topKeyRE().FindAllSubmatch(old, -1) {
 		have[string(m[1])] = true
 	}
 	var add strings.Builder
@@ -192,7 +192,7 @@ func adoptInline(o InitOptions, cfg config.Config, rp *repo.Repo, in *inlineRegi
 	return p, nil
 }
 
-var topKeyRE = regexp.MustCompile(`(?m)^([A-Za-z_]+):`)
+var topKeyRE = register.LazyRE(`(?m)^([A-Za-z_]+):`)
 
 const frozenWhy = "older ranges at the range sites, kept as history (D37); delete an entry to have check call that range stale"
 
@@ -518,7 +518,7 @@ func (ts *treeScan) ranges(f string, data []byte, n int) bool {
 	var si *siteInfo
 	var older []string
 	ln := register.NewLines(f, data)
-	for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
+	for _, m := range liveRangeRE().FindAllSubmatchIndex(data, -1) {
 		got := string(data[m[0]:m[1]])
 		if got == ts.live {
 			if si == nil {
@@ -526,7 +526,7 @@ func (ts *treeScan) ranges(f string, data []byte, n int) bool {
 			}
 			continue
 		}
-		if k := decisionid.Number("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE.Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
+		if k := decisionid.Number("D" + string(data[m[2]:m[3]])); k < n && !frozenMarkerRE().Match(lineOf(data, m[0])) && !slices.Contains(older, got) {
 			older = append(older, got)
 		}
 	}
@@ -655,8 +655,8 @@ func (inf *inference) requireClaims(reg *register.Register, guesses []register.M
 }
 
 var (
-	liveRangeRE    = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
-	frozenMarkerRE = regexp.MustCompile(`claimslint:\s*frozen`)
+	liveRangeRE    = register.LazyRE(`\bD1\.\.D([0-9]+)\b`)
+	frozenMarkerRE = register.LazyRE(`claimslint:\s*frozen`)
 )
 
 func lineOf(data []byte, off int) []byte {
@@ -806,7 +806,7 @@ type scripts struct {
 }
 
 // runRE finds a path a workflow step names.
-var runRE = regexp.MustCompile(`(?:^|[\s"'=(])(?:\./)?([A-Za-z0-9_.][A-Za-z0-9_./-]*[A-Za-z0-9_])`)
+var runRE = register.LazyRE(`(?:^|[\s"'=(])(?:\./)?([A-Za-z0-9_.][A-Za-z0-9_./-]*[A-Za-z0-9_])`)
 
 // findScripts reads which files the workflows run (outside comments, as
 // CL005 reads them) and makes the scripts glob of the directory that
@@ -904,7 +904,7 @@ func scriptsRun(rp *repo.Repo, wfs []string) map[string][]string {
 		if err != nil {
 			continue
 		}
-		for _, m := range runRE.FindAllSubmatch(codeline.Mask(w, data), -1) {
+		for _, m := range runRE().FindAllSubmatch(codeline.Mask(w, data), -1) {
 			p := path.Clean(string(m[1]))
 			if strings.HasPrefix(p, ".github/") || !rp.Has(p) || slices.Contains(runBy[p], w) {
 				continue
@@ -1035,12 +1035,12 @@ func firstN(s []string, n int) []string {
 	return append(append([]string{}, s[:n]...), fmt.Sprintf("and %d more", len(s)-n))
 }
 
-var plainYAML = regexp.MustCompile(`^[A-Za-z0-9_./][A-Za-z0-9_./-]*$`)
+var plainYAML = register.LazyRE(`^[A-Za-z0-9_./][A-Za-z0-9_./-]*$`)
 
 // yamlStr writes s plain when YAML reads it back as the same string,
 // else single-quoted.
 func yamlStr(s string) string {
-	if plainYAML.MatchString(s) && s != "true" && s != "false" && s != "null" {
+	if plainYAML().MatchString(s) && s != "true" && s != "false" && s != "null" {
 		return s
 	}
 	return yamlQuote(s)

@@ -20,7 +20,7 @@ import (
 // AdoptDirs are where init --adopt looks for existing records, in order.
 var AdoptDirs = []string{"docs/adr", "doc/adr", "docs/architecture/decisions", "docs/decisions", "adr", "docs/architecture/adr"}
 
-var adrDirRE = regexp.MustCompile(`^[^\n]+`)
+var adrDirRE = register.LazyRE(`^[^\n]+`)
 
 // Dir returns the collection directory named by the repository's
 // own tools: .claimslint.yml's adopt:, then adr-tools' .adr-dir.
@@ -29,7 +29,7 @@ func Dir(root string, cfg config.Config) string {
 		return commonDir(cfg.Adopt.Dirs())
 	}
 	if b, err := plan.ReadIn(root, ".adr-dir"); err == nil {
-		if m := adrDirRE.Find(bytes.TrimSpace(b)); m != nil {
+		if m := adrDirRE().Find(bytes.TrimSpace(b)); m != nil {
 			return strings.TrimSpace(string(m))
 		}
 	}
@@ -342,7 +342,7 @@ func renderAdopt(schemes []register.Scheme) string {
 	return b.String()
 }
 
-var adoptKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\s*:`)
+var adoptKeyRE = register.LazyRE(`^[A-Za-z_][A-Za-z0-9_-]*\s*:`)
 
 // replaceAdopt replaces the adopt: key of a configuration (the key line
 // and the indented or list lines under it, with init's comment above it)
@@ -357,7 +357,7 @@ func replaceAdopt(src []byte, block string) []byte {
 			}
 			continue
 		}
-		if adoptKeyRE.MatchString(l) || strings.HasPrefix(l, "# Other status words") {
+		if adoptKeyRE().MatchString(l) || strings.HasPrefix(l, "# Other status words") {
 			end = i
 			break
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -668,7 +667,7 @@ func (c *collection) nextPath(title string, date time.Time) string {
 	folder := last.name.Path != name && !strings.HasSuffix(last.name.Path, "/"+name)
 	if ln := last.name; ln.Date != "" {
 		sep := "-"
-		if m := datePrefixRE.FindString(name); len(m) < len(name) {
+		if m := datePrefixRE().FindString(name); len(m) < len(name) {
 			sep = name[len(m) : len(m)+1]
 			if !strings.Contains(name[len(m):], "-") {
 				sl = strings.ReplaceAll(sl, "-", "_") // 2020_03_03_topic_words.md
@@ -681,12 +680,12 @@ func (c *collection) nextPath(title string, date time.Time) string {
 		return path.Join(s.Dir, date.UTC().Format(c.usualLayout(t, last))+sep+sl+".md")
 	}
 	num := last.name.Number
-	if m := idFolderRE.FindStringSubmatch(name); num < 0 && folder && m != nil {
+	if m := idFolderRE().FindStringSubmatch(name); num < 0 && folder && m != nil {
 		// CIP-0001/README.md: folders named by a prefixed number alone;
 		// new continues it (CIP-0151/README.md; D96).
 		top := 0
 		for _, r := range c.records {
-			if k := idFolderRE.FindStringSubmatch(nameOf(r.name.Path)); r.scheme == t && k != nil && k[1] == m[1] {
+			if k := idFolderRE().FindStringSubmatch(nameOf(r.name.Path)); r.scheme == t && k != nil && k[1] == m[1] {
 				n, _ := strconv.Atoi(k[2])
 				top = max(top, n)
 			}
@@ -705,7 +704,7 @@ func (c *collection) nextPath(title string, date time.Time) string {
 		next = 0
 	}
 	prefix := ""
-	if loc := digitsRE.FindStringIndex(name); loc != nil {
+	if loc := digitsRE().FindStringIndex(name); loc != nil {
 		prefix = name[:loc[0]]
 	}
 	base := fmt.Sprintf("%s%0*d-%s", prefix, width, next, sl)
@@ -724,8 +723,8 @@ func (c *collection) nextPath(title string, date time.Time) string {
 }
 
 var (
-	digitsRE     = regexp.MustCompile(`[0-9]{1,9}`)
-	datePrefixRE = regexp.MustCompile(`^[0-9]+(?:[-_][0-9]+){0,2}`)
+	digitsRE     = register.LazyRE(`[0-9]{1,9}`)
+	datePrefixRE = register.LazyRE(`^[0-9]+(?:[-_][0-9]+){0,2}`)
 )
 
 // nameOf is a record's own name: its file name, or its folder's for a
@@ -849,14 +848,14 @@ func (c *collection) nextID(p string, maxID int, taken map[string]bool) string {
 // collection's template, and new continues its numbers (D96).
 func zeroRecords(files []string, dir, tmpl string) bool {
 	for _, f := range files {
-		if f != tmpl && path.Dir(f) == dir && zeroNameRE.MatchString(path.Base(f)) {
+		if f != tmpl && path.Dir(f) == dir && zeroNameRE().MatchString(path.Base(f)) {
 			return true
 		}
 	}
 	return false
 }
 
-var zeroNameRE = regexp.MustCompile(`^0{2,}[a-z]?-[^/]+\.md$`)
+var zeroNameRE = register.LazyRE(`^0{2,}[a-z]?-[^/]+\.md$`)
 
 // collectionNames are the folder names records are kept in, at any depth
 // (D96): ADR folders, RFC and proposal processes, design documents.
@@ -938,4 +937,4 @@ func discoverDir(files []string) (string, string) {
 
 // idFolderRE is a record folder named by a prefixed number alone:
 // CIP-0001, RFC_12.
-var idFolderRE = regexp.MustCompile(`^([A-Za-z]+[-_]?)([0-9]{1,9})$`)
+var idFolderRE = register.LazyRE(`^([A-Za-z]+[-_]?)([0-9]{1,9})$`)

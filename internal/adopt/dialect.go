@@ -79,7 +79,7 @@ func (c *collection) templateOf(root string, t int) string {
 		for _, e := range es {
 			low := strings.ToLower(e.Name())
 			folder := strings.HasPrefix(path.Base(d), "template") && (low == "readme.md" || low == "index.md")
-			if e.Type().IsRegular() && strings.HasSuffix(low, ".md") && (folder || templateNameRE.MatchString(low)) && !strings.Contains(low, "reference") {
+			if e.Type().IsRegular() && strings.HasSuffix(low, ".md") && (folder || templateNameRE().MatchString(low)) && !strings.Contains(low, "reference") {
 				names = append(names, e.Name())
 			}
 		}
@@ -105,7 +105,7 @@ func boolInt(b bool) int {
 // templateNameRE is a template's file name in any of the languages of
 // register.TemplateWords, with a language suffix allowed
 // (0000-adr-template-de.md; D96).
-var templateNameRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:` + register.TemplateWords + `)(?:[-_][a-z]{2})?\.md$`)
+var templateNameRE = register.LazyRE(`(?i)(?:^|[-_ .])(?:` + register.TemplateWords + `)(?:[-_][a-z]{2})?\.md$`)
 
 // word is the status word in the spelling of the example: "Proposed" when
 // the example is capitalised, the example's own spelling when it holds the
@@ -133,13 +133,13 @@ var (
 	// dateValueRE is a date placeholder after a Date key: "Date: [YYYY-MM-DD
 	// when …]", "Start Date: (fill me in …)", "start_date:   # fill me in",
 	// "| Date | insert data |", "**Date:** YYYY-MM-DD".
-	dateValueRE = regexp.MustCompile(`(?i)(date[* \t]*[:|][* \t]*)(\\?\[[^\]\n]*\]|\([^)\n]*\)|#[^\n|]*|YYYY-MM-DD|[0-9X]{4}-[0-9X]{2}-[0-9X]{2}|insert data|null|\{[^}\n]*\})`)
+	dateValueRE = register.LazyRE(`(?i)(date[* \t]*[:|][* \t]*)(\\?\[[^\]\n]*\]|\([^)\n]*\)|#[^\n|]*|YYYY-MM-DD|[0-9X]{4}-[0-9X]{2}-[0-9X]{2}|insert data|null|\{[^}\n]*\})`)
 	// numberTokenRE is a number placeholder in a template's title: ###,
 	// NNNN, XXXX.
-	numberTokenRE = regexp.MustCompile(`#{2,}|N{3,}|X{3,}|\b0{3,}\b`)
-	fmTitleRE     = regexp.MustCompile(`(?m)^title:.*$`)
-	featureRE     = regexp.MustCompile(`(?m)^([-*] Feature Name: ).*$`)
-	commentLineRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+	numberTokenRE = register.LazyRE(`#{2,}|N{3,}|X{3,}|\b0{3,}\b`)
+	fmTitleRE     = register.LazyRE(`(?m)^title:.*$`)
+	featureRE     = register.LazyRE(`(?m)^([-*] Feature Name: ).*$`)
+	commentLineRE = register.LazyRE(`(?s)<!--.*?-->`)
 )
 
 // number is the new record's number as its file name writes it, "" for a
@@ -149,10 +149,10 @@ func (n *dialectNew) number() string {
 	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
 		base = path.Base(path.Dir(n.file)) // one folder per record
 	}
-	if dateNameRE.MatchString(base) {
+	if dateNameRE().MatchString(base) {
 		return ""
 	}
-	m := digitsRE.FindString(base)
+	m := digitsRE().FindString(base)
 	if strings.Trim(m, "0") == "" {
 		return ""
 	}
@@ -257,7 +257,7 @@ func (n *dialectNew) statusChoices(t string, d *register.Decision) string {
 	lines := strings.SplitAfter(t, "\n")
 	in := false
 	for i, l := range lines {
-		if headingRE.MatchString(l) {
+		if headingRE().MatchString(l) {
 			in = register.IsStatusHeading(strings.Trim(strings.TrimSpace(strings.TrimLeft(l, "#")), "*_"))
 			continue
 		}
@@ -272,9 +272,9 @@ func (n *dialectNew) statusChoices(t string, d *register.Decision) string {
 // fillDates writes the record's date in the template's date placeholders,
 // in their own layout.
 func (n *dialectNew) fillDates(t string) string {
-	t = dateValueRE.ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
-	return localDateRE.ReplaceAllStringFunc(t, func(m string) string {
-		sm := localDateRE.FindStringSubmatch(m)
+	t = dateValueRE().ReplaceAllString(t, "${1}"+n.date.UTC().Format("2006-01-02"))
+	return localDateRE().ReplaceAllStringFunc(t, func(m string) string {
+		sm := localDateRE().FindStringSubmatch(m)
 		return sm[1] + n.date.UTC().Format(localLayout(sm[2]))
 	})
 }
@@ -284,11 +284,11 @@ func (n *dialectNew) fillDates(t string) string {
 // title: key, a Feature Name line, its first heading that is not a
 // section (with the number in its number placeholder).
 func (n *dialectNew) fillTitle(t string) string {
-	t = fmTitlePlaceholderRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(yamlStr(n.title), "$", "$$"))
-	if fmTitleRE.MatchString(t) && strings.HasPrefix(t, "---\n") {
-		t = fmTitleRE.ReplaceAllLiteralString(t, "title: "+yamlStr(n.title))
+	t = fmTitlePlaceholderRE().ReplaceAllString(t, "${1}"+strings.ReplaceAll(yamlStr(n.title), "$", "$$"))
+	if fmTitleRE().MatchString(t) && strings.HasPrefix(t, "---\n") {
+		t = fmTitleRE().ReplaceAllLiteralString(t, "title: "+yamlStr(n.title))
 	}
-	t = featureRE.ReplaceAllString(t, "${1}"+strings.ReplaceAll(plan.Slug(n.title), "-", "_"))
+	t = featureRE().ReplaceAllString(t, "${1}"+strings.ReplaceAll(plan.Slug(n.title), "-", "_"))
 	lines := strings.SplitAfter(t, "\n")
 	if i := titleHeading(lines); i >= 0 {
 		lines[i] = "# " + n.numberedHead(strings.TrimSpace(strings.TrimPrefix(lines[i], "# "))) + n.title + "\n"
@@ -316,7 +316,7 @@ func titleHeading(lines []string) int {
 			continue
 		}
 		h := strings.TrimSpace(strings.TrimPrefix(l, "# "))
-		if register.IsSectionTitle(strings.TrimSpace(commentLineRE.ReplaceAllString(h, ""))) {
+		if register.IsSectionTitle(strings.TrimSpace(commentLineRE().ReplaceAllString(h, ""))) {
 			return -1
 		}
 		return i
@@ -327,7 +327,7 @@ func titleHeading(lines []string) int {
 // numberedHead is what a title heading h writes before the title: its
 // prefix and number placeholder ("ADR-###: "), the number filled in.
 func (n *dialectNew) numberedHead(h string) string {
-	loc := numberTokenRE.FindStringIndex(h)
+	loc := numberTokenRE().FindStringIndex(h)
 	if loc == nil || loc[0] >= 12 {
 		return ""
 	}
@@ -401,8 +401,8 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 		}
 	case "line":
 		for i, l := range lines {
-			if statusLineKeyRE.MatchString(l) {
-				prefix := listMarkerRE.FindString(l)
+			if statusLineKeyRE().MatchString(l) {
+				prefix := listMarkerRE().FindString(l)
 				if prefix == "" {
 					// Not a list: a paragraph of its own.
 					return strings.Join(slices.Insert(lines, i+1, "\n", rel+"\n"), "")
@@ -420,9 +420,9 @@ func (n *dialectNew) addSupersedes(t, from string) string {
 	return rel + "\n\n" + t
 }
 
-var listMarkerRE = regexp.MustCompile(`^\s*[-*+]\s+`)
+var listMarkerRE = register.LazyRE(`^\s*[-*+]\s+`)
 
-var statusLineKeyRE = regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(?:\*\*)?status\b`)
+var statusLineKeyRE = register.LazyRE(`(?i)^\s*(?:[-*]\s+)?(?:\*\*)?status\b`)
 
 // usesKey reports whether a record of the collection has the front matter
 // key k.
@@ -458,7 +458,7 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 	w := n.word(raw)
 	date := n.date.UTC().Format("2006-01-02")
 	head := "# " + n.title
-	if m := numberedHeadRE.FindStringSubmatch(src); m != nil && n.number() != "" {
+	if m := numberedHeadRE().FindStringSubmatch(src); m != nil && n.number() != "" {
 		num := strings.TrimLeft(n.number(), "0")
 		if len(m[2]) > 1 && m[2][0] == '0' {
 			num = n.number()
@@ -494,7 +494,7 @@ func (n *dialectNew) shape(src string, ex *register.Decision) []byte {
 		if !strings.Contains(line, date) {
 			s := b.String()
 			if from == "line" {
-				prefix := listMarkerRE.FindString(line)
+				prefix := listMarkerRE().FindString(line)
 				s = strings.Replace(s, line+"\n", line+"\n"+prefix+"Date: "+date+"\n", 1)
 			}
 			b.Reset()
@@ -554,7 +554,7 @@ func ownSections(out string, own []string) string {
 
 // numberedHeadRE is a record's title heading that carries its number:
 // "# 12. Title", "# ADR 022: Title", "# ADR-0012 Title".
-var numberedHeadRE = regexp.MustCompile(`(?m)^# ((?:[A-Za-z]{2,5}[- ])?)([0-9]{1,6})([.:]? +|: +)`)
+var numberedHeadRE = register.LazyRE(`(?m)^# ((?:[A-Za-z]{2,5}[- ])?)([0-9]{1,6})([.:]? +|: +)`)
 
 // newInDialect is the text of the new record at file of the adopted
 // collection col (D73).
@@ -667,7 +667,7 @@ func level2Headings(src string) []string {
 	return own
 }
 
-var metaLineRE = regexp.MustCompile(`^(?:([-*]) +[A-Z][A-Za-z ]*|[a-z_]+):`)
+var metaLineRE = register.LazyRE(`^(?:([-*]) +[A-Z][A-Za-z ]*|[a-z_]+):`)
 
 // addStatusLine inserts "- Status: proposed" (or "status: proposed") after
 // the metadata lines at the top of a template, before its first heading;
@@ -678,7 +678,7 @@ func addStatusLine(lines []string, status string) []string {
 		if strings.HasPrefix(l, "#") {
 			break
 		}
-		if m := metaLineRE.FindStringSubmatch(l); m != nil {
+		if m := metaLineRE().FindStringSubmatch(l); m != nil {
 			last, form = i, m[1]
 		} else if last >= 0 && strings.TrimSpace(l) != "" {
 			break
@@ -833,10 +833,10 @@ var (
 	// localDateRE is a date placeholder in a template's own language
 	// after a date key of any language: "- Fecha: dd/mm/aa", "Datum:
 	// TT.MM.JJJJ", "日期: YYYY/MM/DD" (D96).
-	localDateRE = regexp.MustCompile(`(?im)^(\W*(?:fecha|datum|data|date|日期|日付|날짜)\W*[:：]\W*)((?:dd|jj|tt)([/.-])mm([/.-])(?:aaaa|yyyy|jjjj|aa|yy|jj)|(?:aaaa|jjjj|yyyy)([/.-])mm([/.-])dd)\b`)
+	localDateRE = register.LazyRE(`(?im)^(\W*(?:fecha|datum|data|date|日期|日付|날짜)\W*[:：]\W*)((?:dd|jj|tt)([/.-])mm([/.-])(?:aaaa|yyyy|jjjj|aa|yy|jj)|(?:aaaa|jjjj|yyyy)([/.-])mm([/.-])dd)\b`)
 	// fmTitlePlaceholderRE is a front matter line whose value is a
 	// bracketed title placeholder.
-	fmTitlePlaceholderRE = regexp.MustCompile(`(?m)^([a-z_]*title:[ \t]*)[\[{<][^\]}>\n]*(?i:tit)[^\]}>\n]*[\]}>][ \t]*$`)
+	fmTitlePlaceholderRE = register.LazyRE(`(?m)^([a-z_]*title:[ \t]*)[\[{<][^\]}>\n]*(?i:tit)[^\]}>\n]*[\]}>][ \t]*$`)
 )
 
 // localLayout is the Go layout of a date placeholder: dd/mm/aa is

@@ -2,7 +2,6 @@ package adopt
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/register"
@@ -22,7 +21,7 @@ func exampleNumber(p string) string {
 	if b := strings.ToLower(base); b == "readme.md" || b == "index.md" {
 		base = path.Base(path.Dir(p))
 	}
-	return digitsRE.FindString(base)
+	return digitsRE().FindString(base)
 }
 
 // sameNumber reports whether v is the number num, zero padding aside.
@@ -30,7 +29,7 @@ func sameNumber(v, num string) bool {
 	return num != "" && strings.TrimLeft(strings.Trim(v, `'" `), "0") == strings.TrimLeft(num, "0") && strings.Trim(v, `'" `) != ""
 }
 
-var fmDatePartRE = regexp.MustCompile(`(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}`)
+var fmDatePartRE = register.LazyRE(`(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}`)
 
 // exampleFrontMatter is the front matter of the new record in the keys of
 // the example's (src, at path ex): its status key with the word w, its
@@ -46,7 +45,7 @@ func (n *dialectNew) exampleFrontMatter(src, ex, w string) string {
 	b.WriteString("---\n")
 	status := false
 	for _, l := range strings.Split(strings.TrimSuffix(fm[4:], "---\n"), "\n") {
-		m := fmKeyRE.FindStringSubmatch(l)
+		m := fmKeyRE().FindStringSubmatch(l)
 		if m == nil {
 			continue // nested values and comments are the example's own
 		}
@@ -57,8 +56,8 @@ func (n *dialectNew) exampleFrontMatter(src, ex, w string) string {
 			v = w
 		case strings.EqualFold(k, "title"):
 			v = yamlStr(n.title)
-		case fmDatePartRE.MatchString(v):
-			v = fmDatePartRE.ReplaceAllString(v, n.date.UTC().Format("2006-01-02"))
+		case fmDatePartRE().MatchString(v):
+			v = fmDatePartRE().ReplaceAllString(v, n.date.UTC().Format("2006-01-02"))
 		case isAuthorKey(k):
 			v = yamlStr(n.author)
 		case sameNumber(v, num) && n.number() != "":
@@ -85,7 +84,7 @@ func (n *dialectNew) exampleFields(src, ex string, at int, statusLine string) (s
 		return "", false
 	}
 	isField := func(i int) bool {
-		return i >= 0 && i < len(lines) && fieldLineRE.MatchString(lines[i]) && !headingRE.MatchString(lines[i])
+		return i >= 0 && i < len(lines) && fieldLineRE().MatchString(lines[i]) && !headingRE().MatchString(lines[i])
 	}
 	first, last := at-1, at-1
 	for isField(first - 1) {
@@ -113,7 +112,7 @@ func (n *dialectNew) exampleFields(src, ex string, at int, statusLine string) (s
 // value: its authors, its date, its id (the example's number and file
 // name replaced), else the key alone.
 func (n *dialectNew) exampleField(l, num, own, ex string) string {
-	m := fieldLineRE.FindStringSubmatch(l)
+	m := fieldLineRE().FindStringSubmatch(l)
 	key, v := strings.TrimRight(m[1], " \t"), m[3]
 	switch {
 	case isAuthorKey(m[2]):
@@ -121,8 +120,8 @@ func (n *dialectNew) exampleField(l, num, own, ex string) string {
 			return key
 		}
 		return key + " " + n.author
-	case fmDatePartRE.MatchString(v) && strings.TrimSpace(fmDatePartRE.ReplaceAllString(v, "")) == "":
-		return key + " " + fmDatePartRE.ReplaceAllString(v, n.date.UTC().Format("2006-01-02"))
+	case fmDatePartRE().MatchString(v) && strings.TrimSpace(fmDatePartRE().ReplaceAllString(v, "")) == "":
+		return key + " " + fmDatePartRE().ReplaceAllString(v, n.date.UTC().Format("2006-01-02"))
 	case own != "" && num != "" && strings.Contains(v, num) && !strings.Contains(strings.ReplaceAll(v, path.Base(ex), ""), "/"):
 		v = strings.ReplaceAll(v, path.Base(ex), path.Base(n.file))
 		return key + " " + strings.ReplaceAll(v, num, padLike(own, num))

@@ -19,7 +19,7 @@ import (
 func spelledLabel(read func(string) ([]byte, error), old *register.Decision, src []byte, file, title string) string {
 	label := supersedingLabel(old, file, title)
 	num, ok := strings.CutPrefix(label, "ADR-")
-	if !ok || !leadingNumberRE.MatchString(recordName(file)) {
+	if !ok || !leadingNumberRE().MatchString(recordName(file)) {
 		return label
 	}
 	if p := idSpelling(read, old.Path, src); p != "" {
@@ -41,10 +41,10 @@ func recordName(file string) string {
 var (
 	// ownIDRE is a prefixed number as a record writes its own id:
 	// "# KEP-1020: …", "* Proposal: [SE-0001]", "ADR 0028 –".
-	ownIDRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]{1,9})[- ]([0-9]{1,9})\b`)
+	ownIDRE = register.LazyRE(`\b([A-Z][A-Z0-9]{1,9})[- ]([0-9]{1,9})\b`)
 	// pluralIDRE is the acronym a collection's README names its records
 	// by in its title: "Yarn RFCs", "Enhancement Proposals (KEPs)".
-	pluralIDRE = regexp.MustCompile(`\b([A-Z]{2,6})s\b`)
+	pluralIDRE = register.LazyRE(`\b([A-Z]{2,6})s\b`)
 )
 
 // idSpelling is the prefix the collection writes before a record's
@@ -53,9 +53,9 @@ var (
 // it names its records by (three folders up at most); "" when neither
 // says.
 func idSpelling(read func(string) ([]byte, error), p string, src []byte) string {
-	own, err := strconv.Atoi(leadingNumberRE.FindString(recordName(p)))
+	own, err := strconv.Atoi(leadingNumberRE().FindString(recordName(p)))
 	if err == nil && own > 0 {
-		for _, m := range ownIDRE.FindAllSubmatch(src, 64) {
+		for _, m := range ownIDRE().FindAllSubmatch(src, 64) {
 			if n, err := strconv.Atoi(string(m[2])); err == nil && n == own {
 				return string(m[1])
 			}
@@ -67,7 +67,7 @@ func idSpelling(read func(string) ([]byte, error), p string, src []byte) string 
 	}
 	for range 3 {
 		if b, err := read(path.Join(dir, "README.md")); err == nil {
-			if m := pluralIDRE.FindStringSubmatch(firstH1(string(b))); m != nil {
+			if m := pluralIDRE().FindStringSubmatch(firstH1(string(b))); m != nil {
 				return m[1]
 			}
 			return "" // the nearest README does not say

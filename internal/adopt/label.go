@@ -3,7 +3,6 @@ package adopt
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,11 +20,11 @@ func supersedingLabel(old *register.Decision, file, title string) string {
 		base = path.Base(path.Dir(file)) + ".md" // one folder per record: the folder names it
 	}
 	name := strings.TrimSuffix(base, ".md")
-	if dateNameRE.MatchString(base) {
+	if dateNameRE().MatchString(base) {
 		return name
 	}
-	prefixed := prefixedNameRE.FindStringSubmatch(base)
-	m := leadingNumberRE.FindString(base)
+	prefixed := prefixedNameRE().FindStringSubmatch(base)
+	m := leadingNumberRE().FindString(base)
 	if m == "" && prefixed != nil {
 		m = prefixed[1]
 	}
@@ -42,7 +41,7 @@ func supersedingLabel(old *register.Decision, file, title string) string {
 }
 
 var (
-	leadingNumberRE = regexp.MustCompile(`^[0-9]{1,9}`)
-	dateNameRE      = regexp.MustCompile(`^(?:19|20)[0-9]{2}[-_]?(?:0[1-9]|1[0-2])`)
-	prefixedNameRE  = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*-)+([0-9]{1,9})`)
+	leadingNumberRE = register.LazyRE(`^[0-9]{1,9}`)
+	dateNameRE      = register.LazyRE(`^(?:19|20)[0-9]{2}[-_]?(?:0[1-9]|1[0-2])`)
+	prefixedNameRE  = register.LazyRE(`^(?:[A-Za-z][A-Za-z0-9]*-)+([0-9]{1,9})`)
 )

@@ -2,7 +2,6 @@ package adopt
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -40,30 +39,30 @@ var (
 	// fieldLineRE is a "Key: value" line of a record's header, listed,
 	// bold or plain: "* **Status**: Draft", "- Estado: x", "日付: x",
 	// "**Status:** Proposed | **Date:** …"; group 1 is up to the value.
-	fieldLineRE = regexp.MustCompile(`^(\s*(?:[-*+]\s+)?(?:\*\*|__)?(\pL[^:：|\n*]{0,40}?)(?:\*\*|__)?\s*[:：](?:\*\*|__)?[ \t]*)(.*?)[ \t]*$`)
+	fieldLineRE = register.LazyRE(`^(\s*(?:[-*+]\s+)?(?:\*\*|__)?(\pL[^:：|\n*]{0,40}?)(?:\*\*|__)?\s*[:：](?:\*\*|__)?[ \t]*)(.*?)[ \t]*$`)
 	// linkDefRE is a link reference definition ("[summary]: #summary").
-	linkDefRE = regexp.MustCompile(`^\[[^\]\n]+\]:\s`)
+	linkDefRE = register.LazyRE(`^\[[^\]\n]+\]:\s`)
 	// headingRE is an ATX heading.
-	headingRE = regexp.MustCompile(`^#{1,6}\s`)
+	headingRE = register.LazyRE(`^#{1,6}\s`)
 	// idTokenRE is an id placeholder in the collection's spelling:
 	// SE-NNNN, KEEP-XXXX, ADR ###, RFC-0000.
-	idTokenRE = regexp.MustCompile(`\b([A-Z][A-Za-z]{1,8}[- ])(N{3,}|X{3,}|#{2,}|0{3,})\b`)
+	idTokenRE = register.LazyRE(`\b([A-Z][A-Za-z]{1,8}[- ])(N{3,}|X{3,}|#{2,}|0{3,})\b`)
 	// fileTokenRE is a placeholder file name in an id's link
 	// (NNNN-filename.md).
-	fileTokenRE = regexp.MustCompile(`\((?:N{3,}|X{3,}|0{3,})-[A-Za-z_-]+\.md\)`)
+	fileTokenRE = register.LazyRE(`\((?:N{3,}|X{3,}|0{3,})-[A-Za-z_-]+\.md\)`)
 	// xRunRE is a run of placeholder letters (XXXXX, NNNN).
-	xRunRE = regexp.MustCompile(`\b(?:X{3,}|N{4,}|YYYY)\b`)
+	xRunRE = register.LazyRE(`\b(?:X{3,}|N{4,}|YYYY)\b`)
 	// fmDateRE is a front matter value that is a date, quoted or not.
-	fmDateRE = regexp.MustCompile(`^['"]?(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}['"]?$`)
+	fmDateRE = register.LazyRE(`^['"]?(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}['"]?$`)
 	// htmlOpenRE opens an HTML block (<details>, <summary>, …).
-	htmlOpenRE = regexp.MustCompile(`^\s*<([a-zA-Z]+)[\s>]`)
+	htmlOpenRE = register.LazyRE(`^\s*<([a-zA-Z]+)[\s>]`)
 	// choicesRE is a list of choices ("Not started / In progress /
 	// Implemented").
-	choicesRE = regexp.MustCompile(`^[^/\n]+( / [^/\n]+){2,}$`)
+	choicesRE = register.LazyRE(`^[^/\n]+( / [^/\n]+){2,}$`)
 	// optionalRE is a value that starts by saying it is optional.
-	optionalRE = regexp.MustCompile(`(?i)^[(\[]optional[)\]]`)
+	optionalRE = register.LazyRE(`(?i)^[(\[]optional[)\]]`)
 	// templateWordRE is a template word of any language.
-	templateWordRE = regexp.MustCompile(`(?i)` + register.TemplateWords)
+	templateWordRE = register.LazyRE(`(?i)` + register.TemplateWords)
 )
 
 // cleanTemplate removes a template's instructions (D96), before its fields
@@ -96,9 +95,9 @@ func cleanTemplate(t string) string {
 			}
 		case i == title:
 			out = append(out, l)
-		case i < title && headingRE.MatchString(l):
+		case i < title && headingRE().MatchString(l):
 			// The template's own heading above its title placeholder.
-		case headingRE.MatchString(l):
+		case headingRE().MatchString(l):
 			section = true
 			h := strings.TrimSpace(strings.TrimLeft(s, "#"))
 			statusPara = register.IsStatusHeading(strings.Trim(h, "*_"))
@@ -107,14 +106,14 @@ func cleanTemplate(t string) string {
 			}
 		case s == "":
 			out = append(out, l)
-			if statusPara && len(out) > 1 && strings.TrimSpace(out[len(out)-2]) != "" && !headingRE.MatchString(out[len(out)-2]) {
+			if statusPara && len(out) > 1 && strings.TrimSpace(out[len(out)-2]) != "" && !headingRE().MatchString(out[len(out)-2]) {
 				statusPara = false // the status paragraph is over
 			}
 		case statusPara:
 			out = append(out, l)
-		case linkDefRE.MatchString(s):
+		case linkDefRE().MatchString(s):
 			out = append(out, l)
-		case !section && (fieldLineRE.MatchString(s) || strings.HasPrefix(s, "|")):
+		case !section && (fieldLineRE().MatchString(s) || strings.HasPrefix(s, "|")):
 			out = append(out, l)
 		case section && metaField(l):
 			out = append(out, l)
@@ -129,7 +128,7 @@ func cleanTemplate(t string) string {
 // metaField reports a status, date or author field line, which a
 // template may keep inside a section.
 func metaField(l string) bool {
-	m := fieldLineRE.FindStringSubmatch(strings.TrimRight(l, "\n"))
+	m := fieldLineRE().FindStringSubmatch(strings.TrimRight(l, "\n"))
 	if m == nil {
 		return false
 	}
@@ -156,13 +155,13 @@ func templateTitle(lines []string) int {
 			return first // a section: the template's heading is its title
 		}
 		h := strings.TrimSpace(strings.TrimPrefix(l, "# "))
-		if register.IsSectionTitle(strings.TrimSpace(commentLineRE.ReplaceAllString(h, ""))) {
+		if register.IsSectionTitle(strings.TrimSpace(commentLineRE().ReplaceAllString(h, ""))) {
 			return first
 		}
 		if first >= 0 {
 			return i // the template's own heading, then its title
 		}
-		if !templateWordRE.MatchString(h) {
+		if !templateWordRE().MatchString(h) {
 			return i
 		}
 		first = i
@@ -176,7 +175,7 @@ func stripComments(t string) string {
 	if !strings.Contains(t, "<!--") {
 		return t
 	}
-	t = commentLineRE.ReplaceAllStringFunc(t, func(c string) string {
+	t = commentLineRE().ReplaceAllStringFunc(t, func(c string) string {
 		return "\x00" + strings.Repeat("\n\x00", strings.Count(c, "\n"))
 	})
 	var b strings.Builder
@@ -210,7 +209,7 @@ func dropHTMLBlocks(lines []string) []string {
 			}
 			continue
 		}
-		if m := htmlOpenRE.FindStringSubmatch(s); m != nil {
+		if m := htmlOpenRE().FindStringSubmatch(s); m != nil {
 			if c := "</" + m[1] + ">"; !strings.Contains(s, c) && !strings.HasSuffix(s, "/>") {
 				closing = c
 			}
@@ -259,7 +258,7 @@ func placeholderValue(v string) bool {
 	if v == "" {
 		return false
 	}
-	if strings.HasPrefix(v, "# ") || xRunRE.MatchString(v) || templateWordRE.MatchString(v) || choicesRE.MatchString(v) || optionalRE.MatchString(v) {
+	if strings.HasPrefix(v, "# ") || xRunRE().MatchString(v) || templateWordRE().MatchString(v) || choicesRE().MatchString(v) || optionalRE().MatchString(v) {
 		return true
 	}
 	first, _ := utf8.DecodeRuneInString(v)
@@ -296,12 +295,12 @@ func (n *dialectNew) fillLine(l string) string {
 	nl := strings.HasSuffix(l, "\n")
 	s := strings.TrimSuffix(l, "\n")
 	if num := n.number(); num != "" {
-		s = idTokenRE.ReplaceAllString(s, "${1}"+num)
-		s = fileTokenRE.ReplaceAllString(s, "("+path.Base(n.file)+")")
+		s = idTokenRE().ReplaceAllString(s, "${1}"+num)
+		s = fileTokenRE().ReplaceAllString(s, "("+path.Base(n.file)+")")
 	}
 	if strings.HasPrefix(strings.TrimSpace(s), "|") {
 		s = n.fillRow(s)
-	} else if m := fieldLineRE.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "#") {
+	} else if m := fieldLineRE().FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "#") {
 		switch k := m[2]; {
 		case isAuthorKey(k):
 			s = strings.TrimRight(m[1], " \t")
@@ -313,7 +312,7 @@ func (n *dialectNew) fillLine(l string) string {
 			s = strings.TrimRight(m[1], " \t")
 		}
 	}
-	s = datePlaceholderRE.ReplaceAllString(s, "") // dates no field of the record fills
+	s = datePlaceholderRE().ReplaceAllString(s, "") // dates no field of the record fills
 	if nl {
 		s += "\n"
 	}
@@ -337,7 +336,7 @@ func (n *dialectNew) fillRow(s string) string {
 	return strings.Join(cells, "|")
 }
 
-var fmKeyRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_ -]*):[ \t]*(.*)$`)
+var fmKeyRE = register.LazyRE(`^([A-Za-z_][A-Za-z0-9_ -]*):[ \t]*(.*)$`)
 
 // fillFrontMatter fills a template's front matter: a date value is the
 // record's date, an author key's value the author, other lists empty, a
@@ -362,7 +361,7 @@ func (n *dialectNew) fillFrontMatter(fm string) string {
 			}
 			continue
 		}
-		m := fmKeyRE.FindStringSubmatch(s)
+		m := fmKeyRE().FindStringSubmatch(s)
 		if m == nil {
 			out = append(out, l)
 			continue
@@ -370,7 +369,7 @@ func (n *dialectNew) fillFrontMatter(fm string) string {
 		key = m[1]
 		v := strings.TrimSpace(m[2])
 		switch {
-		case fmDateRE.MatchString(v):
+		case fmDateRE().MatchString(v):
 			s = m[1] + ": " + n.date.UTC().Format("2006-01-02")
 		case isAuthorKey(key) && v != "" && n.author != "":
 			s = m[1] + ": " + yamlStr(n.author)

@@ -1,10 +1,10 @@
 package adopt
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/plan"
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // A template's field whose value is prose telling the writer what to put
@@ -30,7 +30,7 @@ func (c *collection) fieldValues(root string, t int) map[string]map[string]bool 
 		}
 		_, body := splitFM(strings.ReplaceAll(string(src), "\r\n", "\n"))
 		for _, l := range headerLines(body) {
-			m := fieldLineRE.FindStringSubmatch(l)
+			m := fieldLineRE().FindStringSubmatch(l)
 			if m == nil || strings.HasPrefix(l, "#") || strings.TrimSpace(m[3]) == "" {
 				continue
 			}
@@ -81,14 +81,14 @@ func (n *dialectNew) proseValue(k, v string) bool {
 			return false
 		}
 	}
-	return !filledDateRE.MatchString(v) // the record's date, in the template's layout
+	return !filledDateRE().MatchString(v) // the record's date, in the template's layout
 }
 
 // filledDateRE is a date as fillDates writes it, in any layout
 // (2026-12-01, 01/12/26).
-var filledDateRE = regexp.MustCompile(`\b[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}\b`)
+var filledDateRE = register.LazyRE(`\b[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}\b`)
 
 // datePlaceholderRE is a date the template leaves for its writer where no
 // date of the record goes ("**Review:** YYYY-MM-DD", set a year after the
 // date), a space before it kept out.
-var datePlaceholderRE = regexp.MustCompile(`[ \t]*\b(?:YYYY|XXXX|20XX)-(?:MM|XX)-(?:DD|XX)\b`)
+var datePlaceholderRE = register.LazyRE(`[ \t]*\b(?:YYYY|XXXX|20XX)-(?:MM|XX)-(?:DD|XX)\b`)

@@ -3,9 +3,10 @@ package migrate
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // Row is one row of a gate, with its knobs expanded: a CODE@ row of a
@@ -73,10 +74,10 @@ type knobLine struct {
 
 var (
 	// rowRE is a CODE@ row: upper-case letters and digits, then @.
-	rowRE      = regexp.MustCompile(`^([A-Z]+[0-9]+[a-z]?)@`)
-	looseRowRE = regexp.MustCompile(`(?:^|[\s'"(])([A-Z]+[0-9]+[a-z]?)@`)
-	nameIDRE   = regexp.MustCompile(`^[dD]([1-9][0-9]*)[-_.]`)
-	headerIDRE = regexp.MustCompile(`\bD([1-9][0-9]*)\b`)
+	rowRE      = register.LazyRE(`^([A-Z]+[0-9]+[a-z]?)@`)
+	looseRowRE = register.LazyRE(`(?:^|[\s'"(])([A-Z]+[0-9]+[a-z]?)@`)
+	nameIDRE   = register.LazyRE(`^[dD]([1-9][0-9]*)[-_.]`)
+	headerIDRE = register.LazyRE(`\bD([1-9][0-9]*)\b`)
 )
 
 // rawRow is a CODE@ line of a table before its layout reads it.
@@ -105,7 +106,7 @@ type gateParser struct {
 func Parse(rel string, src []byte) *Gate {
 	g := &Gate{Script: rel}
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
-	if m := nameIDRE.FindStringSubmatch(path.Base(rel)); m != nil {
+	if m := nameIDRE().FindStringSubmatch(path.Base(rel)); m != nil {
 		g.Decision = "D" + m[1]
 	} else {
 		for _, l := range strings.Split(text, "\n") {
@@ -116,7 +117,7 @@ func Parse(rel string, src []byte) *Gate {
 			if !strings.HasPrefix(t, "#") {
 				break
 			}
-			if m := headerIDRE.FindStringSubmatch(t); m != nil {
+			if m := headerIDRE().FindStringSubmatch(t); m != nil {
 				g.Decision = "D" + m[1]
 				break
 			}
@@ -167,7 +168,7 @@ func (pr *gateParser) rowTable(a assign, rawLines []string) {
 	vlines := strings.Split(a.val.text, "\n")
 	hasRows := false
 	for _, vl := range vlines {
-		if rowRE.MatchString(strings.TrimSpace(vl)) {
+		if rowRE().MatchString(strings.TrimSpace(vl)) {
 			hasRows = true
 		}
 	}
@@ -178,7 +179,7 @@ func (pr *gateParser) rowTable(a assign, rawLines []string) {
 			// does not assign once at the top level, are listed with
 			// this reason.
 			for k, rl := range rawLines {
-				if m := looseRowRE.FindStringSubmatch(rl); m != nil {
+				if m := looseRowRE().FindStringSubmatch(rl); m != nil {
 					pr.g.skip(Skipped{Code: m[1], Line: a.line + k, Reason: fmt.Sprintf("%s=…: %s", a.name, a.val.bad)})
 				}
 			}
@@ -196,7 +197,7 @@ func (pr *gateParser) rowTable(a assign, rawLines []string) {
 func (pr *gateParser) rowsOneByOne(a assign, rawLines []string) {
 	g, s := pr.g, pr.s
 	for k, rl := range rawLines {
-		m := looseRowRE.FindStringSubmatch(rl)
+		m := looseRowRE().FindStringSubmatch(rl)
 		if m == nil {
 			continue
 		}
@@ -217,7 +218,7 @@ func (pr *gateParser) rowsOneByOne(a assign, rawLines []string) {
 func (pr *gateParser) valueRows(a assign, rawLines, vlines []string) {
 	var rowLines []int
 	for k, rl := range rawLines {
-		if looseRowRE.MatchString(rl) {
+		if looseRowRE().MatchString(rl) {
 			rowLines = append(rowLines, a.line+k)
 		}
 	}
@@ -231,7 +232,7 @@ func (pr *gateParser) valueRows(a assign, rawLines, vlines []string) {
 		if n < len(rowLines) {
 			line = rowLines[n]
 		}
-		m := rowRE.FindStringSubmatch(vl)
+		m := rowRE().FindStringSubmatch(vl)
 		if m == nil {
 			pr.g.skip(Skipped{Line: line, Reason: fmt.Sprintf("line %q in %s is not a CODE@ row", vl, a.name)})
 			continue
@@ -290,7 +291,7 @@ func (pr *gateParser) loose(inside []bool) {
 	off := 0
 	for k, l := range strings.Split(pr.text, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			for _, m := range looseRowRE.FindAllStringSubmatchIndex(l, -1) {
+			for _, m := range looseRowRE().FindAllStringSubmatchIndex(l, -1) {
 				if inside[off+m[2]] {
 					continue
 				}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // Layout is how the rows of a table read: which field is which, and what
@@ -108,7 +110,7 @@ const (
 
 // ruleRE names the variables of a sweep family written as variables:
 // CLM1_RE, with CLM1_QUALIFIER, CLM1_SUBJECT or CLM1_ESCAPE beside it.
-var ruleRE = regexp.MustCompile(`^([A-Z]+[0-9]+)_RE$`)
+var ruleRE = register.LazyRE(`^([A-Z]+[0-9]+)_RE$`)
 
 // family is a sweep: its code, pattern and how a hit is counted.
 type family struct {
@@ -290,7 +292,7 @@ func (pr *gateParser) knob(name string) value {
 func (pr *gateParser) variableFamilies() {
 	seen := map[string]bool{}
 	for _, a := range pr.s.assigns {
-		m := ruleRE.FindStringSubmatch(a.name)
+		m := ruleRE().FindStringSubmatch(a.name)
 		if m == nil || seen[m[1]] || !a.runs {
 			continue
 		}
@@ -544,7 +546,7 @@ func SweepHits(rel, text string, gates []*Gate) []string {
 }
 
 // markerRE finds the [CODE] a check prints about itself.
-var markerRE = regexp.MustCompile(`\[([A-Z]+[0-9]+)\]`)
+var markerRE = register.LazyRE(`\[([A-Z]+[0-9]+)\]`)
 
 // checks finds the structural checks: shell code outside any table that
 // prints a [CODE] no row has. migrate translates rows, not shell logic.
@@ -560,7 +562,7 @@ func (pr *gateParser) checks(inside []bool) {
 	off := 0
 	for k, l := range strings.Split(pr.text, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			for _, m := range markerRE.FindAllStringSubmatchIndex(l, -1) {
+			for _, m := range markerRE().FindAllStringSubmatchIndex(l, -1) {
 				code := l[m[2]:m[3]]
 				if inside[off+m[0]] || codes[code] {
 					continue

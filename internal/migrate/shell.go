@@ -15,9 +15,10 @@ package migrate
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // value is the result of evaluating a shell word: its text, or why it
@@ -693,7 +694,7 @@ func (f *frame) double(i, end int) (value, int) {
 	return value{text: b.String(), bad: bad}, end
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+var nameRE = register.LazyRE(`^[A-Za-z_][A-Za-z0-9_]*`)
 
 // dollar evaluates the expansion at src[i] == '$'.
 func (f *frame) dollar(i, end int, quoted bool) (value, int) {
@@ -721,7 +722,7 @@ func (f *frame) dollar(i, end int, quoted bool) (value, int) {
 		}
 		return value{bad: fmt.Sprintf("the expansion ${%s} is not evaluated (only plain ${NAME})", expr)}, close
 	}
-	if n := nameRE.FindString(rest); n != "" {
+	if n := nameRE().FindString(rest); n != "" {
 		return f.lookup(n), i + 1 + len(n)
 	}
 	if rest == "" {

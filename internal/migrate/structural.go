@@ -34,18 +34,18 @@ import (
 const LayoutStructural = LayoutFamily + 1
 
 var (
-	sepRE       = regexp.MustCompile(`^#\s*-{5,}\s*$`)
-	countGrepRE = regexp.MustCompile(`git grep [^'\n|]*-E '([^'\n]+)' -- ([^\s|;)'"]+)`)
-	grepVRE     = regexp.MustCompile(`\|\s*grep -v -E '([^'\n]+)'`)
-	countCmpRE  = regexp.MustCompile(`\[ "\$\w+" (?:!=|-ne) "?([0-9]+)"? \]`)
-	countedRE   = regexp.MustCompile(`grep -c\b|wc -l`)
-	enumAwkRE   = regexp.MustCompile(`awk '/([^/\n]+)/ \{inside=1; next\}(?s:.*?)inside && /([^/\n]+)/ \{sub\(`)
-	bodyAwkRE   = regexp.MustCompile(`awk '/([^/\n]+)/ \{inside=1\}\s*inside \{print\}`)
-	awkFileRE   = regexp.MustCompile(`' "\$(\w+)"`)
-	selfGrepRE  = regexp.MustCompile(`grep -q -E "([A-Za-z_:]+)\$(\w+)\\b"`)
-	headRE      = regexp.MustCompile(`^#\s*([A-Z]+[0-9]+)(?:\s+[—-]+\s+|:\s+)(.*)$`)
-	filterRE    = regexp.MustCompile(`(?m)^(\w+)="\$\(git grep -n [^'\n]*-E '([^'\n]+)' -- ([^\s|)'"]+)[^\n]*\| cut -d: -f2\)"`)
-	filterFnRE  = regexp.MustCompile(`(?m)^(\w+)\(\) \{ git grep -n [^'\n]*-E '([^'\n]+)' -- "?\$1"?[^\n]*\| cut -d: -f2; \}`)
+	sepRE       = register.LazyRE(`^#\s*-{5,}\s*$`)
+	countGrepRE = register.LazyRE(`git grep [^'\n|]*-E '([^'\n]+)' -- ([^\s|;)'"]+)`)
+	grepVRE     = register.LazyRE(`\|\s*grep -v -E '([^'\n]+)'`)
+	countCmpRE  = register.LazyRE(`\[ "\$\w+" (?:!=|-ne) "?([0-9]+)"? \]`)
+	countedRE   = register.LazyRE(`grep -c\b|wc -l`)
+	enumAwkRE   = register.LazyRE(`awk '/([^/\n]+)/ \{inside=1; next\}(?s:.*?)inside && /([^/\n]+)/ \{sub\(`)
+	bodyAwkRE   = register.LazyRE(`awk '/([^/\n]+)/ \{inside=1\}\s*inside \{print\}`)
+	awkFileRE   = register.LazyRE(`' "\$(\w+)"`)
+	selfGrepRE  = register.LazyRE(`grep -q -E "([A-Za-z_:]+)\$(\w+)\\b"`)
+	headRE      = register.LazyRE(`^#\s*([A-Z]+[0-9]+)(?:\s+[—-]+\s+|:\s+)(.*)$`)
+	filterRE    = register.LazyRE(`(?m)^(\w+)="\$\(git grep -n [^'\n]*-E '([^'\n]+)' -- ([^\s|)'"]+)[^\n]*\| cut -d: -f2\)"`)
+	filterFnRE  = register.LazyRE(`(?m)^(\w+)\(\) \{ git grep -n [^'\n]*-E '([^'\n]+)' -- "?\$1"?[^\n]*\| cut -d: -f2; \}`)
 	failClosed  = `case "$%s" in` + "\n" + `  ''|*[!0-9]*)`
 )
 
@@ -56,14 +56,14 @@ var (
 func section(lines []string, k int, code string) string {
 	start, end := 0, len(lines)
 	for i := k; i >= 0; i-- {
-		m := headRE.FindStringSubmatch(lines[i])
-		if sepRE.MatchString(lines[i]) || m != nil && m[1] == code {
+		m := headRE().FindStringSubmatch(lines[i])
+		if sepRE().MatchString(lines[i]) || m != nil && m[1] == code {
 			start = i
 			break
 		}
 	}
 	for i := k + 1; i < len(lines); i++ {
-		if sepRE.MatchString(lines[i]) || strings.HasPrefix(lines[i], "#") && strings.TrimSpace(lines[i-1]) == "" {
+		if sepRE().MatchString(lines[i]) || strings.HasPrefix(lines[i], "#") && strings.TrimSpace(lines[i-1]) == "" {
 			end = i
 			break
 		}
@@ -75,7 +75,7 @@ func section(lines []string, k int, code string) string {
 // SINGLE-CALLER INVARIANT, which …"), up to its first comma.
 func structuralWhy(lines []string, code string) string {
 	for _, l := range lines {
-		if m := headRE.FindStringSubmatch(l); m != nil && m[1] == code {
+		if m := headRE().FindStringSubmatch(l); m != nil && m[1] == code {
 			why, _, _ := strings.Cut(m[2], ",")
 			return strings.TrimRight(strings.TrimSpace(why), ".:")
 		}
@@ -98,8 +98,8 @@ func (pr *gateParser) structuralClaims(code string, k int) []Claim {
 
 // countCheck reads the count shape (d48 S1).
 func countCheck(code, sec, why string) []Claim {
-	g, cmp := countGrepRE.FindStringSubmatch(sec), countCmpRE.FindStringSubmatch(sec)
-	if g == nil || cmp == nil || !countedRE.MatchString(sec) {
+	g, cmp := countGrepRE().FindStringSubmatch(sec), countCmpRE().FindStringSubmatch(sec)
+	if g == nil || cmp == nil || !countedRE().MatchString(sec) {
 		return nil
 	}
 	re, err := EREToRE2(g[1])
@@ -107,7 +107,7 @@ func countCheck(code, sec, why string) []Claim {
 		return nil
 	}
 	anchor, what := re, ""
-	if v := grepVRE.FindStringSubmatch(sec); v != nil {
+	if v := grepVRE().FindStringSubmatch(sec); v != nil {
 		excl, err := EREToRE2(v[1])
 		if err != nil {
 			return nil
@@ -177,8 +177,8 @@ const wildcardArm = `^\s*_\s*(?:if\b.*)?=>`
 
 // matchCheck reads the exhaustive-match shape (d48 S2).
 func matchCheck(code, sec, text, why string) []Claim {
-	enum, body, self := enumAwkRE.FindStringSubmatch(sec), bodyAwkRE.FindStringSubmatch(sec), selfGrepRE.FindStringSubmatch(sec)
-	file := awkFileRE.FindStringSubmatch(sec)
+	enum, body, self := enumAwkRE().FindStringSubmatch(sec), bodyAwkRE().FindStringSubmatch(sec), selfGrepRE().FindStringSubmatch(sec)
+	file := awkFileRE().FindStringSubmatch(sec)
 	if enum == nil || body == nil || self == nil || file == nil {
 		return nil
 	}
@@ -216,10 +216,10 @@ func knobValue(text, name string) string {
 func (pr *gateParser) lineFilters() {
 	type filter struct{ name, re, path string }
 	var fs []filter
-	for _, m := range filterRE.FindAllStringSubmatch(pr.text, -1) {
+	for _, m := range filterRE().FindAllStringSubmatch(pr.text, -1) {
 		fs = append(fs, filter{m[1], m[2], m[3]})
 	}
-	for _, fn := range filterFnRE.FindAllStringSubmatch(pr.text, -1) {
+	for _, fn := range filterFnRE().FindAllStringSubmatch(pr.text, -1) {
 		call := regexp.MustCompile(`(?m)^(\w+)="\$\(` + regexp.QuoteMeta(fn[1]) + ` ([^\s)'"]+)\)"`)
 		for _, m := range call.FindAllStringSubmatch(pr.text, -1) {
 			fs = append(fs, filter{m[1], fn[2], m[2]})

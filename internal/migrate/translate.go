@@ -345,14 +345,14 @@ func chooseScope(tr *check.Trial, c Claim) (string, string) {
 // gitGrepPrefixRE is the path:lineno: prefix a requirement written for
 // `git grep -n` output spells: anchored at the path (^[^:]+:[0-9]+:) or
 // starting at the colon before the line number (:[0-9]+:).
-var gitGrepPrefixRE = regexp.MustCompile(`^(?:\^\[\^:\][+*])?:(?:\[0-9\]|\[\[:digit:\]\]|\\d)(?:[+*]|\{1,\})?:`)
+var gitGrepPrefixRE = register.LazyRE(`^(?:\^\[\^:\][+*])?:(?:\[0-9\]|\[\[:digit:\]\]|\\d)(?:[+*]|\{1,\})?:`)
 
 // linePattern rewrites a requirement written for `git grep -n` output,
 // which the scripts match against path:lineno:text, as a pattern of the
 // line itself: the prefix and the ^ that anchored it at the path become a
 // ^ at the start of the line. It reports false when req spells no prefix.
 func linePattern(req string) (string, bool) {
-	m := gitGrepPrefixRE.FindString(req)
+	m := gitGrepPrefixRE().FindString(req)
 	if m == "" {
 		return req, false
 	}
@@ -418,20 +418,20 @@ func blankClass(re *syntax.Regexp) bool {
 // liveRangeRE finds the live range D1..Dn as a pattern spells it: the
 // dots escaped once (D1\.\.D55), or again for a pattern that matches a
 // script's own knob line (D1\\\.\\\.D55, D1\\?\.\\?\.D55).
-var liveRangeRE = regexp.MustCompile(`D1((?:\\\\\?|\\\\)?\\\.(?:\\\\\?|\\\\)?\\\.)D([0-9]+)\b`)
+var liveRangeRE = register.LazyRE(`D1((?:\\\\\?|\\\\)?\\\.(?:\\\\\?|\\\\)?\\\.)D([0-9]+)\b`)
 
 // liveAltRE finds a tokenizer's alternation of the newest ids as a
 // pattern spells it: D\(55\|54\| (literal parentheses and bars), with the
 // escapes doubled for a knob line.
-var liveAltRE = regexp.MustCompile(`(D(?:\\\\\\|\\)\()([0-9]+)((?:\\\\\\|\\)\|)([0-9]+)`)
+var liveAltRE = register.LazyRE(`(D(?:\\\\\\|\\)\()([0-9]+)((?:\\\\\\|\\)\|)([0-9]+)`)
 
 // liveRange rewrites the spellings of the live range D1..Dn (and of the
 // alternation D(n|n-1|) in pat as placeholders check fills from the
 // register's highest id (D64), and says what it rewrote ("" for nothing).
 func liveRange(pat string, n int) (string, string) {
 	var what []string
-	out := liveRangeRE.ReplaceAllStringFunc(pat, func(m string) string {
-		sub := liveRangeRE.FindStringSubmatch(m)
+	out := liveRangeRE().ReplaceAllStringFunc(pat, func(m string) string {
+		sub := liveRangeRE().FindStringSubmatch(m)
 		if sub[2] != strconv.Itoa(n) {
 			return m // an older range, frozen on purpose or stale: kept
 		}
@@ -441,8 +441,8 @@ func liveRange(pat string, n int) (string, string) {
 		}
 		return "D1" + sub[1] + "D{{n}}"
 	})
-	out = liveAltRE.ReplaceAllStringFunc(out, func(m string) string {
-		sub := liveAltRE.FindStringSubmatch(m)
+	out = liveAltRE().ReplaceAllStringFunc(out, func(m string) string {
+		sub := liveAltRE().FindStringSubmatch(m)
 		if sub[2] != strconv.Itoa(n) || sub[4] != strconv.Itoa(n-1) {
 			return m
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // A marker is how a script's output names a row: [P6] (d44 to d55), (F1)
@@ -27,7 +29,7 @@ var bareMarker = marker{"CODE", func(code string) *regexp.Regexp {
 // A status word that opens the line, before the marker, says the line
 // reports a row's verdict as a column: "ok   P1 …" passes P1, "FAIL P2 …"
 // and "path: [Q1] …" fail theirs.
-var passWordRE = regexp.MustCompile(`(?i)^\s*(?:ok|pass|passed|✓)(?:[^A-Za-z]|$)`)
+var passWordRE = register.LazyRE(`(?i)^\s*(?:ok|pass|passed|✓)(?:[^A-Za-z]|$)`)
 
 // verdicts are one script's row verdicts as its own output gives them
 // (D64): which marker names rows is inferred from the output, a line that
@@ -77,7 +79,7 @@ func readVerdicts(out string, exit int, codes []string) *verdicts {
 				}
 				before := l[:loc[0]]
 				verdict := VerdictFail
-				if passWordRE.MatchString(before) {
+				if passWordRE().MatchString(before) {
 					verdict = VerdictOK
 				}
 				if v.named[c] != VerdictFail {

@@ -246,7 +246,7 @@ func ParseAdopted(p string, src []byte, statuses map[string]string) *Decision {
 	ctx := parser.NewContext()
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
-	d.Counted, d.HasCounted = countedIn(doc, p, src), true
+	d.Counted, d.HasCounted = countedIn(doc, ln, src), true
 	fs := adoptedStatus{pos: top}
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		if !d.adoptedFrontMatter(ctx, src, ln, &fs) {

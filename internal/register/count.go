@@ -36,13 +36,12 @@ func CountedLists(path string, src []byte) []CountedList {
 	}
 	doc, release := parseMarkdown(src, parser.NewContext())
 	defer release()
-	return countedIn(doc, path, src)
+	return countedIn(doc, newLines(path, src), src)
 }
 
 // countedIn finds the counted lists of a document already parsed, so a
 // register or decision file is parsed once for its table and its counts.
-func countedIn(doc ast.Node, path string, src []byte) []CountedList {
-	ln := newLines(path, src)
+func countedIn(doc ast.Node, ln *lines, src []byte) []CountedList {
 	var out []CountedList
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering || n.Kind() != ast.KindList {

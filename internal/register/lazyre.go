@@ -14,3 +14,8 @@ import (
 func lazyRE(pat string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pat) })
 }
+
+// LazyRE is lazyRE for the packages that adopt, migrate and write records
+// (internal/adopt): their patterns too are compiled at first use, not by
+// every process at start (D92).
+func LazyRE(pat string) func() *regexp.Regexp { return lazyRE(pat) }

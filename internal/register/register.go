@@ -121,20 +121,42 @@ type Claim struct {
 	// (D94): the regions the claim is confined to, outer first. A table
 	// without the column leaves it empty.
 	Within string
-	// Pos is the row; Cells holds the position of each cell by lower-case
-	// column name, so a bad regex is reported at its own cell.
+	// Pos is the row; cells holds the position of each cell, which
+	// CellPos gives by lower-case column name, so a bad regex is reported
+	// at its own cell.
 	Pos   token.Position
-	Cells map[string]token.Position
+	cells cellPositions
 	// Spans holds the byte range [start, end) of the Path, Anchor and
 	// Require cells in the file: they are patterns, never mention sites
 	// nor prose (D36).
 	Spans map[string][2]int
 }
 
+// cellPositions holds the positions of a claim row's cells in the order
+// of cellColumns, set saying which were read: in the claim itself, not in
+// a map of its own, two allocations and half a kilobyte a claim (D92).
+type cellPositions struct {
+	at  [len(cellColumns)]token.Position
+	set uint8
+}
+
+// cellColumns are the columns whose cell positions a claim keeps.
+var cellColumns = [...]string{"claim", "kind", "path", "anchor", "require", "within"}
+
+func (cp *cellPositions) put(col int, p token.Position) {
+	cp.at[col] = p
+	cp.set |= 1 << col
+}
+
 // CellPos returns the position of the named cell, or the row's.
-func (c Claim) CellPos(col string) token.Position {
-	if p, ok := c.Cells[col]; ok {
-		return p
+func (c *Claim) CellPos(col string) token.Position {
+	for i, name := range cellColumns {
+		if name == col {
+			if c.cells.set&(1<<i) != 0 {
+				return c.cells.at[i]
+			}
+			break
+		}
 	}
 	return c.Pos
 }
@@ -221,6 +243,18 @@ var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A
 var (
 	refRE    = lazyRE(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
 	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
+	// blocksOnly is markdown without inline parsers, for decision and
+	// claims files: what they yield (front matter, title, Confirmation
+	// table, counted lists) is read from block nodes and the source, never
+	// from a code span, link or emphasis, and goldmark settles every block
+	// (tables' cells included) before it parses inlines, so the tree's
+	// blocks are the same and the inline pass, a third of a claim table's
+	// parse, is skipped (D92; TestBlocksOnlySame and FuzzBlocksOnly hold
+	// it to markdown's result).
+	blocksOnly = goldmark.New(goldmark.WithParser(parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))),
+		goldmark.WithExtensions(extension.Table, meta.Meta))
 )
 
 // Lines maps byte offsets of one file to positions in O(log n); every
@@ -351,8 +385,11 @@ func hasTickRun(s string, n int) bool {
 	return false
 }
 
-func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []cell {
-	out := make([]cell, 0, row.ChildCount())
+// rowCells appends the cells of a table row to dst[:0]. text is src as a
+// string, made once a file: a cell's raw text is a slice of it, not a copy
+// of its own (D92).
+func rowCells(dst []cell, row ast.Node, src []byte, text string, ln *lines, fallback token.Position) []cell {
+	out := dst[:0]
 	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 		tc, ok := c.(*east.TableCell)
 		if !ok {
@@ -361,8 +398,8 @@ func rowCells(row ast.Node, src []byte, ln *lines, fallback token.Position) []ce
 		ce := cell{pos: fallback, node: tc}
 		if l := tc.Lines(); l.Len() > 0 {
 			seg := l.At(0)
-			if l.Len() == 1 {
-				ce.raw = string(seg.Value(src)) // the usual cell: one segment
+			if l.Len() == 1 && seg.Padding == 0 {
+				ce.raw = text[seg.Start:seg.Stop] // the usual cell: one segment
 			} else {
 				var b bytes.Buffer
 				for i := 0; i < l.Len(); i++ {
@@ -456,15 +493,16 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 	ctx := parser.NewContext()
 	doc, release := parseMarkdown(src, ctx)
 	defer release()
-	reg.Counted, reg.HasCounted = countedIn(doc, path, src), true
-	table := registerTable(doc, src, ln, top)
+	reg.Counted, reg.HasCounted = countedIn(doc, ln, src), true
+	text := string(src)
+	table := registerTable(doc, src, text, ln, top)
 	if table == nil {
 		reg.Findings = append(reg.Findings, finding(top, ruleid.Register,
 			"no register table: add a GFM table whose first header cell is ID, one D<n> row per decision"))
 		return reg
 	}
 	reg.Found = true
-	header := rowCells(table.FirstChild(), src, ln, top)
+	header := rowCells(nil, table.FirstChild(), src, text, ln, top)
 	rt := registerTableCols{status: -1, title: -1, opts: opts}
 	for i, c := range header {
 		switch strings.ToLower(c.text) {
@@ -485,7 +523,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 		reg.StatusUnread = true
 	}
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
-		cells := rowCells(r, src, ln, top)
+		cells := rowCells(nil, r, src, text, ln, top)
 		if len(cells) == 0 {
 			continue
 		}
@@ -508,7 +546,7 @@ func ParseRegisterWith(path string, src []byte, opts RegisterOptions) *Register 
 
 // registerTable is the register's table: the first whose first header
 // cell is ID, or nil.
-func registerTable(doc ast.Node, src []byte, ln *lines, top token.Position) *east.Table {
+func registerTable(doc ast.Node, src []byte, text string, ln *lines, top token.Position) *east.Table {
 	var table *east.Table
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		t, ok := n.(*east.Table)
@@ -516,7 +554,7 @@ func registerTable(doc ast.Node, src []byte, ln *lines, top token.Position) *eas
 			return ast.WalkContinue, nil
 		}
 		if h, ok := t.FirstChild().(*east.TableHeader); ok {
-			cells := rowCells(h, src, ln, top)
+			cells := rowCells(nil, h, src, text, ln, top)
 			if len(cells) > 0 && strings.EqualFold(cells[0].text, "ID") {
 				table = t
 				return ast.WalkStop, nil
@@ -578,6 +616,11 @@ func (rt registerTableCols) row(id string, cells []cell, pos token.Position) Row
 
 // ParseDecision parses one decision file's source. path is repository-relative.
 func ParseDecision(path string, src []byte) *Decision {
+	return parseDecision(blocksOnly, path, src)
+}
+
+// parseDecision is ParseDecision with the goldmark configuration md.
+func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 	d := &Decision{Path: path, Keys: map[string]token.Position{}}
 	base := path[strings.LastIndexByte(path, '/')+1:]
 	if m := FileNameRE.FindStringSubmatch(base); m != nil {
@@ -595,10 +638,9 @@ func ParseDecision(path string, src []byte) *Decision {
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
-	ctx := parser.NewContext()
-	doc, release := parseMarkdown(src, ctx)
+	doc, ctx, release := parseDecisionDoc(md, src)
 	defer release()
-	d.Counted, d.HasCounted = countedIn(doc, path, src), true
+	d.Counted, d.HasCounted = countedIn(doc, ln, src), true
 	fm, err := meta.TryGet(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
@@ -616,6 +658,11 @@ func ParseDecision(path string, src []byte) *Decision {
 // decision id, with optional front matter naming tracker: and residuals:
 // (D35). path is repository-relative.
 func ParseClaims(path, id string, src []byte) *Decision {
+	return parseClaims(blocksOnly, path, id, src)
+}
+
+// parseClaims is ParseClaims with the goldmark configuration md.
+func parseClaims(md goldmark.Markdown, path, id string, src []byte) *Decision {
 	d := &Decision{Path: path, FileID: id, ID: id, Inline: true, Keys: map[string]token.Position{}}
 	src, refused, ok := checkSource(path, src) // UTF-8 and the limits of D40, like a decision file
 	if !ok {
@@ -624,7 +671,7 @@ func ParseClaims(path, id string, src []byte) *Decision {
 	}
 	ln := newLines(path, src)
 	ctx := parser.NewContext()
-	doc, release := parseMarkdown(src, ctx)
+	doc, release := parseWith(md, src, ctx)
 	defer release()
 	if bytes.HasPrefix(src, []byte("---\n")) || bytes.HasPrefix(src, []byte("---\r\n")) {
 		fm, err := meta.TryGet(ctx)
@@ -795,7 +842,8 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 	if table == nil {
 		return
 	}
-	header := rowCells(table.FirstChild(), src, ln, top)
+	text := string(src)
+	header := rowCells(nil, table.FirstChild(), src, text, ln, top)
 	hpos := rowPos(header, ln, d.ConfirmationPos)
 	col := map[string]int{}
 	for i, c := range header {
@@ -832,7 +880,7 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 				c.text))
 		}
 	}
-	d.readClaims(table, src, ln, header, hpos, col)
+	d.readClaims(table, src, text, ln, header, hpos, col)
 }
 
 // confirmation finds the title (the first level-1 heading) and the
@@ -884,10 +932,12 @@ func (d *Decision) confirmationAt(h *ast.Heading, ln *lines) {
 // readClaims reads the rows of the claims table, whose header (at hpos)
 // names the columns col; a row cut short, without an id or with an id
 // used before is a finding.
-func (d *Decision) readClaims(table *east.Table, src []byte, ln *lines, header []cell, hpos token.Position, col map[string]int) {
-	seen := map[string]token.Position{}
+func (d *Decision) readClaims(table *east.Table, src []byte, text string, ln *lines, header []cell, hpos token.Position, col map[string]int) {
+	rows := table.ChildCount() - 1
+	seen := make(map[string]token.Position, rows)
+	var cells []cell // one row's, read into claimRow's strings before the next
 	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
-		cells := rowCells(r, src, ln, hpos)
+		cells = rowCells(cells, r, src, text, ln, hpos)
 		pos := rowPos(cells, ln, hpos)
 		if f, cut := cutCell(src, pos, header); cut {
 			id := ""
@@ -908,6 +958,9 @@ func (d *Decision) readClaims(table *east.Table, src []byte, ln *lines, header [
 			continue
 		}
 		seen[c.ID] = c.CellPos("claim")
+		if d.Claims == nil {
+			d.Claims = make([]Claim, 0, rows) // nil while no row is a claim
+		}
 		d.Claims = append(d.Claims, c)
 	}
 }
@@ -925,7 +978,7 @@ func (d *Decision) claimRow(cells []cell, pos token.Position, col map[string]int
 		}
 		return cells[i].text, p
 	}
-	c := Claim{Decision: d.ID, Pos: pos, Cells: map[string]token.Position{}, Spans: map[string][2]int{}}
+	c := Claim{Decision: d.ID, Pos: pos, Spans: map[string][2]int{}}
 	for _, name := range []string{"path", "anchor", "require", "within"} {
 		if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
 			c.Spans[name] = [2]int{cells[i].start, cells[i].end}
@@ -933,21 +986,21 @@ func (d *Decision) claimRow(cells []cell, pos token.Position, col map[string]int
 	}
 	var p token.Position
 	c.ID, p = get("claim")
-	c.Cells["claim"] = p
+	c.cells.put(0, p)
 	c.Kind, p = get("kind")
 	c.Kind = strings.ToLower(c.Kind)
-	c.Cells["kind"] = p
+	c.cells.put(1, p)
 	c.Path, p = get("path")
-	c.Cells["path"] = p
+	c.cells.put(2, p)
 	c.Anchor, p = get("anchor")
-	c.Cells["anchor"] = p
+	c.cells.put(3, p)
 	c.Require, p = get("require")
-	c.Cells["require"] = p
+	c.cells.put(4, p)
 	c.Why, _ = get("why")
 	if i, ok := col["within"]; ok && i < len(cells) {
 		// Within keeps its code spans: one per region pattern (D94).
 		c.Within = strings.TrimSpace(cells[i].raw)
-		c.Cells["within"] = cells[i].pos
+		c.cells.put(5, cells[i].pos)
 	}
 	return c
 }
