@@ -31,6 +31,9 @@ func newByteBudget(size int64) *byteBudget {
 // returns the bytes reserved, for release, or the context's error, having
 // reserved nothing.
 func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
+	if got, ok := b.tryAcquire(n); ok {
+		return got, nil
+	}
 	n = min(max(n, 0), b.size)
 	b.mu.Lock()
 	if len(b.waiters) == 0 && b.used+n <= b.size {
@@ -64,6 +67,20 @@ func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
 		b.mu.Unlock()
 		return 0, ctx.Err()
 	}
+}
+
+// tryAcquire reserves n bytes only if acquire would without waiting:
+// they fit and no earlier reservation waits. It returns the bytes
+// reserved, for release, and whether it reserved them.
+func (b *byteBudget) tryAcquire(n int64) (int64, bool) {
+	n = min(max(n, 0), b.size)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.waiters) == 0 && b.used+n <= b.size {
+		b.used += n
+		return n, true
+	}
+	return 0, false
 }
 
 // release returns n reserved bytes and wakes the waiters that now fit.

@@ -58,6 +58,9 @@ type FastCall struct {
 	ss   *sdk.ServerSession
 }
 
+// Name is the tool fc calls.
+func (fc *FastCall) Name() string { return fc.name }
+
 // ready is the session the SDK has initialized under a legacy version (one
 // without multi-round-trip results), or nil: before initialize the SDK
 // refuses a call, and under 2026-07-28 it marks results, so neither is
