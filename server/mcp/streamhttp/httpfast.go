@@ -1,7 +1,6 @@
 package streamhttp
 
 import (
-	"context"
 	"encoding/json"
 	"mime"
 	"net"
@@ -48,8 +47,11 @@ func sdkWouldServe(r *http.Request) bool {
 	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopbackAddr(la) && !loopback(r.Host) {
 		return false // its DNS-rebinding screen: 403
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return false
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		// The exact type, the usual case, needs no parse.
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	if len(r.Header.Values("Last-Event-ID")) > 0 {
 		return false
@@ -111,10 +113,11 @@ func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *ht
 	}
 	defer rw.finish()
 	f.fastServed.Add(1)
-	ctx, stop := context.WithCancel(call.ctx)
-	defer stop()
-	if !call.onStop(stop) {
-		stop()
+	// The drain stops the call by ending the request's own context, which
+	// nothing but the call depends on once the body is read.
+	ctx := call.ctx
+	if !call.onStop(call.cancel) {
+		call.cancel()
 	}
 	var res []byte
 	var err error
