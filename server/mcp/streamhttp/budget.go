@@ -31,13 +31,9 @@ func newByteBudget(size int64) *byteBudget {
 // returns the bytes reserved, for release, or the context's error, having
 // reserved nothing.
 func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
-	if got, ok := b.tryAcquire(n); ok {
-		return got, nil
-	}
 	n = min(max(n, 0), b.size)
 	b.mu.Lock()
-	if len(b.waiters) == 0 && b.used+n <= b.size {
-		b.used += n
+	if b.takeLocked(n) {
 		b.mu.Unlock()
 		return n, nil
 	}
@@ -76,11 +72,20 @@ func (b *byteBudget) tryAcquire(n int64) (int64, bool) {
 	n = min(max(n, 0), b.size)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.waiters) == 0 && b.used+n <= b.size {
-		b.used += n
+	if b.takeLocked(n) {
 		return n, true
 	}
 	return 0, false
+}
+
+// takeLocked reserves n bytes if they fit and no earlier reservation
+// waits (first come, first served); b.mu is held.
+func (b *byteBudget) takeLocked(n int64) bool {
+	if len(b.waiters) == 0 && b.used+n <= b.size {
+		b.used += n
+		return true
+	}
+	return false
 }
 
 // release returns n reserved bytes and wakes the waiters that now fit.
