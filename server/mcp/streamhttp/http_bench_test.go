@@ -21,15 +21,16 @@ import (
 
 // BenchmarkHTTP compares docket mcp --http's handler with go-sdk's stock
 // streamable handler serving the same SDK server and tools, over loopback
-// TCP with 64 requests in flight, each a tools/call issue_show inside one
-// 2025-11-25 session, all in this process. It is for profiling the HTTP
-// path (go test -cpuprofile); its client shares the process and the
-// sub-benchmarks run one after another, so its ratios move with the
-// machine's load. The published comparison is `bench/run.sh --only http`:
-// each server its own process, rounds alternating, server CPU time beside
-// wall time.
+// TCP with 1 and with 64 requests in flight (the sub-benchmark's last
+// element), each a tools/call issue_show inside one 2025-11-25 session,
+// all in this process. cpu-µs/op is the process's CPU time per call, the
+// client's included. It is for profiling the HTTP path (go test
+// -cpuprofile); its client shares the process and the sub-benchmarks run
+// one after another, so its ratios move with the machine's load. The
+// published comparison is `bench/run.sh --only http`: each server its own
+// process, rounds alternating, server CPU time beside wall time.
 //
-//	go test ./server/mcp -run '^$' -bench 'HTTP$' -benchtime 2000x -cpuprofile cpu.out
+//	go test ./server/mcp/streamhttp -run '^$' -bench 'HTTP$/docket/1$' -benchtime 20000x -cpuprofile cpu.out
 func BenchmarkHTTP(b *testing.B) {
 	dir := b.TempDir()
 	export := filepath.Join(dir, "issues.jsonl")
