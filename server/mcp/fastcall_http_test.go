@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/mcp/streamhttp"
@@ -160,10 +161,10 @@ func del(t *testing.T, url, session string) int {
 // TestFastCallWireBytes: the answer to a plain read-only call the front
 // serves itself is, on the connection, the very bytes go-sdk's handler
 // answers with (the Date header aside): the status line, the headers in
-// their order, chunked, the chunks and the last one (D82). Each request is
-// written on a raw connection and the answer read to its last chunk; the
-// response is read whole, so a Content-Length or a chunk split anew
-// shows.
+// their order, chunked, the chunks and the last one (D82); to an HTTP/1.0
+// client, unchunked, up to the connection's end. Each request is written
+// on a raw connection and the answer read whole, so a Content-Length or a
+// chunk split anew shows.
 func TestFastCallWireBytes(t *testing.T) {
 	t.Parallel()
 	bodies := []string{
@@ -211,22 +212,46 @@ func TestFastCallWireBytes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("reading the answer to %.60s: %v after %q", body, err, raw.String())
 			}
-			a := regexp.MustCompile(`(?m)^Date: .*\r\n`).ReplaceAllString(raw.String(), "")
-			out = append(out, stamp.ReplaceAllString(a, "STAMP"))
+			out = append(out, withoutDate(raw.String()))
+		}
+		// An HTTP/1.0 client, which cannot take chunks: the answer ends
+		// with the connection, on both paths alike.
+		for _, body := range bodies {
+			c, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a bound, not a wait
+			fmt.Fprintf(c, "POST /mcp HTTP/1.0\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+				srv.Listener.Addr(), session, len(body), body)
+			raw, err := io.ReadAll(c)
+			c.Close()
+			if err != nil {
+				t.Fatalf("reading the HTTP/1.0 answer to %.60s: %v after %q", body, err, raw)
+			}
+			out = append(out, withoutDate(string(raw)))
 		}
 		served = append(served, h.Held().FastServed)
 		return out
 	}
 	fast, sdk := run(false), run(true)
-	if want := []int64{int64(len(bodies)), 0}; !slices.Equal(served, want) {
+	if want := []int64{int64(2 * len(bodies)), 0}; !slices.Equal(served, want) {
 		t.Errorf("calls the front served itself, fast and through the SDK: %v, want %v", served, want)
 	}
-	for k := range bodies {
-		if !strings.Contains(fast[k], "Transfer-Encoding: chunked\r\n") {
-			t.Errorf("request %d: not chunked:\n%s", k, fast[k])
+	for k := range fast {
+		if chunked := strings.Contains(fast[k], "Transfer-Encoding: chunked\r\n"); chunked != (k < len(bodies)) {
+			t.Errorf("answer %d: chunked %v, want it only over HTTP/1.1:\n%s", k, chunked, fast[k])
 		}
 		if fast[k] != sdk[k] {
-			t.Errorf("request %d (%.80s):\nfast path: %q\nSDK:       %q", k, bodies[k], fast[k], sdk[k])
+			t.Errorf("answer %d (%.80s):\nfast path: %q\nSDK:       %q", k, bodies[k%len(bodies)], fast[k], sdk[k])
 		}
 	}
 }
+
+// withoutDate is an answer's bytes with its Date header taken out and the
+// issue's time stamps replaced, so that two answers compare.
+func withoutDate(raw string) string {
+	return stamp.ReplaceAllString(dateHeader.ReplaceAllString(raw, ""), "STAMP")
+}
+
+var dateHeader = regexp.MustCompile(`(?m)^Date: .*\r\n`)
