@@ -153,6 +153,9 @@ func (fc *FastCall) Run(ctx context.Context) (json.RawMessage, error) {
 		r.Content = []sdk.Content{} // as go-sdk's callTool: never null
 		res = &r
 	}
+	if b, ok := appendToolResult(make([]byte, 0, 1024), res); ok {
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
