@@ -69,7 +69,7 @@ func appendCompactHTML(b []byte, raw json.RawMessage) ([]byte, bool) {
 	}
 	out := buf.Bytes()
 	compacted := out[len(b):]
-	if bytes.IndexAny(compacted, "<>&\u2028\u2029") < 0 {
+	if !bytes.ContainsAny(compacted, "<>&\u2028\u2029") {
 		return out, true
 	}
 	var esc bytes.Buffer
