@@ -1,14 +1,22 @@
 package mcp_test
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/mcp/streamhttp"
 )
 
@@ -149,3 +157,101 @@ func del(t *testing.T, url, session string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// TestFastCallWireBytes: the answer to a plain read-only call the front
+// serves itself is, on the connection, the very bytes go-sdk's handler
+// answers with (the Date header aside): the status line, the headers in
+// their order, chunked, the chunks and the last one (D82); to an HTTP/1.0
+// client, unchunked, up to the connection's end. Each request is written
+// on a raw connection and the answer read whole, so a Content-Length or a
+// chunk split anew shows.
+func TestFastCallWireBytes(t *testing.T) {
+	t.Parallel()
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`,
+		`{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-zzz"}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"issue_list","arguments":{}}}`,
+		// A reply of several chunks, written before the handler returns.
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-bbb"}}}`,
+	}
+	var served []int64
+	run := func(throughSDK bool) []string {
+		store, export := newStore(t)
+		var big map[string]any
+		if err := json.Unmarshal([]byte(mcptest.SeedIssue), &big); err != nil {
+			t.Fatal(err)
+		}
+		big["id"], big["description"] = "dk-bbb", strings.Repeat("a long <description> & more\u2028, ", 400)
+		line, _ := json.Marshal(big)
+		if err := os.WriteFile(export, append([]byte(mcptest.SeedIssue), append(line, '\n')...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o := serveOptions{Store: store, Dir: t.TempDir(), MaxInFlight: 1, throughSDK: throughSDK}
+		h := newHTTPHandler(o, streamhttp.HTTPOptions{})
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		url := srv.URL + "/mcp"
+		_, _, session := initialize(t, url)
+		post(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		var out []string
+		for _, body := range bodies {
+			fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+				srv.Listener.Addr(), session, len(body), body)
+			// Every byte the server sent for the answer, read through
+			// the client's parser (it asks for one request at a time).
+			var raw bytes.Buffer
+			resp, err := http.ReadResponse(bufio.NewReader(io.TeeReader(conn, &raw)), nil)
+			if err == nil {
+				_, err = io.Copy(io.Discard, resp.Body)
+			}
+			if err != nil {
+				t.Fatalf("reading the answer to %.60s: %v after %q", body, err, raw.String())
+			}
+			out = append(out, withoutDate(raw.String()))
+		}
+		// An HTTP/1.0 client, which cannot take chunks: the answer ends
+		// with the connection, on both paths alike.
+		for _, body := range bodies {
+			c, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a bound, not a wait
+			fmt.Fprintf(c, "POST /mcp HTTP/1.0\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+				srv.Listener.Addr(), session, len(body), body)
+			raw, err := io.ReadAll(c)
+			c.Close()
+			if err != nil {
+				t.Fatalf("reading the HTTP/1.0 answer to %.60s: %v after %q", body, err, raw)
+			}
+			out = append(out, withoutDate(string(raw)))
+		}
+		served = append(served, h.Held().FastServed)
+		return out
+	}
+	fast, sdk := run(false), run(true)
+	if want := []int64{int64(2 * len(bodies)), 0}; !slices.Equal(served, want) {
+		t.Errorf("calls the front served itself, fast and through the SDK: %v, want %v", served, want)
+	}
+	for k := range fast {
+		if chunked := strings.Contains(fast[k], "Transfer-Encoding: chunked\r\n"); chunked != (k < len(bodies)) {
+			t.Errorf("answer %d: chunked %v, want it only over HTTP/1.1:\n%s", k, chunked, fast[k])
+		}
+		if fast[k] != sdk[k] {
+			t.Errorf("answer %d (%.80s):\nfast path: %q\nSDK:       %q", k, bodies[k%len(bodies)], fast[k], sdk[k])
+		}
+	}
+}
+
+// withoutDate is an answer's bytes with its Date header taken out and the
+// issue's time stamps replaced, so that two answers compare.
+func withoutDate(raw string) string {
+	return stamp.ReplaceAllString(dateHeader.ReplaceAllString(raw, ""), "STAMP")
+}
+
+var dateHeader = regexp.MustCompile(`(?m)^Date: .*\r\n`)

@@ -33,8 +33,7 @@ func newByteBudget(size int64) *byteBudget {
 func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
 	n = min(max(n, 0), b.size)
 	b.mu.Lock()
-	if len(b.waiters) == 0 && b.used+n <= b.size {
-		b.used += n
+	if b.takeLocked(n) {
 		b.mu.Unlock()
 		return n, nil
 	}
@@ -64,6 +63,29 @@ func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
 		b.mu.Unlock()
 		return 0, ctx.Err()
 	}
+}
+
+// tryAcquire reserves n bytes only if acquire would without waiting:
+// they fit and no earlier reservation waits. It returns the bytes
+// reserved, for release, and whether it reserved them.
+func (b *byteBudget) tryAcquire(n int64) (int64, bool) {
+	n = min(max(n, 0), b.size)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.takeLocked(n) {
+		return n, true
+	}
+	return 0, false
+}
+
+// takeLocked reserves n bytes if they fit and no earlier reservation
+// waits (first come, first served); b.mu is held.
+func (b *byteBudget) takeLocked(n int64) bool {
+	if len(b.waiters) == 0 && b.used+n <= b.size {
+		b.used += n
+		return true
+	}
+	return false
 }
 
 // release returns n reserved bytes and wakes the waiters that now fit.

@@ -627,11 +627,14 @@ func (f *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer done()
 	}
 	call.method = v.Method
-	if v.Method == "tools/call" {
-		call.tool = wire.ToolName(v.Params)
-	}
 	fc := f.fastCallIn(r, e, session, v)
 	call.fast = fc != nil
+	switch {
+	case fc != nil:
+		call.tool = fc.Name() // the name ToolName would decode again
+	case v.Method == "tools/call":
+		call.tool = wire.ToolName(v.Params)
+	}
 	// The session's idle clock stops while it is served (D71).
 	defer f.clock.begin(session, e)()
 	key := session + "\x00" + frame.CanonicalID(v.ID)
@@ -711,10 +714,8 @@ func (f *HTTPHandler) end(c *httpCall) {
 // read its reply holds bytes, not a slot everyone needs (D91). Without
 // room it keeps the slot while it writes, for at most the write timeout.
 func (f *HTTPHandler) replyReady(c *httpCall, n int) {
-	now, cancel := context.WithCancel(context.Background())
-	cancel() // take the bytes only if they are free at once
-	got, err := f.replies.acquire(now, int64(n))
-	if err != nil {
+	got, ok := f.replies.tryAcquire(int64(n)) // only if they are free at once
+	if !ok {
 		return
 	}
 	c.replying.Store(got)
@@ -796,6 +797,9 @@ func (f *HTTPHandler) receive(w http.ResponseWriter, r *http.Request, c *httpCal
 
 // room reserves n more body bytes, waiting at most a body timeout.
 func (f *HTTPHandler) room(ctx context.Context, n int64) (int64, error) {
+	if got, ok := f.bodies.tryAcquire(n); ok {
+		return got, nil // room at once: no timer to set
+	}
 	wctx, cancel := context.WithTimeout(ctx, f.bodyTimeout)
 	defer cancel()
 	got, err := f.bodies.acquire(wctx, n)
@@ -1371,6 +1375,9 @@ func sdkError(status int, msg, method, version string, inSession bool) (int, int
 // metaVersion is the protocol version params declare in _meta, and
 // whether they declare one at all (gate judges its value and type).
 func metaVersion(params json.RawMessage) (string, bool) {
+	if !mayHoldMeta(params) {
+		return "", false
+	}
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
@@ -1381,6 +1388,23 @@ func metaVersion(params json.RawMessage) (string, bool) {
 	var v string
 	json.Unmarshal(raw, &v)
 	return v, ok
+}
+
+// mayHoldMeta is false when params cannot hold a member that
+// json.Unmarshal would take for "_meta": no "meta" in any case (it matches
+// a key case-insensitively, and none of m, e, t, a has a fold outside
+// ASCII) and no escape (a key may spell a letter as \u0065). Most calls
+// declare no _meta, and are not decoded for it.
+func mayHoldMeta(params json.RawMessage) bool {
+	if bytes.IndexByte(params, '\\') >= 0 {
+		return true
+	}
+	for i := 0; i+4 <= len(params); i++ {
+		if params[i]|0x20 == 'm' && params[i+1]|0x20 == 'e' && params[i+2]|0x20 == 't' && params[i+3]|0x20 == 'a' {
+			return true
+		}
+	}
+	return false
 }
 
 // CodeHeaderMismatch is the 2026-07-28 error for a request whose

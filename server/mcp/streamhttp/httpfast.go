@@ -1,7 +1,6 @@
 package streamhttp
 
 import (
-	"context"
 	"encoding/json"
 	"mime"
 	"net"
@@ -45,11 +44,14 @@ func (f *HTTPHandler) fastCallIn(r *http.Request, e wire.Era, session string, v 
 // checks of its ServeHTTP and servePOST that do not depend on the body
 // or the session (go-sdk v1.8.0). When in doubt, false: the SDK answers.
 func sdkWouldServe(r *http.Request) bool {
-	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopback(la.String()) && !loopback(r.Host) {
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopbackAddr(la) && !loopback(r.Host) {
 		return false // its DNS-rebinding screen: 403
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return false
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		// The exact type, the usual case, needs no parse.
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	if len(r.Header.Values("Last-Event-ID")) > 0 {
 		return false
@@ -69,6 +71,16 @@ func sdkWouldServe(r *http.Request) bool {
 		}
 	}
 	return jsonOK && streamOK
+}
+
+// loopbackAddr is loopback(a.String()), without formatting a TCP address
+// to parse it back.
+func loopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok && t != nil {
+		ip, ok := netip.AddrFromSlice(t.IP)
+		return ok && ip.IsLoopback()
+	}
+	return loopback(a.String())
 }
 
 // loopback is go-sdk's test of a host or host:port for its DNS-rebinding
@@ -101,10 +113,11 @@ func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *ht
 	}
 	defer rw.finish()
 	f.fastServed.Add(1)
-	ctx, stop := context.WithCancel(call.ctx)
-	defer stop()
-	if !call.onStop(stop) {
-		stop()
+	// The drain stops the call by ending the request's own context, which
+	// nothing but the call depends on once the body is read.
+	ctx := call.ctx
+	if !call.onStop(call.cancel) {
+		call.cancel()
 	}
 	var res []byte
 	var err error
@@ -117,17 +130,40 @@ func (f *HTTPHandler) serveFast(w http.ResponseWriter, r *http.Request, call *ht
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
-	internal, _ := jsonrpc.MakeID(call.internal)
-	b, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Result: res, Error: err})
-	if encErr != nil {
-		b, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Error: encErr})
+	var b []byte
+	if err == nil && len(res) > 0 {
+		b = resultFrame(call.quoted, res)
+	} else {
+		internal, _ := jsonrpc.MakeID(call.internal)
+		var encErr error
+		b, encErr = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Result: res, Error: err})
+		if encErr != nil {
+			b, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: internal, Error: encErr})
+		}
 	}
 	h := rw.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Content-Type", "application/json")
+	// Chunked, no Content-Length, as the SDK answers, which flushes its
+	// event; declared here instead of flushed, so that net/http writes the
+	// head, the reply and the last chunk in one write once the handler
+	// returns, not two. The bytes on the wire are the same.
+	h.Set("Transfer-Encoding", "chunked")
 	rw.WriteHeader(http.StatusOK)
 	rw.Write(append(b, '\n'))
-	rw.Flush() // as the SDK flushes its event: chunked, no Content-Length
+}
+
+// resultFrame is the reply go-sdk's jsonrpc.EncodeMessage writes for a
+// result on the internal id quoted (a JSON string of plain ASCII), built
+// without a second encoding: res is FastCall.Run's, already compact with
+// HTML left unescaped, which is what EncodeMessage would copy in.
+func resultFrame(quoted []byte, res json.RawMessage) []byte {
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(quoted)+len(res)+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, quoted...)
+	b = append(b, `,"result":`...)
+	b = append(b, res...)
+	return append(b, '}')
 }
 
 // sessionClock closes a 2025-11-25 session that has had no POST for idle

@@ -58,6 +58,9 @@ type FastCall struct {
 	ss   *sdk.ServerSession
 }
 
+// Name is the tool fc calls.
+func (fc *FastCall) Name() string { return fc.name }
+
 // ready is the session the SDK has initialized under a legacy version (one
 // without multi-round-trip results), or nil: before initialize the SDK
 // refuses a call, and under 2026-07-28 it marks results, so neither is
@@ -149,6 +152,9 @@ func (fc *FastCall) Run(ctx context.Context) (json.RawMessage, error) {
 		r := *res
 		r.Content = []sdk.Content{} // as go-sdk's callTool: never null
 		res = &r
+	}
+	if b, ok := appendToolResult(make([]byte, 0, 1024), res); ok {
+		return b, nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
