@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/diag"
@@ -128,12 +129,13 @@ func (r *Result) prepare() *prepared {
 	// Rows are independent (compiling their patterns is most of the
 	// cost), so they are prepared on all cores; findings keep row order.
 	var wg sync.WaitGroup
-	next := make(chan *claim)
+	var taken atomic.Int64 // rows are taken by index, not handed over a channel one by one
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := range next {
+			for i := taken.Add(1) - 1; i < int64(len(p.all)); i = taken.Add(1) - 1 {
+				c := p.all[i]
 				if r.stopped() {
 					continue // drain: the run returns the context's error
 				}
@@ -149,10 +151,6 @@ func (r *Result) prepare() *prepared {
 			}
 		}()
 	}
-	for _, c := range p.all {
-		next <- c
-	}
-	close(next)
 	wg.Wait()
 	link(p.all)
 	for _, c := range p.all {
@@ -268,7 +266,6 @@ func (c *claim) conclude() ClaimState {
 // cores; it returns a warning for each file it could not read (D68).
 func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 	order, groupOf := scanGroups(all)
-	work := make(chan string)
 	var (
 		wg       sync.WaitGroup
 		warnMu   sync.Mutex
@@ -279,18 +276,23 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 		warnings = append(warnings, w)
 		warnMu.Unlock()
 	}
+	// Workers take files by index: a channel handed each file over with
+	// a wake-up, as costly as reading a small one.
+	var taken atomic.Int64
+	next := func() (string, bool) {
+		if i := taken.Add(1) - 1; i < int64(len(order)) {
+			return order[i], true
+		}
+		return "", false
+	}
 	workers := runtime.GOMAXPROCS(0)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.scanWorker(work, groupOf, warn)
+			r.scanWorker(next, groupOf, warn)
 		}()
 	}
-	for _, f := range order {
-		work <- f
-	}
-	close(work)
 	wg.Wait()
 	sortClaimHits(all)
 	if r.stopped() {
@@ -374,9 +376,9 @@ func (g *scanGroup) matcher() (*multiMatcher, []int) {
 	return g.mm, g.idx
 }
 
-// scanWorker scans the files it takes from work until work is closed;
+// scanWorker scans the files it takes from next until there are none;
 // a file it could not read is given to warn.
-func (r *Result) scanWorker(work <-chan string, groupOf map[string]*scanGroup, warn func(diag.Finding)) {
+func (r *Result) scanWorker(next func() (string, bool), groupOf map[string]*scanGroup, warn func(diag.Finding)) {
 	sc := &scratch{meter: meter{b: r.budget}}
 	// One read buffer per worker: scanFile keeps no byte of a file
 	// once it returns (hits copy their lines).
@@ -387,7 +389,7 @@ func (r *Result) scanWorker(work <-chan string, groupOf map[string]*scanGroup, w
 		}
 		return b, err
 	}
-	for f := range work {
+	for f, ok := next(); ok; f, ok = next() {
 		if r.stopped() || r.budgetOut(f, groupOf[f].ccs[0]) {
 			continue // drain: the run was stopped, or its budget's finding says what was left
 		}

@@ -109,7 +109,7 @@ type Snapshot struct {
 	mentionDocs []*Doc // files the mentions globs add (D36)
 
 	globMu sync.Mutex
-	globs  map[string][]string
+	globs  map[string]*globMatch
 
 	ctx context.Context // done: Load stops between decision files
 	// stoppedAt is the first decision file left unread when ctx was done,
@@ -637,20 +637,48 @@ func (s *Snapshot) Match(glob string) []string {
 // to give up: it then returns ok false and caches nothing (D70). Matching
 // one file costs time linear in its path (Glob), so stop is asked often
 // enough.
+//
+// A glob is matched once, outside the lock: claims prepared on all cores
+// match their globs (and stat their files) at once, and a claim whose
+// glob another is matching waits for that match alone (D56: under one
+// lock, the prepare of rust-src's 1,000 claims ran on one core).
 func (s *Snapshot) MatchWithin(glob string, stop func() bool) (files []string, ok bool) {
-	s.globMu.Lock()
-	defer s.globMu.Unlock()
-	if fs, ok := s.globs[glob]; ok {
-		return fs, true
+	for {
+		s.globMu.Lock()
+		if s.globs == nil {
+			s.globs = map[string]*globMatch{}
+		}
+		m, found := s.globs[glob]
+		if !found {
+			m = &globMatch{done: make(chan struct{})}
+			s.globs[glob] = m
+			s.globMu.Unlock()
+			m.files, m.ok = s.matchUncached(glob, stop)
+			if !m.ok { // stopped: cache nothing
+				s.globMu.Lock()
+				delete(s.globs, glob)
+				s.globMu.Unlock()
+			}
+			close(m.done)
+			return m.files, m.ok
+		}
+		s.globMu.Unlock()
+		<-m.done
+		if m.ok {
+			return m.files, true
+		}
+		if stop != nil && stop() {
+			return nil, false // the match this claim waited for was stopped, and so is this one
+		}
 	}
-	if s.globs == nil {
-		s.globs = map[string][]string{}
-	}
-	fs, ok := s.matchUncached(glob, stop)
-	if ok {
-		s.globs[glob] = fs
-	}
-	return fs, ok
+}
+
+// globMatch is one glob's files, matched once; done is closed when they
+// are known (ok), or when the match was stopped and nothing is cached.
+type globMatch struct {
+	done  chan struct{}
+	files []string
+	ok    bool
 }
 
 // stopEvery is how many paths are matched between two calls of a stop

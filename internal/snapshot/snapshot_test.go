@@ -1,9 +1,11 @@
 package snapshot
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/claimslint/claimslint/internal/ruleid"
@@ -90,6 +92,54 @@ func TestRunNodes(t *testing.T) {
 		}
 		if d := s.Decision("D2"); d == nil || !d.Parsed {
 			t.Fatalf("D2 not parsed: %+v", d)
+		}
+	}
+}
+
+// TestMatchWithinConcurrent: claims on all cores matching the same globs
+// at once get the same files as one caller alone (D56: matched outside
+// the cache's lock, once per glob); a match stopped by its budget caches
+// nothing, and the next caller matches again.
+func TestMatchWithinConcurrent(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"docs/PRD.md": "| ID | Decision | Status |\n|---|---|---|\n"}
+	for _, p := range []string{"a/x.go", "a/y.go", "a/b/z.go", "c/w.go"} {
+		files[p] = "package x\n"
+	}
+	for i := range stopEvery { // a stop function is asked every stopEvery paths
+		files[fmt.Sprintf("a/m/%03d.txt", i)] = "x\n"
+	}
+	s, err := Load(writeTree(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	globs := map[string]string{"a/**/*.go": "a/b/z.go a/x.go a/y.go", "c/w.go": "c/w.go", "**/*.go": "a/b/z.go a/x.go a/y.go c/w.go", "none/*.go": ""}
+	stopped, ok := s.MatchWithin("a/**/*.go", func() bool { return true })
+	if ok || stopped != nil {
+		t.Fatalf("a stopped match returned %v, %v", stopped, ok)
+	}
+	var wg sync.WaitGroup
+	got := make([]map[string]string, 16)
+	for k := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[k] = map[string]string{}
+			for g := range globs {
+				fs, ok := s.MatchWithin(g, nil)
+				if !ok {
+					t.Errorf("MatchWithin(%q) stopped without a stop function", g)
+				}
+				got[k][g] = strings.Join(fs, " ")
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range got {
+		for g, want := range globs {
+			if got[k][g] != want {
+				t.Errorf("caller %d: MatchWithin(%q) = %q, want %q", k, g, got[k][g], want)
+			}
 		}
 	}
 }
