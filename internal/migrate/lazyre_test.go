@@ -1,13 +1,10 @@
 package migrate
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/claimslint/claimslint/internal/register/lazyretest"
 )
 
 // TestLazyPatternsCompile compiles every pattern register.LazyRE holds
@@ -25,48 +22,5 @@ func TestLazyPatternsCompile(t *testing.T) {
 		"nameIDRE": nameIDRE, "nameRE": nameRE, "passWordRE": passWordRE, "rowRE": rowRE, "ruleRE": ruleRE,
 		"selfGrepRE": selfGrepRE, "sepRE": sepRE,
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	seen := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(af, func(n ast.Node) bool {
-			vs, ok := n.(*ast.ValueSpec)
-			if !ok {
-				return true
-			}
-			for i, v := range vs.Values {
-				call, ok := v.(*ast.CallExpr)
-				if !ok {
-					continue
-				}
-				if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "LazyRE" {
-					continue
-				}
-				name := vs.Names[i].Name
-				re, listed := lazy[name]
-				if !listed {
-					t.Errorf("%s: %s is a lazy pattern this test does not compile: add it to the list", fset.Position(vs.Pos()), name)
-					continue
-				}
-				seen++
-				if re() == nil {
-					t.Errorf("%s compiled to nil", name)
-				}
-			}
-			return true
-		})
-	}
-	if seen != len(lazy) {
-		t.Errorf("the source holds %d lazy patterns, the list %d", seen, len(lazy))
-	}
+	lazyretest.Compile(t, "LazyRE", lazy)
 }

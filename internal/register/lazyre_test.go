@@ -1,13 +1,10 @@
 package register
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/claimslint/claimslint/internal/register/lazyretest"
 )
 
 // TestLazyPatternsCompile compiles every pattern lazyRE holds, as
@@ -26,54 +23,5 @@ func TestLazyPatternsCompile(t *testing.T) {
 		"templateNameRE": templateNameRE, "templateWordRE": templateWordRE, "titleOnlyRE": titleOnlyRE,
 		"zeroNumberRE": zeroNumberRE,
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	seen := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range af.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range g.Specs {
-				vs := sp.(*ast.ValueSpec)
-				for i, v := range vs.Values {
-					call, ok := v.(*ast.CallExpr)
-					if id, isID := ast.Unparen(callFun(call, ok)).(*ast.Ident); !isID || id.Name != "lazyRE" {
-						continue
-					}
-					name := vs.Names[i].Name
-					re, listed := lazy[name]
-					if !listed {
-						t.Errorf("%s: %s is a lazy pattern this test does not compile: add it to the list", fset.Position(vs.Pos()), name)
-						continue
-					}
-					seen++
-					if re() == nil {
-						t.Errorf("%s compiled to nil", name)
-					}
-				}
-			}
-		}
-	}
-	if seen != len(lazy) {
-		t.Errorf("the source holds %d lazy patterns, the list %d", seen, len(lazy))
-	}
-}
-
-func callFun(c *ast.CallExpr, ok bool) ast.Expr {
-	if !ok {
-		return nil
-	}
-	return c.Fun
+	lazyretest.Compile(t, "lazyRE", lazy)
 }
