@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 )
 
 // BenchmarkToolsCall measures issue_show through the whole server (screen,
@@ -56,7 +57,7 @@ func benchToolsCall(b *testing.B, inflight int) {
 		}
 	}()
 	b.ResetTimer()
-	c0, cpuOK := processCPU()
+	c0, cpuOK := mcptest.ProcessCPU()
 	for k := 0; k < b.N; k++ {
 		slots <- struct{}{}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"issue_show","arguments":{"id":"dk-aaa"}}}`+"\n", k)
@@ -70,7 +71,7 @@ func benchToolsCall(b *testing.B, inflight int) {
 		<-slots
 	}
 	b.StopTimer()
-	if c1, ok := processCPU(); cpuOK && ok {
+	if c1, ok := mcptest.ProcessCPU(); cpuOK && ok {
 		// CPU time is what a shared machine cannot inflate: both sides of
 		// the pipes, the server and this client, per call.
 		b.ReportMetric(float64(c1-c0)/float64(b.N)/1e3, "cpu-µs/op")

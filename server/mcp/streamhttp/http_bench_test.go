@@ -15,6 +15,7 @@ import (
 
 	"github.com/claimslint/claimslint/server/docket"
 	"github.com/claimslint/claimslint/server/mcp"
+	"github.com/claimslint/claimslint/server/mcp/internal/mcptest"
 	"github.com/claimslint/claimslint/server/sqlite"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,7 +95,7 @@ func benchHTTPCalls(b *testing.B, h http.Handler, inflight int) {
 	var next atomic.Int64
 	var failed atomic.Int64
 	b.ResetTimer()
-	c0, cpuOK := processCPU()
+	c0, cpuOK := mcptest.ProcessCPU()
 	var wg sync.WaitGroup
 	for range inflight {
 		wg.Add(1)
@@ -114,7 +115,7 @@ func benchHTTPCalls(b *testing.B, h http.Handler, inflight int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	if c1, ok := processCPU(); cpuOK && ok {
+	if c1, ok := mcptest.ProcessCPU(); cpuOK && ok {
 		// Client and server alike, less moved by the machine's load than
 		// the wall time.
 		b.ReportMetric(float64(c1-c0)/float64(b.N)/1e3, "cpu-µs/op")

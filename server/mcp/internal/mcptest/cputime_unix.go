@@ -1,14 +1,15 @@
 //go:build unix
 
-package streamhttp
+package mcptest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is this process's user + system time so far.
-func processCPU() (time.Duration, bool) {
+// ProcessCPU is this process's user + system time so far, for the
+// benchmarks' cpu-µs/op.
+func ProcessCPU() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
