@@ -174,6 +174,9 @@ func modeText(m uint32) string {
 // nested repository, an entry it cannot read, a walk over budget) is
 // false, and git lists the directory.
 func (r *Repo) allTracked(dir string, budget *int) bool {
+	if !r.plainDir(dir) {
+		return false // a link on the way: git decides, and nothing outside is listed here (D9)
+	}
 	ents, err := os.ReadDir(r.Abs(dir))
 	if err != nil {
 		return false
@@ -199,3 +202,17 @@ func (r *Repo) allTracked(dir string, budget *int) bool {
 // maxTrackedWalk is how many directory entries allTracked reads under one
 // prefix before it leaves the question to git.
 const maxTrackedWalk = 4096
+
+// plainDir reports whether every component of the directory prefix dir
+// (ending in '/') is a directory, not a symbolic link: only then does
+// allTracked list it.
+func (r *Repo) plainDir(dir string) bool {
+	parts := strings.Split(strings.TrimSuffix(dir, "/"), "/")
+	for k := range parts {
+		st, err := os.Lstat(r.Abs(strings.Join(parts[:k+1], "/")))
+		if err != nil || !st.IsDir() {
+			return false
+		}
+	}
+	return true
+}

@@ -278,3 +278,34 @@ func TestReadIndexOnTrees(t *testing.T) {
 		t.Logf("%s: %d entries, as git ls-files -s", dir, len(got))
 	}
 }
+
+// TestAllTrackedFollowsNoLink: a directory prefix that is, or passes
+// through, a symbolic link is not listed by allTracked (nothing outside
+// the repository is listed, D9): git is asked, and lists the link as the
+// untracked file it is.
+func TestAllTrackedFollowsNoLink(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"secret.md": "x\n"})
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	writeFiles(t, dir, map[string]string{"docs/a.md": "a\n"})
+	gitIn(t, dir, "add", "-A")
+	if err := os.Symlink(outside, filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenListing(dir, []string{"docs/", "linked/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.listed["docs/"] || r.gitRuns.Load() != 1 {
+		t.Errorf("listed %v after %d git runs, want docs/ without git and linked/ by git", r.listed, r.gitRuns.Load())
+	}
+	budget := maxTrackedWalk
+	if r.allTracked("linked/", &budget) || budget != maxTrackedWalk {
+		t.Errorf("allTracked listed a linked directory (budget %d left)", budget)
+	}
+	if slices.Contains(r.Files, "linked/secret.md") {
+		t.Errorf("a file outside the repository joined the universe: %q", r.Files)
+	}
+}
