@@ -129,12 +129,12 @@ func (r *Result) prepare() *prepared {
 	// Rows are independent (compiling their patterns is most of the
 	// cost), so they are prepared on all cores; findings keep row order.
 	var wg sync.WaitGroup
-	var taken atomic.Int64 // rows are taken by index, not handed over a channel one by one
+	next := indexes(len(p.all))
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := taken.Add(1) - 1; i < int64(len(p.all)); i = taken.Add(1) - 1 {
+			for i, ok := next(); ok; i, ok = next() {
 				c := p.all[i]
 				if r.stopped() {
 					continue // drain: the run returns the context's error
@@ -276,21 +276,19 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 		warnings = append(warnings, w)
 		warnMu.Unlock()
 	}
-	// Workers take files by index: a channel handed each file over with
-	// a wake-up, as costly as reading a small one.
-	var taken atomic.Int64
-	next := func() (string, bool) {
-		if i := taken.Add(1) - 1; i < int64(len(order)) {
-			return order[i], true
-		}
-		return "", false
-	}
+	next := indexes(len(order))
 	workers := runtime.GOMAXPROCS(0)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.scanWorker(next, groupOf, warn)
+			r.scanWorker(func() (string, bool) {
+				i, ok := next()
+				if !ok {
+					return "", false
+				}
+				return order[i], true
+			}, groupOf, warn)
 		}()
 	}
 	wg.Wait()
@@ -299,6 +297,17 @@ func (r *Result) scan(all []*claim) ([]diag.Finding, error) {
 		return nil, stoppedErr(r.ctx.Err())
 	}
 	return warnings, nil
+}
+
+// indexes hands out 0 to n-1, each once, to the workers that call it:
+// work taken by index, not handed over a channel that wakes a worker per
+// item, which cost as much as reading a small file (D56).
+func indexes(n int) func() (int, bool) {
+	var taken atomic.Int64
+	return func() (int, bool) {
+		i := taken.Add(1) - 1
+		return int(i), i < int64(n)
+	}
 }
 
 // scanGroup is the claims of the files the same globs touch: one claim

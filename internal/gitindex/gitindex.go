@@ -108,7 +108,11 @@ func (p *parser) corrupt(format string, args ...any) error {
 // buffer.
 func (p *parser) entries(count int) ([]Entry, error) {
 	entries := make([]Entry, 0, count)
-	n := names{areaStart: p.off, bounds: make([]int, 0, 2*count)}
+	perName := 2 // versions 2 and 3: a start and an end
+	if p.version == 4 {
+		perName = 1 // an end
+	}
+	n := names{areaStart: p.off, bounds: make([]int, 0, perName*count)}
 	for range count {
 		e, err := p.entry(&n, len(entries)+1)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -128,24 +127,7 @@ func plainConfig(path string) bool {
 // indexEntries makes the index's entries the tracked files and their
 // modes, as listIndex does with git's output.
 func (r *Repo) indexEntries(entries []gitindex.Entry) {
-	byPath := func(a, b gitindex.Entry) int { return strings.Compare(a.Path, b.Path) }
-	if !slices.IsSortedFunc(entries, byPath) {
-		slices.SortStableFunc(entries, byPath)
-	}
-	r.tracked, r.modes = make([]string, 0, len(entries)), make([]string, 0, len(entries))
-	var last uint32
-	var lastText string
-	for _, e := range entries {
-		if e.Mode != last || lastText == "" {
-			last, lastText = e.Mode, modeText(e.Mode)
-		}
-		if n := len(r.tracked); n > 0 && r.tracked[n-1] == e.Path {
-			r.modes[n-1] = lastText // a later stage
-			continue
-		}
-		r.tracked, r.modes = append(r.tracked, e.Path), append(r.modes, lastText)
-	}
-	r.Files = slices.Clip(slices.Clone(r.tracked))
+	setIndex(r, entries, func(e gitindex.Entry) string { return e.Path }, func(e gitindex.Entry) string { return modeText(e.Mode) })
 }
 
 // modeText is a mode as ls-files -s prints it: six octal digits.
@@ -177,6 +159,13 @@ func (r *Repo) allTracked(dir string, budget *int) bool {
 	if !r.plainDir(dir) {
 		return false // a link on the way: git decides, and nothing outside is listed here (D9)
 	}
+	return r.tracksAll(dir, budget)
+}
+
+// tracksAll is allTracked beneath a directory known to be reached through
+// no link: its sub-directories are too (ReadDir says a link is not one),
+// so their paths are not checked again.
+func (r *Repo) tracksAll(dir string, budget *int) bool {
 	ents, err := os.ReadDir(r.Abs(dir))
 	if err != nil {
 		return false
@@ -187,7 +176,7 @@ func (r *Repo) allTracked(dir string, budget *int) bool {
 		}
 		rel := dir + e.Name()
 		if e.Type()&fs.ModeDir != 0 {
-			if e.Name() == ".git" || !r.allTracked(rel+"/", budget) {
+			if e.Name() == ".git" || !r.tracksAll(rel+"/", budget) {
 				return false
 			}
 			continue

@@ -195,19 +195,26 @@ func (r *Repo) listIndex(out string) {
 		mode, _, _ := strings.Cut(rec[:tab], " ")
 		idx = append(idx, entry{rec[tab+1:], mode})
 	}
-	// git lists the index in path order, stages in turn; should it not,
-	// the stable sort keeps a path's stages in their order.
-	byPath := func(a, b entry) int { return strings.Compare(a.path, b.path) }
-	if !slices.IsSortedFunc(idx, byPath) {
-		slices.SortStableFunc(idx, byPath)
+	setIndex(r, idx, func(e entry) string { return e.path }, func(e entry) string { return e.mode })
+}
+
+// setIndex makes the index's entries es the tracked files, their modes
+// and the universe, whether git listed them (listIndex) or the index file
+// was read (indexEntries). git lists the index in path order, stages in
+// turn; should es not be, the stable sort keeps a path's stages in their
+// order. A path in conflict is listed once, with its last stage's mode.
+func setIndex[E any](r *Repo, es []E, path, mode func(E) string) {
+	byPath := func(a, b E) int { return strings.Compare(path(a), path(b)) }
+	if !slices.IsSortedFunc(es, byPath) {
+		slices.SortStableFunc(es, byPath)
 	}
-	r.tracked, r.modes = make([]string, 0, len(idx)), make([]string, 0, len(idx))
-	for _, e := range idx {
-		if n := len(r.tracked); n > 0 && r.tracked[n-1] == e.path {
-			r.modes[n-1] = e.mode // a later stage
+	r.tracked, r.modes = make([]string, 0, len(es)), make([]string, 0, len(es))
+	for _, e := range es {
+		if n := len(r.tracked); n > 0 && r.tracked[n-1] == path(e) {
+			r.modes[n-1] = mode(e) // a later stage
 			continue
 		}
-		r.tracked, r.modes = append(r.tracked, e.path), append(r.modes, e.mode)
+		r.tracked, r.modes = append(r.tracked, path(e)), append(r.modes, mode(e))
 	}
 	r.Files = slices.Clip(slices.Clone(r.tracked))
 }

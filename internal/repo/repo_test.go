@@ -233,32 +233,11 @@ func TestListUntrackedSkipsMissing(t *testing.T) {
 func TestOpenListing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	for _, f := range []string{"docs/D1-a.md", "docs/D2-b.md", "src/a.go", "src/b.go", ".gitignore", "all/c.go"} {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		body := "x\n"
-		if f == ".gitignore" {
-			body = "docs/*.tmp\n"
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("add", "docs/D1-a.md", "src/a.go", ".gitignore", "all/c.go")
-	git("commit", "-qm", "x")
-	if err := os.WriteFile(filepath.Join(dir, "docs", "x.tmp"), []byte("ignored\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gitIn(t, dir, "init", "-q")
+	writeFiles(t, dir, map[string]string{"docs/D1-a.md": "x\n", "docs/D2-b.md": "x\n", "src/a.go": "x\n", "src/b.go": "x\n", ".gitignore": "docs/*.tmp\n", "all/c.go": "x\n"})
+	gitIn(t, dir, "add", "docs/D1-a.md", "src/a.go", ".gitignore", "all/c.go")
+	gitIn(t, dir, "commit", "-qm", "x")
+	writeFiles(t, dir, map[string]string{"docs/x.tmp": "ignored\n"})
 	for _, tc := range []struct {
 		prefixes []string
 		files    []string

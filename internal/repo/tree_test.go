@@ -18,26 +18,8 @@ func TestExtract(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	git := func(args ...string) string { t.Helper(); return gitIn(t, dir, args...) }
+	write := func(rel, content string) { t.Helper(); writeFiles(t, dir, map[string]string{rel: content}) }
 	write("docs/PRD.md", "register\n")
 	write("docs/decisions/D1-a.md", "one\n")
 	write("docs/decisions/sub/D2-b.md", "two\n")
