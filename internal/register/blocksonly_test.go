@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 )
 
 // sameParse fails t when parsing src as a decision file or a claims file
@@ -150,7 +152,7 @@ func TestQuickDocTaken(t *testing.T) {
 		{"header wider than delimiter", "---\nid: D1\n---\n| a | b |\n|---|\n", false},
 		{"setext underline", "---\nid: D1\n---\n| a |\n---\n", false},
 	} {
-		doc, _, release := quickParse([]byte(tc.src), parser.NewContext())
+		doc, _, _, release := quickParse([]byte(tc.src), parser.NewContext())
 		got := doc != nil
 		if got {
 			release()
@@ -183,5 +185,90 @@ func FuzzQuickDoc(f *testing.F) {
 			src = append(src, c)
 		}
 		sameParse(t, "input", src)
+	})
+}
+
+// frontMatterByMeta is goldmark-meta's reading of the front matter that
+// opens src: the map quickFrontMatter must equal when it reads src.
+func frontMatterByMeta(src []byte) (map[string]any, error) {
+	ctx := parser.NewContext()
+	markdown.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	return meta.TryGet(ctx)
+}
+
+// TestQuickFrontMatter pins which front matters are read without YAML:
+// plain `key: value` lines alone; a word YAML 1.1 reads as a boolean or
+// null, a quote, a colon, a comment, a list, a key twice or an indented
+// line is left to goldmark-meta. What it reads must be what goldmark-meta
+// reads (a test that fails when a boolean word is taken as a string).
+func TestQuickFrontMatter(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, src string
+		quick     bool
+	}{
+		{"id and status", "---\nid: D1\nstatus: accepted\n---\n", true},
+		{"words with spaces and dots", "---\ntitle: Use SQLite v3.45 for the index\nstatus: superseded-by-D2\n---\n", true},
+		{"empty", "---\n---\n", true},
+		{"closing line of more dashes", "---\nid: D1\n-----\n", true},
+		{"no newline after closing", "---\nid: D1\n---", true},
+		{"a boolean word", "---\nid: D1\naccepted: yes\n---\n", false},
+		{"a boolean key", "---\non: D1\n---\n", false},
+		{"null", "---\nid: D1\nstatus: Null\n---\n", false},
+		{"a number", "---\nid: 12\n---\n", false},
+		{"a date", "---\ndate: 2026-12-02\n---\n", false},
+		{"quoted", "---\nid: \"D1\"\n---\n", false},
+		{"a colon in the value", "---\ntitle: a: b\n---\n", false},
+		{"a comment", "---\nid: D1 # the first\n---\n", false},
+		{"a list", "---\ntracker: [dk-1]\n---\n", false},
+		{"a key twice", "---\nid: D1\nid: D2\n---\n", false},
+		{"indented", "---\nid: D1\n  status: accepted\n---\n", false},
+		{"an empty value", "---\nid:\n---\n", false},
+		{"two spaces", "---\ntitle: a  b\n---\n", false},
+		{"a trailing space", "---\nid: D1 \n---\n", false},
+		{"a blank line", "---\nid: D1\n\nstatus: accepted\n---\n", false},
+		{"non-ASCII", "---\ntitle: Café\n---\n", false},
+	} {
+		src := []byte(tc.src)
+		got := quickFrontMatter(src[:frontMatterEnd(src)])
+		if (got != nil) != tc.quick {
+			t.Errorf("%s: read without YAML = %v, want %v", tc.name, got != nil, tc.quick)
+			continue
+		}
+		if got == nil {
+			continue
+		}
+		want, err := frontMatterByMeta(src)
+		if err != nil {
+			t.Errorf("%s: goldmark-meta: %v", tc.name, err)
+		} else if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: front matter differs from goldmark-meta's (-meta +quick):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// FuzzQuickFrontMatter holds quickFrontMatter to goldmark-meta: whatever
+// lines it reads, the map is the one YAML gives.
+func FuzzQuickFrontMatter(f *testing.F) {
+	f.Add([]byte("id: D1\nstatus: accepted"))
+	f.Add([]byte("title: Use v1.2 of it\nOn: x\nkey: no"))
+	f.Add([]byte("a: b\na: c\nY: y"))
+	f.Fuzz(func(t *testing.T, lines []byte) {
+		src := append(append([]byte("---\n"), lines...), "\n---\n# T\n"...)
+		end := frontMatterEnd(src)
+		if end < 0 {
+			return
+		}
+		got := quickFrontMatter(src[:end])
+		if got == nil {
+			return
+		}
+		want, err := frontMatterByMeta(src)
+		if err != nil {
+			t.Fatalf("read without YAML, but goldmark-meta says: %v\n%q", err, src)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("front matter differs from goldmark-meta's (-meta +quick):\n%s\n%q", diff, src)
+		}
 	})
 }

@@ -208,33 +208,119 @@ func quickRow(src []byte, segment text.Segment, alignments []east.Alignment, isH
 
 // parseDecisionDoc is parseWith for a decision file, within the same
 // gate: quickDoc's tree when md is blocksOnly (ParseDecision's) and the
-// file has its shape, else goldmark's. ctx is the parse's context, for
-// the front matter.
-func parseDecisionDoc(md goldmark.Markdown, src []byte) (doc ast.Node, ctx parser.Context, release func()) {
+// file has its shape, else goldmark's. fm and fmErr are the front
+// matter's keys and values and why it is not YAML, as goldmark-meta
+// reads them; a front matter of plain `key: value` lines is read by
+// quickFrontMatter, without YAML (D92).
+func parseDecisionDoc(md goldmark.Markdown, src []byte) (doc ast.Node, fm map[string]any, fmErr error, release func()) {
 	if md == blocksOnly {
-		ctx = parser.NewContext()
-		doc, fm, release := quickParse(src, ctx)
+		ctx := parser.NewContext()
+		doc, fm, fmNode, release := quickParse(src, ctx)
 		if doc != nil {
-			if _, err := meta.TryGet(ctx); err == nil && fm.ChildCount() == 0 {
-				return doc, ctx, release
+			if fm != nil {
+				return doc, fm, nil, release
+			}
+			if fm, err := meta.TryGet(ctx); err == nil && fmNode.ChildCount() == 0 {
+				return doc, fm, nil, release
 			}
 			release() // invalid YAML: goldmark's parse says where
 		}
 	}
-	ctx = parser.NewContext()
+	ctx := parser.NewContext()
 	doc, release = parseWith(md, src, ctx)
-	return doc, ctx, release
+	fm, fmErr = meta.TryGet(ctx)
+	return doc, fm, fmErr, release
 }
 
-// quickParse is quickDoc's tree of src and goldmark-meta's parse of its
-// front matter alone into ctx, within the gate charged for all of src, or
-// nil (and the gate not held) when src is not of quickDoc's shape.
-func quickParse(src []byte, ctx parser.Context) (doc, fm ast.Node, release func()) {
+// quickParse is quickDoc's tree of src and its front matter, within the
+// gate charged for all of src, or nil (and the gate not held) when src is
+// not of quickDoc's shape. The front matter is quickFrontMatter's map when
+// it reads it, else fm is nil and fmNode is goldmark-meta's parse of the
+// front matter alone into ctx.
+func quickParse(src []byte, ctx parser.Context) (doc ast.Node, fm map[string]any, fmNode ast.Node, release func()) {
 	release = parsing.acquire(estimate(src))
 	doc, body := quickDoc(src)
 	if doc == nil {
 		release()
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	return doc, blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx)), release
+	if fm := quickFrontMatter(src[:body]); fm != nil {
+		return doc, fm, nil, release
+	}
+	return doc, nil, blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx)), release
+}
+
+// quickFrontMatter reads, without YAML, a front matter (src from its
+// opening line through its closing one) whose every line is a plain
+// `key: value`: the key (of at most maxPlainKey bytes) and the value each an ASCII letter, then letters,
+// digits, _, - or . (and single spaces inside a value), neither one of
+// the words YAML 1.1 reads as a boolean or null (yes, off, null, ...),
+// no key twice. Those are the lines yaml.v2 reads as a string keyed by a
+// string, so the map is the one goldmark-meta would give (FuzzQuickFrontMatter
+// holds it to it). Any other front matter returns nil, for goldmark-meta.
+func quickFrontMatter(src []byte) map[string]any {
+	first := bytes.IndexByte(src, '\n') + 1
+	last := bytes.LastIndexByte(bytes.TrimSuffix(src, []byte("\n")), '\n') + 1 // the closing line
+	if first <= 0 || last < first {
+		return nil
+	}
+	fm := make(map[string]any, 4)
+	for off := first; off < last; {
+		end := off + bytes.IndexByte(src[off:last], '\n')
+		line := src[off:end]
+		off = end + 1
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 || colon+2 >= len(line) || line[colon+1] != ' ' {
+			return nil
+		}
+		key, value := line[:colon], line[colon+2:]
+		if len(key) > maxPlainKey || !plainWord(key, false) || !plainWord(value, true) {
+			return nil
+		}
+		if _, twice := fm[string(key)]; twice {
+			return nil
+		}
+		fm[string(key)] = string(value)
+	}
+	return fm
+}
+
+// maxPlainKey bounds a key read without YAML: yaml.v2 refuses a key of
+// over 1,024 characters ("mapping values are not allowed").
+const maxPlainKey = 64
+
+// plainWord reports whether w is a plain YAML scalar that yaml.v2 reads
+// as the string w: an ASCII letter, then letters, digits, _, - or . (and,
+// when spaces, single spaces between words), not a word of yaml11Words.
+func plainWord(w []byte, spaces bool) bool {
+	if len(w) == 0 || !isLetter(w[0]) || w[len(w)-1] == ' ' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case isLetter(c), c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		case c == ' ' && spaces && w[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	if len(w) <= 5 {
+		for _, r := range yaml11Words {
+			if string(w) == r {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// yaml11Words are the plain scalars starting with a letter that yaml.v2
+// resolves to a boolean or null, not a string (its resolve table).
+var yaml11Words = []string{
+	"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+	"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
+	"null", "Null", "NULL",
 }

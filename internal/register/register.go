@@ -638,10 +638,9 @@ func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
-	doc, ctx, release := parseDecisionDoc(md, src)
+	doc, fm, err, release := parseDecisionDoc(md, src)
 	defer release()
 	d.Counted, d.HasCounted = countedIn(doc, ln, src), true
-	fm, err := meta.TryGet(ctx)
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"front matter is not valid YAML: %s", oneLine(err.Error())))
