@@ -308,6 +308,14 @@ func (r *Repo) Present(rel string) bool {
 	return err == nil
 }
 
+// Lstat is os.Lstat of rel in the work tree; whether it found rel is
+// what Present says of it from then on.
+func (r *Repo) Lstat(rel string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(r.Abs(rel))
+	r.present.Store(rel, err == nil)
+	return fi, err
+}
+
 func (r *Repo) walk() error {
 	return filepath.WalkDir(r.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -17,7 +17,6 @@ import (
 	"go/token"
 	"io/fs"
 	"iter"
-	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -234,14 +233,15 @@ func (s *Snapshot) countNodes(d *Doc) *Doc {
 }
 
 // quota decides, in order, which of files fit in what MaxMarkdownTotal
-// leaves, by their sizes in the work tree, so that reading them on all
-// cores refuses the same files whatever the scheduling. A file past
-// MaxMarkdown counts nothing: it is refused before it is read.
-func (s *Snapshot) quota(files []string) []bool {
-	allowed := make([]bool, len(files))
-	for i, f := range files {
+// leaves, by their sizes in the work tree (infos, lstat's, nil where
+// unknown), so that reading them on all cores refuses the same files
+// whatever the scheduling. A file past MaxMarkdown counts nothing: it is
+// refused before it is read.
+func (s *Snapshot) quota(infos []fs.FileInfo) []bool {
+	allowed := make([]bool, len(infos))
+	for i, fi := range infos {
 		var size int64
-		if fi, err := os.Lstat(s.Repo.Abs(f)); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxMarkdown {
+		if fi != nil && fi.Mode().IsRegular() && fi.Size() <= MaxMarkdown {
 			size = fi.Size()
 		}
 		if s.markdown+size > markdownTotal {
@@ -252,6 +252,45 @@ func (s *Snapshot) quota(files []string) []bool {
 		allowed[i] = true
 	}
 	return allowed
+}
+
+// decisionFiles are the files of the decisions directory dir (with its
+// trailing slash) that the work tree has, in the index's order, and what
+// lstat says of each (nil when the load stopped first): one lstat a
+// file, on all cores, for both whether it is there (Repo.Present) and
+// its size (quota). A file named like a decision but not D<n>-<slug>.md
+// is a finding.
+func (s *Snapshot) decisionFiles(dir string) ([]string, []fs.FileInfo) {
+	var named []string
+	all := s.Repo.Files
+	for i := sort.SearchStrings(all, dir); i < len(all) && strings.HasPrefix(all[i], dir); i++ {
+		if f := all[i]; !strings.Contains(f[len(dir):], "/") && strings.HasSuffix(f, ".md") {
+			named = append(named, f)
+		}
+	}
+	infos := make([]fs.FileInfo, len(named))
+	gone := make([]bool, len(named))
+	s.eachFile(named, func(i int) {
+		fi, err := s.Repo.Lstat(named[i])
+		infos[i], gone[i] = fi, err != nil
+	})
+	var files []string
+	var kept []fs.FileInfo
+	for i, f := range named {
+		if gone[i] {
+			continue // deleted, still in the index: not what the code says now
+		}
+		base := f[len(dir):]
+		if !register.FileNameRE.MatchString(base) {
+			if len(base) > 1 && base[0] == 'D' && base[1] >= '0' && base[1] <= '9' {
+				s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Register,
+					"decision file name %q: want D<n>-<slug>.md", base)
+			}
+			continue
+		}
+		files, kept = append(files, f), append(kept, infos[i])
+	}
+	return files, kept
 }
 
 // keepDoc adds d to the corpus, after the documents already in it.
@@ -317,23 +356,7 @@ func (s *Snapshot) load() error {
 	}
 	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
 
-	dir := strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"
-	var files []string
-	for _, f := range s.Repo.Files {
-		if !strings.HasPrefix(f, dir) || strings.Contains(f[len(dir):], "/") || !strings.HasSuffix(f, ".md") || !s.Repo.Present(f) {
-			continue
-		}
-		base := f[len(dir):]
-		if !register.FileNameRE.MatchString(base) {
-			if len(base) > 1 && base[0] == 'D' && base[1] >= '0' && base[1] <= '9' {
-				s.errorf(token.Position{Filename: f, Line: 1, Column: 1}, ruleid.Register,
-					"decision file name %q: want D<n>-<slug>.md", base)
-			}
-			continue
-		}
-		files = append(files, f)
-	}
-	s.addDecisions(files)
+	s.addDecisions(s.decisionFiles(strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"))
 	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
 		if c := decisionid.Compare(s.Decisions[i].FileID, s.Decisions[j].FileID); c != 0 {
@@ -483,13 +506,13 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 	return s.keepDecision(doc, what, nil, true, parse)
 }
 
-// addDecisions reads and parses the decision files files, each once, on
-// all cores (a register of a thousand decisions is mostly Markdown
+// addDecisions reads and parses the decision files files (infos: what
+// lstat says of each), each once, on all cores (a register of a thousand decisions is mostly Markdown
 // parsing), then adds them in the order given, as addDecision does.
-func (s *Snapshot) addDecisions(files []string) {
+func (s *Snapshot) addDecisions(files []string, infos []fs.FileInfo) {
 	docs := make([]*Doc, len(files))
 	parsed := make([]*register.Decision, len(files))
-	allowed := s.quota(files)
+	allowed := s.quota(infos)
 	for i, f := range files {
 		if !allowed[i] {
 			docs[i] = &Doc{Path: f, Err: errMarkdownTotal}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -141,5 +142,62 @@ func TestMatchWithinConcurrent(t *testing.T) {
 				t.Errorf("caller %d: MatchWithin(%q) = %q, want %q", k, g, got[k][g], want)
 			}
 		}
+	}
+}
+
+// TestDecisionFilesDeletedInWorkTree: a decision file deleted from the
+// work tree but still in the index is not read and not reported, a
+// misnamed one included (D56: what the code says now), and Present says
+// it is gone without a second lstat; the others are decisions.
+func TestDecisionFilesDeletedInWorkTree(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dec := func(id string) string {
+		return "---\nid: " + id + "\nstatus: accepted\nclaims: none, a test\n---\n# " + id + ": x\n"
+	}
+	dir := writeTree(t, map[string]string{
+		"docs/PRD.md":              "| ID | Decision | Status |\n|---|---|---|\n| D1 | a | accepted |\n| D2 | b | accepted |\n\nD1..D2\n",
+		"docs/decisions/D1-a.md":   dec("D1"),
+		"docs/decisions/D2-b.md":   dec("D2"),
+		"docs/decisions/D3.md":     dec("D3"),
+		"docs/decisions/D4.md":     dec("D4"),
+		"docs/decisions/sub/D5.md": dec("D5"),
+	})
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for _, f := range []string{"docs/decisions/D2-b.md", "docs/decisions/D3.md"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range s.Decisions {
+		ids = append(ids, d.ID)
+	}
+	if got := strings.Join(ids, " "); got != "D1" {
+		t.Errorf("decisions %q, want D1 alone", got)
+	}
+	var named []string
+	for _, f := range s.ParseFindings {
+		if f.Check == ruleid.Register && strings.Contains(f.Message, "decision file name") {
+			named = append(named, f.Pos.Filename)
+		}
+	}
+	if got := strings.Join(named, " "); got != "docs/decisions/D4.md" {
+		t.Errorf("misnamed files reported: %q, want docs/decisions/D4.md alone", got)
+	}
+	if s.Repo.Present("docs/decisions/D2-b.md") || !s.Repo.Present("docs/decisions/D1-a.md") {
+		t.Error("Present disagrees with the work tree")
 	}
 }
