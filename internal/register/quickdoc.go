@@ -7,32 +7,46 @@ import (
 
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
-// quickDoc builds, without goldmark's block parser, the tree goldmark
-// builds for a decision file of the plainest shape: front matter, then
-// only empty lines, ATX headings of plain text and pipe tables (every line
+// quickBlock is a block of a file of quickDoc's shape: an ATX heading
+// (level 1 to 6, its text) or a pipe table (level 0): cols cells a row,
+// the header row first and the delimiter row left out, flat in cells; a
+// cell a short row lacks (goldmark pads the row) is noCell.
+type quickBlock struct {
+	level int
+	text  text.Segment
+	cols  int
+	cells []text.Segment
+}
+
+// noCell is a cell goldmark adds to a row shorter than the delimiter row:
+// a cell with no text at all, where an empty one (| |) has an empty span.
+var noCell = text.Segment{Start: -1, Stop: -1}
+
+// quickDoc reads, without goldmark's block parser, the blocks goldmark
+// finds in a decision file of the plainest shape: front matter, then only
+// empty lines, ATX headings of plain text and pipe tables (every line
 // starting with |), the shape of a file that is its title and its claims
-// (D92); body is where the front matter ends, for goldmark-meta to read
-// it alone. Anything else (a paragraph, a list, a fence, a tab, a carriage
-// return, a heading with a # or a backslash, a table goldmark would not
-// make) returns nil, and the caller parses the file with goldmark:
-// TestBlocksOnlySame, FuzzBlocksOnly and FuzzQuickDoc hold the result to
-// goldmark's.
-func quickDoc(src []byte) (doc ast.Node, body int) {
+// (D92); body is where the front matter ends, for quickFrontMatter or
+// goldmark-meta to read it alone. Anything else (a paragraph, a list, a
+// fence, a tab, a carriage return, a heading with a # or a backslash, a
+// table goldmark would not make) returns ok false, and the caller parses
+// the file with goldmark: TestBlocksOnlySame, FuzzBlocksOnly and
+// FuzzQuickDoc hold the decision read from the blocks to the one read from
+// goldmark's tree.
+func quickDoc(src []byte) (blocks []quickBlock, body int, ok bool) {
 	for _, c := range src {
 		if c < 0x20 && c != '\n' {
-			return nil, 0
+			return nil, 0, false
 		}
 	}
 	body = frontMatterEnd(src)
 	if body < 0 {
-		return nil, 0
+		return nil, 0, false
 	}
-	doc = ast.NewDocument()
 	var block []text.Segment // the lines of the table being read
 	for off := body; off < len(src); {
 		end := bytes.IndexByte(src[off:], '\n')
@@ -45,18 +59,24 @@ func quickDoc(src []byte) (doc ast.Node, body int) {
 			block = append(block, line)
 			continue
 		}
-		if len(block) > 0 && !quickTable(doc, src, block) {
-			return nil, 0
+		if len(block) > 0 {
+			if blocks, ok = quickTable(blocks, src, block); !ok {
+				return nil, 0, false
+			}
 		}
 		block = block[:0]
-		if line.Len() > 0 && !quickHeading(doc, src, line) {
-			return nil, 0
+		if line.Len() > 0 {
+			if blocks, ok = quickHeading(blocks, src, line); !ok {
+				return nil, 0, false
+			}
 		}
 	}
-	if len(block) > 0 && !quickTable(doc, src, block) {
-		return nil, 0
+	if len(block) > 0 {
+		if blocks, ok = quickTable(blocks, src, block); !ok {
+			return nil, 0, false
+		}
 	}
-	return doc, body
+	return blocks, body, true
 }
 
 // frontMatterEnd is the offset after the line that closes the front
@@ -78,59 +98,53 @@ func frontMatterEnd(src []byte) int {
 	return -1
 }
 
-// quickHeading appends the ATX heading line is to doc: one to six #, one
-// space, then text with no #, backslash or space at either end. Any other
-// line is not read here.
-func quickHeading(doc ast.Node, src []byte, line text.Segment) bool {
+// quickHeading appends the ATX heading line is to blocks: one to six #,
+// one space, then text with no #, backslash or space at either end. Any
+// other line is not read here (ok false).
+func quickHeading(blocks []quickBlock, src []byte, line text.Segment) ([]quickBlock, bool) {
 	v := line.Value(src)
 	level := 0
 	for level < len(v) && v[level] == '#' {
 		level++
 	}
 	if level == 0 || level > 6 || level+1 >= len(v) || v[level] != ' ' {
-		return false
+		return blocks, false
 	}
 	t := v[level+1:]
 	if t[0] == ' ' || t[len(t)-1] == ' ' || bytes.ContainsAny(t, "#\\") {
-		return false
+		return blocks, false
 	}
-	h := ast.NewHeading(level)
-	h.Lines().Append(text.NewSegment(line.Start+level+1, line.Stop))
-	doc.AppendChild(doc, h)
-	return true
+	return append(blocks, quickBlock{level: level, text: text.NewSegment(line.Start+level+1, line.Stop)}), true
 }
 
 // quickTable appends the table of the lines block (a paragraph of lines
-// starting with |) to doc, as goldmark's table extension makes it: the
-// header row, the delimiter row, then a row a line. A block that would stay
-// a paragraph, in whole or in part, is not read here.
-func quickTable(doc ast.Node, src []byte, block []text.Segment) bool {
+// starting with |) to blocks, as goldmark's table extension reads it: the
+// header row, the delimiter row, then a row a line. A block that would
+// stay a paragraph, in whole or in part, is not read here (ok false).
+func quickTable(blocks []quickBlock, src []byte, block []text.Segment) ([]quickBlock, bool) {
 	if len(block) < 2 {
-		return false
+		return blocks, false
 	}
-	alignments := quickDelimiter(block[1].Value(src))
-	if alignments == nil {
-		return false
+	cols := quickDelimiter(block[1].Value(src))
+	if cols == 0 {
+		return blocks, false
 	}
-	header := quickRow(src, block[0], alignments, true)
-	if header.ChildCount() != len(alignments) {
-		return false
+	cells := make([]text.Segment, 0, cols*(len(block)-1))
+	cells, n := quickRow(cells, src, block[0], cols, true)
+	if n > cols { // goldmark pads a short header, as it does a body row
+		return blocks, false
 	}
-	table := east.NewTable()
-	table.Alignments = alignments
-	table.AppendChild(table, east.NewTableHeader(header))
 	for _, l := range block[2:] {
-		table.AppendChild(table, quickRow(src, l, alignments, false))
+		cells, _ = quickRow(cells, src, l, cols, false)
 	}
-	doc.AppendChild(doc, table)
-	return true
+	return append(blocks, quickBlock{cols: cols, cells: cells}), true
 }
 
-// quickDelimiter is the alignments of a delimiter row (| :-- | --: |), or
-// nil for any other line.
-func quickDelimiter(line []byte) []east.Alignment {
+// quickDelimiter is the number of cells of a delimiter row (| :-- | --: |),
+// or 0 for any other line.
+func quickDelimiter(line []byte) int {
 	if len(bytes.Trim(line, "-")) == 0 || len(bytes.Trim(line, " -|:")) != 0 {
-		return nil // all dashes (a setext underline), or not a delimiter row
+		return 0 // all dashes (a setext underline), or not a delimiter row
 	}
 	cols := bytes.Split(line, []byte{'|'})
 	if len(bytes.Trim(cols[0], " ")) == 0 {
@@ -139,54 +153,34 @@ func quickDelimiter(line []byte) []east.Alignment {
 	if len(cols) > 0 && len(bytes.Trim(cols[len(cols)-1], " ")) == 0 {
 		cols = cols[:len(cols)-1]
 	}
-	var out []east.Alignment
 	for _, col := range cols {
 		c := bytes.Trim(col, " ")
-		left, right := bytes.HasPrefix(c, []byte{':'}), bytes.HasSuffix(c, []byte{':'})
 		dashes := bytes.TrimSuffix(bytes.TrimPrefix(c, []byte{':'}), []byte{':'})
 		if len(dashes) == 0 || len(bytes.Trim(dashes, "-")) != 0 {
-			return nil
-		}
-		switch {
-		case left && right:
-			out = append(out, east.AlignCenter)
-		case left:
-			out = append(out, east.AlignLeft)
-		case right:
-			out = append(out, east.AlignRight)
-		default:
-			out = append(out, east.AlignNone)
+			return 0
 		}
 	}
-	return out
+	return len(cols)
 }
 
-// quickRow is goldmark's table row of line: cells split at each | not
-// after a backslash, their spaces trimmed; a body row is cut or padded to
-// the delimiter row's cells.
-func quickRow(src []byte, segment text.Segment, alignments []east.Alignment, isHeader bool) *east.TableRow {
+// quickRow appends to dst the cells of goldmark's table row of line:
+// split at each | not after a backslash, their spaces trimmed; a body row
+// is cut or padded (noCell) to the delimiter row's cols cells. n is the
+// number of cells the line has, for the header's check.
+func quickRow(dst []text.Segment, src []byte, segment text.Segment, cols int, isHeader bool) (out []text.Segment, n int) {
 	segment = segment.TrimRightSpace(src)
 	line := segment.Value(src)
 	pos, limit := 0, len(line)
-	row := east.NewTableRow(alignments)
 	if len(line) > 0 && line[pos] == '|' {
 		pos++
 	}
 	if len(line) > 0 && line[limit-1] == '|' {
 		limit--
 	}
-	i := 0
-	for ; pos < limit; i++ {
-		alignment := east.AlignNone
-		if i >= len(alignments) {
-			if !isHeader {
-				return row
-			}
-		} else {
-			alignment = alignments[i]
+	for ; pos < limit; n++ {
+		if n >= cols && !isHeader {
+			return dst, n
 		}
-		cell := east.NewTableCell()
-		cell.Alignment = alignment
 		closure := pos
 		for ; closure < limit; closure++ {
 			if line[closure] == '|' && (closure == 0 || line[closure-1] != '\\') {
@@ -196,58 +190,64 @@ func quickRow(src []byte, segment text.Segment, alignments []east.Alignment, isH
 		seg := text.NewSegment(segment.Start+pos, segment.Start+closure)
 		seg = seg.TrimLeftSpace(src)
 		seg = seg.TrimRightSpace(src)
-		cell.Lines().Append(seg)
-		row.AppendChild(row, cell)
+		dst = append(dst, seg)
 		pos = closure + 1
 	}
-	for ; i < len(alignments); i++ {
-		row.AppendChild(row, east.NewTableCell())
+	for i := n; i < cols; i++ {
+		dst = append(dst, noCell)
 	}
-	return row
+	return dst, n
+}
+
+// parsedBody is a decision file's body as parsed: goldmark's tree, or,
+// for a file of quickDoc's shape, its blocks (doc nil).
+type parsedBody struct {
+	doc   ast.Node
+	quick []quickBlock
 }
 
 // parseDecisionDoc is parseWith for a decision file, within the same
-// gate: quickDoc's tree when md is blocksOnly (ParseDecision's) and the
-// file has its shape, else goldmark's. fm and fmErr are the front
+// gate: quickDoc's blocks when md is blocksOnly (ParseDecision's) and the
+// file has its shape, else goldmark's tree. fm and fmErr are the front
 // matter's keys and values and why it is not YAML, as goldmark-meta
 // reads them; a front matter of plain `key: value` lines is read by
 // quickFrontMatter, without YAML (D92).
-func parseDecisionDoc(md goldmark.Markdown, src []byte) (doc ast.Node, fm map[string]any, fmErr error, release func()) {
+func parseDecisionDoc(md goldmark.Markdown, src []byte) (body parsedBody, fm map[string]any, fmErr error, release func()) {
 	if md == blocksOnly {
 		ctx := parser.NewContext()
-		doc, fm, fmNode, release := quickParse(src, ctx)
-		if doc != nil {
+		blocks, fm, fmNode, release := quickParse(src, ctx)
+		if release != nil {
 			if fm != nil {
-				return doc, fm, nil, release
+				return parsedBody{quick: blocks}, fm, nil, release
 			}
 			if fm, err := meta.TryGet(ctx); err == nil && fmNode.ChildCount() == 0 {
-				return doc, fm, nil, release
+				return parsedBody{quick: blocks}, fm, nil, release
 			}
 			release() // invalid YAML: goldmark's parse says where
 		}
 	}
 	ctx := parser.NewContext()
-	doc, release = parseWith(md, src, ctx)
+	doc, release := parseWith(md, src, ctx)
 	fm, fmErr = meta.TryGet(ctx)
-	return doc, fm, fmErr, release
+	return parsedBody{doc: doc}, fm, fmErr, release
 }
 
-// quickParse is quickDoc's tree of src and its front matter, within the
-// gate charged for all of src, or nil (and the gate not held) when src is
-// not of quickDoc's shape. The front matter is quickFrontMatter's map when
-// it reads it, else fm is nil and fmNode is goldmark-meta's parse of the
-// front matter alone into ctx.
-func quickParse(src []byte, ctx parser.Context) (doc ast.Node, fm map[string]any, fmNode ast.Node, release func()) {
+// quickParse is quickDoc's blocks of src and its front matter, within
+// the gate charged for all of src, or a nil release (and the gate not
+// held) when src is not of quickDoc's shape. The front matter is
+// quickFrontMatter's map when it reads it, else fm is nil and fmNode is
+// goldmark-meta's parse of the front matter alone into ctx.
+func quickParse(src []byte, ctx parser.Context) (blocks []quickBlock, fm map[string]any, fmNode ast.Node, release func()) {
 	release = parsing.acquire(estimate(src))
-	doc, body := quickDoc(src)
-	if doc == nil {
+	blocks, body, ok := quickDoc(src)
+	if !ok {
 		release()
 		return nil, nil, nil, nil
 	}
 	if fm := quickFrontMatter(src[:body]); fm != nil {
-		return doc, fm, nil, release
+		return blocks, fm, nil, release
 	}
-	return doc, nil, blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx)), release
+	return blocks, nil, blocksOnly.Parser().Parse(text.NewReader(src[:body]), parser.WithContext(ctx)), release
 }
 
 // quickFrontMatter reads, without YAML, a front matter (src from its

@@ -28,6 +28,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 )
 
 // Statuses a decision may have.
@@ -638,9 +639,12 @@ func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
-	doc, fm, err, release := parseDecisionDoc(md, src)
+	body, fm, err, release := parseDecisionDoc(md, src)
 	defer release()
-	d.Counted, d.HasCounted = countedIn(doc, ln, src), true
+	if body.doc != nil { // quickDoc's blocks hold no list to count
+		d.Counted = countedIn(body.doc, ln, src)
+	}
+	d.HasCounted = true
 	if err != nil {
 		d.Findings = append(d.Findings, finding(top, ruleid.Markdown,
 			"front matter is not valid YAML: %s", oneLine(err.Error())))
@@ -649,7 +653,11 @@ func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 	d.Parsed = true
 	d.keyPositions(src, ln)
 	d.readFrontMatter(fm)
-	d.readBody(doc, src, ln)
+	if body.doc == nil {
+		d.readQuickBody(body.quick, src, ln)
+	} else {
+		d.readBody(body.doc, src, ln)
+	}
 	return d
 }
 
@@ -834,7 +842,7 @@ var claimColumns = []string{"claim", "kind", "path", "anchor", "require"}
 var optionalColumns = []string{"within", "why"}
 
 // readBody reads the decision's title and its Confirmation section's
-// claims table.
+// claims table from goldmark's tree doc.
 func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 	top := token.Position{Filename: d.Path, Line: 1, Column: 1}
 	table := d.confirmation(doc, src, ln)
@@ -843,6 +851,79 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 	}
 	text := string(src)
 	header := rowCells(nil, table.FirstChild(), src, text, ln, top)
+	d.readTable(header, table.ChildCount()-1, src, text, ln, func(hpos token.Position, row func([]cell) []cell) {
+		var cells []cell // one row's, read into claimRow's strings before the next
+		for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
+			cells = row(rowCells(cells, r, src, text, ln, hpos))
+		}
+	})
+}
+
+// readQuickBody is readBody for quickDoc's blocks of a file.
+func (d *Decision) readQuickBody(blocks []quickBlock, src []byte, ln *lines) {
+	top := token.Position{Filename: d.Path, Line: 1, Column: 1}
+	table := d.quickConfirmation(blocks, src, ln)
+	if table == nil {
+		return
+	}
+	text := string(src)
+	header := segCells(nil, table.cells[:table.cols], text, ln, top)
+	d.readTable(header, len(table.cells)/table.cols-1, src, text, ln, func(hpos token.Position, row func([]cell) []cell) {
+		var cells []cell
+		for at := table.cols; at < len(table.cells); at += table.cols {
+			cells = row(segCells(cells, table.cells[at:at+table.cols], text, ln, hpos))
+		}
+	})
+}
+
+// segCells is rowCells for a row of quickDoc's: one span a cell.
+func segCells(dst []cell, segs []text.Segment, src string, ln *lines, fallback token.Position) []cell {
+	out := dst[:0]
+	for _, seg := range segs {
+		ce := cell{pos: fallback}
+		if seg != noCell {
+			ce.raw = src[seg.Start:seg.Stop]
+			ce.text = cellText(ce.raw)
+			ce.pos = ln.pos(seg.Start)
+			ce.start, ce.end = seg.Start, seg.Stop
+		}
+		out = append(out, ce)
+	}
+	return out
+}
+
+// quickConfirmation is confirmation for quickDoc's blocks.
+func (d *Decision) quickConfirmation(blocks []quickBlock, src []byte, ln *lines) *quickBlock {
+	confLevel := 0
+	for i := range blocks {
+		b := &blocks[i]
+		if b.level == 0 {
+			if d.HasConfirmation {
+				return b
+			}
+			continue
+		}
+		title := strings.TrimSpace(string(b.text.Value(src)))
+		if b.level == 1 && d.Title == "" {
+			d.Title = title
+		}
+		if d.HasConfirmation && b.level <= confLevel {
+			return nil // the Confirmation section ended without a table
+		}
+		if d.startsConfirmation(title) {
+			d.HasConfirmation = true
+			confLevel = b.level
+			d.confirmationLine(b.text.Start, ln)
+		}
+	}
+	return nil
+}
+
+// readTable reads the claims table whose header row is header and which
+// has n body rows, given by rows: it calls row with each body row's cells
+// (positions falling back to the header's, hpos) and goes on with the
+// slice row returns, for the next.
+func (d *Decision) readTable(header []cell, n int, src []byte, text string, ln *lines, rows func(hpos token.Position, row func([]cell) []cell)) {
 	hpos := rowPos(header, ln, d.ConfirmationPos)
 	col := map[string]int{}
 	for i, c := range header {
@@ -879,7 +960,7 @@ func (d *Decision) readBody(doc ast.Node, src []byte, ln *lines) {
 				c.text))
 		}
 	}
-	d.readClaims(table, src, text, ln, header, hpos, col)
+	d.readClaims(src, ln, header, hpos, col, n, rows)
 }
 
 // confirmation finds the title (the first level-1 heading) and the
@@ -901,7 +982,7 @@ func (d *Decision) confirmation(doc ast.Node, src []byte, ln *lines) *east.Table
 				// The Confirmation section ended without a table.
 				return ast.WalkStop, nil
 			}
-			if !d.HasConfirmation && strings.EqualFold(title, "Confirmation") {
+			if d.startsConfirmation(title) {
 				d.HasConfirmation = true
 				confLevel = n.Level
 				d.confirmationAt(n, ln)
@@ -917,26 +998,35 @@ func (d *Decision) confirmation(doc ast.Node, src []byte, ln *lines) *east.Table
 	return table
 }
 
+// startsConfirmation reports whether a heading titled title opens the
+// Confirmation section: the first heading so named, in any case.
+func (d *Decision) startsConfirmation(title string) bool {
+	return !d.HasConfirmation && strings.EqualFold(title, "Confirmation")
+}
+
 // confirmationAt records where the Confirmation heading h starts: column 1
 // of its line.
 func (d *Decision) confirmationAt(h *ast.Heading, ln *lines) {
 	if h.Lines().Len() > 0 {
-		p := ln.pos(h.Lines().At(0).Start)
-		p.Offset -= p.Column - 1
-		p.Column = 1
-		d.ConfirmationPos = p
+		d.confirmationLine(h.Lines().At(0).Start, ln)
 	}
 }
 
-// readClaims reads the rows of the claims table, whose header (at hpos)
-// names the columns col; a row cut short, without an id or with an id
-// used before is a finding.
-func (d *Decision) readClaims(table *east.Table, src []byte, text string, ln *lines, header []cell, hpos token.Position, col map[string]int) {
-	rows := table.ChildCount() - 1
-	seen := make(map[string]token.Position, rows)
-	var cells []cell // one row's, read into claimRow's strings before the next
-	for r := table.FirstChild().NextSibling(); r != nil; r = r.NextSibling() {
-		cells = rowCells(cells, r, src, text, ln, hpos)
+// confirmationLine records the start of the line holding offset off as
+// where the Confirmation heading is.
+func (d *Decision) confirmationLine(off int, ln *lines) {
+	p := ln.pos(off)
+	p.Offset -= p.Column - 1
+	p.Column = 1
+	d.ConfirmationPos = p
+}
+
+// readClaims reads the n body rows of the claims table, given by rows,
+// whose header (at hpos) names the columns col; a row cut short, without
+// an id or with an id used before is a finding.
+func (d *Decision) readClaims(src []byte, ln *lines, header []cell, hpos token.Position, col map[string]int, n int, rows func(hpos token.Position, row func([]cell) []cell)) {
+	seen := make(map[string]token.Position, n)
+	rows(hpos, func(cells []cell) []cell {
 		pos := rowPos(cells, ln, hpos)
 		if f, cut := cutCell(src, pos, header); cut {
 			id := ""
@@ -944,24 +1034,25 @@ func (d *Decision) readClaims(table *east.Table, src []byte, text string, ln *li
 				id = cells[i].text
 			}
 			d.Findings = append(d.Findings, finding(ln.pos(f.at), ruleid.Claims, "%s", f.message(id)))
-			continue
+			return cells
 		}
 		c := d.claimRow(cells, pos, col)
 		if c.ID == "" {
 			d.Findings = append(d.Findings, finding(pos, ruleid.Claims, "claim row has no id in the Claim column: write C1, C2..."))
-			continue
+			return cells
 		}
 		if prev, dup := seen[c.ID]; dup {
 			d.Findings = append(d.Findings, finding(c.CellPos("claim"), ruleid.Claims,
 				"claim id %s is used twice in %s (first at line %d)", c.ID, d.ID, prev.Line))
-			continue
+			return cells
 		}
 		seen[c.ID] = c.CellPos("claim")
 		if d.Claims == nil {
-			d.Claims = make([]Claim, 0, rows) // nil while no row is a claim
+			d.Claims = make([]Claim, 0, n) // nil while no row is a claim
 		}
 		d.Claims = append(d.Claims, c)
-	}
+		return cells
+	})
 }
 
 // claimRow is the claim of one row's cells, at pos, its columns col.
