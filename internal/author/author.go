@@ -47,7 +47,7 @@ type NewOptions struct {
 	KeepRecords bool
 }
 
-var refRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)(\([^)]+\))?$`)
+var refRE = register.LazyRE(`^(` + decisionid.Pattern + `)(\([^)]+\))?$`)
 
 // New plans a new decision. It fails, changing nothing, on an empty
 // title, an unknown superseded decision, or a register it cannot place a
@@ -135,7 +135,7 @@ func superseded(o NewOptions, res *snapshot.Snapshot) (*register.Decision, error
 	if o.Supersedes == "" {
 		return nil, nil
 	}
-	m := refRE.FindStringSubmatch(o.Supersedes)
+	m := refRE().FindStringSubmatch(o.Supersedes)
 	if m == nil {
 		return nil, fmt.Errorf("--supersedes %q: write a decision id like D43, or a clause like D43(6)", o.Supersedes)
 	}
@@ -405,7 +405,7 @@ decision's claims are reported as pending until the code lands.
 	return []byte(b.String())
 }
 
-var statusKeyRE = regexp.MustCompile(`(?m)^status:[ \t]*[^\n]*$`)
+var statusKeyRE = register.LazyRE(`(?m)^status:[ \t]*[^\n]*$`)
 
 // setStatus sets the status: key of a decision's front matter (D43: new
 // --supersedes D3 makes D3 superseded, so check passes at once).
@@ -416,10 +416,10 @@ func setStatus(src []byte, status string) ([]byte, error) {
 		return nil, fmt.Errorf("no front matter to write status: into")
 	}
 	fm := s[4 : 4+end+1]
-	if !statusKeyRE.MatchString(fm) {
+	if !statusKeyRE().MatchString(fm) {
 		fm += "status: " + status + "\n"
 	} else {
-		fm = statusKeyRE.ReplaceAllLiteralString(fm, "status: "+status)
+		fm = statusKeyRE().ReplaceAllLiteralString(fm, "status: "+status)
 	}
 	return []byte("---\n" + fm + s[4+end+1:]), nil
 }

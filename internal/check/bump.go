@@ -134,7 +134,7 @@ func captureRE(pat string, n int) *regexp.Regexp {
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(pat, -1) {
+	for _, m := range placeholderRE().FindAllStringSubmatchIndex(pat, -1) {
 		b.WriteString(pat[last:m[0]])
 		last = m[1]
 		k := 0

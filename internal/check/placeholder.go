@@ -2,9 +2,10 @@ package check
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // Placeholders let a claim's Anchor and Require refer to the live range
@@ -19,11 +20,11 @@ import (
 // So a claim that pins the live range at some line holds after
 // `claimslint new` moves it there, and fails when that line is left behind.
 // A pattern that means the braces literally escapes them: \{\{n\}\}.
-var placeholderRE = regexp.MustCompile(`\{\{(range|n)(?:-([1-9]))?\}\}`)
+var placeholderRE = register.LazyRE(`\{\{(range|n)(?:-([1-9]))?\}\}`)
 
 // HasPlaceholder reports whether a pattern holds a live-range placeholder.
 func HasPlaceholder(pat string) bool {
-	return strings.Contains(pat, "{{") && placeholderRE.MatchString(pat)
+	return strings.Contains(pat, "{{") && placeholderRE().MatchString(pat)
 }
 
 // ExpandPlaceholders fills the placeholders of pat for the highest id n.
@@ -32,7 +33,7 @@ func ExpandPlaceholders(pat string, n int) (string, error) {
 		return pat, nil
 	}
 	var bad error
-	out := placeholderRE.ReplaceAllStringFunc(pat, func(m string) string {
+	out := placeholderRE().ReplaceAllStringFunc(pat, func(m string) string {
 		v, err := placeholderValue(m, n)
 		if err != nil && bad == nil {
 			bad = err
@@ -44,7 +45,7 @@ func ExpandPlaceholders(pat string, n int) (string, error) {
 
 // placeholderValue is the pattern text one placeholder stands for.
 func placeholderValue(m string, n int) (string, error) {
-	sub := placeholderRE.FindStringSubmatch(m)
+	sub := placeholderRE().FindStringSubmatch(m)
 	if n == 0 {
 		return m, fmt.Errorf("%s refers to the live range, and the register has no decision id", m)
 	}

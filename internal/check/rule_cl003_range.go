@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"regexp"
 	"strings"
 
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/ruleid"
 )
 
@@ -25,10 +25,10 @@ a frozen_ranges entry that no longer matches is a finding too.
 
 Fix: replace the stale range with the one the message gives.`}
 
-var liveRangeRE = regexp.MustCompile(`\bD1\.\.D([0-9]+)\b`)
+var liveRangeRE = register.LazyRE(`\bD1\.\.D([0-9]+)\b`)
 
 // frozenMarkerRE marks a range kept on purpose, on its own line (D37).
-var frozenMarkerRE = regexp.MustCompile(`claimslint:\s*frozen`)
+var frozenMarkerRE = register.LazyRE(`claimslint:\s*frozen`)
 
 // rangeRun (CL003): every range site carries the live range D1..Dn, and
 // every other range there is frozen on purpose (frozen_ranges, or a
@@ -58,7 +58,7 @@ func rangeRun(p *Pass) error {
 		data := doc.Src
 		live, stale := false, false
 		var kept []string
-		for _, m := range liveRangeRE.FindAllSubmatchIndex(data, -1) {
+		for _, m := range liveRangeRE().FindAllSubmatchIndex(data, -1) {
 			got := string(data[m[0]:m[1]])
 			if got == want {
 				live = true
@@ -70,7 +70,7 @@ func rangeRun(p *Pass) error {
 				used[site][got] = true
 				kept = append(kept, got)
 				p.note(fmt.Sprintf("%s:%d: frozen range %s kept on purpose (frozen_ranges)", site, pos.Line, got))
-			case frozenMarkerRE.Match(lineAt(data, m[0])):
+			case frozenMarkerRE().Match(lineAt(data, m[0])):
 				kept = append(kept, got)
 				p.note(fmt.Sprintf("%s:%d: frozen range %s kept on purpose (marker)", site, pos.Line, got))
 			default:

@@ -3,9 +3,10 @@ package ciworkflow
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // DefaultSource is the repository the generated workflow builds claimslint
@@ -66,12 +67,12 @@ func usesDocket(o WorkflowOptions) bool { return o.Export != "" }
 // sourceRE is what --source may be once a scheme is dropped: a host and a
 // path of plain segments. Nothing else reaches the workflow's YAML or shell.
 var (
-	sourceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*(/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+$`)
-	ownerRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
-	pinRefRE = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
+	sourceRE = register.LazyRE(`^[A-Za-z0-9][A-Za-z0-9.-]*(/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+$`)
+	ownerRE  = register.LazyRE(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
+	pinRefRE = register.LazyRE(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
 	// exportRE is a docket export path the workflow's hashFiles
 	// expression can name as a plain YAML scalar.
-	exportRE = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
+	exportRE = register.LazyRE(`^[A-Za-z0-9_.][A-Za-z0-9_./-]*$`)
 )
 
 // SourceURL is the https URL of source: a module path
@@ -79,10 +80,10 @@ var (
 // that is none of these is an error naming what --source takes.
 func SourceURL(source string) (string, error) {
 	s := strings.TrimSuffix(strings.TrimPrefix(source, "https://"), ".git")
-	if ownerRE.MatchString(s) && !strings.Contains(strings.SplitN(s, "/", 2)[0], ".") {
+	if ownerRE().MatchString(s) && !strings.Contains(strings.SplitN(s, "/", 2)[0], ".") {
 		s = "github.com/" + s
 	}
-	if !sourceRE.MatchString(s) || strings.Contains(s, "..") || !strings.Contains(strings.SplitN(s, "/", 2)[0], ".") {
+	if !sourceRE().MatchString(s) || strings.Contains(s, "..") || !strings.Contains(strings.SplitN(s, "/", 2)[0], ".") {
 		return "", fmt.Errorf("--source %q: want a module path (%s), GitHub's owner/name, or an https URL", source, DefaultSource)
 	}
 	return "https://" + s, nil
@@ -90,7 +91,7 @@ func SourceURL(source string) (string, error) {
 
 // ValidRef says what is wrong with a --ref, or "".
 func ValidRef(ref string) string {
-	if !pinRefRE.MatchString(ref) || strings.Contains(ref, "..") {
+	if !pinRefRE().MatchString(ref) || strings.Contains(ref, "..") {
 		return fmt.Sprintf("--ref %q: want a commit or a tag (letters, digits, . _ / -, not starting with - or /)", ref)
 	}
 	return ""
@@ -99,7 +100,7 @@ func ValidRef(ref string) string {
 // Nameable reports whether the workflow's docket step can name the
 // tracker export path p in its hashFiles expression.
 func Nameable(p string) bool {
-	return exportRE.MatchString(p) && !strings.Contains(p, "..")
+	return exportRE().MatchString(p) && !strings.Contains(p, "..")
 }
 
 // Workflow is the doc-lint workflow init writes (D85, D86). claimslint has

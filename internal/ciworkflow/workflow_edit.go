@@ -8,14 +8,15 @@ import (
 
 	"github.com/claimslint/claimslint/internal/codeline"
 	"github.com/claimslint/claimslint/internal/config"
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 var (
-	stepsKeyRE   = regexp.MustCompile(`^( *)steps:\s*$`)
-	stepItemRE   = regexp.MustCompile(`^( *)- `)
-	runsCheckRE  = regexp.MustCompile(`claimslint\S*"?\s+check\b`)
-	addedBuildRE = regexp.MustCompile(`(?m)^ *- `)
-	checkoutRE   = regexp.MustCompile(`(?m)^[ -]*uses:\s*["']?actions/checkout@`)
+	stepsKeyRE   = register.LazyRE(`^( *)steps:\s*$`)
+	stepItemRE   = register.LazyRE(`^( *)- `)
+	runsCheckRE  = register.LazyRE(`claimslint\S*"?\s+check\b`)
+	addedBuildRE = register.LazyRE(`(?m)^ *- `)
+	checkoutRE   = register.LazyRE(`(?m)^[ -]*uses:\s*["']?actions/checkout@`)
 )
 
 // AddGateSteps adds claimslint's build and check steps (D85, D86) to the
@@ -29,7 +30,7 @@ var (
 // or the edited file would not read as the same jobs with the steps added.
 func AddGateSteps(name string, src []byte, scripts []string, url, ref string) (out []byte, why string) {
 	masked := codeline.Mask(name, src)
-	if runsCheckRE.Match(masked) {
+	if runsCheckRE().Match(masked) {
 		return nil, "" // nothing to add
 	}
 	lines := strings.SplitAfter(string(src), "\n")
@@ -40,7 +41,7 @@ func AddGateSteps(name string, src []byte, scripts []string, url, ref string) (o
 	}
 	steps := -1
 	for i := at; i >= 0; i-- {
-		if m := stepsKeyRE.FindStringSubmatch(strings.TrimRight(mlines[i], "\r\n")); m != nil && len(m[1]) < lineIndent(mlines[at]) {
+		if m := stepsKeyRE().FindStringSubmatch(strings.TrimRight(mlines[i], "\r\n")); m != nil && len(m[1]) < lineIndent(mlines[at]) {
 			steps = i
 			break
 		}
@@ -102,7 +103,7 @@ func stepItems(mlines []string, steps int) (item int, starts []int, end int, ok 
 			continue
 		}
 		if item < 0 {
-			m := stepItemRE.FindStringSubmatch(l)
+			m := stepItemRE().FindStringSubmatch(l)
 			if m == nil || len(m[1]) < lineIndent(mlines[steps]) {
 				return -1, nil, end, false
 			}
@@ -110,7 +111,7 @@ func stepItems(mlines []string, steps int) (item int, starts []int, end int, ok 
 			starts = append(starts, i)
 			continue
 		}
-		if lineIndent(l) < item || lineIndent(l) == item && !stepItemRE.MatchString(l) {
+		if lineIndent(l) < item || lineIndent(l) == item && !stepItemRE().MatchString(l) {
 			return item, starts, i, true
 		}
 		if lineIndent(l) == item {
@@ -129,7 +130,7 @@ func afterCheckout(mlines []string, steps int, starts []int, end int) int {
 		if k+1 < len(starts) {
 			next = starts[k+1]
 		}
-		if checkoutRE.MatchString(strings.Join(mlines[st:next], "")) {
+		if checkoutRE().MatchString(strings.Join(mlines[st:next], "")) {
 			// Blank and comment lines before a step (or what follows the
 			// job) belong to it.
 			for next > steps+1 && strings.TrimSpace(mlines[next-1]) == "" {
@@ -165,7 +166,7 @@ func sameJobsPlus(src, out []byte, block string) string {
 	if err1 != nil || err2 != nil || len(before) != len(after) {
 		return "its YAML does not read as the same jobs after the edit"
 	}
-	n := len(addedBuildRE.FindAllString(block, -1))
+	n := len(addedBuildRE().FindAllString(block, -1))
 	changed := 0
 	for id := range maps.Keys(before) {
 		switch after[id] - before[id] {

@@ -85,7 +85,7 @@ func TestAddGateSteps(t *testing.T) {
 			if strings.Contains(c.src, "\r\n") && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
 				t.Errorf("line endings mixed:\n%q", out)
 			}
-			if !strings.Contains(string(out), "REF: "+ref) || !runsCheckRE.Match(out) {
+			if !strings.Contains(string(out), "REF: "+ref) || !runsCheckRE().Match(out) {
 				t.Errorf("no pinned build or check step:\n%s", out)
 			}
 		})

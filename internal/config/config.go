@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/claimslint/claimslint/internal/register"
 	"github.com/claimslint/claimslint/internal/relimit"
@@ -267,19 +268,19 @@ func yamlError(err error) error {
 }
 
 var (
-	unknownKeyRE = regexp.MustCompile(`^(line \d+): field (\S+) not found in type (\S+)$`)
-	wrongTypeRE  = regexp.MustCompile(`^(line \d+): cannot unmarshal !!(\w+)(?: .*)? into (\S+)$`)
+	unknownKeyRE = register.LazyRE(`^(line \d+): field (\S+) not found in type (\S+)$`)
+	wrongTypeRE  = register.LazyRE(`^(line \d+): cannot unmarshal !!(\w+)(?: .*)? into (\S+)$`)
 )
 
 // yamlProblem rewrites one of yaml.v2's unmarshal errors.
 func yamlProblem(e string) string {
-	if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
-		if near := nearest(m[2], knownKeys[m[3]]); near != "" {
+	if m := unknownKeyRE().FindStringSubmatch(e); m != nil {
+		if near := nearest(m[2], knownKeys()[m[3]]); near != "" {
 			return fmt.Sprintf("%s: unknown key %q: did you mean %q?", m[1], m[2], near)
 		}
 		return fmt.Sprintf("%s: unknown key %q", m[1], m[2])
 	}
-	if m := wrongTypeRE.FindStringSubmatch(e); m != nil {
+	if m := wrongTypeRE().FindStringSubmatch(e); m != nil {
 		return fmt.Sprintf("%s: %s where %s belongs", m[1], yamlKinds[m[2]], goKind(m[3]))
 	}
 	line, _, _ := strings.Cut(e, ":")
@@ -288,8 +289,9 @@ func yamlProblem(e string) string {
 
 // knownKeys lists the keys of each mapping of the configuration, by the
 // name yaml's errors give its struct, for the did-you-mean of an unknown
-// key (D76).
-var knownKeys = func() map[string][]string {
+// key (D76). It is built at the first unknown key, not when the package is
+// initialised: a configuration without one never reads it (D92).
+var knownKeys = sync.OnceValue(func() map[string][]string {
 	out := map[string][]string{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -311,7 +313,7 @@ var knownKeys = func() map[string][]string {
 	}
 	walk(reflect.TypeFor[Config]())
 	return out
-}()
+})
 
 // nearest returns the key of keys closest to word, when one is within a
 // third of word's length in edits (at least one), else "".
@@ -449,7 +451,7 @@ func (c *Config) validate() error {
 		if err := checkPath("frozen_ranges.path", f.Path, true); err != nil {
 			return err
 		}
-		if !frozenRE.MatchString(f.Range) {
+		if !frozenRE().MatchString(f.Range) {
 			return fmt.Errorf("frozen_ranges[%d].range %q: want a range such as D1..D46", i, f.Range)
 		}
 	}
@@ -537,7 +539,7 @@ func validateInline(in *Inline) error {
 	return nil
 }
 
-var frozenRE = regexp.MustCompile(`^D1\.\.D[1-9][0-9]*$`)
+var frozenRE = register.LazyRE(`^D1\.\.D[1-9][0-9]*$`)
 
 func validStatus(s string) bool {
 	switch s {

@@ -13,7 +13,7 @@ import (
 // TestNearest: the did-you-mean of an unknown key is the key within a
 // third of the word's length in edits (at least one), else none (D76).
 func TestNearest(t *testing.T) {
-	keys := knownKeys["config.Config"]
+	keys := knownKeys()["config.Config"]
 	for _, tc := range []struct{ word, want string }{
 		{"registr", "register"},
 		{"Register", "register"},
@@ -28,8 +28,8 @@ func TestNearest(t *testing.T) {
 			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
-	if len(knownKeys["config.Tracker"]) == 0 || len(knownKeys["config.Marker"]) == 0 {
-		t.Errorf("knownKeys lacks a nested mapping: %v", knownKeys)
+	if len(knownKeys()["config.Tracker"]) == 0 || len(knownKeys()["config.Marker"]) == 0 {
+		t.Errorf("knownKeys lacks a nested mapping: %v", knownKeys())
 	}
 }
 

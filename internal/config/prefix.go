@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/claimslint/claimslint/internal/register"
 	"gopkg.in/yaml.v2"
 )
 
@@ -37,10 +37,10 @@ type PrefixEdit struct {
 var ErrCannotEdit = errors.New("cannot edit this layout of tracker.prefixes line by line")
 
 var (
-	trackerKeyRE  = regexp.MustCompile(`^tracker:[ \t]*(#.*)?$`)
-	prefixesKeyRE = regexp.MustCompile(`^([ \t]+)prefixes:[ \t]*(.*)$`)
-	topLevelRE    = regexp.MustCompile(`^[^ \t#\r]`)
-	blockItemRE   = regexp.MustCompile(`^([ \t]+)-[ \t]`)
+	trackerKeyRE  = register.LazyRE(`^tracker:[ \t]*(#.*)?$`)
+	prefixesKeyRE = register.LazyRE(`^([ \t]+)prefixes:[ \t]*(.*)$`)
+	topLevelRE    = register.LazyRE(`^[^ \t#\r]`)
+	blockItemRE   = register.LazyRE(`^([ \t]+)-[ \t]`)
 )
 
 // AddPrefix returns the edit of the configuration data (the bytes of
@@ -75,7 +75,7 @@ func AddPrefix(data []byte, prefix string) (PrefixEdit, error) {
 	e := PrefixEdit{Prefixes: want}
 	tracker := -1
 	for i, l := range lines {
-		if trackerKeyRE.MatchString(body(l)) {
+		if trackerKeyRE().MatchString(body(l)) {
 			tracker = i
 			break
 		}
@@ -120,7 +120,7 @@ func (pe prefixEditor) inTracker(e *PrefixEdit, tracker int) error {
 	lines := pe.lines
 	end := len(lines)
 	for j := tracker + 1; j < len(lines); j++ {
-		if topLevelRE.MatchString(lines[j]) {
+		if topLevelRE().MatchString(lines[j]) {
 			end = j
 			break
 		}
@@ -128,7 +128,7 @@ func (pe prefixEditor) inTracker(e *PrefixEdit, tracker int) error {
 	key := -1
 	var m []string
 	for j := tracker + 1; j < end; j++ {
-		if m = prefixesKeyRE.FindStringSubmatch(body(lines[j])); m != nil {
+		if m = prefixesKeyRE().FindStringSubmatch(body(lines[j])); m != nil {
 			key = j
 			break
 		}
@@ -189,7 +189,7 @@ func (pe prefixEditor) addBlock(e *PrefixEdit, key, end int, m []string) error {
 	last, indent := -1, ""
 	for j := key + 1; j < end; j++ {
 		b := body(lines[j])
-		if im := blockItemRE.FindStringSubmatch(b); im != nil && len(im[1]) > len(m[1]) {
+		if im := blockItemRE().FindStringSubmatch(b); im != nil && len(im[1]) > len(m[1]) {
 			last, indent = j, im[1]
 			continue
 		}

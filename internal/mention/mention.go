@@ -29,8 +29,8 @@ type Mention struct {
 }
 
 var (
-	base36RE      = regexp.MustCompile(`^[0-9a-z]+$`)
-	placeholderRE = regexp.MustCompile(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
+	base36RE      = register.LazyRE(`^[0-9a-z]+$`)
+	placeholderRE = register.LazyRE(`(?i)^(tbd|tba|todo|xxx+|x+|n/?a|none|unknown|new|\?+|_+|0+)$`)
 )
 
 // The two forms of Pattern: the github format's, and the prefixed one's
@@ -60,7 +60,7 @@ func Pattern(cfg config.Config) *regexp.Regexp {
 // suffix (lp9.25) is judged by its root (lp9).
 func IsPlaceholder(suffix string) bool {
 	root, _, _ := strings.Cut(suffix, ".")
-	return placeholderRE.MatchString(root) || !base36RE.MatchString(root)
+	return placeholderRE().MatchString(root) || !base36RE().MatchString(root)
 }
 
 // Comments are the comment regions of a code file: the only mention sites

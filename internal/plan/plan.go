@@ -12,7 +12,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -168,12 +167,12 @@ func ReadDirIn(dir, rel string) ([]os.DirEntry, error) {
 	return es, err
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = register.LazyRE(`[^a-z0-9]+`)
 
 // Slug turns a title into a file-name part: lower case, words joined by
 // '-', at most 60 bytes, cut at a word boundary.
 func Slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	s := strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(title), "-"), "-")
 	if len(s) > 60 {
 		s = s[:60]
 		if i := strings.LastIndexByte(s, '-'); i > 20 {

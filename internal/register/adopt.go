@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/claimslint/claimslint/internal/decisionid"
@@ -692,10 +693,10 @@ func yamlString(v any) string {
 }
 
 // sectionTitles are headings that templates use for sections, never a
-// record's title: RFC, MADR, Nygard and KEP templates open with them.
-var sectionTitles = map[string]bool{}
-
-func init() {
+// record's title: RFC, MADR, Nygard and KEP templates open with them. The
+// set is built at first use, not by every process at start (D92).
+var sectionTitles = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
 	for _, t := range []string{"summary", "context", "decision", "status", "motivation", "context and problem statement",
 		"decision outcome", "consequences", "considered options", "decision drivers", "pros and cons of the options",
 		"links", "detailed design", "design", "drawbacks", "alternatives", "rationale and alternatives", "unresolved questions",
@@ -703,13 +704,14 @@ func init() {
 		"change log", "abstract", "background", "problem statement", "problem", "overview", "goals", "non-goals",
 		"proposal", "table of contents", "introduction", "more information", "confirmation", "release signoff checklist",
 		"metadata", "decision makers", "deciders", "about", "tl;dr", "how we teach this", "implementation", "references"} {
-		sectionTitles[t] = true
+		out[t] = true
 	}
-}
+	return out
+})
 
 // IsSectionTitle reports whether a heading is a template's section name.
 func IsSectionTitle(t string) bool {
-	return sectionTitles[strings.Trim(strings.ToLower(strings.TrimSpace(t)), ":")]
+	return sectionTitles()[strings.Trim(strings.ToLower(strings.TrimSpace(t)), ":")]
 }
 
 // adoptedTitle is a record's title (D72): front matter title:, then the
@@ -876,9 +878,9 @@ func (d *Decision) recordRefs(fm map[string]any) []srcLine {
 	return out
 }
 
-var refLikeRE = regexp.MustCompile(`^` + decisionid.Pattern + `(\([^)]*\))?$`)
+var refLikeRE = lazyRE(`^` + decisionid.Pattern + `(\([^)]*\))?$`)
 
-func refLike(s string) bool { return refLikeRE.MatchString(s) }
+func refLike(s string) bool { return refLikeRE().MatchString(s) }
 
 // frontMatterStatusKey is the front matter key that holds the record's
 // status: the first of StatusKeys present, in any case ("Status:" in
@@ -949,7 +951,7 @@ func chosenOfChoices(raw string) string {
 		if strings.ContainsAny(part, ":：[]()") || part == "" {
 			return raw // a field of a line, not a choice
 		}
-		if m := boldRE.FindStringSubmatch(part); m != nil {
+		if m := boldRE().FindStringSubmatch(part); m != nil {
 			if chosen != "" {
 				return raw
 			}
@@ -962,7 +964,7 @@ func chosenOfChoices(raw string) string {
 	return chosen
 }
 
-var boldRE = regexp.MustCompile(`^\*\*([^*]+)\*\*$`)
+var boldRE = lazyRE(`^\*\*([^*]+)\*\*$`)
 
 // untitled removes a title's numbering ("ADR-001:", "SE-0001:", "0021 –",
 // "2.") and the separators after it by their Unicode class: dashes,

@@ -21,7 +21,8 @@ func TestLazyPatternsCompile(t *testing.T) {
 		"placeholderTitleRE": placeholderTitleRE, "recordNameRE": recordNameRE, "redirectRE": redirectRE,
 		"refRE": refRE, "statusLineRE": statusLineRE, "tableCellRE": tableCellRE, "tableSepRE": tableSepRE,
 		"templateNameRE": templateNameRE, "templateWordRE": templateWordRE, "titleOnlyRE": titleOnlyRE,
-		"zeroNumberRE": zeroNumberRE,
+		"zeroNumberRE": zeroNumberRE, "byRefRE": byRefRE, "clauseRE": clauseRE, "refLikeRE": refLikeRE,
+		"boldRE": boldRE, "datedRE": datedRE,
 	}
 	lazyretest.Compile(t, "lazyRE", lazy)
 }

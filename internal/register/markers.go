@@ -39,13 +39,13 @@ var markerWords = []struct{ word, status string }{
 
 // byRefRE finds a status word followed by the decision that retired the
 // row: SUPERSEDED by D47, REJECTED in favour of **D12**.
-var byRefRE = regexp.MustCompile(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?` + decisionid.Pattern + `\b`)
+var byRefRE = lazyRE(`\b(SUPERSEDED|SUPERCEDED|DEPRECATED|REJECTED|PROPOSED)(\s+)(by|in favou?r of)(\s+)(\*\*|__)?` + decisionid.Pattern + `\b`)
 
 // clauseWords, before a status word in the same sentence, say it is
 // about part of a decision: "the six-triple clause is SUPERSEDED by D36".
 const clauseWords = `(?i:\b(?:clauses?|partly|partially|part of)\b)[^.;|]*`
 
-var clauseRE = regexp.MustCompile(clauseWords + `$`)
+var clauseRE = lazyRE(clauseWords + `$`)
 
 // InferMarkers reads the status markers of an inline register from its
 // rows' words: a status word followed by a decision id (SUPERSEDED by
@@ -85,7 +85,7 @@ func markerForms(rows []Row) map[string]*markerForm {
 		return forms[w]
 	}
 	for _, r := range rows {
-		for _, m := range byRefRE.FindAllStringSubmatchIndex(r.Text, -1) {
+		for _, m := range byRefRE().FindAllStringSubmatchIndex(r.Text, -1) {
 			f := get(r.Text[m[2]:m[3]])
 			f.conns[r.Text[m[6]:m[7]]] = true
 			if r.Text[m[4]:m[5]] != " " || r.Text[m[8]:m[9]] != " " {
@@ -190,7 +190,7 @@ func MatchMarkers(rows []Row, guesses []MarkerGuess) {
 func ClauseOnly(rows []Row) []MarkerHit {
 	var out []MarkerHit
 	for _, r := range rows {
-		for _, m := range byRefRE.FindAllStringIndex(r.Text, -1) {
+		for _, m := range byRefRE().FindAllStringIndex(r.Text, -1) {
 			if ofClause(r.Text, m[0]) {
 				out = append(out, MarkerHit{ID: r.ID, Said: r.Text[m[0]:m[1]], Clause: true})
 				break
@@ -204,7 +204,7 @@ func ClauseOnly(rows []Row) []MarkerHit {
 // decision: "the six-triple clause is SUPERSEDED by D36", as the clause
 // marker InferMarkers writes reads it.
 func ofClause(text string, off int) bool {
-	return clauseRE.MatchString(text[max(0, off-300):off])
+	return clauseRE().MatchString(text[max(0, off-300):off])
 }
 
 // UnreadAdvice is CL001's one finding on a register check cannot read

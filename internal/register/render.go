@@ -3,6 +3,7 @@ package register
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
@@ -13,8 +14,10 @@ import (
 
 // site renders a decision's text for the report's site (D83): GitHub
 // Flavoured Markdown, front matter read and dropped, and never WithUnsafe,
-// so raw HTML is omitted and javascript: links are not written.
-var site = goldmark.New(goldmark.WithExtensions(extension.GFM, meta.Meta))
+// so raw HTML is omitted and javascript: links are not written. It is
+// built at the first render, not by every process at start: only report
+// renders (D92).
+var site = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(extension.GFM, meta.Meta)) })
 
 // RenderHTML renders a decision's Markdown src as HTML for a page whose
 // own heading holds the title: the first level-1 heading is dropped, every
@@ -43,7 +46,7 @@ func RenderHTMLLinks(src []byte, shift int, links Links) ([]byte, error) {
 		return nil, fmt.Errorf("not rendered: at byte %d, %s", off, msg)
 	}
 	// Through the parse gate, as every parse of this package (D70).
-	doc, release := parseWith(site, src, parser.NewContext())
+	doc, release := parseWith(site(), src, parser.NewContext())
 	defer release()
 	var drop []ast.Node
 	titled := false
@@ -103,7 +106,7 @@ func RenderHTMLLinks(src []byte, shift int, links Links) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	if err := site.Renderer().Render(&b, src, doc); err != nil {
+	if err := site().Renderer().Render(&b, src, doc); err != nil {
 		return nil, err
 	}
 	// A code block or table wider than a phone scrolls: it takes the

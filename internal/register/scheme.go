@@ -195,7 +195,7 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 		if strings.Contains(rel, "/") {
 			return RecordName{}, false
 		}
-		if n, ok := matchRE(dateREs[0], base, false); ok {
+		if n, ok := matchRE(datedRE(), base, false); ok {
 			return n, true
 		}
 		return matchRE(numberedRE(), base, false)
@@ -213,7 +213,7 @@ func (s *Scheme) Match(rel string) (RecordName, bool) {
 
 var (
 	numberedRE = lazyRE(PatternNumbered)
-	dateREs    = []*regexp.Regexp{regexp.MustCompile(PatternDated), regexp.MustCompile(PatternDatedDash), regexp.MustCompile(PatternDatedUnder)}
+	datedRE    = lazyRE(PatternDated)
 	digitsRE   = lazyRE(`[0-9]{1,9}`)
 )
 

@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -830,13 +829,13 @@ func splitWhere(wh string) (string, int, bool) {
 	return wh[:i], n, true
 }
 
-var dateRE = regexp.MustCompile(`(?im)^[\s*|#>-]*date[\s*:|]+(\d{4}-\d{2}-\d{2})\b`)
+var dateRE = register.LazyRE(`(?im)^[\s*|#>-]*date[\s*:|]+(\d{4}-\d{2}-\d{2})\b`)
 
 // dateIn finds a record's date where MADR, adr-tools and log4brains write
 // it (front matter, "Date: …", "* Date: …", a metadata table), in its
 // first 4 KiB.
 func dateIn(src []byte) string {
-	if m := dateRE.FindSubmatch(src[:min(len(src), 4096)]); m != nil {
+	if m := dateRE().FindSubmatch(src[:min(len(src), 4096)]); m != nil {
 		return string(m[1])
 	}
 	return ""

@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"html"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/claimslint/claimslint/internal/register"
 )
 
 // headingRE is a heading as goldmark writes one: no attributes, the text
 // (whose every '<' goldmark escaped) between its tags.
-var headingRE = regexp.MustCompile(`(?s)<h([1-6])>(.*?)</h([1-6])>`)
+var headingRE = register.LazyRE(`(?s)<h([1-6])>(.*?)</h([1-6])>`)
 
-var tagRE = regexp.MustCompile(`<[^>]*>`)
+var tagRE = register.LazyRE(`<[^>]*>`)
 
 // reservedIDs are the ids every page of the site uses itself.
 var reservedIDs = map[string]bool{"top": true, "main": true, "site-search": true, "sq": true, "search-results": true, "results-count": true, "results": true}
@@ -42,12 +43,12 @@ func slug(text string) string {
 // decision shares one page; nothing on its own page).
 func headingIDs(body []byte, prefix string) []byte {
 	seen := map[string]int{}
-	return headingRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		sm := headingRE.FindSubmatch(m)
+	return headingRE().ReplaceAllFunc(body, func(m []byte) []byte {
+		sm := headingRE().FindSubmatch(m)
 		if !bytes.Equal(sm[1], sm[3]) {
 			return m
 		}
-		base := slug(html.UnescapeString(tagRE.ReplaceAllString(string(sm[2]), "")))
+		base := slug(html.UnescapeString(tagRE().ReplaceAllString(string(sm[2]), "")))
 		id := base
 		if n := seen[base]; n > 0 {
 			id = base + "-" + strconv.Itoa(n)
@@ -61,7 +62,7 @@ func headingIDs(body []byte, prefix string) []byte {
 }
 
 // decisionRefRE is a decision id as text names it: D and a number.
-var decisionRefRE = regexp.MustCompile(`\bD[0-9]{1,6}\b`)
+var decisionRefRE = register.LazyRE(`\bD[0-9]{1,6}\b`)
 
 // linkDecisionRefs makes each D<n> in the text of a rendered decision a
 // link to that decision's page, outside links and code; ids the
@@ -77,7 +78,7 @@ func linkDecisionRefs(body []byte, self string, href func(id string) string) []b
 			text = body[:lt]
 		}
 		if inA == 0 && inCode == 0 && len(text) > 0 {
-			out.Write(decisionRefRE.ReplaceAllFunc(text, func(id []byte) []byte {
+			out.Write(decisionRefRE().ReplaceAllFunc(text, func(id []byte) []byte {
 				h := ""
 				if string(id) != self {
 					h = href(string(id))
