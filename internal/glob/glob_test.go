@@ -273,3 +273,16 @@ func TestLiteralGlob(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValid: plainPath's shortcut in Valid gives what the full checks
+// (InsideRepo, then Syntax) give, for every string.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{"src/a.go", "a/../b", "./a", "a//b", "a/.git/x", "a/.GIT", "/a", "a/", "c:x", "a b", "a/*.go", ".git", "..", "a/.b/c", "x\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Valid(s), valid(s); got != want {
+			t.Fatalf("Valid(%q) = %q, full checks say %q", s, got, want)
+		}
+	})
+}

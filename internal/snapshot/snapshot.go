@@ -350,13 +350,18 @@ func (s *Snapshot) load() error {
 		}
 		return fmt.Errorf("register: read %s: %w (%s)", cfg.Register, reg.Err, hint)
 	}
-	s.Register = register.ParseRegisterWith(cfg.Register, reg.Src, RegisterOptions(cfg))
+	// The register's table is parsed on one core while the decision files
+	// are read and parsed on the others: neither needs the other. Its
+	// findings still come first.
+	parsed := make(chan *register.Register, 1)
+	go func() { parsed <- register.ParseRegisterWith(cfg.Register, reg.Src, RegisterOptions(cfg)) }()
+	before := len(s.ParseFindings)
+	s.addDecisions(s.decisionFiles(strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"))
+	s.Register = <-parsed
 	if s.Register.HasCounted {
 		reg.Counted, reg.counted = s.Register.Counted, true
 	}
-	s.ParseFindings = append(s.ParseFindings, s.Register.Findings...)
-
-	s.addDecisions(s.decisionFiles(strings.TrimSuffix(path.Clean(cfg.Decisions), "/") + "/"))
+	s.ParseFindings = slices.Insert(s.ParseFindings, before, s.Register.Findings...)
 	s.loadAdopted()
 	sort.Slice(s.Decisions, func(i, j int) bool {
 		if c := decisionid.Compare(s.Decisions[i].FileID, s.Decisions[j].FileID); c != 0 {
