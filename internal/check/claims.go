@@ -103,16 +103,27 @@ func (r *Result) prepare() *prepared {
 	}
 	p := &prepared{}
 	var past []register.Claim // the rows past MaxClaims (D90)
+	rows := 0
+	for _, d := range r.Decisions {
+		if d.Parsed {
+			rows += len(d.Claims)
+		}
+	}
+	// One allocation for the claims, not one each (D92).
+	slab := make([]claim, min(rows, MaxClaims))
+	p.all = make([]*claim, 0, len(slab))
 	for _, d := range r.Decisions {
 		if !d.Parsed {
 			continue
 		}
-		for _, row := range d.Claims {
+		for i := range d.Claims {
 			if len(p.all) == MaxClaims {
-				past = append(past, row)
+				past = append(past, d.Claims[i])
 				continue
 			}
-			p.all = append(p.all, newClaim(r.Snapshot, d, row))
+			c := &slab[len(p.all)]
+			c.init(r.Snapshot, d, &d.Claims[i])
+			p.all = append(p.all, c)
 		}
 	}
 	if len(past) > 0 {

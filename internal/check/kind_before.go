@@ -56,10 +56,10 @@ func (beforeKind) Prepare(c *claim) bool {
 	res := orderREs{a, b}
 	// The scan matches either pattern; each hit is told apart as it is
 	// recorded.
-	row := c.c
+	row := *c.c
 	row.Anchor = "(?:" + c.c.Anchor + ")|(?:" + c.c.Require + ")"
 	saved := c.c
-	c.c = row
+	c.c = &row
 	ok = c.prepareLines(&lineSpec{skipTests: true, ownRequire: true, onHit: func(c *claim, h hit) {
 		if res.a.MatchString(h.text) {
 			c.t.addLine(0, h.file, h.line)

@@ -263,7 +263,7 @@ const (
 // claim is one claim row being evaluated: its row, its kind, what the kind
 // prepared, what the scan found, and the outcome.
 type claim struct {
-	c    register.Claim
+	c    *register.Claim // the row, shared with the decision: never written through
 	d    *register.Decision
 	kind Kind
 	snap *snapshot.Snapshot
@@ -365,9 +365,18 @@ type lineSpec struct {
 	onHit func(c *claim, h hit)
 }
 
-func newClaim(s *snapshot.Snapshot, d *register.Decision, c register.Claim) *claim {
-	name, scope := SplitKind(c.Kind)
-	return &claim{c: c, d: d, snap: s, kind: kindOf(name), scope: scope, read: s.Repo.ReadFile}
+func newClaim(s *snapshot.Snapshot, d *register.Decision, row register.Claim) *claim {
+	c := &claim{}
+	c.init(s, d, &row)
+	return c
+}
+
+// init makes c the claim of row, of decision d, in snapshot s. row is
+// shared, not copied: what changes it for this claim alone (expand, a
+// before claim's pattern) changes a copy.
+func (c *claim) init(s *snapshot.Snapshot, d *register.Decision, row *register.Claim) {
+	name, scope := SplitKind(row.Kind)
+	c.c, c.d, c.snap, c.kind, c.scope, c.read = row, d, s, kindOf(name), scope, s.Repo.ReadFile
 }
 
 func (c *claim) name() string { return c.c.Decision + " " + c.c.ID }

@@ -76,6 +76,8 @@ func (c *claim) expand() bool {
 	if c.snap.Register != nil {
 		n = c.snap.MaxN()
 	}
+	row := *c.c // the claim's own copy: the decision's row keeps its placeholders
+	c.c = &row
 	for _, col := range []struct {
 		name string
 		pat  *string

@@ -86,7 +86,7 @@ func proveRun(p *Pass) error {
 			r.budgetFinding(p, ruleid.Vacuous, format.Count(len(todo)-i, "claim")+" not proved")
 			return nil
 		}
-		pr, provable := r.prove(d, c.c)
+		pr, provable := r.prove(d, *c.c)
 		if r.budget.spent() {
 			// The budget ran out in its mutants: it is not proved either way.
 			r.budgetFinding(p, ruleid.Vacuous, format.Count(len(todo)-i, "claim")+" not proved")
