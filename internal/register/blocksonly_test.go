@@ -21,12 +21,12 @@ func sameParse(t *testing.T, name string, src []byte) {
 	t.Helper()
 	full := parseDecision(markdown, "docs/decisions/D1-x.md", src)
 	blocks := parseDecision(blocksOnly, "docs/decisions/D1-x.md", src)
-	if diff := cmp.Diff(full, blocks, cmp.AllowUnexported(Claim{}, cellPositions{})); diff != "" {
+	if diff := cmp.Diff(full, blocks, cmp.AllowUnexported(Claim{}, cellPositions{}, CellSpans{})); diff != "" {
 		t.Fatalf("%s: ParseDecision without inline parsers differs (-full +blocks):\n%s", name, diff)
 	}
 	full = parseClaims(markdown, "docs/claims/D1.md", "D1", src)
 	blocks = parseClaims(blocksOnly, "docs/claims/D1.md", "D1", src)
-	if diff := cmp.Diff(full, blocks, cmp.AllowUnexported(Claim{}, cellPositions{})); diff != "" {
+	if diff := cmp.Diff(full, blocks, cmp.AllowUnexported(Claim{}, cellPositions{}, CellSpans{})); diff != "" {
 		t.Fatalf("%s: ParseClaims without inline parsers differs (-full +blocks):\n%s", name, diff)
 	}
 }

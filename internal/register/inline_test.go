@@ -70,12 +70,12 @@ func TestParseClaims(t *testing.T) {
 		t.Errorf("tracker %v", d.Tracker)
 	}
 	for name, want := range map[string]string{"path": "`src/wire.rs`", "anchor": "`ub-788`"} {
-		sp, ok := d.Claims[0].Spans[name]
+		sp, ok := d.Claims[0].Spans.Get(name)
 		if !ok || strings.TrimSpace(src[sp[0]:sp[1]]) != want {
 			t.Errorf("span of %s: %v = %q, want %q", name, sp, src[sp[0]:min(sp[1], len(src))], want)
 		}
 	}
-	if _, ok := d.Claims[0].Spans["require"]; ok {
+	if _, ok := d.Claims[0].Spans.Get("require"); ok {
 		t.Error("an empty Require cell has no span")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -127,10 +128,43 @@ type Claim struct {
 	// at its own cell.
 	Pos   token.Position
 	cells cellPositions
-	// Spans holds the byte range [start, end) of the Path, Anchor and
-	// Require cells in the file: they are patterns, never mention sites
-	// nor prose (D36).
-	Spans map[string][2]int
+	// Spans holds the byte range [start, end) of the Path, Anchor,
+	// Require and Within cells in the file: they are patterns, never
+	// mention sites nor prose (D36).
+	Spans CellSpans
+}
+
+// spanColumns are the columns whose cells CellSpans holds, in its order.
+var spanColumns = [...]string{"path", "anchor", "require", "within"}
+
+// CellSpans holds the byte ranges of a claim row's pattern cells, set
+// saying which the row has: in the claim itself, not in a map of its own
+// (a map a claim was a third of a decision file's parse, D92).
+type CellSpans struct {
+	at  [len(spanColumns)][2]int
+	set uint8
+}
+
+// Get returns the span of the named cell (path, anchor, require or
+// within), false when the row has none.
+func (s *CellSpans) Get(col string) ([2]int, bool) {
+	for i, name := range spanColumns {
+		if name == col {
+			return s.at[i], s.set&(1<<i) != 0
+		}
+	}
+	return [2]int{}, false
+}
+
+// All yields the spans the row has, in column order.
+func (s *CellSpans) All() iter.Seq[[2]int] {
+	return func(yield func([2]int) bool) {
+		for i := range spanColumns {
+			if s.set&(1<<i) != 0 && !yield(s.at[i]) {
+				return
+			}
+		}
+	}
 }
 
 // cellPositions holds the positions of a claim row's cells in the order
@@ -1068,10 +1102,11 @@ func (d *Decision) claimRow(cells []cell, pos token.Position, col map[string]int
 		}
 		return cells[i].text, p
 	}
-	c := Claim{Decision: d.ID, Pos: pos, Spans: map[string][2]int{}}
-	for _, name := range []string{"path", "anchor", "require", "within"} {
+	c := Claim{Decision: d.ID, Pos: pos}
+	for k, name := range spanColumns {
 		if i, ok := col[name]; ok && i < len(cells) && cells[i].raw != "" {
-			c.Spans[name] = [2]int{cells[i].start, cells[i].end}
+			c.Spans.at[k] = [2]int{cells[i].start, cells[i].end}
+			c.Spans.set |= 1 << k
 		}
 	}
 	var p token.Position

@@ -923,7 +923,7 @@ func (s *Snapshot) ClaimCells() Spans {
 	out := Spans{}
 	for _, d := range s.Decisions {
 		for _, c := range d.Claims {
-			for _, sp := range c.Spans {
+			for sp := range c.Spans.All() {
 				out[d.Path] = append(out[d.Path], sp)
 			}
 		}
