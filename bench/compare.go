@@ -305,10 +305,11 @@ func buildSide(s *side, src, tags string) error {
 		dst  *string
 	}{{"claimslint", &s.claimslint}, {"docket", &s.docket}} {
 		*t.dst = filepath.Join(dir, t.name)
-		args := []string{"build", "-o", *t.dst}
+		all := productTags // both sides are built as users' CI builds them
 		if tags != "" {
-			args = append(args, "-tags", tags)
+			all += "," + tags
 		}
+		args := []string{"build", "-o", *t.dst, "-tags", all}
 		cmd := exec.Command("go", append(args, "./cmd/"+t.name)...)
 		cmd.Dir = src
 		if b, err := cmd.CombinedOutput(); err != nil {
