@@ -212,16 +212,16 @@ type parsedBody struct {
 // matter's keys and values and why it is not YAML, as goldmark-meta
 // reads them; a front matter of plain `key: value` lines is read by
 // quickFrontMatter, without YAML (D92).
-func parseDecisionDoc(md goldmark.Markdown, src []byte) (body parsedBody, fm map[string]any, fmErr error, release func()) {
+func parseDecisionDoc(md goldmark.Markdown, src []byte) (body parsedBody, fm map[string]any, release func(), fmErr error) {
 	if md == blocksOnly {
 		ctx := parser.NewContext()
 		blocks, fm, fmNode, release := quickParse(src, ctx)
 		if release != nil {
 			if fm != nil {
-				return parsedBody{quick: blocks}, fm, nil, release
+				return parsedBody{quick: blocks}, fm, release, nil
 			}
 			if fm, err := meta.TryGet(ctx); err == nil && fmNode.ChildCount() == 0 {
-				return parsedBody{quick: blocks}, fm, nil, release
+				return parsedBody{quick: blocks}, fm, release, nil
 			}
 			release() // invalid YAML: goldmark's parse says where
 		}
@@ -229,7 +229,7 @@ func parseDecisionDoc(md goldmark.Markdown, src []byte) (body parsedBody, fm map
 	ctx := parser.NewContext()
 	doc, release := parseWith(md, src, ctx)
 	fm, fmErr = meta.TryGet(ctx)
-	return parsedBody{doc: doc}, fm, fmErr, release
+	return parsedBody{doc: doc}, fm, release, fmErr
 }
 
 // quickParse is quickDoc's blocks of src and its front matter, within

@@ -23,10 +23,10 @@ import (
 	"github.com/claimslint/claimslint/internal/ruleid"
 
 	"github.com/claimslint/claimslint/internal/diag"
+	"github.com/claimslint/claimslint/internal/register/gfm"
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -277,7 +277,7 @@ var FileNameRE = regexp.MustCompile(`^(` + decisionid.Pattern + `)-[A-Za-z0-9][A
 
 var (
 	refRE    = lazyRE(`^(` + decisionid.Pattern + `)(?:\(([^()\s]+)\))?$`)
-	markdown = goldmark.New(goldmark.WithExtensions(extension.Table, meta.Meta))
+	markdown = goldmark.New(goldmark.WithExtensions(gfm.Table, meta.Meta))
 	// blocksOnly is markdown without inline parsers, for decision and
 	// claims files: what they yield (front matter, title, Confirmation
 	// table, counted lists) is read from block nodes and the source, never
@@ -289,7 +289,7 @@ var (
 	blocksOnly = goldmark.New(goldmark.WithParser(parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))),
-		goldmark.WithExtensions(extension.Table, meta.Meta))
+		goldmark.WithExtensions(gfm.Table, meta.Meta))
 )
 
 // Lines maps byte offsets of one file to positions in O(log n); every
@@ -673,7 +673,7 @@ func parseDecision(md goldmark.Markdown, path string, src []byte) *Decision {
 			"no YAML front matter: start the file with a '---' block holding at least id: and status:"))
 		return d
 	}
-	body, fm, err, release := parseDecisionDoc(md, src)
+	body, fm, release, err := parseDecisionDoc(md, src)
 	defer release()
 	if body.doc != nil { // quickDoc's blocks hold no list to count
 		d.Counted = countedIn(body.doc, ln, src)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/claimslint/claimslint/internal/register/gfm"
 	"github.com/yuin/goldmark"
 	meta "github.com/yuin/goldmark-meta"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 )
 
@@ -17,7 +17,7 @@ import (
 // so raw HTML is omitted and javascript: links are not written. It is
 // built at the first render, not by every process at start: only report
 // renders (D92).
-var site = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(extension.GFM, meta.Meta)) })
+var site = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(gfm.GFM, meta.Meta)) })
 
 // RenderHTML renders a decision's Markdown src as HTML for a page whose
 // own heading holds the title: the first level-1 heading is dropped, every
