@@ -254,6 +254,7 @@ func (c *claim) prepareRow() bool {
 
 // conclude lets the claim's kind evaluate it and returns its state.
 func (c *claim) conclude() ClaimState {
+	c.dropGone()
 	c.fails, c.where = nil, nil
 	c.rg.sort()
 	c.t.sort()
@@ -271,6 +272,24 @@ func (c *claim) conclude() ClaimState {
 		st.Message = c.fails[0].Message
 	}
 	return st
+}
+
+// dropGone takes out of the claim's files those its scan found deleted
+// from the work tree while still in the index: not part of what the code
+// says now, as Repo.Present says of them (D56). The files a line kind
+// reads come from the index alone (MatchIndexed), and the scan's open is
+// what asks the work tree (D92).
+func (c *claim) dropGone() {
+	if len(c.gone) == 0 {
+		return
+	}
+	gone := make(map[string]bool, len(c.gone))
+	for _, f := range c.gone {
+		gone[f] = true
+	}
+	// A new slice: c.files is the glob cache's, shared by other claims.
+	c.files = slices.DeleteFunc(slices.Clone(c.files), func(f string) bool { return gone[f] })
+	c.gone = nil
 }
 
 // scan reads every file some line-reading claim touches, once, on all
@@ -549,7 +568,10 @@ func (l *lineIndex) count(off int) int {
 // string (codeline.Scan), and match each candidate claim (match). It
 // returns why when the file could not be read. sc may be nil.
 func scanFile(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim, mm *multiMatcher, litIdx []int, sc *scratch) string {
-	src, why := readCode(read, rel, ccs)
+	src, why, gone := readCode(read, rel, ccs)
+	if gone {
+		return "" // deleted from the work tree: dropped from its claims' files, not scanned
+	}
 	if why != "" {
 		for _, cc := range ccs {
 			cc.done.Add(1)
@@ -686,12 +708,22 @@ func (f *fileScan) prefixBlocks() bool {
 // file) or bytes that are not UTF-8 (one Latin-1 byte) are matched as
 // bytes, as git grep -a and Go's regexp read them, so no file under a
 // claim goes unread for what it holds.
-func readCode(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim) ([]byte, string) {
+func readCode(read func(rel string, max int64) ([]byte, error), rel string, ccs []*claim) (src []byte, why string, gone bool) {
 	src, err := read(rel, MaxFileSize)
 	if err == nil {
-		return src, ""
+		return src, "", false
 	}
-	why := describeSkip(err)
+	if len(ccs) > 0 && !ccs[0].snap.Repo.Present(rel) {
+		// Deleted, still in the index: what Present would have said
+		// before the scan, asked only of a file that did not open.
+		for _, cc := range ccs {
+			cc.mu.Lock()
+			cc.gone = append(cc.gone, rel)
+			cc.mu.Unlock()
+		}
+		return nil, "", true
+	}
+	why = describeSkip(err)
 	test := isTestFile(rel)
 	for _, cc := range ccs {
 		if spec := cc.lines; test && spec.skipTests && !spec.tests {
@@ -701,7 +733,7 @@ func readCode(read func(rel string, max int64) ([]byte, error), rel string, ccs 
 		cc.unread = append(cc.unread, unread{rel, why})
 		cc.mu.Unlock()
 	}
-	return nil, why
+	return nil, why, false
 }
 
 // fileScan is one file being matched against its claims.

@@ -290,6 +290,7 @@ type claim struct {
 	test    []hit    // anchor on a code line of an excluded test file
 	nCode   int      // all anchor hits on code lines (for ambiguity)
 	unread  []unread // files of Path the scan could not read (D68)
+	gone    []string // files of Path the scan found deleted from the work tree (dropGone)
 
 	// read reads a file of the universe; prove replaces it with an
 	// overlay that holds the mutant.
@@ -430,12 +431,19 @@ func unwrapRE(err error) string {
 
 // prepareFiles validates the Path glob and lists the files it matches.
 func (c *claim) prepareFiles() bool {
+	return c.matchFiles(c.snap.MatchWithin)
+}
+
+// matchFiles is prepareFiles with match finding the files: a kind whose
+// scan reads its files takes them from the index alone (MatchIndexed), and
+// the scan drops those deleted from the work tree (dropGone, D92).
+func (c *claim) matchFiles(match func(glob string, stop func() bool) ([]string, bool)) bool {
 	if msg := glob.Valid(c.c.Path); msg != "" {
 		c.malformed(c.c.CellPos("path"), "%s: Path %s", c.name(), msg)
 		return false
 	}
 	at := overrun{claim: c, doing: "matching Path " + quoteRE(c.c.Path), pos: c.c.CellPos("path")}
-	files, ok := c.snap.MatchWithin(c.c.Path, func() bool { return c.budget.stop(at) })
+	files, ok := match(c.c.Path, func() bool { return c.budget.stop(at) })
 	if !ok {
 		c.cut, c.cutAt = true, at // not evaluated: the budget's finding says so
 		return false
@@ -495,7 +503,7 @@ func (c *claim) prepareLines(spec *lineSpec) bool {
 	if row.Within != "" && !c.prepareWithin(spec) {
 		return false
 	}
-	if !c.prepareFiles() {
+	if !c.matchFiles(c.snap.MatchIndexed) {
 		return false
 	}
 	// :test counts test regions and test files (D64); before it, a Path
