@@ -259,6 +259,9 @@ func absentMutants(cc *claim) []mutant {
 	}
 	f := ""
 	for _, cand := range cc.files {
+		if isTestFile(cand) && cc.lines.skipTests && !cc.lines.tests {
+			continue // a file the claim does not read: a sample there proves nothing
+		}
 		h := hit{file: cand, text: sample}
 		excused := false
 		for _, e := range cc.lines.allows {
