@@ -431,25 +431,31 @@ func rowCells(dst []cell, row ast.Node, src []byte, text string, ln *lines, fall
 			continue
 		}
 		ce := cell{pos: fallback, node: tc}
-		if l := tc.Lines(); l.Len() > 0 {
-			seg := l.At(0)
-			if l.Len() == 1 && seg.Padding == 0 {
-				ce.raw = text[seg.Start:seg.Stop] // the usual cell: one segment
-			} else {
-				var b bytes.Buffer
-				for i := 0; i < l.Len(); i++ {
-					seg := l.At(i)
-					b.Write(seg.Value(src))
-				}
-				ce.raw = b.String()
+		if l := tc.Lines(); l.Len() == 1 && l.At(0).Padding == 0 {
+			ce.span(text, l.At(0), ln) // the usual cell: one segment
+		} else if l.Len() > 0 {
+			var b bytes.Buffer
+			for i := 0; i < l.Len(); i++ {
+				seg := l.At(i)
+				b.Write(seg.Value(src))
 			}
+			ce.raw = b.String()
 			ce.text = cellText(ce.raw)
-			ce.pos = ln.pos(seg.Start)
-			ce.start, ce.end = seg.Start, l.At(l.Len()-1).Stop
+			ce.pos = ln.pos(l.At(0).Start)
+			ce.start, ce.end = l.At(0).Start, l.At(l.Len()-1).Stop
 		}
 		out = append(out, ce)
 	}
 	return out
+}
+
+// span makes ce the cell of the one segment seg of the file whose text
+// is src: sliced, not copied (D92).
+func (ce *cell) span(src string, seg text.Segment, ln *lines) {
+	ce.raw = src[seg.Start:seg.Stop]
+	ce.text = cellText(ce.raw)
+	ce.pos = ln.pos(seg.Start)
+	ce.start, ce.end = seg.Start, seg.Stop
 }
 
 // rowPos returns the position of the start of a table row's line.
@@ -916,10 +922,7 @@ func segCells(dst []cell, segs []text.Segment, src string, ln *lines, fallback t
 	for _, seg := range segs {
 		ce := cell{pos: fallback}
 		if seg != noCell {
-			ce.raw = src[seg.Start:seg.Stop]
-			ce.text = cellText(ce.raw)
-			ce.pos = ln.pos(seg.Start)
-			ce.start, ce.end = seg.Start, seg.Stop
+			ce.span(src, seg, ln)
 		}
 		out = append(out, ce)
 	}

@@ -303,8 +303,7 @@ func (r *Repo) Present(rel string) bool {
 	if v, ok := r.present.Load(rel); ok {
 		return v.(bool)
 	}
-	_, err := os.Lstat(r.Abs(rel))
-	r.present.Store(rel, err == nil)
+	_, err := r.Lstat(rel)
 	return err == nil
 }
 

@@ -512,8 +512,9 @@ func (s *Snapshot) addDecision(f, what string, parse func(path string, src []byt
 }
 
 // addDecisions reads and parses the decision files files (infos: what
-// lstat says of each), each once, on all cores (a register of a thousand decisions is mostly Markdown
-// parsing), then adds them in the order given, as addDecision does.
+// lstat says of each), each once, on all cores (a register of a thousand
+// decisions is mostly Markdown parsing), then adds them in the order
+// given, as addDecision does.
 func (s *Snapshot) addDecisions(files []string, infos []fs.FileInfo) {
 	docs := make([]*Doc, len(files))
 	parsed := make([]*register.Decision, len(files))
