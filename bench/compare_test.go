@@ -46,6 +46,55 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestGuardConfirms: a workload judged slower is measured again, and
+// fails the guard only when the second measurement is slower too. The
+// runs are planted: no timing.
+func TestGuardConfirms(t *testing.T) {
+	t.Parallel()
+	const n = 7
+	jitter := []float64{0, 3, -2, 1, 4, -1, 2, -3}
+	fake := func(slowHeadRuns int, cpuOnly bool) workload {
+		calls := map[string]int{}
+		return workload{name: "fake", unit: "ms", run: func(s side) (float64, time.Duration, error) {
+			k := calls[s.name]
+			calls[s.name]++
+			x := 100 + jitter[k%len(jitter)]
+			if s.name == "head" && (slowHeadRuns < 0 || k < slowHeadRuns) {
+				if cpuOnly {
+					return x, time.Duration(x*1.5) * time.Millisecond, nil
+				}
+				x *= 1.5
+			}
+			return x, time.Duration(x) * time.Millisecond, nil
+		}}
+	}
+	base, head := side{name: "base"}, side{name: "head"}
+	tests := []struct {
+		name          string
+		wl            workload
+		fails, second bool
+	}{
+		{"alike: measured once", fake(0, false), false, false},
+		{"slower in the first measurement only: noise", fake(n+1, false), false, true},
+		{"slower in both", fake(-1, false), true, true},
+		{"CPU slower in both", fake(-1, true), true, true},
+		{"CPU slower in the first only", fake(n+1, true), false, true},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		err := guard(&b, "base", base, head, []workload{tc.wl}, n)
+		if got := errors.Is(err, errGuard); got != tc.fails || (err != nil && !got) {
+			t.Errorf("%s: err %v, want failing %v; output:\n%s", tc.name, err, tc.fails, b.String())
+		}
+		if got := strings.Contains(b.String(), "fake (again)"); got != tc.second {
+			t.Errorf("%s: measured again %v, want %v; output:\n%s", tc.name, got, tc.second, b.String())
+		}
+		if tc.second && !tc.fails && !strings.Contains(b.String(), "not slower the second time") {
+			t.Errorf("%s: the output does not say the second measurement cleared it:\n%s", tc.name, b.String())
+		}
+	}
+}
+
 // TestGuardFailsOnPlantedSlowdown builds claimslint twice from this tree,
 // once with -tags benchplant (which starts 250 ms late), and runs the
 // guard's check workload on a generated tree: the guard must fail and
