@@ -87,7 +87,7 @@ func run() error {
 	}
 	rep.machine = machine()
 	if part("real") || part("claims") { // claims: the generated trees and the real ones
-		runs := 7
+		runs := realRuns
 		var trees []realTree
 		if !*quick { // a copy of a whole tree is not a smoke test
 			trees = append(trees, goTree())

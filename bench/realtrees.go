@@ -69,6 +69,16 @@ func rustTree() (realTree, string) {
 	}, ""
 }
 
+// realRuns is how many alternating runs of check, the floor and its reads
+// the real trees' figures are medians of, and gateRuns how many of the
+// shell gate: two runs of 7 and 3 on the same build, ten minutes apart on
+// a quiet machine, put GOROOT at 34x and 47x the gate (D92); a run of
+// check takes tens of milliseconds, so three times as many cost seconds.
+const (
+	realRuns = 21
+	gateRuns = 5
+)
+
 // benchReal copies a tree, writes 1,000 claims that each anchor on one
 // line of one file, keeps those claimslint finds (a line inside a test
 // module or a block comment is not code), and measures.
@@ -101,7 +111,7 @@ func benchReal(t realTree, runs int) (realCase, error) {
 	}
 	rc.checkS, rc.floorS, rc.readsS = summarize(checks), summarize(floors), summarize(reads)
 	logf("claims: %s: shell gate", t.name)
-	rc.gateS, err = repeat(3, func() (sample, error) {
+	rc.gateS, err = repeat(gateRuns, func() (sample, error) {
 		s, _, err := timeCmd(dir, nil, "bash", "gate.sh")
 		return s, err
 	})
