@@ -22,10 +22,11 @@ import (
 // ratio, of wall time and of CPU time (user + system: steadier on a shared
 // machine, and it sees work a parallel phase hides); the guard fails when
 // either median is more than guardSlack worse AND the two spreads do not
-// overlap, so one slow run on a noisy machine never fails it, and a
+// overlap, in a second measurement as in the first (confirm), so one slow
+// run, or one slow spell, on a noisy machine never fails it, and a
 // slowdown every run shows does.
 var (
-	compareRev = flag.String("compare", "", "build this revision and the working tree, run the headline workloads interleaved, and fail when one is more than 15% slower with spreads that do not overlap")
+	compareRev = flag.String("compare", "", "build this revision and the working tree, run the headline workloads interleaved, and fail when one is more than 15% slower with spreads that do not overlap, measured twice")
 	compareTag = flag.String("compare-head-tags", "", "internal: build the working tree with these build tags (the guard's planted-slowdown test)")
 	onlyLoads  = flag.String("compare-only", "", "with --compare: run only the workloads whose name contains this (check, prove, report, docket)")
 	reps       = flag.Int("reps", 0, "with --compare: timed runs per build and workload (default 9, 7 with --quick)")

@@ -7,7 +7,8 @@
 #   --only claims|real|scale|mcp|stdio|http|rss|attacks|store|hostile|budget|site|regions   (mcp: stdio, http and rss); a comma-separated list runs each, e.g. --only hostile,budget,attacks
 #   --compare REV      build REV and the working tree, run the headline workloads
 #                      interleaved, print each ratio with its spread, and exit 1 when
-#                      one is over 15% slower with spreads that do not overlap (D92);
+#                      one is over 15% slower with spreads that do not overlap, in a
+#                      second measurement as in the first (D92);
 #                      with --quick, the fast form checks/speed-guard.sh runs
 #   --mcp-before DOCKET   with mcp or stdio: also run an earlier docket build, as "docket mcp (before)"
 # ripgrep (rg) is optional: without it the rg column says "not installed".
