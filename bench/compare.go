@@ -163,14 +163,11 @@ func guard(w io.Writer, rev string, base, head side, wls []workload, n int) erro
 		start := time.Now()
 		v := compareOne(wl, base, head, n)
 		fmt.Fprintf(w, "%s  [%.0f s]\n", v.line(), time.Since(start).Seconds())
+		if v.err == "" && (v.worse || v.cpuWorse) {
+			v = confirm(w, wl, base, head, n, v)
+		}
 		if v.err != "" {
 			return fmt.Errorf("%s: %s", v.name, v.err)
-		}
-		if v.worse || v.cpuWorse {
-			v = confirm(w, wl, base, head, n, v)
-			if v.err != "" {
-				return fmt.Errorf("%s: %s", v.name, v.err)
-			}
 		}
 		if v.worse {
 			worse = append(worse, fmt.Sprintf("%s (%.2fx)", v.name, v.ratio))

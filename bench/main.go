@@ -87,13 +87,12 @@ func run() error {
 	}
 	rep.machine = machine()
 	if part("real") || part("claims") { // claims: the generated trees and the real ones
-		runs := realRuns
 		var trees []realTree
 		if !*quick { // a copy of a whole tree is not a smoke test
 			trees = append(trees, goTree())
 		}
 		for _, t := range trees {
-			rc, err := benchReal(t, runs)
+			rc, err := benchReal(t)
 			if err != nil {
 				return fmt.Errorf("real trees: %w", err)
 			}
@@ -104,7 +103,7 @@ func run() error {
 				logf("claims: skipping the Rust tree: %s", skip)
 				rep.real = append(rep.real, realCase{name: "Rust standard library (Debian rust-src)", skipped: skip})
 			} else {
-				rc, err := benchReal(rt, runs)
+				rc, err := benchReal(rt)
 				if err != nil {
 					return fmt.Errorf("real trees: %w", err)
 				}

@@ -82,7 +82,7 @@ const (
 // benchReal copies a tree, writes 1,000 claims that each anchor on one
 // line of one file, keeps those claimslint finds (a line inside a test
 // module or a block comment is not code), and measures.
-func benchReal(t realTree, runs int) (realCase, error) {
+func benchReal(t realTree) (realCase, error) {
 	dir := filepath.Join(workDir, "real-"+t.as)
 	defer os.RemoveAll(dir)
 	rc, listFile, err := prepareReal(t, dir)
@@ -90,9 +90,9 @@ func benchReal(t realTree, runs int) (realCase, error) {
 		return rc, err
 	}
 	// check and the floor alternate, so both see the same machine.
-	logf("claims: %s: claimslint check, the I/O floor and its reads alone, %d runs each", t.name, runs)
+	logf("claims: %s: claimslint check, the I/O floor and its reads alone, %d runs each", t.name, realRuns)
 	var checks, floors, reads []sample
-	for k := 0; k <= runs; k++ {
+	for k := 0; k <= realRuns; k++ {
 		f, _, err := timeCmd(dir, nil, bin["floor"], dir, listFile)
 		if err != nil {
 			return rc, fmt.Errorf("floor: %v", err)
