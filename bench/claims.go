@@ -246,7 +246,7 @@ func benchClaims(rep *report) error {
 		if err != nil {
 			return err
 		}
-		settle() // the tree's writes flushed before it is timed, as a real tree's
+		settle()
 		cs, err := compare(dir, name, n, m, claims, runs, rgErr == nil)
 		if err != nil {
 			return err

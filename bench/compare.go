@@ -244,7 +244,7 @@ func compareOne(wl workload, a, b side, n int) verdict {
 		if err := wl.prepare(); err != nil {
 			return verdict{name: wl.name, unit: wl.unit, skipped: err.Error()}
 		}
-		settle() // what it wrote flushed before it is timed (D92)
+		settle()
 	}
 	return measure(wl, a, b, n)
 }

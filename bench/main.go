@@ -365,8 +365,10 @@ func mib(kib int64) string {
 	return fmt.Sprintf("%.0f MiB", float64(kib)/1024)
 }
 
-// settle flushes the previous part's file writes and deletions to disk and
-// pauses, so one part's writeback does not stall the next part's timings.
+// settle flushes the file writes and deletions made so far to disk and
+// pauses: called between the parts of a run, and between preparing a
+// tree and timing it, so the kernel's writeback (of pages 30 s old) does
+// not land in some timed runs and not in others (D92).
 func settle() {
 	exec.Command("sync").Run()
 	time.Sleep(2 * time.Second)

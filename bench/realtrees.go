@@ -89,37 +89,33 @@ func benchReal(t realTree) (realCase, error) {
 	if err != nil {
 		return rc, err
 	}
-	// The copy and its commit wrote hundreds of megabytes: flushed before
-	// the timing, so the kernel's writeback, which starts 30 s after a
-	// write, does not land in some runs and not others (D92).
-	settle()
+	settle() // the copy and its commit wrote hundreds of megabytes
 	logf("claims: %s: claimslint check, the I/O floor, its reads alone (%d runs each) and the shell gate (%d)", t.name, realRuns, gateRuns)
-	rc.checkS, rc.floorS, rc.readsS, rc.gateS, err = timeRounds(func(name string, args ...string) (sample, error) {
+	return rc, rc.timeRounds(func(name string, args ...string) (sample, error) {
 		s, _, err := timeCmd(dir, nil, name, args...)
 		return s, err
 	}, dir, listFile)
-	return rc, err
 }
 
-// timeRounds times a prepared real tree: check, the floor and its reads
-// alternate, so all see the same machine, and the shell gate runs among
-// them every realRuns/gateRuns rounds, not after them: a gate timed once
-// the rounds are over saw a machine the rounds did not (D92). run starts
-// one command in the tree and times it.
-func timeRounds(run func(name string, args ...string) (sample, error), dir, listFile string) (checkS, floorS, readsS, gateS stats, err error) {
+// timeRounds times a prepared real tree into rc: check, the floor and its
+// reads alternate, so all see the same machine, and the shell gate runs
+// among them every realRuns/gateRuns rounds, not after them: a gate timed
+// once the rounds are over saw a machine the rounds did not (D92). run
+// starts one command in the tree and times it.
+func (rc *realCase) timeRounds(run func(name string, args ...string) (sample, error), dir, listFile string) error {
 	var checks, floors, reads, gates []sample
 	for k := 0; k <= realRuns; k++ {
 		f, err := run(bin["floor"], dir, listFile)
 		if err != nil {
-			return checkS, floorS, readsS, gateS, fmt.Errorf("floor: %v", err)
+			return fmt.Errorf("floor: %v", err)
 		}
 		c, err := run(bin["claimslint"], "check")
 		if err != nil {
-			return checkS, floorS, readsS, gateS, err
+			return err
 		}
 		r, err := run(bin["floor"], "-no-git", dir, listFile)
 		if err != nil {
-			return checkS, floorS, readsS, gateS, fmt.Errorf("floor -no-git: %v", err)
+			return fmt.Errorf("floor -no-git: %v", err)
 		}
 		if k == 0 {
 			continue // the first round warms the cache; prepareReal ran the gate once
@@ -128,12 +124,13 @@ func timeRounds(run func(name string, args ...string) (sample, error), dir, list
 		if k%(realRuns/gateRuns) == 0 && len(gates) < gateRuns {
 			g, err := run("bash", "gate.sh")
 			if err != nil {
-				return checkS, floorS, readsS, gateS, fmt.Errorf("shell gate: %v", err)
+				return fmt.Errorf("shell gate: %v", err)
 			}
 			gates = append(gates, g)
 		}
 	}
-	return summarize(checks), summarize(floors), summarize(reads), summarize(gates), nil
+	rc.checkS, rc.floorS, rc.readsS, rc.gateS = summarize(checks), summarize(floors), summarize(reads), summarize(gates)
+	return nil
 }
 
 // prepareReal copies the tree t into dir and writes there a register of up

@@ -31,13 +31,13 @@ func TestTimeRoundsGateAmongRounds(t *testing.T) {
 		calls = append(calls, what)
 		return sample{d: time.Duration(len(calls)) * time.Millisecond}, nil
 	}
-	checkS, floorS, readsS, gateS, err := timeRounds(run, "dir", "list")
-	if err != nil {
+	var rc realCase
+	if err := rc.timeRounds(run, "dir", "list"); err != nil {
 		t.Fatal(err)
 	}
-	if checkS.n != realRuns || floorS.n != realRuns || readsS.n != realRuns || gateS.n != gateRuns {
+	if rc.checkS.n != realRuns || rc.floorS.n != realRuns || rc.readsS.n != realRuns || rc.gateS.n != gateRuns {
 		t.Fatalf("samples: check %d, floor %d, reads %d, gate %d; want %d, %d, %d, %d",
-			checkS.n, floorS.n, readsS.n, gateS.n, realRuns, realRuns, realRuns, gateRuns)
+			rc.checkS.n, rc.floorS.n, rc.readsS.n, rc.gateS.n, realRuns, realRuns, realRuns, gateRuns)
 	}
 	if got := strings.Join(calls[:3], " "); got != "floor claimslint reads" {
 		t.Fatalf("first round %q, want the floor, check and the reads", got)
@@ -86,7 +86,8 @@ func TestTimeRoundsNamesWhatFailed(t *testing.T) {
 			}
 			return sample{d: time.Millisecond}, nil
 		}
-		_, _, _, _, err := timeRounds(run, "dir", "list")
+		var rc realCase
+		err := rc.timeRounds(run, "dir", "list")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s failing: error %v, want one starting %q", tc.fail, err, tc.want)
 		}
